@@ -1,0 +1,51 @@
+// OpAttrs: the non-tensor attributes of an op, one plain struct for every op in op_list.def.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "shapes/dtype.h"
+#include "shapes/sym_int.h"
+
+namespace tessel::shapes {
+
+/// Fields an op does not use are ignored. Per op (tensor operands in brackets):
+///   unary/binary/ternary [x] [a, b] [cond, a, b] / clamp [x, lo, hi]: none (scalars are 0-d
+///       tensors); binary broadcasts NumPy-style.
+///   sum/mean/max/min/argmax/argmin/all/any [x]: dims (empty = all dims), keepdim. max/min
+///       return the values only; argmax/argmin return i32 indices.
+///   reshape [x]: shape (at most one -1). expand [x]: shape (-1 keeps the input size; new
+///       leading dims allowed). permute [x]: dims (a permutation). transpose [x]: dims = {d0, d1}.
+///   unsqueeze [x]: dim (in [-rank-1, rank]). squeeze [x]: dims (empty = every size-1 dim).
+///   flatten [x]: dim (start), endDim. cat [xs...] / stack [xs...]: dim.
+///   slice [x]: dim, start, stop (nullopt = open end), step (> 0); Python clamping.
+///   select [x]: dim, index (negative wraps).
+///   index_select [x, idx(1-D int)]: dim. gather [x, idx(int, same rank)]: dim.
+///   nonzero [x] / masked_select [x, mask] / unique [x]: outputSize when known (eager),
+///       else an unbacked symbol of the current ShapeEnv. masked_scatter [x, mask, src].
+///   matmul [a, b]. softmax/log_softmax [x]: dim. layer_norm [x, (w), (b)]: shape =
+///       normalized_shape, eps. linear [x, w[out,in], (b[out])]. mse_loss [a, b] -> [].
+///       cross_entropy [logits[N,C], labels[N] i32] -> []. dropout [x]: p.
+///   full/rand/randn/randint []: shape, dtype, scalars (fill value / low, high).
+///   arange []: start, stop, step (sizes; count = ceil((stop - start) / step)), dtype.
+///   eye []: shape = {n} or {n, m}, dtype. cast [x]: dtype. contiguous [x]: none.
+struct OpAttrs {
+  std::vector<int64_t> dims;
+  bool keepdim = false;
+  int64_t dim = 0;
+  int64_t endDim = -1;
+  SymShape shape;
+  std::optional<SymInt> start;  ///< slice/arange start (arange: default 0)
+  std::optional<SymInt> stop;   ///< slice/arange stop
+  SymInt step = 1;              ///< slice/arange step
+  SymInt index = 0;             ///< select
+  std::vector<double> scalars;  ///< fill value; randint low, high
+  DType dtype = DType::F32;     ///< cast target; creation dtype
+  double p = 0.5;               ///< dropout probability
+  double eps = 1e-5;            ///< layer_norm
+  /// Data-dependent ops: the actual output size when the caller already knows it (eager).
+  std::optional<int64_t> outputSize;
+};
+
+}  // namespace tessel::shapes
