@@ -1,0 +1,21 @@
+// Printing tensors the way PyTorch does (docs/tensors.md, "Printing").
+#pragma once
+
+#include <string>
+
+#include "backends/tensor.h"
+
+namespace tessel::backends {
+
+/// Print options, PyTorch's defaults.
+struct PrintOptions {
+  int precision = 4;         // digits after the point (fixed) or of the mantissa (scientific)
+  int64_t threshold = 1000;  // more elements than this are summarized with "..."
+  int64_t edgeItems = 3;     // elements kept at each end of a summarized dim
+  int lineWidth = 80;        // a row wraps past this many characters
+};
+
+/// "tensor([[1., 2.],\n        [3., 4.]])". See docs/tensors.md for the rules.
+std::string formatTensor(const Tensor& t, const PrintOptions& options = {});
+
+}  // namespace tessel::backends

@@ -1,0 +1,102 @@
+// Tensor handles, views over shared storage, contiguous copies and host conversions.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "backends/tensor.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends {
+namespace {
+
+Tensor iota(Dims shape) {
+  std::vector<float> v(numelOf(shape));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = float(i);
+  return Tensor::fromData(std::span<const float>(v), shape);
+}
+
+TEST(TensorCore, FromDataAndToDoubles) {
+  Tensor t = iota({2, 3});
+  EXPECT_EQ(t.shape(), (Dims{2, 3}));
+  EXPECT_EQ(t.strides(), (Dims{3, 1}));
+  EXPECT_EQ(t.dtype(), DType::F32);
+  EXPECT_EQ(t.device(), Device::Cpu);
+  EXPECT_EQ(t.toDoubles(), (std::vector<double>{0, 1, 2, 3, 4, 5}));
+  std::vector<int32_t> ints = {1, -2};
+  Tensor i = Tensor::fromData(std::span<const int32_t>(ints), {2});
+  EXPECT_EQ(i.toInts(), (std::vector<int64_t>{1, -2}));
+  std::vector<bool> bs = {true, false, true};
+  EXPECT_EQ(Tensor::fromBools(bs, {3}).toInts(), (std::vector<int64_t>{1, 0, 1}));
+}
+
+TEST(TensorCore, StorageIsAligned) {
+  Tensor t = Tensor::empty({17}, DType::F32);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data<float>()) % 64, 0u);
+}
+
+TEST(TensorCore, ViewsShareStorage) {
+  Tensor t = iota({2, 3});
+  Tensor tt = t.transpose(0, 1);
+  EXPECT_EQ(tt.storage(), t.storage());
+  EXPECT_FALSE(tt.isContiguous());
+  EXPECT_EQ(tt.toDoubles(), (std::vector<double>{0, 3, 1, 4, 2, 5}));
+  Tensor s = t.slice(1, 0, 3, 2);
+  EXPECT_EQ(s.storage(), t.storage());
+  EXPECT_EQ(s.toDoubles(), (std::vector<double>{0, 2, 3, 5}));
+  Tensor row = t.select(0, 1);
+  EXPECT_EQ(row.toDoubles(), (std::vector<double>{3, 4, 5}));
+  Tensor e = t.select(0, 0).unsqueeze(0).expand(Dims{4, 3});
+  EXPECT_EQ(e.strides()[0], 0);
+  EXPECT_EQ(e.storage(), t.storage());
+  EXPECT_EQ(e.toDoubles().size(), 12u);
+  EXPECT_NE(t.alias().id(), t.id());
+  Tensor copy = t;
+  EXPECT_EQ(copy.id(), t.id());
+}
+
+TEST(TensorCore, ContiguousCopiesOnlyWhenNeeded) {
+  Tensor t = iota({2, 3});
+  EXPECT_EQ(t.contiguous().id(), t.id());
+  Tensor c = t.transpose(0, 1).contiguous();
+  EXPECT_NE(c.storage(), t.storage());
+  EXPECT_TRUE(c.isContiguous());
+  EXPECT_EQ(c.toDoubles(), (std::vector<double>{0, 3, 1, 4, 2, 5}));
+}
+
+TEST(TensorCore, ReshapeViewsWhenStridesAllow) {
+  Tensor t = iota({2, 3, 4});
+  Tensor r = t.reshape(Dims{6, 4});
+  EXPECT_EQ(r.storage(), t.storage());
+  // A slice along the last dim can still merge the leading dims.
+  Tensor s = t.slice(2, 0, 2, 1);
+  Tensor sr = s.reshape(Dims{6, 2});
+  EXPECT_EQ(sr.storage(), t.storage());
+  EXPECT_EQ(sr.toDoubles(), s.toDoubles());
+  // A transpose cannot be flattened without a copy.
+  Tensor tr = t.transpose(0, 2);
+  Tensor f = tr.reshape(Dims{24});
+  EXPECT_NE(f.storage(), t.storage());
+  EXPECT_EQ(f.toDoubles(), tr.toDoubles());
+}
+
+TEST(TensorCore, EmptyAndScalar) {
+  Tensor e = Tensor::empty({0, 3}, DType::F32);
+  EXPECT_EQ(e.numel(), 0);
+  EXPECT_TRUE(e.toDoubles().empty());
+  EXPECT_EQ(e.contiguous().numel(), 0);
+  Tensor s = Tensor::scalar(2.5, DType::F32);
+  EXPECT_EQ(s.ndim(), 0);
+  EXPECT_EQ(s.item(), 2.5);
+}
+
+TEST(TensorCore, ItemOfManyIsValueError) {
+  try {
+    iota({2}).item();
+    FAIL();
+  } catch (const UserError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::ValueError);
+  }
+}
+
+}  // namespace
+}  // namespace tessel::backends
