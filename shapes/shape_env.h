@@ -71,8 +71,10 @@ struct Guard {
   GuardKind kind = GuardKind::Guard;
   SourceLoc loc;        ///< the statement that caused it
   std::string text;     ///< user-facing text with source names: "x.shape[0] <= 30"
-  /// For Static/Duck guards: the input slot checked (ShapeEnv::sources()); -1 otherwise.
+  /// Static/Duck guards have no expression (expr == nullptr): a Static guard checks
+  /// inputs[slot] == sources()[slot].hint, a Duck guard inputs[slot] == inputs[slot2].
   int slot = -1;
+  int slot2 = -1;
   SymBool cond() const { return SymBool(expr); }
 };
 
@@ -104,6 +106,7 @@ struct Replacement {
   Expr value = nullptr;  ///< what the symbol is replaced by (a constant: specialization)
   SourceLoc loc;         ///< the location that caused it
   std::string reason;    ///< the guard text that forced it
+  int guardIndex = -1;   ///< index into guards() of that guard; -1 for updateRange
 };
 
 /// Result of asking whether the guards force a symbol to one value (mark_dynamic).
@@ -214,12 +217,18 @@ class ShapeEnv {
   const std::vector<Expr>& facts() const { return facts_; }
 
  private:
-  friend class ShapeEnvImpl;
+  struct Caches;
   Expr applyReplacements(Expr e);
+  Expr rangeSimplify(Expr e);
+  ValueRange rangeOf(Expr e, bool sizeOblivious);
   std::optional<bool> decide(Expr e, bool sizeOblivious);
-  void recordGuard(Expr cond, GuardKind kind, int slot = -1);
+  std::optional<bool> decideWithSolver(Expr e, bool sizeOblivious);
+  void recordGuard(Expr cond, GuardKind kind);
   void addFact(Expr cond);
-  void narrowFrom(Expr cond);
+  void narrowFrom(Expr cond, int guardIndex);
+  void narrowSymbol(uint32_t s, ValueRange r, const std::string& reason, int guardIndex);
+  void addReplacement(uint32_t s, Expr value, const std::string& reason, int guardIndex);
+  std::vector<ValueRange> solverRanges(bool sizeOblivious) const;
   void log(const std::string& line);
 
   ShapeEnvConfig config_;
@@ -235,6 +244,8 @@ class ShapeEnv {
   uint64_t version_ = 0;              ///< bumps when ranges/facts/guards change (cache key)
   ShapeEnvStats stats_;
   int numUnbacked_ = 0;
+  int numBacked_ = 0;
+  std::unique_ptr<Caches> caches_;
 };
 
 }  // namespace tessel::shapes

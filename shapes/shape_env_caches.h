@@ -1,0 +1,34 @@
+// Internal to shapes/: the ShapeEnv's answer caches and the set of conditions known to hold.
+#pragma once
+
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "shapes/expr.h"
+#include "shapes/shape_env.h"
+
+namespace tessel::shapes {
+
+struct PairHash {
+  size_t operator()(const std::pair<Expr, bool>& p) const {
+    return std::hash<const void*>()(p.first) * 2 + p.second;
+  }
+};
+
+struct ShapeEnv::Caches {
+  /// Guards and facts (and their conjuncts): a condition found here holds.
+  std::unordered_set<Expr> known;
+  /// (condition, size-oblivious) -> proved outcome. Stays valid: knowledge only grows.
+  std::unordered_map<std::pair<Expr, bool>, bool, PairHash> decided;
+  /// (condition, size-oblivious) -> ShapeEnv version at which it was undecidable.
+  std::unordered_map<std::pair<Expr, bool>, uint64_t, PairHash> undecided;
+
+  void addKnown(Expr e) {
+    known.insert(e);
+    if (e->kind == ExprKind::And)
+      for (Expr a : e->args) addKnown(a);
+  }
+};
+
+}  // namespace tessel::shapes

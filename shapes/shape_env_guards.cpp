@@ -1,0 +1,178 @@
+// ShapeEnv's end-of-trace questions: the pruned guard set, specialization detection,
+// constraint violations and bound maximization.
+#include <algorithm>
+#include <map>
+
+#include "shapes/expr.h"
+#include "shapes/guard_program.h"
+#include "shapes/shape_env.h"
+#include "shapes/solver.h"
+
+namespace tessel::shapes {
+
+namespace {
+// k*s + c <= 0 on one symbol: the bound it gives.
+struct Bound {
+  uint32_t sym;
+  bool upper;
+  int64_t value;
+};
+std::optional<Bound> singleBound(ExprContext& cx, Expr e) {
+  if (!e || e->kind != ExprKind::Le) return std::nullopt;
+  auto p = cx.toPoly(e->args[0]);
+  if (p.terms.size() != 1 || p.terms[0].first->kind != ExprKind::Sym) return std::nullopt;
+  uint32_t s = static_cast<uint32_t>(p.terms[0].first->value);
+  int64_t k = p.terms[0].second;
+  if (k > 0) return Bound{s, true, floorDivInt(-p.c, k)};
+  return Bound{s, false, -floorDivInt(-p.c, -k)};
+}
+}  // namespace
+
+// Note [Pruning guards]
+// Ranges narrowed by guards cannot be used to prune those same guards (that would be
+// circular), so pruning starts from the guard list itself: (1) per symbol only the tightest
+// lower and upper single-symbol bounds are kept (bound merging); (2) the rest is asked of Z3
+// greedily: a guard implied by the facts and the guards still kept is dropped. Unknown keeps
+// the guard. Static and Duck guards have no expression and are always kept.
+std::vector<Guard> ShapeEnv::finalGuards() {
+  std::vector<bool> drop(guards_.size(), false);
+  std::map<std::pair<uint32_t, bool>, size_t> best;
+  for (size_t i = 0; i < guards_.size(); ++i) {
+    auto b = singleBound(*ctx_, guards_[i].expr);
+    if (!b) continue;
+    auto key = std::make_pair(b->sym, b->upper);
+    auto it = best.find(key);
+    if (it == best.end()) {
+      best[key] = i;
+      continue;
+    }
+    int64_t old = singleBound(*ctx_, guards_[it->second].expr)->value;
+    bool tighter = b->upper ? b->value < old : b->value > old;
+    if (tighter) {
+      drop[it->second] = true;
+      it->second = i;
+    } else {
+      drop[i] = true;
+    }
+  }
+  // A symbol pinned by an equality guard needs no bounds.
+  for (size_t i = 0; i < guards_.size(); ++i) {
+    Expr e = guards_[i].expr;
+    if (!e || e->kind != ExprKind::Eq || e->syms.size() != 1) continue;
+    auto p = ctx_->toPoly(e->args[0]);
+    if (p.terms.size() != 1 || p.terms[0].first->kind != ExprKind::Sym) continue;
+    for (auto& [key, idx] : best)
+      if (key.first == e->syms[0]) drop[idx] = true;
+  }
+  // Exact duplicates (the same canonical guard recorded twice).
+  for (size_t i = 0; i < guards_.size(); ++i)
+    for (size_t j = 0; j < i && !drop[i]; ++j)
+      if (!drop[j] && guards_[j].expr && guards_[j].expr == guards_[i].expr) drop[i] = true;
+
+  std::vector<size_t> cand;
+  for (size_t i = 0; i < guards_.size(); ++i)
+    if (!drop[i] && guards_[i].expr) cand.push_back(i);
+  if (config_.prune_guards && config_.solver_rlimit > 0 && cand.size() > 1) {
+    std::vector<Expr> exprs;
+    for (size_t i : cand) exprs.push_back(guards_[i].expr);
+    // Backed symbols: only what every call satisfies anyway (sizes are >= 0).
+    std::vector<ValueRange> ranges;
+    for (const SymbolInfo& s : symbols_)
+      ranges.push_back(s.unbacked ? s.range
+                                  : s.isSize ? ValueRange{0, ValueRange::kPosInf}
+                                             : ValueRange::all());
+    auto implied = solver().implied(exprs, facts_, ranges);
+    for (size_t k = 0; k < cand.size(); ++k)
+      if (implied[k]) drop[cand[k]] = true;
+  }
+  std::vector<Guard> out;
+  for (size_t i = 0; i < guards_.size(); ++i) {
+    if (drop[i]) ++stats_.guardsPruned;
+    else out.push_back(guards_[i]);
+  }
+  return out;
+}
+
+SpecializationCheck ShapeEnv::checkSpecialization(uint32_t s) {
+  SpecializationCheck res;
+  const SymbolInfo& info = symbols_.at(s);
+  if (!info.hint) return res;
+  for (const Replacement& r : replacements_) {
+    if (r.symbol != s || !r.value->isConst()) continue;
+    res.forced = true;
+    if (r.guardIndex >= 0) res.forcingGuards.push_back(r.guardIndex);
+    res.loc = r.loc;
+    return res;
+  }
+  std::vector<size_t> idx;
+  SolverQuery q;
+  for (size_t i = 0; i < guards_.size(); ++i)
+    if (guards_[i].expr && guards_[i].kind != GuardKind::Range) {
+      q.tracked.push_back(guards_[i].expr);
+      idx.push_back(i);
+    }
+  q.hard = facts_;
+  q.hard.push_back(ctx_->ne(ctx_->symbol(s), ctx_->constant(*info.hint)));
+  for (const SymbolInfo& x : symbols_) q.ranges.push_back(x.unbacked ? x.range : x.initialRange);
+  q.modelSyms = {s};
+  if (config_.solver_rlimit == 0) {
+    res.unknown = !info.range.isPoint();
+    res.forced = info.range.isPoint();
+    return res;
+  }
+  auto r = solver().check(q);
+  if (r.answer == SolverAnswer::Sat) {
+    res.counterexample = r.model[0];
+  } else if (r.answer == SolverAnswer::Unsat) {
+    res.forced = true;
+    for (size_t c : r.core) res.forcingGuards.push_back(idx[c]);
+    std::sort(res.forcingGuards.begin(), res.forcingGuards.end());
+    if (!res.forcingGuards.empty()) res.loc = guards_[res.forcingGuards.back()].loc;
+  } else {
+    res.unknown = true;
+  }
+  return res;
+}
+
+void ShapeEnv::checkConstraints() {
+  for (uint32_t s = 0; s < symbols_.size(); ++s) {
+    const SymbolInfo& i = symbols_[s];
+    if (!i.opts.markedDynamic) continue;
+    SpecializationCheck sc = checkSpecialization(s);
+    if (!sc.forced) continue;
+    std::string why;
+    for (size_t g : sc.forcingGuards) why += (why.empty() ? "" : ", ") + guards_[g].text;
+    std::string msg = "Constraints violated (" + i.source + ")! " + i.source +
+                      " was marked dynamic but tracing specialized it to " +
+                      std::to_string(*i.hint);
+    if (!why.empty()) msg += " by " + why;
+    if (sc.loc.known()) {
+      msg += " at " + sc.loc.toString();
+      if (!sc.loc.lineText.empty()) msg += ": " + sc.loc.lineText;
+    }
+    msg += ". Suggested fix: use maybe_mark_dynamic, or mark_static if " + i.source +
+           " is always " + std::to_string(*i.hint) + ".";
+    throwUserError(ErrorKind::ConstraintViolation, msg);
+  }
+}
+
+std::optional<int64_t> ShapeEnv::maxValue(const SymInt& v) {
+  if (auto c = v.maybeConstant()) return *c;
+  SymInt sv = simplify(v);
+  if (auto c = sv.maybeConstant()) return *c;
+  Expr e = sv.expr();
+  ValueRange r = rangeOf(e, false);
+  if (config_.solver_rlimit == 0) return r.hi == ValueRange::kPosInf ? std::nullopt
+                                                                      : std::optional(r.hi);
+  std::vector<Expr> hard = facts_;
+  for (const Guard& g : guards_)
+    if (g.expr) hard.push_back(g.expr);
+  int64_t lo = e->hasHint ? e->hint : (r.lo == ValueRange::kNegInf ? -(int64_t{1} << 62) : r.lo);
+  auto m = solver().maximize(e, hard, solverRanges(false), lo, r.hi);
+  if (!m) return r.hi == ValueRange::kPosInf ? std::nullopt : std::optional(r.hi);
+  return std::min(*m, r.hi);
+}
+
+GuardProgram ShapeEnv::compileGuards() { return GuardProgram(finalGuards(), *this); }
+
+}  // namespace tessel::shapes
