@@ -1,0 +1,250 @@
+// Expression evaluation. Spans are attached to UserErrors here, in one place (Note [Spans]).
+#include <cmath>
+
+#include "interp/attributes.h"
+#include "interp/diagnostics.h"
+#include "interp/evaluator.h"
+#include "interp/interpreter.h"
+#include "interp/ops.h"
+#include "interp/printer.h"
+#include "interp/stack_guard.h"
+#include "interp/tensor_bridge.h"
+
+namespace tessel::interp {
+
+// Note [Spans]
+// Natives and operators throw plain UserErrors: they do not know where in the script they run.
+// eval() catches them once, at the innermost expression being evaluated, and rethrows them as
+// ScriptErrors carrying that expression's span; ScriptErrors pass through untouched. A try
+// block costs nothing until something throws.
+Value Evaluator::eval(Expr* e, Frame& f) {
+  try {
+    return evalInner(e, f);
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), e->span);
+  }
+}
+
+Value Evaluator::evalName(Name* n, Frame& f) {
+  switch (n->ref.kind) {
+    case VarRef::Kind::Local: {
+      const Value& v = f.slots[n->ref.index];
+      if (v.is(Type::Undefined))
+        raise(ErrorKind::NameError, "local variable '" + n->name + "' used before assignment", n->span);
+      return v;
+    }
+    case VarRef::Kind::LocalCell: {
+      const Value& cell = f.slots[n->ref.index];
+      if (!cell.is(Type::Cell))
+        raise(ErrorKind::NameError, "local variable '" + n->name + "' used before assignment", n->span);
+      return cell.as<CellObj>()->value;
+    }
+    case VarRef::Kind::Upvalue: {
+      const Value& v = f.closure->upvalues[n->ref.index]->value;
+      if (v.is(Type::Undefined))
+        raise(ErrorKind::NameError, "variable '" + n->name + "' used before assignment", n->span);
+      return v;
+    }
+    case VarRef::Kind::Global: {
+      const Value& v = f.module->globals[n->ref.index];
+      if (!v.is(Type::Undefined)) return v;
+      if (Value* builtin = interp_.prelude().lookup(n->name)) return *builtin;
+      raise(ErrorKind::NameError, "name '" + n->name + "' is not defined", n->span);
+    }
+    case VarRef::Kind::Unresolved: break;
+  }
+  TESSEL_ASSERT(false, "unresolved name " + n->name);
+}
+
+Value Evaluator::evalInner(Expr* e, Frame& f) {
+  switch (e->kind) {
+    case ExprKind::IntLit: return Value::integer(static_cast<IntLit*>(e)->value);
+    case ExprKind::FloatLit: return Value::real(static_cast<FloatLit*>(e)->value);
+    case ExprKind::StrLit: return makeStr(static_cast<StrLit*>(e)->value);
+    case ExprKind::BoolLit: return Value::boolean(static_cast<BoolLit*>(e)->value);
+    case ExprKind::NoneLit: return Value::none();
+    case ExprKind::Name: return evalName(static_cast<Name*>(e), f);
+    case ExprKind::TupleLit: {
+      std::vector<Value> items;
+      for (Expr* x : static_cast<TupleLit*>(e)->elems) items.push_back(eval(x, f));
+      return makeTuple(std::move(items));
+    }
+    case ExprKind::ListLit: {
+      auto* l = static_cast<ListLit*>(e);
+      std::vector<Value> items;
+      items.reserve(l->elems.size());
+      for (Expr* x : l->elems) items.push_back(eval(x, f));
+      return makeList(std::move(items));
+    }
+    case ExprKind::DictLit: {
+      auto* d = static_cast<DictLit*>(e);
+      Ref<DictObj> out = make<DictObj>();
+      for (size_t i = 0; i < d->keys.size(); ++i) {
+        Value k = eval(d->keys[i], f);
+        if (!k.is(Type::Str))
+          raise(ErrorKind::TypeError, "dict keys must be str, not '" + std::string(typeName(k.type())) + "'",
+                d->keys[i]->span);
+        out->set(k.as<StrObj>()->str, eval(d->values[i], f));
+      }
+      return out.value();
+    }
+    case ExprKind::Unary: {
+      auto* u = static_cast<Unary*>(e);
+      return unaryOp(u->op, eval(u->operand, f));
+    }
+    case ExprKind::Binary: return evalBinary(static_cast<Binary*>(e), f);
+    case ExprKind::Compare: return evalCompare(static_cast<Compare*>(e), f);
+    case ExprKind::Logical: {
+      // `and`/`or` return an operand, like Python: `x or default`.
+      auto* l = static_cast<Logical*>(e);
+      Value lhs = eval(l->lhs, f);
+      bool t = truthy(lhs);
+      if (l->isAnd ? !t : t) return lhs;
+      return eval(l->rhs, f);
+    }
+    case ExprKind::Not: return Value::boolean(!truthy(eval(static_cast<Not*>(e)->operand, f)));
+    case ExprKind::Ternary: {
+      auto* t = static_cast<Ternary*>(e);
+      return truthy(eval(t->cond, f)) ? eval(t->then, f) : eval(t->otherwise, f);
+    }
+    case ExprKind::Call: return evalCall(static_cast<Call*>(e), f);
+    case ExprKind::Index: return evalIndex(static_cast<Index*>(e), f);
+    case ExprKind::Attr: {
+      auto* a = static_cast<Attr*>(e);
+      return getAttribute(interp_, eval(a->object, f), a->name);
+    }
+    case ExprKind::Lambda: return makeClosure(static_cast<Lambda*>(e)->proto, f);
+  }
+  return Value::none();
+}
+
+Value Evaluator::evalBinary(Binary* b, Frame& f) {
+  checkStack(b->span);
+  Value lhs = eval(b->lhs, f);
+  Value rhs = eval(b->rhs, f);
+  // The int fast path: no overflow, no allocation.
+  if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
+    int64_t x = lhs.asInt(), y = rhs.asInt(), r;
+    switch (b->op) {
+      case BinaryOp::Add:
+        if (!__builtin_add_overflow(x, y, &r)) return Value::integer(r);
+        break;
+      case BinaryOp::Sub:
+        if (!__builtin_sub_overflow(x, y, &r)) return Value::integer(r);
+        break;
+      case BinaryOp::Mul:
+        if (!__builtin_mul_overflow(x, y, &r)) return Value::integer(r);
+        break;
+      default: break;
+    }
+  } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
+    double x = lhs.asFloat(), y = rhs.asFloat();
+    switch (b->op) {
+      case BinaryOp::Add: return Value::real(x + y);
+      case BinaryOp::Sub: return Value::real(x - y);
+      case BinaryOp::Mul: return Value::real(x * y);
+      default: break;
+    }
+  }
+  return binaryOp(b->op, lhs, rhs);
+}
+
+Value Evaluator::evalCompare(Compare* c, Frame& f) {
+  Value lhs = eval(c->operands[0], f);
+  for (size_t i = 0; i < c->ops.size(); ++i) {
+    Value rhs = eval(c->operands[i + 1], f);
+    bool holds;
+    if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
+      int64_t x = lhs.asInt(), y = rhs.asInt();
+      switch (c->ops[i]) {
+        case CompareOp::Eq: holds = x == y; break;
+        case CompareOp::Ne: holds = x != y; break;
+        case CompareOp::Lt: holds = x < y; break;
+        case CompareOp::Le: holds = x <= y; break;
+        case CompareOp::Gt: holds = x > y; break;
+        case CompareOp::Ge: holds = x >= y; break;
+        default: holds = compareValues(c->ops[i], lhs, rhs);
+      }
+    } else if (lhs.is(Type::Tensor) || rhs.is(Type::Tensor)) {
+      // Tensor comparisons are elementwise and give a bool tensor; they do not chain.
+      if (c->ops.size() > 1)
+        raise(ErrorKind::TypeError, "chained comparisons are not supported on tensors", c->span);
+      return tensorCompare(c->ops[i], lhs, rhs);
+    } else {
+      holds = compareValues(c->ops[i], lhs, rhs);
+    }
+    if (!holds) return Value::boolean(false);
+    lhs = std::move(rhs);
+  }
+  return Value::boolean(true);
+}
+
+namespace {
+
+std::optional<int64_t> sliceBound(const Value& v, const char* what) {
+  if (v.is(Type::None)) return std::nullopt;
+  if (v.is(Type::Int)) return v.asInt();
+  if (v.is(Type::Bool)) return v.asBool() ? 1 : 0;
+  throwUserError(ErrorKind::TypeError, std::string("slice ") + what + " must be int or none, not '" +
+                                           std::string(typeName(v.type())) + "'");
+}
+
+}  // namespace
+
+Value Evaluator::evalIndex(Index* x, Frame& f) {
+  Value object = eval(x->object, f);
+  if (object.is(Type::Tensor)) {
+    std::vector<IndexItem> items;
+    for (Subscript& s : x->subs) {
+      IndexItem item;
+      item.kind = s.kind;
+      if (s.kind == Subscript::Kind::Single) item.index = eval(s.index, f);
+      if (s.kind == Subscript::Kind::Slice) {
+        item.lo = s.lo ? sliceBound(eval(s.lo, f), "start") : std::nullopt;
+        item.hi = s.hi ? sliceBound(eval(s.hi, f), "stop") : std::nullopt;
+        item.step = s.step ? sliceBound(eval(s.step, f), "step") : std::nullopt;
+      }
+      items.push_back(std::move(item));
+    }
+    return tensorIndex(interp_, object, items);
+  }
+  if (x->subs.size() != 1 || x->hasTuple)
+    raise(ErrorKind::TypeError, "'" + std::string(typeName(object.type())) + "' takes a single index",
+          x->span);
+  Subscript& s = x->subs[0];
+  switch (s.kind) {
+    case Subscript::Kind::Single: return getIndex(object, eval(s.index, f));
+    case Subscript::Kind::Slice: {
+      auto lo = s.lo ? sliceBound(eval(s.lo, f), "start") : std::nullopt;
+      auto hi = s.hi ? sliceBound(eval(s.hi, f), "stop") : std::nullopt;
+      auto step = s.step ? sliceBound(eval(s.step, f), "step") : std::nullopt;
+      return getSlice(object, lo, hi, step);
+    }
+    case Subscript::Kind::Ellipsis: break;
+  }
+  raise(ErrorKind::TypeError, "'...' indexes tensors only", x->span);
+}
+
+Value Evaluator::makeClosure(FnProto* proto, Frame& f) {
+  Ref<FunctionObj> fn = make<FunctionObj>(proto, Ref<ModuleObj>(f.module));
+  fn->upvalues.reserve(proto->upvalues.size());
+  for (const UpvalueDesc& up : proto->upvalues) {
+    if (up.fromParentLocal) {
+      Value& slot = f.slots[up.index];
+      // A captured variable that was not yet assigned gets its cell now, so that a later
+      // assignment in the parent is seen by the closure.
+      if (!slot.is(Type::Cell)) slot = make<CellObj>(Value::undefined()).value();
+      fn->upvalues.emplace_back(slot.as<CellObj>());
+    } else {
+      fn->upvalues.push_back(f.closure->upvalues[up.index]);
+    }
+  }
+  fn->defaults.reserve(proto->params.size());
+  for (auto& p : proto->params)
+    fn->defaults.push_back(p.defaultValue ? eval(p.defaultValue, f) : Value::undefined());
+  return fn.value();
+}
+
+}  // namespace tessel::interp

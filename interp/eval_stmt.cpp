@@ -1,0 +1,294 @@
+// Statement execution: bindings, assignment, control flow, loops, imports.
+#include "interp/attributes.h"
+#include "interp/diagnostics.h"
+#include "interp/evaluator.h"
+#include "interp/interpreter.h"
+#include "interp/ops.h"
+#include "interp/printer.h"
+#include "interp/stack_guard.h"
+#include "interp/tensor_bridge.h"
+
+namespace tessel::interp {
+
+Flow Evaluator::execBlock(const Block& b, Frame& f) {
+  for (Stmt* s : b) {
+    Flow flow = exec(s, f);
+    if (flow != Flow::Normal) return flow;
+  }
+  return Flow::Normal;
+}
+
+void Evaluator::bindRef(const VarRef& ref, Value v, Frame& f) {
+  switch (ref.kind) {
+    case VarRef::Kind::Local: f.slots[ref.index] = std::move(v); return;
+    case VarRef::Kind::LocalCell: {
+      // A fresh cell per binding: closures made in earlier loop iterations keep their value.
+      f.slots[ref.index] = make<CellObj>(std::move(v)).value();
+      return;
+    }
+    case VarRef::Kind::Global: f.module->globals[ref.index] = std::move(v); return;
+    case VarRef::Kind::Upvalue: f.closure->upvalues[ref.index]->value = std::move(v); return;
+    case VarRef::Kind::Unresolved: break;
+  }
+  TESSEL_ASSERT(false, "binding an unresolved name");
+}
+
+void Evaluator::bind(Pattern* p, Value v, Frame& f) {
+  if (!p->isSeq) {
+    bindRef(p->ref, std::move(v), f);
+    return;
+  }
+  std::vector<Value> items;
+  if (v.is(Type::List)) items = v.as<ListObj>()->items;
+  else if (v.is(Type::Tuple)) items = v.as<TupleObj>()->items;
+  else if (v.is(Type::Tensor) || v.is(Type::Shape)) items = iterateTensorLike(v);
+  else
+    raise(ErrorKind::TypeError, "cannot unpack a '" + std::string(typeName(v.type())) + "'", p->span);
+  if (items.size() != p->elems.size())
+    raise(ErrorKind::ValueError,
+          "cannot unpack " + std::to_string(items.size()) + " values into " +
+              std::to_string(p->elems.size()) + " names",
+          p->span);
+  for (size_t i = 0; i < items.size(); ++i) bind(p->elems[i], std::move(items[i]), f);
+}
+
+void Evaluator::storeName(Name* n, Value v, Frame& f) {
+  switch (n->ref.kind) {
+    case VarRef::Kind::Local: f.slots[n->ref.index] = std::move(v); return;
+    case VarRef::Kind::LocalCell: {
+      Value& slot = f.slots[n->ref.index];
+      if (!slot.is(Type::Cell)) slot = make<CellObj>(std::move(v)).value();
+      else slot.as<CellObj>()->value = std::move(v);
+      return;
+    }
+    case VarRef::Kind::Upvalue: f.closure->upvalues[n->ref.index]->value = std::move(v); return;
+    case VarRef::Kind::Global: {
+      Value& slot = f.module->globals[n->ref.index];
+      if (slot.is(Type::Undefined))
+        raise(ErrorKind::NameError,
+              "cannot assign to undeclared variable '" + n->name + "' (declare it with let)", n->span);
+      slot = std::move(v);
+      return;
+    }
+    case VarRef::Kind::Unresolved: break;
+  }
+  TESSEL_ASSERT(false, "assigning an unresolved name");
+}
+
+void Evaluator::execAssign(Assign* s, Frame& f) {
+  static const BinaryOp kAugOps[] = {BinaryOp::Add, BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
+                                     BinaryOp::Div};
+  auto combine = [&](const Value& old, Value rhs) -> Value {
+    if (s->op == AssignOp::Set) return rhs;
+    try {
+      return binaryOp(kAugOps[static_cast<int>(s->op)], old, rhs);
+    } catch (const ScriptError&) {
+      throw;
+    } catch (const UserError& err) {
+      throw ScriptError(err.kind(), err.what(), s->span);
+    }
+  };
+  switch (s->target->kind) {
+    case ExprKind::Name: {
+      auto* n = static_cast<Name*>(s->target);
+      Value rhs = eval(s->value, f);
+      storeName(n, s->op == AssignOp::Set ? std::move(rhs) : combine(eval(n, f), std::move(rhs)), f);
+      return;
+    }
+    case ExprKind::Index: {
+      auto* x = static_cast<Index*>(s->target);
+      Value object = eval(x->object, f);
+      if (x->subs.size() != 1 || x->subs[0].kind != Subscript::Kind::Single)
+        raise(ErrorKind::TypeError, "only single-index assignment is supported: xs[i] = v", x->span);
+      Value key = eval(x->subs[0].index, f);
+      Value rhs = eval(s->value, f);
+      try {
+        if (s->op != AssignOp::Set) rhs = combine(getIndex(object, key), std::move(rhs));
+        setIndex(object, key, std::move(rhs));
+      } catch (const ScriptError&) {
+        throw;
+      } catch (const UserError& err) {
+        throw ScriptError(err.kind(), err.what(), s->target->span);
+      }
+      return;
+    }
+    case ExprKind::Attr: {
+      auto* a = static_cast<Attr*>(s->target);
+      Value object = eval(a->object, f);
+      Value rhs = eval(s->value, f);
+      try {
+        if (s->op != AssignOp::Set) rhs = combine(getAttribute(interp_, object, a->name), std::move(rhs));
+        setAttribute(interp_, object, a->name, std::move(rhs));
+      } catch (const ScriptError&) {
+        throw;
+      } catch (const UserError& err) {
+        throw ScriptError(err.kind(), err.what(), s->target->span);
+      }
+      return;
+    }
+    default: break;
+  }
+  raise(ErrorKind::SyntaxError, "cannot assign to this expression", s->target->span);
+}
+
+void Evaluator::execFnDecl(FnDecl* s, Frame& f) {
+  // A nested fn that calls itself captures its own name: its cell must exist before the
+  // closure is made.
+  if (s->ref.kind == VarRef::Kind::LocalCell) f.slots[s->ref.index] = make<CellObj>(Value::undefined()).value();
+  Value fn = makeClosure(s->proto, f);
+  for (size_t i = s->decorators.size(); i-- > 0;) {
+    Value deco = eval(s->decorators[i], f);
+    Value args[] = {fn};
+    fn = callValue(deco, args, {}, {}, s->decorators[i]->span);
+  }
+  if (s->ref.kind == VarRef::Kind::LocalCell) f.slots[s->ref.index].as<CellObj>()->value = fn;
+  else bindRef(s->ref, fn, f);
+}
+
+Flow Evaluator::execFor(For* s, Frame& f) {
+  Value iterable = eval(s->iterable, f);
+  auto body = [&](Value item) -> Flow {
+    checkInterrupt(s->span);
+    bind(s->target, std::move(item), f);
+    Flow flow = execBlock(s->body, f);
+    return flow;
+  };
+  switch (iterable.type()) {
+    case Type::Range: {
+      auto* r = iterable.as<RangeObj>();
+      int64_t n = r->size();
+      for (int64_t i = 0, v = r->start; i < n; ++i, v += r->step) {
+        Flow flow = body(Value::integer(v));
+        if (flow == Flow::Break) break;
+        if (flow == Flow::Return) return flow;
+      }
+      return Flow::Normal;
+    }
+    case Type::List: {
+      // Index-based so that appending inside the loop is seen, as in Python.
+      auto* l = iterable.as<ListObj>();
+      for (size_t i = 0; i < l->items.size(); ++i) {
+        Flow flow = body(l->items[i]);
+        if (flow == Flow::Break) break;
+        if (flow == Flow::Return) return flow;
+      }
+      return Flow::Normal;
+    }
+    default: break;
+  }
+  std::vector<Value> items;
+  switch (iterable.type()) {
+    case Type::Tuple: items = iterable.as<TupleObj>()->items; break;
+    case Type::Dict:
+      for (auto& [k, v] : iterable.as<DictObj>()->entries) items.push_back(makeStr(k));
+      break;
+    case Type::Str:
+      for (auto& ch : utf8Chars(iterable.as<StrObj>()->str)) items.push_back(makeStr(ch));
+      break;
+    case Type::Tensor:
+    case Type::Shape:
+      try {
+        items = iterateTensorLike(iterable);
+      } catch (const ScriptError&) {
+        throw;
+      } catch (const UserError& err) {
+        throw ScriptError(err.kind(), err.what(), s->iterable->span);
+      }
+      break;
+    default:
+      raise(ErrorKind::TypeError, "'" + std::string(typeName(iterable.type())) + "' is not iterable",
+            s->iterable->span);
+  }
+  for (Value& item : items) {
+    Flow flow = body(std::move(item));
+    if (flow == Flow::Break) break;
+    if (flow == Flow::Return) return flow;
+  }
+  return Flow::Normal;
+}
+
+Flow Evaluator::exec(Stmt* s, Frame& f) {
+  switch (s->kind) {
+    case StmtKind::Let: {
+      auto* n = static_cast<Let*>(s);
+      bind(n->target, eval(n->value, f), f);
+      return Flow::Normal;
+    }
+    case StmtKind::Assign: execAssign(static_cast<Assign*>(s), f); return Flow::Normal;
+    case StmtKind::ExprStmt: eval(static_cast<ExprStmt*>(s)->expr, f); return Flow::Normal;
+    case StmtKind::FnDecl: execFnDecl(static_cast<FnDecl*>(s), f); return Flow::Normal;
+    case StmtKind::If: {
+      auto* n = static_cast<If*>(s);
+      for (size_t i = 0; i < n->conds.size(); ++i)
+        if (truthy(eval(n->conds[i], f))) return execBlock(n->blocks[i], f);
+      if (n->blocks.size() > n->conds.size()) return execBlock(n->blocks.back(), f);
+      return Flow::Normal;
+    }
+    case StmtKind::While: {
+      auto* n = static_cast<While*>(s);
+      while (truthy(eval(n->cond, f))) {
+        checkInterrupt(s->span);
+        Flow flow = execBlock(n->body, f);
+        if (flow == Flow::Break) break;
+        if (flow == Flow::Return) return flow;
+      }
+      return Flow::Normal;
+    }
+    case StmtKind::For: return execFor(static_cast<For*>(s), f);
+    case StmtKind::Break: return Flow::Break;
+    case StmtKind::Continue: return Flow::Continue;
+    case StmtKind::Return: {
+      auto* n = static_cast<Return*>(s);
+      f.result = n->value ? eval(n->value, f) : Value::none();
+      return Flow::Return;
+    }
+    case StmtKind::Assert: {
+      auto* n = static_cast<Assert*>(s);
+      if (!truthy(eval(n->cond, f))) {
+        std::string message = n->message ? str(eval(n->message, f)) : "assertion failed";
+        raise(ErrorKind::AssertionError, message, n->cond->span);
+      }
+      return Flow::Normal;
+    }
+    case StmtKind::Import: {
+      auto* n = static_cast<Import*>(s);
+      Value module = interp_.importModule(n->module, n->isPath, f.module->path, n->span);
+      bindRef(n->ref, module, f);
+      return Flow::Normal;
+    }
+  }
+  return Flow::Normal;
+}
+
+Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
+  if (sp_ + proto->numSlots > stack_.size())
+    raise(ErrorKind::LimitError, "out of interpreter stack", proto->span);
+  size_t base = sp_;
+  sp_ += proto->numSlots;
+  struct Pop {
+    Evaluator& e;
+    size_t base;
+    ~Pop() {
+      for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value();
+      e.sp_ = base;
+    }
+  } pop{*this, base};
+  Value* slots = stack_.data() + base;
+  for (size_t i = 0; i < proto->numSlots; ++i) slots[i] = Value::undefined();
+  Frame frame{slots, nullptr, &module, Value()};
+  const Block& body = proto->body;
+  for (size_t i = 0; i < body.size(); ++i) {
+    Stmt* s = body[i];
+    if (echo && i + 1 == body.size() && s->kind == StmtKind::ExprStmt)
+      return eval(static_cast<ExprStmt*>(s)->expr, frame);
+    Flow flow = exec(s, frame);
+    if (flow == Flow::Return) return Value::none();  // `return` at top level ends the script
+    if (flow != Flow::Normal)
+      raise(ErrorKind::SyntaxError,
+            std::string("'") + (flow == Flow::Break ? "break" : "continue") + "' outside a loop",
+            s->span);
+  }
+  return Value::none();
+}
+
+}  // namespace tessel::interp

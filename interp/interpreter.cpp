@@ -1,0 +1,153 @@
+// Interpreter: running sources, modules and imports.
+#include "interp/interpreter.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "interp/builtins.h"
+#include "interp/diagnostics.h"
+#include "interp/evaluator.h"
+#include "interp/native_modules.h"
+#include "interp/parser.h"
+#include "interp/resolver.h"
+
+namespace tessel::interp {
+
+namespace fs = std::filesystem;
+
+Interpreter::Interpreter(InterpreterOptions options)
+    : options_(std::move(options)), evaluator_(std::make_unique<Evaluator>(*this)), out_(&std::cout) {
+  prelude_ = newModule("builtins", "");
+  registerCoreBuiltins(*prelude_);
+  registerNativeBuiltins(*this, *prelude_);
+  main_ = newModule("__main__", "");
+  std::vector<Value> argv;
+  for (auto& a : options_.args) argv.push_back(makeStr(a));
+  main_->define("args", makeList(std::move(argv)));
+}
+
+Interpreter::~Interpreter() = default;
+
+Ref<ModuleObj> Interpreter::newModule(std::string name, std::string path) {
+  return make<ModuleObj>(std::move(name), std::move(path));
+}
+
+void Interpreter::resetMain() {
+  main_ = newModule("__main__", main_->path);
+  std::vector<Value> argv;
+  for (auto& a : options_.args) argv.push_back(makeStr(a));
+  main_->define("args", makeList(std::move(argv)));
+}
+
+Value Interpreter::runProgram(uint32_t file, ModuleObj& module, bool echo) {
+  std::unique_ptr<Program> program = parseProgram(sources_, file);
+  resolveProgram(*program, module);
+  // Globals that name a built-in start out bound to it, so calls to print or len need no
+  // lookup; a module may still rebind them, as Python's module globals shadow builtins.
+  for (size_t i = 0; i < module.globals.size(); ++i)
+    if (module.globals[i].is(Type::Undefined))
+      if (Value* b = prelude_->lookup(module.globalNames[i])) module.globals[i] = *b;
+  FnProto* proto = program->proto;
+  programs_.push_back(std::move(program));
+  interruptRequested_.store(false);
+  return evaluator_->runModule(proto, module, echo);
+}
+
+void Interpreter::runFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UserError(ErrorKind::ImportError, "cannot open script '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  main_->path = path;
+  uint32_t file = sources_.add(path, text.str());
+  runProgram(file, *main_, false);
+}
+
+Value Interpreter::runSource(const std::string& displayName, const std::string& text, bool echo) {
+  uint32_t file = sources_.add(displayName, text);
+  return runProgram(file, *main_, echo);
+}
+
+Value Interpreter::evalExpression(const std::string& displayName, const std::string& text) {
+  return runSource(displayName, text, true);
+}
+
+Value Interpreter::call(const Value& callee, std::span<Value> positional, Span site,
+                        std::span<const std::string> kwNames, std::span<Value> kwValues) {
+  return evaluator_->callValue(callee, positional, kwNames, kwValues, site);
+}
+
+namespace {
+
+std::vector<std::string> stdlibDirs() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("TESSEL_STDLIB_PATH")) {
+    std::string list = env;
+    size_t start = 0, colon;
+    while ((colon = list.find(':', start)) != std::string::npos) {
+      dirs.push_back(list.substr(start, colon - start));
+      start = colon + 1;
+    }
+    dirs.push_back(list.substr(start));
+  }
+  dirs.push_back(TESSEL_STDLIB_DIR);
+  return dirs;
+}
+
+}  // namespace
+
+Value Interpreter::importModule(const std::string& name, bool isPath, const std::string& fromFile,
+                                Span site) {
+  if (!isPath)
+    if (Value native = findNativeModule(*this, name); !native.is(Type::None)) return native;
+  fs::path base = fromFile.empty() ? fs::current_path() : fs::path(fromFile).parent_path();
+  std::vector<fs::path> candidates;
+  if (isPath) {
+    candidates.push_back(fs::path(name).is_absolute() ? fs::path(name) : base / name);
+  } else {
+    candidates.push_back(base / (name + ".dsl"));
+    for (const std::string& dir : stdlibDirs()) candidates.push_back(fs::path(dir) / (name + ".dsl"));
+  }
+  fs::path found;
+  for (const fs::path& c : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec)) {
+      found = fs::weakly_canonical(c, ec);
+      break;
+    }
+  }
+  if (found.empty()) {
+    std::string where;
+    for (const fs::path& c : candidates) where += (where.empty() ? "" : ", ") + c.string();
+    raise(ErrorKind::ImportError, "no module '" + name + "' (looked for " + where + ")", site);
+  }
+  std::string key = found.string();
+  for (auto& [path, module] : modules_)
+    if (path == key) return module.value();
+  for (const std::string& p : importing_)
+    if (p == key) raise(ErrorKind::ImportError, "circular import of '" + name + "'", site);
+
+  std::ifstream in(found, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string stem = found.stem().string();
+  Ref<ModuleObj> module = newModule(stem, key);
+  importing_.push_back(key);
+  struct PopImport {
+    std::vector<std::string>& v;
+    ~PopImport() { v.pop_back(); }
+  } pop{importing_};
+  uint32_t file = sources_.add(key, text.str());
+  try {
+    runProgram(file, *module, false);
+  } catch (ScriptError& err) {
+    err.trace.push_back(TraceFrame{"import " + name, site});
+    throw;
+  }
+  modules_.emplace_back(key, module);
+  return module.value();
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,43 @@
+// Argument checking for natives, at the API boundary (Lua style): arity, keywords and types,
+// with messages that name the function and the argument.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "interp/objects.h"
+
+namespace tessel::interp {
+
+/// Binds positional and keyword arguments to parameter names, Python style. `params` lists
+/// every accepted name in order; `required` how many must be present.
+class ArgBinder {
+ public:
+  ArgBinder(const char* fn, CallArgs& args, std::initializer_list<const char*> params,
+            size_t required);
+  /// The argument for parameter i, or nullptr when it was not passed.
+  const Value* get(size_t i) const { return bound_[i]; }
+  bool has(size_t i) const { return bound_[i] != nullptr; }
+  const Value& at(size_t i) const { return *bound_[i]; }
+
+  int64_t toInt(size_t i) const;
+  int64_t intOr(size_t i, int64_t dflt) const { return has(i) ? toInt(i) : dflt; }
+  double toFloat(size_t i) const;
+  bool toBool(size_t i) const;
+  const std::string& toStr(size_t i) const;
+
+ private:
+  [[noreturn]] void typeError(size_t i, const char* expected) const;
+  const char* fn_;
+  std::vector<const char*> names_;
+  std::vector<const Value*> bound_;
+};
+
+/// "expected int, got str" style helpers for natives that check one value.
+int64_t expectInt(const Value& v, const std::string& what);
+double expectNumber(const Value& v, const std::string& what);
+const std::string& expectStr(const Value& v, const std::string& what);
+/// The items of a list or tuple (or the values of a range), for natives taking iterables.
+std::vector<Value> iterate(const Value& v, const std::string& what);
+
+}  // namespace tessel::interp

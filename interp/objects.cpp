@@ -1,0 +1,37 @@
+// Small out-of-line pieces of the heap objects.
+#include "interp/objects.h"
+
+namespace tessel::interp {
+
+Value* DictObj::find(const std::string& key) {
+  auto it = index.find(key);
+  return it == index.end() ? nullptr : &entries[it->second].second;
+}
+
+void DictObj::set(const std::string& key, Value v) {
+  auto [it, inserted] = index.emplace(key, entries.size());
+  if (inserted) entries.emplace_back(key, std::move(v));
+  else entries[it->second].second = std::move(v);
+}
+
+int64_t RangeObj::size() const {
+  if (step > 0) return start < stop ? (stop - start + step - 1) / step : 0;
+  return start > stop ? (start - stop - step - 1) / -step : 0;
+}
+
+uint32_t ModuleObj::slotOf(const std::string& n) {
+  auto [it, inserted] = globalIndex.emplace(n, static_cast<uint32_t>(globals.size()));
+  if (inserted) {
+    globals.push_back(Value::undefined());
+    globalNames.push_back(n);
+  }
+  return it->second;
+}
+
+Value* ModuleObj::lookup(const std::string& n) {
+  auto it = globalIndex.find(n);
+  if (it == globalIndex.end() || globals[it->second].is(Type::Undefined)) return nullptr;
+  return &globals[it->second];
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,128 @@
+// Signature checks: types, dimensions, where-clauses.
+#include "interp/signature.h"
+
+#include <unordered_map>
+
+#include "interp/diagnostics.h"
+#include "interp/interpreter.h"
+#include "interp/ops.h"
+#include "interp/printer.h"
+#include "interp/tensor_bridge.h"
+
+namespace tessel::interp {
+namespace {
+
+bool isTensorType(const std::string& base) {
+  return base == "tensor" || base == "f32" || base == "i32" || base == "bool";
+}
+
+std::string describeDims(const std::vector<int64_t>& dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  return out + "]";
+}
+
+std::string describeAnn(const TypeAnn& t) {
+  std::string out = t.base;
+  if (!t.hasDims) return out;
+  out += "[";
+  for (size_t i = 0; i < t.dims.size(); ++i)
+    out += (i ? ", " : "") + (t.dims[i].isName ? t.dims[i].name : std::to_string(t.dims[i].size));
+  return out + "]";
+}
+
+// Matches one value against an annotation, binding named dims into `dims`. Returns an error
+// message, empty when the value matches.
+std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what,
+                     std::unordered_map<std::string, int64_t>& dims) {
+  if (!isTensorType(t.base)) {
+    std::string actual(typeName(v.type()));
+    bool ok = actual == t.base || (t.base == "float" && v.is(Type::Int)) || t.base == "any";
+    if (t.base == "fn") ok = v.is(Type::Function) || v.is(Type::Builtin);
+    return ok ? "" : what + " must be " + t.base + ", got " + actual;
+  }
+  std::string dtype;
+  std::vector<int64_t> shape;
+  if (!tensorSignature(v, dtype, shape))
+    return what + " must be a tensor (" + describeAnn(t) + "), got " + std::string(typeName(v.type()));
+  if (t.base != "tensor" && dtype != t.base)
+    return what + " must have dtype " + t.base + ", got " + dtype;
+  if (!t.hasDims) return "";
+  if (shape.size() != t.dims.size())
+    return what + " must have " + std::to_string(t.dims.size()) + " dimensions (" + describeAnn(t) +
+           "), got shape " + describeDims(shape);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const TypeAnn::Dim& d = t.dims[i];
+    if (!d.isName) {
+      if (shape[i] != d.size)
+        return what + " dimension " + std::to_string(i) + " must be " + std::to_string(d.size) +
+               " (" + describeAnn(t) + "), got shape " + describeDims(shape);
+      continue;
+    }
+    if (d.name == "_") continue;
+    auto [it, inserted] = dims.emplace(d.name, shape[i]);
+    if (!inserted && it->second != shape[i])
+      return what + " dimension " + std::to_string(i) + " is " + d.name + " = " +
+             std::to_string(shape[i]) + ", but " + d.name + " = " + std::to_string(it->second) +
+             " from an earlier argument (" + describeAnn(t) + ", got shape " + describeDims(shape) + ")";
+  }
+  return "";
+}
+
+std::string sourceText(Interpreter& interp, Span s) {
+  std::string_view line = interp.sources().line(s.file, s.line);
+  if (s.endLine != s.line || s.col == 0 || s.endCol > line.size()) return std::string(line);
+  return std::string(line.substr(s.col - 1, s.endCol - s.col + 1));
+}
+
+Value slotValue(const Value& slot) { return slot.is(Type::Cell) ? slot.as<CellObj>()->value : slot; }
+
+}  // namespace
+
+void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span site) {
+  FnProto& proto = *fn.proto;
+  std::unordered_map<std::string, int64_t> dims;
+  for (size_t i = 0; i < proto.params.size(); ++i) {
+    const auto& p = proto.params[i];
+    if (!p.type) continue;
+    std::string err = matchAnn(*p.type, slotValue(frame.slots[i]), "argument '" + p.name + "' of " + proto.name + "()", dims);
+    if (!err.empty())
+      raise(isTensorType(p.type->base) && err.find("dtype") == std::string::npos &&
+                    err.find("must be a tensor") == std::string::npos
+                ? ErrorKind::ShapeError
+                : ErrorKind::TypeError,
+            err, site);
+  }
+  for (auto& dv : proto.dimVars) {
+    auto it = dims.find(dv.name);
+    // Dims that appear only in the result stay unbound until the result is checked.
+    if (it != dims.end()) interp.evaluator().bindRef(dv.ref, Value::integer(it->second), frame);
+  }
+  for (Expr* w : proto.where) {
+    if (truthy(interp.evaluator().eval(w, frame))) continue;
+    std::string values;
+    for (auto& [name, size] : dims) values += (values.empty() ? "" : ", ") + name + " = " + std::to_string(size);
+    raise(ErrorKind::ShapeError,
+          proto.name + "(): constraint '" + sourceText(interp, w->span) + "' does not hold" +
+              (values.empty() ? "" : " (" + values + ")"),
+          site);
+  }
+}
+
+void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value& result, Span site) {
+  FnProto& proto = *fn.proto;
+  std::unordered_map<std::string, int64_t> dims;
+  for (auto& dv : proto.dimVars) {
+    // Dims are frame locals (cells when an inner fn captured them).
+    Value v = slotValue(frame.slots[dv.ref.index]);
+    if (v.is(Type::Int)) dims.emplace(dv.name, v.asInt());
+  }
+  std::string err = matchAnn(*proto.result, result, "result of " + proto.name + "()", dims);
+  if (!err.empty())
+    raise(err.find("dtype") != std::string::npos || err.find("must be a tensor") != std::string::npos
+              ? ErrorKind::TypeError
+              : ErrorKind::ShapeError,
+          err + " (declared -> " + describeAnn(*proto.result) + ")", site);
+}
+
+}  // namespace tessel::interp

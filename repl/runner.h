@@ -1,0 +1,21 @@
+// Running scripts and code strings for the `tessel` command: errors become diagnostics on
+// stderr and an exit status.
+#pragma once
+
+#include <string>
+
+namespace tessel::interp {
+class Interpreter;
+}
+
+namespace tessel::repl {
+
+/// Runs a script file; returns the process exit status (0, 1 on error, or exit()'s status).
+int runScript(interp::Interpreter& interp, const std::string& path);
+/// Runs `code` as the main module (`tessel -c`).
+int runCode(interp::Interpreter& interp, const std::string& code);
+/// Runs `body` on a thread with a large stack (deep recursion reaches Tessel's own limit
+/// before the native stack), and returns its result.
+int runWithLargeStack(int (*body)(void*), void* arg);
+
+}  // namespace tessel::repl
