@@ -1,0 +1,133 @@
+// inferShape dispatch by op category, broadcasting, dim normalization and the shared helpers.
+#include "shapes/shape_rules.h"
+
+#include "shapes/shape_env.h"
+#include "shapes/shape_rules_util.h"
+#include "shapes/source_loc.h"
+
+namespace tessel::shapes {
+
+namespace rules {
+
+void fail(ErrorKind kind, std::string_view op, const std::string& message) {
+  throwUserError(kind, std::string(op) + ": " + message);
+}
+
+void arity(OpKind op, Inputs in, size_t lo, size_t hi) {
+  if (in.size() >= lo && in.size() <= hi) return;
+  std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+  fail(ErrorKind::TypeError, opName(op),
+       "expected " + want + " tensor operands, got " + std::to_string(in.size()));
+}
+
+bool knownLe(const SymInt& a, const SymInt& b) {
+  if (a.isConstant() && b.isConstant()) return a.constant() <= b.constant();
+  return definitelyTrue(a <= b);
+}
+SymInt smin(const SymInt& a, const SymInt& b) {
+  if (knownLe(a, b)) return a;
+  if (knownLe(b, a)) return b;
+  return min(a, b);
+}
+SymInt smax(const SymInt& a, const SymInt& b) {
+  if (knownLe(a, b)) return b;
+  if (knownLe(b, a)) return a;
+  return max(a, b);
+}
+
+bool isOne(const SymInt& d) {
+  if (auto c = d.maybeConstant()) return *c == 1;
+  return evaluateSizeOblivious(d == SymInt(1));
+}
+
+void requireEq(const SymInt& a, const SymInt& b, std::string_view op, const std::string& what) {
+  require(a == b, ErrorKind::ShapeError, [&] {
+    return std::string(op) + ": " + what + " (" + a.toString() + " != " + b.toString() + ")";
+  });
+}
+
+ShapeEnv* envOf(Inputs in, const SymShape* extra) {
+  for (const OpSignature& s : in)
+    for (const SymInt& d : s.shape)
+      if (d.env()) return d.env();
+  if (extra)
+    for (const SymInt& d : *extra)
+      if (d.env()) return d.env();
+  return currentShapeEnv();
+}
+
+SymInt dataDependentSize(std::string_view op, Inputs in, const OpAttrs& attrs,
+                         const SymInt& maxSize) {
+  if (attrs.outputSize) {
+    if (*attrs.outputSize < 0) fail(ErrorKind::ValueError, op, "negative output size");
+    return *attrs.outputSize;
+  }
+  ShapeEnv* env = envOf(in);
+  if (!env)
+    fail(ErrorKind::DataDependentError, op,
+         "the output size depends on the data; eager callers pass attrs.outputSize");
+  std::optional<int64_t> hi = maxSize.maybeConstant();
+  SymInt u = env->createUnbacked(true, hi);
+  if (!hi) env->check(u <= maxSize);
+  return u;
+}
+
+}  // namespace rules
+
+int64_t normalizeDim(int64_t dim, int64_t rank, std::string_view op) {
+  int64_t r = rank == 0 ? 1 : rank;  // scalars accept dim 0 / -1 like PyTorch
+  if (dim < -r || dim >= r)
+    rules::fail(ErrorKind::IndexError, op,
+                "dimension " + std::to_string(dim) + " is out of range for a tensor of rank " +
+                    std::to_string(rank) + " (expected [" + std::to_string(-r) + ", " +
+                    std::to_string(r - 1) + "])");
+  return dim < 0 ? dim + r : dim;
+}
+
+SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view op) {
+  if (sameShape(a, b)) return a;
+  size_t n = std::max(a.size(), b.size());
+  SymShape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    bool hasA = i < a.size(), hasB = i < b.size();
+    const SymInt& x = hasA ? a[a.size() - 1 - i] : b[b.size() - 1 - i];
+    const SymInt& y = hasB ? b[b.size() - 1 - i] : x;
+    SymInt& o = out[n - 1 - i];
+    if (!hasA || !hasB || x.sameAs(y)) {
+      o = hasA ? x : y;
+      continue;
+    }
+    // Size-oblivious: an unbacked size is never 1, so it never broadcasts away.
+    if (rules::isOne(x)) o = y;
+    else if (rules::isOne(y)) o = x;
+    else {
+      require(x == y, ErrorKind::ShapeError, [&] {
+        return std::string(op) + ": shapes " + toString(a) + " and " + toString(b) +
+               " are not broadcastable (" + x.toString() + " != " + y.toString() + " at dim " +
+               std::to_string(n - 1 - i) + ")";
+      });
+      o = x.hasUnbacked() ? y : x;
+    }
+  }
+  return out;
+}
+
+std::vector<OpSignature> inferShape(OpKind op, std::span<const OpSignature> inputs,
+                                    const OpAttrs& attrs) {
+  switch (opCategory(op)) {
+    case OpCategory::Unary:
+    case OpCategory::Binary:
+    case OpCategory::Ternary:
+    case OpCategory::Convert: return rules::elementwise(op, inputs, attrs);
+    case OpCategory::Reduce: return rules::reduce(op, inputs, attrs);
+    case OpCategory::Shape: return rules::shapeOp(op, inputs, attrs);
+    case OpCategory::Index:
+    case OpCategory::DataDependent: return rules::indexOp(op, inputs, attrs);
+    case OpCategory::NN: return rules::nnOp(op, inputs, attrs);
+    case OpCategory::Create: return rules::createOp(op, inputs, attrs);
+  }
+  TESSEL_ASSERT(false, "inferShape: unknown op category");
+  return {};
+}
+
+}  // namespace tessel::shapes

@@ -1,0 +1,90 @@
+// Shape rules of elementwise ops (unary, binary, where, clamp) and conversions.
+#include "shapes/shape_rules_util.h"
+
+namespace tessel::shapes::rules {
+
+namespace {
+
+Outputs unary(OpKind op, Inputs in) {
+  arity(op, in, 1, 1);
+  const OpSignature& x = in[0];
+  switch (op) {
+    case OpKind::LogicalNot: return {{x.shape, DType::Bool}};
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Relu:
+      if (x.dtype == DType::Bool)
+        fail(ErrorKind::TypeError, opName(op), "not supported for bool tensors");
+      return {{x.shape, x.dtype}};
+    default:  // transcendental ops compute in floating point, like torch on int inputs
+      return {{x.shape, DType::F32}};
+  }
+}
+
+Outputs binary(OpKind op, Inputs in) {
+  arity(op, in, 2, 2);
+  std::string_view name = opName(op);
+  SymShape shape = broadcastShapes(in[0].shape, in[1].shape, name);
+  DType a = in[0].dtype, b = in[1].dtype, t = promote(a, b);
+  switch (op) {
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Le:
+    case OpKind::Gt:
+    case OpKind::Ge:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr: return {{shape, DType::Bool}};
+    case OpKind::Div: return {{shape, DType::F32}};
+    case OpKind::Sub:
+      if (a == DType::Bool && b == DType::Bool)
+        fail(ErrorKind::TypeError, name, "subtraction of bool tensors is not supported");
+      return {{shape, t}};
+    case OpKind::FloorDiv:
+    case OpKind::Mod:
+      if (t == DType::Bool) fail(ErrorKind::TypeError, name, "not supported for bool tensors");
+      return {{shape, t}};
+    default: return {{shape, t == DType::Bool && op != OpKind::Maximum && op != OpKind::Minimum &&
+                                     op != OpKind::Mul && op != OpKind::Add
+                                 ? DType::I32
+                                 : t}};
+  }
+}
+
+Outputs ternary(OpKind op, Inputs in) {
+  std::string_view name = opName(op);
+  if (op == OpKind::Where) {
+    arity(op, in, 3, 3);
+    if (in[0].dtype != DType::Bool)
+      fail(ErrorKind::TypeError, name,
+           "condition must be a bool tensor, got " + std::string(shapes::name(in[0].dtype)));
+    SymShape s = broadcastShapes(broadcastShapes(in[0].shape, in[1].shape, name), in[2].shape, name);
+    return {{s, promote(in[1].dtype, in[2].dtype)}};
+  }
+  // clamp(x[, lo[, hi]]): bounds broadcast with x.
+  arity(op, in, 1, 3);
+  SymShape s = in[0].shape;
+  DType t = in[0].dtype;
+  for (size_t i = 1; i < in.size(); ++i) {
+    s = broadcastShapes(s, in[i].shape, name);
+    t = promote(t, in[i].dtype);
+  }
+  if (t == DType::Bool) fail(ErrorKind::TypeError, name, "not supported for bool tensors");
+  return {{s, t}};
+}
+
+}  // namespace
+
+Outputs elementwise(OpKind op, Inputs in, const OpAttrs& a) {
+  switch (opCategory(op)) {
+    case OpCategory::Unary: return unary(op, in);
+    case OpCategory::Binary: return binary(op, in);
+    case OpCategory::Ternary: return ternary(op, in);
+    default: break;
+  }
+  arity(op, in, 1, 1);
+  if (op == OpKind::Cast) return {{in[0].shape, a.dtype}};
+  return {{in[0].shape, in[0].dtype}};  // contiguous
+}
+
+}  // namespace tessel::shapes::rules

@@ -1,0 +1,45 @@
+// Internal to shapes/: helpers shared by the shape-rule files (errors, dims, size reasoning).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shapes/shape_rules.h"
+
+namespace tessel::shapes::rules {
+
+using Inputs = std::span<const OpSignature>;
+using Outputs = std::vector<OpSignature>;
+
+/// UserError(kind) "op: message".
+[[noreturn]] void fail(ErrorKind kind, std::string_view op, const std::string& message);
+/// Checks the operand count is in [lo, hi].
+void arity(OpKind op, Inputs in, size_t lo, size_t hi);
+/// "[2, s0]".
+inline std::string str(const SymShape& s) { return toString(s); }
+inline int64_t rank(const SymShape& s) { return static_cast<int64_t>(s.size()); }
+
+/// a <= b / a == b decided without a guard when possible (intervals, solver), else nullopt.
+bool knownLe(const SymInt& a, const SymInt& b);
+/// min/max that drops the operand the ranges already order.
+SymInt smin(const SymInt& a, const SymInt& b);
+SymInt smax(const SymInt& a, const SymInt& b);
+/// Size-oblivious "is this dim 1?" (unbacked sizes are never 1).
+bool isOne(const SymInt& d);
+/// require(a == b) with a ShapeError built lazily.
+void requireEq(const SymInt& a, const SymInt& b, std::string_view op, const std::string& what);
+/// A fresh unbacked size in [0, maxSize] for data-dependent ops; attrs.outputSize wins.
+SymInt dataDependentSize(std::string_view op, Inputs in, const OpAttrs& attrs,
+                         const SymInt& maxSize);
+/// The ShapeEnv of any symbolic size among the inputs, else the current one (may be null).
+ShapeEnv* envOf(Inputs in, const SymShape* extra = nullptr);
+
+Outputs elementwise(OpKind op, Inputs in, const OpAttrs& a);
+Outputs reduce(OpKind op, Inputs in, const OpAttrs& a);
+Outputs shapeOp(OpKind op, Inputs in, const OpAttrs& a);
+Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a);
+Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
+Outputs createOp(OpKind op, Inputs in, const OpAttrs& a);
+
+}  // namespace tessel::shapes::rules
