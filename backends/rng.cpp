@@ -40,6 +40,17 @@ void seed(uint64_t n) {
   gNext = 0;
 }
 
+RngState rngState() {
+  std::lock_guard<std::mutex> lock(gMu);
+  return {gKey, gNext};
+}
+
+void setRngState(RngState state) {
+  std::lock_guard<std::mutex> lock(gMu);
+  gKey = state.key;
+  gNext = state.next;
+}
+
 PhiloxStream reserveRandom(uint64_t numbers) {
   std::lock_guard<std::mutex> lock(gMu);
   PhiloxStream s{gKey, gNext};

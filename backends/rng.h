@@ -30,6 +30,14 @@ struct PhiloxStream {
   }
 };
 
+/// The whole generator state (seed and next counter), for replaying a random op.
+struct RngState {
+  uint64_t key;
+  uint64_t next;
+};
+RngState rngState();
+void setRngState(RngState state);
+
 /// Resets the generator: key = n, next counter = 0. Programs that never call seed() behave
 /// as if they started with seed(0).
 void seed(uint64_t n);

@@ -38,7 +38,27 @@ void copyRows(const Tensor& src, void* dst) {
                }
              });
 }
+template <class T>
+void copyStrided(const Tensor& dst, const Tensor& src) {
+  const int64_t es = sizeof(T);
+  auto plan = makeRowPlan<2>(dst.shape(), {&dst.strides(), &src.strides()}, {es, es});
+  forEachRow(plan, {reinterpret_cast<char*>(dst.data<T>()), reinterpret_cast<char*>(src.data<T>())},
+             [](std::array<char*, 2> p, int64_t n, std::array<int64_t, 2> s) {
+               if (s[0] == es && s[1] == es) {
+                 std::memcpy(p[0], p[1], n * es);
+                 return;
+               }
+               for (int64_t i = 0; i < n; ++i)
+                 *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const T*>(p[1] + i * s[1]);
+             });
+}
 }  // namespace
+
+void copyInto(const Tensor& dst, const Tensor& src) {
+  TESSEL_ASSERT(dst.shape() == src.shape() && dst.dtype() == src.dtype(), "copyInto mismatch");
+  if (elementSize(src.dtype()) == 4) return copyStrided<uint32_t>(dst, src);
+  copyStrided<uint8_t>(dst, src);
+}
 
 void copyToContiguous(const Tensor& src, void* dst) {
   switch (elementSize(src.dtype())) {

@@ -91,5 +91,8 @@ Dims broadcastStrides(const Tensor& t, std::span<const int64_t> shape);
 
 /// Copies `src` (any strides) into contiguous memory at `dst` of the same dtype.
 void copyToContiguous(const Tensor& src, void* dst);
+/// Copies `src` into the elements `dst` views (same shape and dtype, any strides). Only for
+/// filling freshly allocated outputs: tensors are immutable once returned.
+void copyInto(const Tensor& dst, const Tensor& src);
 
 }  // namespace tessel::backends::cpu

@@ -1,0 +1,35 @@
+// Gradient rules: one per differentiable op, written with dispatch() (backends/ops.h) so that
+// the same rules run eagerly and inside a traced graph, and can themselves be differentiated.
+#pragma once
+
+#include <vector>
+
+#include "backends/autodiff/tape.h"
+
+namespace tessel::backends::autodiff {
+
+/// The ops with a gradient rule. Every other op in op_list.def is non-differentiable.
+#define TESSEL_DIFFERENTIABLE_OPS(X)                                                            \
+  X(Neg) X(Exp) X(Log) X(Sqrt) X(Rsqrt) X(Abs) X(Sin) X(Cos) X(Tanh) X(Sigmoid) X(Relu) X(Gelu) \
+  X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(Pow) X(Maximum) X(Minimum)                               \
+  X(Where) X(Clamp)                                                                             \
+  X(Sum) X(Mean) X(Max) X(Min)                                                                  \
+  X(Reshape) X(Transpose) X(Permute) X(Unsqueeze) X(Squeeze) X(Flatten) X(Expand) X(Cat)        \
+  X(Stack) X(Slice) X(Select)                                                                   \
+  X(IndexSelect) X(Gather) X(MaskedSelect) X(MaskedScatter)                                     \
+  X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)          \
+  X(Dropout) X(Cast) X(Contiguous)
+
+/// Given an entry and the gradient of its output, the gradient of each input (an undefined
+/// Tensor where none flows, e.g. integer operands). Results may still carry broadcast dims;
+/// gradients() sums them down to the input's shape.
+using GradRule = std::vector<Tensor> (*)(const TapeEntry& entry, const Tensor& grad);
+
+#define TESSEL_X(Op) std::vector<Tensor> grad##Op(const TapeEntry& e, const Tensor& g);
+TESSEL_DIFFERENTIABLE_OPS(TESSEL_X)
+#undef TESSEL_X
+
+/// The rule for op, or nullptr when op is not differentiable.
+GradRule gradRule(shapes::OpKind op);
+
+}  // namespace tessel::backends::autodiff

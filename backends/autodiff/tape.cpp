@@ -1,0 +1,49 @@
+// Tape recording and the thread-local stack of active tapes.
+#include "backends/autodiff/tape.h"
+
+#include <algorithm>
+
+#include "backends/dispatch.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::autodiff {
+
+namespace {
+thread_local std::vector<Tape*> tActive;
+}  // namespace
+
+Tensor Tape::watch(const Tensor& x) {
+  Tensor fresh = call(shapes::OpKind::Contiguous, {x});
+  tracked_.insert(fresh.id());
+  return fresh;
+}
+
+void Tape::record(shapes::OpKind op, std::span<const Tensor> inputs, const shapes::OpAttrs& attrs,
+                  std::span<const Tensor> outputs, RngState rng) {
+  if (!isDifferentiable(op)) return;
+  bool any = false;
+  for (const Tensor& t : inputs) any = any || tracks(t);
+  if (!any) return;
+  entries_.push_back({op, std::vector<Tensor>(inputs.begin(), inputs.end()), attrs,
+                      std::vector<Tensor>(outputs.begin(), outputs.end()), rng});
+  for (const Tensor& t : outputs)
+    if (t.dtype() == DType::F32) tracked_.insert(t.id());
+}
+
+TapeScope::TapeScope(Tape& tape) : tape_(&tape) { tActive.push_back(tape_); }
+
+TapeScope::~TapeScope() {
+  auto it = std::find(tActive.rbegin(), tActive.rend(), tape_);
+  TESSEL_ASSERT(it != tActive.rend(), "TapeScope closed twice");
+  tActive.erase(std::next(it).base());
+}
+
+bool anyTapeActive() { return !tActive.empty(); }
+
+void recordOnActiveTapes(shapes::OpKind op, std::span<const Tensor> inputs,
+                         const shapes::OpAttrs& attrs, std::span<const Tensor> outputs,
+                         RngState rng) {
+  for (Tape* t : tActive) t->record(op, inputs, attrs, outputs, rng);
+}
+
+}  // namespace tessel::backends::autodiff

@@ -1,0 +1,195 @@
+// Elementwise binary and ternary kernels: arithmetic, comparisons, logic, where, clamp.
+#include <cmath>
+#include <cstdint>
+
+#include "backends/cpu/kernels.h"
+#include "backends/cpu/map.h"
+
+namespace tessel::backends::cpu {
+
+namespace {
+
+// Python's floor division and modulo (language.md: `//` and `%` floor like Python).
+inline float floorDivF(float a, float b) { return std::floor(a / b); }
+inline float modF(float a, float b) {
+  float r = std::fmod(a, b);
+  return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
+}
+inline int32_t floorDivI(int32_t a, int32_t b) {
+  if (b == -1) return int32_t(0u - uint32_t(a));  // INT_MIN / -1 wraps instead of trapping
+  int32_t q = a / b;
+  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+inline int32_t modI(int32_t a, int32_t b) {
+  if (b == -1) return 0;
+  int32_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+inline int32_t powI(int32_t base, int32_t exp) {
+  uint32_t result = 1, b = uint32_t(base);
+  for (uint32_t e = uint32_t(exp); e; e >>= 1, b *= b)
+    if (e & 1) result *= b;
+  return int32_t(result);
+}
+
+// Integer division by zero and negative integer powers have no answer: user errors, found
+// before any work (PyTorch raises for both too).
+void checkIntDivisor(OpKind op, const Tensor& b) {
+  bool zero = false;
+  forEachElement(b, [&](auto v) { zero = zero || v == 0; });
+  if (zero)
+    throwUserError(ErrorKind::ZeroDivisionError,
+                   std::string(shapes::opName(op)) + ": integer division by zero");
+}
+void checkIntExponent(const Tensor& b) {
+  bool negative = false;
+  forEachElement(b, [&](auto v) { negative = negative || v < 0; });
+  if (negative)
+    throwUserError(ErrorKind::ValueError,
+                   "pow: integers to negative integer powers are not allowed (use a float base)");
+}
+
+template <class T>
+void arithmetic(OpKind op, const Tensor& a, const Tensor& b, const Tensor& out) {
+  switch (op) {
+    case OpKind::Add:
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(x + y); });
+    case OpKind::Sub:
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(x - y); });
+    case OpKind::Mul:
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(x * y); });
+    case OpKind::Maximum:
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return (x != x || x > y) ? x : y; });
+    case OpKind::Minimum:
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return (x != x || x < y) ? x : y; });
+    default:
+      break;
+  }
+  if constexpr (std::is_same_v<T, float>) {
+    switch (op) {
+      case OpKind::Div:
+        return mapBinary<T, T>(a, b, out, [](T x, T y) { return x / y; });
+      case OpKind::FloorDiv:
+        return mapBinary<T, T>(a, b, out, floorDivF);
+      case OpKind::Mod:
+        return mapBinary<T, T>(a, b, out, modF);
+      case OpKind::Pow:
+        if (b.numel() == 1 && b.item() == 2.0)  // x ** 2 is common in losses: no pow call
+          return mapBinary<T, T>(a, b, out, [](T x, T) { return x * x; });
+        return mapBinary<T, T>(a, b, out, [](T x, T y) { return std::pow(x, y); });
+      default:
+        break;
+    }
+  } else {
+    switch (op) {
+      case OpKind::FloorDiv:
+        checkIntDivisor(op, b);
+        return mapBinary<T, T>(a, b, out, floorDivI);
+      case OpKind::Mod:
+        checkIntDivisor(op, b);
+        return mapBinary<T, T>(a, b, out, modI);
+      case OpKind::Pow:
+        checkIntExponent(b);
+        return mapBinary<T, T>(a, b, out, powI);
+      default:
+        break;
+    }
+  }
+  TESSEL_ASSERT(false, "binary op has no kernel for this dtype");
+}
+
+template <class T>
+void compare(OpKind op, const Tensor& a, const Tensor& b, const Tensor& out) {
+  using B = uint8_t;
+  switch (op) {
+    case OpKind::Eq:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x == y); });
+    case OpKind::Ne:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x != y); });
+    case OpKind::Lt:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x < y); });
+    case OpKind::Le:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x <= y); });
+    case OpKind::Gt:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x > y); });
+    case OpKind::Ge:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x >= y); });
+    case OpKind::LogicalAnd:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x != 0 && y != 0); });
+    case OpKind::LogicalOr:
+      return mapBinary<B, T>(a, b, out, [](T x, T y) { return B(x != 0 || y != 0); });
+    default:
+      TESSEL_ASSERT(false, "not a comparison");
+  }
+}
+
+bool isComparison(OpKind op) {
+  switch (op) {
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Le:
+    case OpKind::Gt:
+    case OpKind::Ge:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& sig) {
+  Tensor out = emptyLike(sig);
+  if (isComparison(op)) {
+    DType common = shapes::promote(a.dtype(), b.dtype());
+    Tensor ca = castTo(a, common), cb = castTo(b, common);
+    visitDType(common, [&](auto t) { compare<decltype(t)>(op, ca, cb, out); });
+    return out;
+  }
+  // Arithmetic runs in the result dtype; bool arithmetic (true + true) runs in i32 and is
+  // converted back, so it means logical or/and like PyTorch.
+  DType compute = sig.dtype == DType::Bool ? DType::I32 : sig.dtype;
+  Tensor ca = castTo(a, compute), cb = castTo(b, compute);
+  if (compute == DType::F32) {
+    arithmetic<float>(op, ca, cb, out);
+    return out;
+  }
+  if (sig.dtype == DType::I32) {
+    arithmetic<int32_t>(op, ca, cb, out);
+    return out;
+  }
+  Tensor tmp = Tensor::empty(out.shape(), DType::I32);
+  arithmetic<int32_t>(op, ca, cb, tmp);
+  return castTo(tmp, DType::Bool);
+}
+
+Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& sig) {
+  Tensor out = emptyLike(sig);
+  if (op == OpKind::Where) {
+    Tensor cond = castTo(in[0], DType::Bool);
+    Tensor a = castTo(in[1], sig.dtype), b = castTo(in[2], sig.dtype);
+    visitDType(sig.dtype, [&](auto t) {
+      using T = decltype(t);
+      mapTernary<T, uint8_t, T, T>(cond, a, b, out, [](uint8_t c, T x, T y) { return c ? x : y; });
+    });
+    return out;
+  }
+  TESSEL_ASSERT(op == OpKind::Clamp, "unknown ternary op");
+  DType compute = sig.dtype == DType::Bool ? DType::I32 : sig.dtype;
+  Tensor x = castTo(in[0], compute), lo = castTo(in[1], compute), hi = castTo(in[2], compute);
+  Tensor res = compute == sig.dtype ? out : Tensor::empty(out.shape(), compute);
+  visitDType(compute, [&](auto t) {
+    using T = decltype(t);
+    // min(max(x, lo), hi), as PyTorch: when lo > hi every element becomes hi. NaN stays NaN.
+    mapTernary<T, T, T, T>(x, lo, hi, res, [](T v, T l, T h) {
+      T r = v < l ? l : v;
+      return r > h ? h : r;
+    });
+  });
+  return compute == sig.dtype ? out : castTo(res, DType::Bool);
+}
+
+}  // namespace tessel::backends::cpu

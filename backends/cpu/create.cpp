@@ -1,0 +1,110 @@
+// Creation ops: full, arange, eye, and the random ones (rand, randn, randint) on Philox.
+#include <cmath>
+
+#include "backends/cpu/kernels.h"
+#include "backends/rng.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::cpu {
+
+namespace {
+
+template <class T>
+void fill(const Tensor& out, double v) {
+  T* o = out.data<T>();
+  const T value = static_cast<T>(v);
+  for (int64_t i = 0, n = out.numel(); i < n; ++i) o[i] = value;
+}
+
+// Element i of a random op reads word i % 4 of block i / 4 (Note [Counter-based RNG]).
+template <class F>
+void forEachRandomWord(int64_t n, F f) {
+  PhiloxStream s = reserveRandom(uint64_t(n));
+  for (int64_t blk = 0; blk * 4 < n; ++blk) {
+    std::array<uint32_t, 4> w = s.block(blk);
+    for (int64_t j = 0; j < 4 && blk * 4 + j < n; ++j) f(blk * 4 + j, w[j]);
+  }
+}
+
+// Box-Muller on each pair of words (w0, w1) and (w2, w3) of a block: element 4k+0 and 4k+1
+// are r*cos(t) and r*sin(t) of the first pair, 4k+2 and 4k+3 of the second. Computed in
+// double and rounded once, so platforms with a correctly rounded double libm agree bit for bit.
+void randn(const Tensor& out) {
+  const int64_t n = out.numel();
+  float* o = out.data<float>();
+  PhiloxStream s = reserveRandom(uint64_t(n));
+  for (int64_t blk = 0; blk * 4 < n; ++blk) {
+    std::array<uint32_t, 4> w = s.block(blk);
+    for (int pair = 0; pair < 2; ++pair) {
+      // u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1).
+      const double u1 = (double(w[2 * pair] >> 8) + 1.0) / 16777216.0;
+      const double u2 = double(w[2 * pair + 1] >> 8) / 16777216.0;
+      const double r = std::sqrt(-2.0 * std::log(u1));
+      const double t = 2.0 * M_PI * u2;
+      const int64_t i = blk * 4 + 2 * pair;
+      if (i < n) o[i] = static_cast<float>(r * std::cos(t));
+      if (i + 1 < n) o[i + 1] = static_cast<float>(r * std::sin(t));
+    }
+  }
+}
+
+}  // namespace
+
+Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& sig) {
+  Tensor out = emptyLike(sig);
+  const int64_t n = out.numel();
+  switch (op) {
+    case OpKind::Full: {
+      const double v = attrs.scalars.empty() ? 0.0 : attrs.scalars[0];
+      visitDType(sig.dtype, [&](auto t) { fill<decltype(t)>(out, sig.dtype == DType::Bool ? v != 0 : v); });
+      return out;
+    }
+    case OpKind::Arange: {
+      const int64_t start = attrs.start ? attrs.start->constant() : 0;
+      const int64_t step = attrs.step.constant();
+      visitDType(sig.dtype, [&](auto t) {
+        using T = decltype(t);
+        T* o = out.data<T>();
+        for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(start + i * step);
+      });
+      return out;
+    }
+    case OpKind::Eye: {
+      visitDType(sig.dtype, [&](auto t) { fill<decltype(t)>(out, 0); });
+      const int64_t rows = out.size(0), cols = out.ndim() > 1 ? out.size(1) : rows;
+      visitDType(sig.dtype, [&](auto t) {
+        using T = decltype(t);
+        for (int64_t i = 0; i < std::min(rows, cols); ++i) out.data<T>()[i * cols + i] = T(1);
+      });
+      return out;
+    }
+    case OpKind::Rand: {
+      float* o = out.data<float>();
+      forEachRandomWord(n, [o](int64_t i, uint32_t w) { o[i] = uniformFromBits(w); });
+      return out;
+    }
+    case OpKind::Randn:
+      randn(out);
+      return out;
+    case OpKind::Randint: {
+      const int64_t lo = static_cast<int64_t>(attrs.scalars.at(0));
+      const int64_t hi = static_cast<int64_t>(attrs.scalars.at(1));
+      if (hi <= lo)
+        throwUserError(ErrorKind::ValueError, "randint: empty range [" + std::to_string(lo) +
+                                                  ", " + std::to_string(hi) + ")");
+      // w % range: the bias is below range / 2^32, negligible for the ranges tensors use.
+      const uint64_t range = uint64_t(hi - lo);
+      visitDType(sig.dtype, [&](auto t) {
+        using T = decltype(t);
+        T* o = out.data<T>();
+        forEachRandomWord(n, [&](int64_t i, uint32_t w) { o[i] = static_cast<T>(lo + int64_t(w % range)); });
+      });
+      return out;
+    }
+    default:
+      TESSEL_ASSERT(false, "not a creation op");
+  }
+  return out;
+}
+
+}  // namespace tessel::backends::cpu

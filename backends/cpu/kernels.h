@@ -1,0 +1,58 @@
+// The cpu backend's kernels by category, and helpers they share. Internal to backends/cpu.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "backends/tensor.h"
+#include "shapes/op_attrs.h"
+#include "shapes/op_kind.h"
+#include "shapes/shape_rules.h"
+
+namespace tessel::backends::cpu {
+
+using shapes::OpAttrs;
+using shapes::OpKind;
+using shapes::OpSignature;
+
+/// Calls f(T{}) with T the storage type of `dtype`: float, int32_t or uint8_t (bool).
+template <class F>
+decltype(auto) visitDType(DType dtype, F&& f) {
+  switch (dtype) {
+    case DType::F32:
+      return f(float{});
+    case DType::I32:
+      return f(int32_t{});
+    case DType::Bool:
+      break;
+  }
+  return f(uint8_t{});
+}
+
+/// Concrete sizes of an eager signature (every size is a constant in eager mode).
+Dims concreteShape(const shapes::SymShape& shape);
+/// A contiguous tensor of the signature's shape and dtype.
+Tensor emptyLike(const OpSignature& sig);
+/// `x` converted to `dtype` (x itself when it already has it).
+Tensor castTo(const Tensor& x, DType dtype);
+/// Sum of n floats: float lanes within blocks, double across blocks (Note [Reduction layouts]).
+double sumFloats(const float* x, int64_t n);
+/// Python-style dim normalization (the shape rule has already range-checked it).
+int64_t wrapDim(int64_t dim, int64_t rank);
+
+// Each runs one op whose inputs the shape rule has accepted; `out` is the rule's result.
+Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& out);
+Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& out);
+Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& out);
+Tensor runReduce(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
+Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
+Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
+Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
+Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
+Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
+Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
+
+}  // namespace tessel::backends::cpu

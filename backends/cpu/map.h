@@ -1,0 +1,78 @@
+// Elementwise map templates: one output, one to three broadcast inputs, contiguous fast paths.
+#pragma once
+
+#include "backends/cpu/loops.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::cpu {
+
+/// out[i] = f(x[i]); `out` is freshly allocated (contiguous) with x's shape.
+template <class Out, class In, class F>
+void mapUnary(const Tensor& x, const Tensor& out, F f) {
+  auto plan = makeRowPlan<2>(out.shape(), {&out.strides(), &x.strides()},
+                             {int64_t(sizeof(Out)), int64_t(sizeof(In))});
+  forEachRow(plan, {reinterpret_cast<char*>(out.data<Out>()), reinterpret_cast<char*>(x.data<In>())},
+             [&](std::array<char*, 2> p, int64_t n, std::array<int64_t, 2> s) {
+               Out* __restrict o = reinterpret_cast<Out*>(p[0]);
+               if (s[1] == int64_t(sizeof(In))) {
+                 const In* __restrict a = reinterpret_cast<const In*>(p[1]);
+                 for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
+               } else {
+                 const char* a = p[1];
+                 for (int64_t i = 0; i < n; ++i) o[i] = f(*reinterpret_cast<const In*>(a + i * s[1]));
+               }
+             });
+}
+
+/// out[i] = f(a[i], b[i]) with NumPy broadcasting of a and b to out's shape.
+template <class Out, class In, class F>
+void mapBinary(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
+  Dims sa = broadcastStrides(a, out.shape());
+  Dims sb = broadcastStrides(b, out.shape());
+  constexpr int64_t kIn = sizeof(In);
+  auto plan = makeRowPlan<3>(out.shape(), {&out.strides(), &sa, &sb}, {int64_t(sizeof(Out)), kIn, kIn});
+  forEachRow(plan,
+             {reinterpret_cast<char*>(out.data<Out>()), reinterpret_cast<char*>(a.data<In>()),
+              reinterpret_cast<char*>(b.data<In>())},
+             [&](std::array<char*, 3> p, int64_t n, std::array<int64_t, 3> s) {
+               Out* __restrict o = reinterpret_cast<Out*>(p[0]);
+               const In* __restrict x = reinterpret_cast<const In*>(p[1]);
+               const In* __restrict y = reinterpret_cast<const In*>(p[2]);
+               if (s[1] == kIn && s[2] == kIn) {
+                 for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+               } else if (s[1] == kIn && s[2] == 0) {
+                 const In yv = *y;
+                 for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+               } else if (s[1] == 0 && s[2] == kIn) {
+                 const In xv = *x;
+                 for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+               } else {
+                 for (int64_t i = 0; i < n; ++i)
+                   o[i] = f(*reinterpret_cast<const In*>(p[1] + i * s[1]),
+                            *reinterpret_cast<const In*>(p[2] + i * s[2]));
+               }
+             });
+}
+
+/// out[i] = f(a[i], b[i], c[i]) with broadcasting; A, B, C are the three storage types.
+template <class Out, class A, class B, class C, class F>
+void mapTernary(const Tensor& a, const Tensor& b, const Tensor& c, const Tensor& out, F f) {
+  Dims sa = broadcastStrides(a, out.shape());
+  Dims sb = broadcastStrides(b, out.shape());
+  Dims sc = broadcastStrides(c, out.shape());
+  auto plan = makeRowPlan<4>(out.shape(), {&out.strides(), &sa, &sb, &sc},
+                             {int64_t(sizeof(Out)), int64_t(sizeof(A)), int64_t(sizeof(B)),
+                              int64_t(sizeof(C))});
+  forEachRow(plan,
+             {reinterpret_cast<char*>(out.data<Out>()), reinterpret_cast<char*>(a.data<A>()),
+              reinterpret_cast<char*>(b.data<B>()), reinterpret_cast<char*>(c.data<C>())},
+             [&](std::array<char*, 4> p, int64_t n, std::array<int64_t, 4> s) {
+               Out* __restrict o = reinterpret_cast<Out*>(p[0]);
+               for (int64_t i = 0; i < n; ++i)
+                 o[i] = f(*reinterpret_cast<const A*>(p[1] + i * s[1]),
+                          *reinterpret_cast<const B*>(p[2] + i * s[2]),
+                          *reinterpret_cast<const C*>(p[3] + i * s[3]));
+             });
+}
+
+}  // namespace tessel::backends::cpu

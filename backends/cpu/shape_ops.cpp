@@ -1,0 +1,94 @@
+// Layout ops: views (reshape, transpose, permute, unsqueeze, squeeze, flatten, expand, slice,
+// select) and the two that copy (cat, stack).
+#include <algorithm>
+
+#include "backends/cpu/kernels.h"
+#include "backends/cpu/loops.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::cpu {
+
+namespace {
+
+// Python's slice.indices() for step > 0: negative bounds count from the end, then clamp.
+int64_t clampSliceBound(const std::optional<shapes::SymInt>& v, int64_t n, int64_t dflt) {
+  if (!v) return dflt;
+  int64_t b = v->constant();
+  if (b < 0) b += n;
+  return std::clamp<int64_t>(b, 0, n);
+}
+
+Tensor catTensors(std::span<const Tensor> in, int64_t dim, const OpSignature& sig) {
+  Tensor out = emptyLike(sig);
+  int64_t offset = 0;
+  for (const Tensor& t : in) {
+    // PyTorch skips legacy empty 1-D inputs in cat; the shape rule decides whether they are
+    // allowed, here a 0-element input simply contributes nothing.
+    if (t.numel() == 0 && t.ndim() != out.ndim()) continue;
+    const int64_t len = t.size(dim);
+    copyInto(out.slice(dim, offset, offset + len, 1), castTo(t, out.dtype()));
+    offset += len;
+  }
+  return out;
+}
+
+}  // namespace
+
+Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& sig) {
+  const Tensor& x = in[0];
+  const int64_t rank = x.ndim();
+  switch (op) {
+    case OpKind::Reshape:
+    case OpKind::Flatten:
+      return x.reshape(concreteShape(sig.shape));
+    case OpKind::Expand:
+      return x.expand(concreteShape(sig.shape));
+    case OpKind::Transpose:
+      if (rank < 2 && attrs.dims.empty()) return x;
+      return x.transpose(wrapDim(attrs.dims.at(0), rank), wrapDim(attrs.dims.at(1), rank));
+    case OpKind::Permute: {
+      Dims dims;
+      for (int64_t d : attrs.dims) dims.push_back(wrapDim(d, rank));
+      return x.permute(dims);
+    }
+    case OpKind::Unsqueeze:
+      return x.unsqueeze(wrapDim(attrs.dim, rank + 1));
+    case OpKind::Squeeze: {
+      Dims drop;
+      for (int64_t d = 0; d < rank; ++d) {
+        bool named = attrs.dims.empty();
+        for (int64_t a : attrs.dims) named = named || wrapDim(a, rank) == d;
+        if (named && x.size(d) == 1) drop.push_back(d);
+      }
+      return x.squeeze(drop);
+    }
+    case OpKind::Slice: {
+      const int64_t dim = wrapDim(attrs.dim, rank);
+      const int64_t n = x.size(dim);
+      const int64_t step = attrs.step.constant();
+      const int64_t start = clampSliceBound(attrs.start, n, 0);
+      const int64_t stop = clampSliceBound(attrs.stop, n, n);
+      return x.slice(dim, start, std::max(start, stop), step);
+    }
+    case OpKind::Select: {
+      const int64_t dim = wrapDim(attrs.dim, rank);
+      int64_t index = attrs.index.constant();
+      if (index < 0) index += x.size(dim);
+      return x.select(dim, index);
+    }
+    case OpKind::Cat:
+      return catTensors(in, wrapDim(attrs.dim, static_cast<int64_t>(sig.shape.size())), sig);
+    case OpKind::Stack: {
+      const int64_t dim = wrapDim(attrs.dim, static_cast<int64_t>(sig.shape.size()));
+      std::vector<Tensor> parts;
+      for (const Tensor& t : in) parts.push_back(t.unsqueeze(dim));
+      return catTensors(parts, dim, sig);
+    }
+    default:
+      TESSEL_ASSERT(false, "not a shape op");
+  }
+  return {};
+}
+
+}  // namespace tessel::backends::cpu
