@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian machine to a built Tessel:
+#   tools/setup.sh demo   installs what is missing, builds, runs examples/demo.dsl
+#   tools/setup.sh test   installs what is missing, builds, runs the whole test suite
+# Idempotent and quiet when everything is already there.
+set -euo pipefail
+mode=${1:-demo}
+cd "$(dirname "$0")/.."
+
+# Debian packages, and why each is here (README.md says the same).
+packages=(
+  cmake ninja-build ccache g++ pkg-config   # build
+  antlr4 default-jre-headless libantlr4-runtime-dev   # the grammar (tool runs on the JDK)
+  libz3-dev                                 # the shape solver
+  libopenblas-dev                           # matmul on cpu
+  libgtest-dev libgmock-dev libbenchmark-dev   # tests and benchmarks
+  libedit-dev                               # REPL line editing
+  libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers   # vulkan
+  python3 python3-numpy lua5.4              # baselines for the benchmarks only
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$jobs"
+
+export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+export LP_NUM_THREADS=${LP_NUM_THREADS:-0}
+case "$mode" in
+  demo) ./build/repl/tessel examples/demo.dsl ;;
+  test) cd build && ctest --output-on-failure -j "$jobs" --timeout 600 ;;
+  *) echo "usage: tools/setup.sh [demo|test]" >&2; exit 2 ;;
+esac
