@@ -44,9 +44,16 @@ Tensor alongDim(const Tensor& x, int64_t dim, Row row) {
 Tensor softmax(const Tensor& x, int64_t dim, bool log) {
   return alongDim(x, dim, [log](const float* in, float* out, int64_t n) {
     if (log) {
-      std::vector<float> tmp(n);
-      const float lse = logSumExp(in, n, tmp.data());
-      for (int64_t i = 0; i < n; ++i) out[i] = in[i] - lse;
+      // (x - max) - log(sum): subtracting the max first keeps the result exact for large
+      // logits, where x - logsumexp(x) would lose the digits below 1000's float spacing.
+      const float m = rowMax(in, n);
+      if (std::isinf(m)) {
+        for (int64_t i = 0; i < n; ++i) out[i] = in[i] - m;
+        return;
+      }
+      for (int64_t i = 0; i < n; ++i) out[i] = vexp(in[i] - m);
+      const float logSum = static_cast<float>(std::log(sumFloats(out, n)));
+      for (int64_t i = 0; i < n; ++i) out[i] = (in[i] - m) - logSum;
       return;
     }
     const float m = rowMax(in, n);

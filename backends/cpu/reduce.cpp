@@ -14,13 +14,13 @@ namespace tessel::backends::cpu {
 // contiguous run) uses several independent accumulators so the loop vectorizes; B > 1
 // ("rows": summing over a leading or middle dim) adds whole rows into a row of accumulators,
 // which vectorizes over b. Any other layout is permuted (reduced dims last) and copied into the
-// inner form first. f32 sums accumulate in float within blocks of 4096 elements and in double
+// inner form first. f32 sums accumulate in float within blocks of 256 elements (16 per lane) and in double
 // across blocks, so the error stays near float rounding even for 10^8 elements.
 
 namespace {
 
 constexpr int kLanes = 16;
-constexpr int64_t kBlock = 4096;
+constexpr int64_t kBlock = 256;
 
 }  // namespace
 

@@ -1,0 +1,156 @@
+// Elementwise kernels: values, broadcasting, promotion, NaN handling, vector math accuracy.
+#include <cmath>
+
+#include "backends/cpu/vec_math.h"
+#include "test_util.h"
+
+namespace tessel::backends::testing {
+namespace {
+
+TEST(Elementwise, UnaryValues) {
+  Tensor x = F({-1.5f, 0.f, 2.f});
+  expectValues(run(OpKind::Neg, {x}), {1.5, 0, -2});
+  expectValues(run(OpKind::Abs, {x}), {1.5, 0, 2});
+  expectValues(run(OpKind::Relu, {x}), {0, 0, 2});
+  expectValues(run(OpKind::Exp, {x}), {std::exp(-1.5), 1, std::exp(2.0)});
+  expectValues(run(OpKind::Tanh, {x}), {std::tanh(-1.5), 0, std::tanh(2.0)});
+  expectValues(run(OpKind::Sigmoid, {x}), {1 / (1 + std::exp(1.5)), 0.5, 1 / (1 + std::exp(-2.0))});
+  expectValues(run(OpKind::Sin, {x}), {std::sin(-1.5), 0, std::sin(2.0)});
+  expectValues(run(OpKind::Cos, {x}), {std::cos(-1.5), 1, std::cos(2.0)});
+  // gelu, erf form: x * Phi(x).
+  expectValues(run(OpKind::Gelu, {x}),
+               {-1.5 * 0.5 * (1 + std::erf(-1.5 / std::sqrt(2.0))), 0,
+                2 * 0.5 * (1 + std::erf(2 / std::sqrt(2.0)))});
+  Tensor p = F({0.25f, 4.f});
+  expectValues(run(OpKind::Log, {p}), {std::log(0.25), std::log(4.0)});
+  expectValues(run(OpKind::Sqrt, {p}), {0.5, 2});
+  expectValues(run(OpKind::Rsqrt, {p}), {2, 0.5});
+  expectValues(run(OpKind::LogicalNot, {x}), {0, 1, 0});
+}
+
+TEST(Elementwise, IntUnaryKeepsInt) {
+  Tensor x = I({-3, 4});
+  Tensor n = run(OpKind::Neg, {x});
+  EXPECT_EQ(n.dtype(), DType::I32);
+  EXPECT_EQ(n.toInts(), (std::vector<int64_t>{3, -4}));
+  Tensor e = run(OpKind::Exp, {x});
+  EXPECT_EQ(e.dtype(), DType::F32);
+}
+
+TEST(Elementwise, BinaryBroadcasting) {
+  Tensor a = iota({2, 3});
+  Tensor row = F({10, 20, 30});
+  Tensor col = F({100, 200}, {2, 1});
+  expectValues(run(OpKind::Add, {a, row}), {10, 21, 32, 13, 24, 35});
+  expectValues(run(OpKind::Add, {a, col}), {100, 101, 102, 203, 204, 205});
+  expectValues(run(OpKind::Mul, {row, col}), {1000, 2000, 3000, 2000, 4000, 6000});
+  Tensor s = Tensor::scalar(2, DType::F32);
+  expectValues(run(OpKind::Sub, {s, a}), {2, 1, 0, -1, -2, -3});
+  // Non-contiguous operands take the strided path.
+  Tensor t = a.transpose(0, 1);
+  expectValues(run(OpKind::Add, {t, t}), {0, 6, 2, 8, 4, 10});
+  EXPECT_EQ(run(OpKind::Add, {F({}, {0, 3}), row}).shape(), (Dims{0, 3}));
+}
+
+TEST(Elementwise, PromotionAndDivision) {
+  Tensor i = I({7, -7});
+  Tensor f = F({2.f, 2.f});
+  Tensor sum = run(OpKind::Add, {i, f});
+  EXPECT_EQ(sum.dtype(), DType::F32);
+  expectValues(sum, {9, -5});
+  Tensor two = I({2, 2});
+  EXPECT_EQ(run(OpKind::FloorDiv, {i, two}).toInts(), (std::vector<int64_t>{3, -4}));
+  EXPECT_EQ(run(OpKind::Mod, {i, two}).toInts(), (std::vector<int64_t>{1, 1}));
+  Tensor d = run(OpKind::Div, {i, two});
+  EXPECT_EQ(d.dtype(), DType::F32);
+  expectValues(d, {3.5, -3.5});
+  expectValues(run(OpKind::Mod, {F({-7.f, 7.f}), F({2.f, -2.f})}), {1, -1});
+  expectValues(run(OpKind::FloorDiv, {F({-7.f}), F({2.f})}), {-4});
+  EXPECT_EQ(run(OpKind::Pow, {I({2, 3}), I({10, 2})}).toInts(), (std::vector<int64_t>{1024, 9}));
+  expectValues(run(OpKind::Pow, {F({3.f, -2.f}), Tensor::scalar(2, DType::F32)}), {9, 4});
+  expectValues(run(OpKind::Pow, {F({4.f}), F({0.5f})}), {2});
+}
+
+TEST(Elementwise, IntegerDivisionByZeroIsAnError) {
+  expectUserError([] { run(OpKind::FloorDiv, {I({1}), I({0})}); }, ErrorKind::ZeroDivisionError,
+                  {"floordiv"});
+  expectUserError([] { run(OpKind::Mod, {I({1}), I({0})}); }, ErrorKind::ZeroDivisionError);
+  expectUserError([] { run(OpKind::Pow, {I({2}), I({-1})}); }, ErrorKind::ValueError);
+  // Floats follow IEEE.
+  EXPECT_TRUE(std::isinf(run(OpKind::Div, {F({1.f}), F({0.f})}).item()));
+}
+
+TEST(Elementwise, ComparisonsAndLogic) {
+  Tensor a = F({1, 2, 3});
+  Tensor b = I({2, 2, 2});
+  Tensor lt = run(OpKind::Lt, {a, b});
+  EXPECT_EQ(lt.dtype(), DType::Bool);
+  EXPECT_EQ(lt.toInts(), (std::vector<int64_t>{1, 0, 0}));
+  EXPECT_EQ(run(OpKind::Eq, {a, b}).toInts(), (std::vector<int64_t>{0, 1, 0}));
+  EXPECT_EQ(run(OpKind::Ge, {a, b}).toInts(), (std::vector<int64_t>{0, 1, 1}));
+  EXPECT_EQ(run(OpKind::LogicalAnd, {B({true, true, false}), B({true, false, false})}).toInts(),
+            (std::vector<int64_t>{1, 0, 0}));
+  EXPECT_EQ(run(OpKind::LogicalOr, {B({true, false}), F({0.f, 0.f})}).toInts(),
+            (std::vector<int64_t>{1, 0}));
+}
+
+TEST(Elementwise, MaximumMinimumPropagateNaN) {
+  Tensor a = F({1, NAN, 5});
+  Tensor b = F({2, 0, NAN});
+  expectValues(run(OpKind::Maximum, {a, b}), {2, NAN, NAN});
+  expectValues(run(OpKind::Minimum, {a, b}), {1, NAN, NAN});
+  expectValues(run(OpKind::Relu, {F({NAN})}), {NAN});
+}
+
+TEST(Elementwise, WhereAndClamp) {
+  Tensor c = B({true, false, true});
+  Tensor r = run(OpKind::Where, {c, F({1, 2, 3}), Tensor::scalar(0, DType::F32)});
+  expectValues(r, {1, 0, 3});
+  Tensor ri = run(OpKind::Where, {c, I({1, 2, 3}), I({9, 9, 9})});
+  EXPECT_EQ(ri.dtype(), DType::I32);
+  expectValues(run(OpKind::Clamp, {F({-5, 0.5f, 5}), Tensor::scalar(0, DType::F32),
+                                   Tensor::scalar(1, DType::F32)}),
+               {0, 0.5, 1});
+}
+
+TEST(Elementwise, CastTruncatesAndSaturates) {
+  OpAttrs a;
+  a.dtype = DType::I32;
+  EXPECT_EQ(run(OpKind::Cast, {F({1.9f, -1.9f, NAN, 1e20f})}, a).toInts(),
+            (std::vector<int64_t>{1, -1, 0, 2147483647}));
+  a.dtype = DType::Bool;
+  EXPECT_EQ(run(OpKind::Cast, {F({0.f, 0.5f})}, a).toInts(), (std::vector<int64_t>{0, 1}));
+  a.dtype = DType::F32;
+  expectValues(run(OpKind::Cast, {B({true, false})}, a), {1, 0});
+}
+
+TEST(Elementwise, BinaryShapeErrorNamesOpAndShapes) {
+  expectUserError([] { run(OpKind::Add, {iota({2, 3}), iota({4})}); }, ErrorKind::ShapeError,
+                  {"add", "[2, 3]", "[4]"});
+}
+
+TEST(VecMath, ExpAndLogMatchLibm) {
+  double worstExp = 0, worstLog = 0;
+  for (float x = -87.f; x < 88.5f; x += 0.0137f) {  // normal results only
+    const double want = std::exp(double(x));
+    worstExp = std::max(worstExp, std::fabs(cpu::vexp(x) - want) / want);
+  }
+  for (float x = 1e-30f; x < 1e30f; x *= 1.0173f) {
+    const double want = std::log(double(x));
+    worstLog = std::max(worstLog, std::fabs(cpu::vlog(x) - want) / std::max(1e-3, std::fabs(want)));
+  }
+  EXPECT_LT(worstExp, 3e-7);
+  EXPECT_LT(worstLog, 3e-7);
+  EXPECT_EQ(cpu::vexp(-200.f), 0.f);
+  EXPECT_TRUE(std::isinf(cpu::vexp(100.f)));
+  EXPECT_TRUE(std::isnan(cpu::vexp(NAN)));
+  EXPECT_EQ(cpu::vexp(0.f), 1.f);
+  EXPECT_EQ(cpu::vlog(1.f), 0.f);
+  EXPECT_TRUE(std::isinf(cpu::vlog(0.f)) && cpu::vlog(0.f) < 0);
+  EXPECT_TRUE(std::isnan(cpu::vlog(-1.f)));
+  EXPECT_TRUE(std::isinf(cpu::vlog(INFINITY)));
+  EXPECT_NEAR(cpu::vlog(1e-40f), std::log(1e-40), 1e-4);  // denormal input
+}
+
+}  // namespace
+}  // namespace tessel::backends::testing
