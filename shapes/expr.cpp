@@ -414,6 +414,37 @@ static Expr connective(ExprContext& cx, ExprKind k, Expr a, Expr b) {
 Expr ExprContext::logicalAnd(Expr a, Expr b) { return connective(*this, ExprKind::And, a, b); }
 Expr ExprContext::logicalOr(Expr a, Expr b) { return connective(*this, ExprKind::Or, a, b); }
 
+std::optional<Expr> ExprContext::divideExact(Expr a, Expr b) {
+  Poly pb = toPoly(b);
+  if (pb.terms.empty()) {
+    if (pb.c == 0) return std::nullopt;
+    Poly pa = toPoly(a);
+    if (pa.c % pb.c != 0) return std::nullopt;
+    for (auto& t : pa.terms)
+      if (t.second % pb.c != 0) return std::nullopt;
+    pa.c /= pb.c;
+    for (auto& t : pa.terms) t.second /= pb.c;
+    return fromPoly(pa);
+  }
+  if (pb.c != 0 || pb.terms.size() != 1) return std::nullopt;
+  int64_t k = pb.terms[0].second;
+  Expr m = pb.terms[0].first;
+  std::vector<Expr> mf = m->kind == ExprKind::Mul ? m->args : std::vector<Expr>{m};
+  Poly pa = toPoly(a), q;
+  if (pa.c != 0) return std::nullopt;
+  for (auto& [mono, c] : pa.terms) {
+    if (c % k != 0) return std::nullopt;
+    std::vector<Expr> f = mono->kind == ExprKind::Mul ? mono->args : std::vector<Expr>{mono};
+    std::vector<Expr> rest;
+    if (!std::includes(f.begin(), f.end(), mf.begin(), mf.end(), byId)) return std::nullopt;
+    std::set_difference(f.begin(), f.end(), mf.begin(), mf.end(), std::back_inserter(rest), byId);
+    Expr r = constant(c / k);
+    for (Expr x : rest) r = mul(r, x);
+    q = polyAdd(q, toPoly(r));
+  }
+  return fromPoly(q);
+}
+
 // ---- substitution and evaluation -------------------------------------------------------------
 
 Expr ExprContext::substitute(Expr e, const std::vector<Expr>& map) {

@@ -130,6 +130,9 @@ class ExprContext {
   Expr logicalOr(Expr a, Expr b);
   Expr logicalNot(Expr a);
 
+  /// a / b when b is a constant or one monomial with a coefficient and every term of a is a
+  /// multiple of it (so a == b * quotient for all values); nullopt otherwise.
+  std::optional<Expr> divideExact(Expr a, Expr b);
   /// Rebuilds e with symbols replaced (map[sym] != nullptr), re-canonicalizing.
   Expr substitute(Expr e, const std::vector<Expr>& map);
   /// Evaluates e with the given symbol values (index = symbol). nullopt on overflow.

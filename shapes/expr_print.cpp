@@ -48,7 +48,11 @@ struct Printer {
       if (s.empty()) s = neg ? "-" + t : t;
       else s += neg ? " - " + t : " + " + t;
     };
-    for (auto& [m, k] : p.terms) emit(k, monomial(m));
+    for (auto& [m, k] : p.terms) {
+      bool bare = m->kind == ExprKind::FloorDiv || m->kind == ExprKind::Mod;
+      bool unit = k == 1 || k == -1;
+      emit(k, bare && unit ? print(m) : monomial(m));
+    }
     if (!dropConst) emit(p.c + extraConst, "");
     return s.empty() ? "0" : s;
   }

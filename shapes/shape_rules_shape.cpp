@@ -2,6 +2,7 @@
 // stack, slice, select.
 #include <algorithm>
 
+#include "shapes/expr.h"
 #include "shapes/shape_rules_util.h"
 
 namespace tessel::shapes::rules {
@@ -32,7 +33,14 @@ Outputs reshape(Inputs in, const OpAttrs& a) {
     require(known != SymInt(0), ErrorKind::ShapeError, [&] {
       return bad() + ": cannot infer -1 with a zero-size dimension";
     });
+    // Exact polynomial division when the sizes allow it ([4*s0] -> [s0, -1] gives 4), else
+    // floor division with the require below proving or guarding divisibility.
     out[infer] = floorDiv(numel, known);
+    if (numel.expr() && (known.expr() || known.maybeConstant() != 0)) {
+      ExprContext& cx = *numel.expr()->ctx;
+      Expr kn = known.expr() ? known.expr() : cx.constant(known.constant());
+      if (auto q = cx.divideExact(numel.expr(), kn)) out[infer] = SymInt(*q);
+    }
     require(out[infer] * known == numel, ErrorKind::ShapeError, bad);
   } else {
     require(known == numel, ErrorKind::ShapeError, bad);

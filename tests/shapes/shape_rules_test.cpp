@@ -1,0 +1,250 @@
+// Shape rules: constant and symbolic shapes, error kinds and messages, unbacked outputs.
+#include <gtest/gtest.h>
+
+#include "shapes/shape_env.h"
+#include "shapes/shape_rules.h"
+#include "shapes/source_loc.h"
+
+namespace tessel::shapes {
+namespace {
+
+using Sig = OpSignature;
+
+OpSignature one(OpKind op, std::vector<Sig> in, OpAttrs a = {}) {
+  auto out = inferShape(op, in, a);
+  EXPECT_EQ(out.size(), 1u);
+  return out[0];
+}
+std::string shapeOf(OpKind op, std::vector<Sig> in, OpAttrs a = {}) {
+  return toString(one(op, std::move(in), std::move(a)).shape);
+}
+std::pair<ErrorKind, std::string> errorOf(OpKind op, std::vector<Sig> in, OpAttrs a = {}) {
+  try {
+    inferShape(op, in, a);
+  } catch (const UserError& e) {
+    return {e.kind(), e.what()};
+  }
+  return {ErrorKind::Interrupted, ""};
+}
+Sig f32(SymShape s) { return {std::move(s), DType::F32}; }
+
+TEST(ShapeRules, BroadcastingConstant) {
+  EXPECT_EQ(shapeOf(OpKind::Add, {f32({2, 1, 3}), f32({4, 1})}), "[2, 4, 3]");
+  EXPECT_EQ(shapeOf(OpKind::Mul, {f32({}), f32({5})}), "[5]");
+  auto [k, msg] = errorOf(OpKind::Add, {f32({2, 3}), f32({4})});
+  EXPECT_EQ(k, ErrorKind::ShapeError);
+  EXPECT_NE(msg.find("add: shapes [2, 3] and [4] are not broadcastable"), std::string::npos) << msg;
+}
+
+TEST(ShapeRules, DtypePromotion) {
+  EXPECT_EQ(one(OpKind::Add, {{{2}, DType::I32}, {{2}, DType::F32}}).dtype, DType::F32);
+  EXPECT_EQ(one(OpKind::Lt, {f32({2}), f32({2})}).dtype, DType::Bool);
+  EXPECT_EQ(one(OpKind::Div, {{{2}, DType::I32}, {{2}, DType::I32}}).dtype, DType::F32);
+  EXPECT_EQ(one(OpKind::Add, {{{2}, DType::Bool}, {{2}, DType::I32}}).dtype, DType::I32);
+  EXPECT_EQ(errorOf(OpKind::Where, {f32({2}), f32({2}), f32({2})}).first, ErrorKind::TypeError);
+}
+
+TEST(ShapeRules, MatmulForms) {
+  EXPECT_EQ(shapeOf(OpKind::Matmul, {f32({2, 3}), f32({3, 5})}), "[2, 5]");
+  EXPECT_EQ(shapeOf(OpKind::Matmul, {f32({3}), f32({3})}), "[]");
+  EXPECT_EQ(shapeOf(OpKind::Matmul, {f32({3}), f32({3, 4})}), "[4]");
+  EXPECT_EQ(shapeOf(OpKind::Matmul, {f32({2, 3}), f32({3})}), "[2]");
+  EXPECT_EQ(shapeOf(OpKind::Matmul, {f32({7, 1, 2, 3}), f32({5, 3, 4})}), "[7, 5, 2, 4]");
+  auto [k, msg] = errorOf(OpKind::Matmul, {f32({2, 3}), f32({4, 5})});
+  EXPECT_EQ(k, ErrorKind::ShapeError);
+  EXPECT_EQ(msg, "matmul: shapes [2, 3] and [4, 5] are incompatible (3 != 4)");
+}
+
+TEST(ShapeRules, SymbolicBroadcastAndMatmulGuard) {
+  ShapeEnv env;
+  SymInt b = env.createSymbol("x.shape[0]", 8), k = env.createSymbol("x.shape[1]", 16);
+  SymInt k2 = env.createSymbol("w.shape[0]", 16, {.dynamic = DimDynamic::Dynamic});
+  // [s0, s1] + [s1]: no guard needed
+  EXPECT_EQ(shapeOf(OpKind::Add, {f32({b, k}), f32({k})}), "[s0, s1]");
+  // [s0, 1] + [1, s1]: 1s broadcast away
+  EXPECT_EQ(shapeOf(OpKind::Add, {f32({b, 1}), f32({1, k})}), "[s0, s1]");
+  size_t before = env.guards().size();
+  EXPECT_EQ(shapeOf(OpKind::Matmul, {f32({b, k}), f32({k2, 4})}), "[s0, 4]");
+  EXPECT_EQ(env.guards().size(), before + 1);  // s1 == s2
+  EXPECT_EQ(env.guards().back().text, "x.shape[1] == w.shape[0]");
+}
+
+TEST(ShapeRules, UnbackedBroadcastIsSizeOblivious) {
+  ShapeEnv env;
+  SymInt u = env.createUnbacked();
+  SymInt s = env.createSymbol("y.shape[0]", 5);
+  // [u] + [1] -> [u] with no data-dependent error: u treated as not 1
+  EXPECT_EQ(shapeOf(OpKind::Add, {f32({u}), f32({1})}), "[u0]");
+  // [u] + [s0]: u == s0 becomes a runtime assert, not a DataDependentError
+  EXPECT_EQ(shapeOf(OpKind::Add, {f32({u}), f32({s})}), "[s0]");
+  EXPECT_EQ(env.runtimeAsserts().size(), 1u);
+}
+
+TEST(ShapeRules, ReshapeWithMinusOne) {
+  EXPECT_EQ(shapeOf(OpKind::Reshape, {f32({2, 3, 4})}, {.shape = {-1, 4}}), "[6, 4]");
+  EXPECT_EQ(errorOf(OpKind::Reshape, {f32({2, 3})}, {.shape = {4, -1}}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Reshape, {f32({2, 3})}, {.shape = {-1, -1}}).first, ErrorKind::ValueError);
+  ShapeEnv env;
+  SymInt s = env.createSymbol("x.shape[0]", 6);
+  size_t n = env.guards().size();
+  EXPECT_EQ(shapeOf(OpKind::Reshape, {f32({s, 4})}, {.shape = {-1}}), "[4*s0]");
+  EXPECT_EQ(shapeOf(OpKind::Reshape, {f32({s, 4})}, {.shape = {2, -1}}), "[2, 2*s0]");
+  EXPECT_EQ(shapeOf(OpKind::Reshape, {f32({s * 4})}, {.shape = {s, -1}}), "[s0, 4]");
+  EXPECT_EQ(env.guards().size(), n);  // all proved by canonical forms
+}
+
+TEST(ShapeRules, LayoutOps) {
+  EXPECT_EQ(shapeOf(OpKind::Transpose, {f32({2, 3, 4})}, {.dims = {0, 2}}), "[4, 3, 2]");
+  EXPECT_EQ(shapeOf(OpKind::Permute, {f32({2, 3, 4})}, {.dims = {2, 0, 1}}), "[4, 2, 3]");
+  EXPECT_EQ(shapeOf(OpKind::Unsqueeze, {f32({2, 3})}, {.dim = -1}), "[2, 3, 1]");
+  EXPECT_EQ(shapeOf(OpKind::Squeeze, {f32({1, 3, 1})}), "[3]");
+  EXPECT_EQ(shapeOf(OpKind::Squeeze, {f32({1, 3, 1})}, {.dims = {0}}), "[3, 1]");
+  EXPECT_EQ(shapeOf(OpKind::Flatten, {f32({2, 3, 4, 5})}, {.dim = 1, .endDim = 2}), "[2, 12, 5]");
+  EXPECT_EQ(shapeOf(OpKind::Expand, {f32({3, 1})}, {.shape = {2, -1, 4}}), "[2, 3, 4]");
+  EXPECT_EQ(shapeOf(OpKind::Cat, {f32({2, 3}), f32({5, 3})}, {.dim = 0}), "[7, 3]");
+  EXPECT_EQ(shapeOf(OpKind::Stack, {f32({2, 3}), f32({2, 3})}, {.dim = 1}), "[2, 2, 3]");
+  EXPECT_EQ(errorOf(OpKind::Cat, {f32({2, 3}), f32({2, 4})}, {.dim = 0}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Permute, {f32({2, 3})}, {.dims = {0, 0}}).first, ErrorKind::ValueError);
+  EXPECT_EQ(errorOf(OpKind::Unsqueeze, {f32({2, 3})}, {.dim = 4}).first, ErrorKind::IndexError);
+}
+
+TEST(ShapeRules, SliceAndSelectConstant) {
+  OpAttrs a;
+  a.dim = 0;
+  a.start = 1;
+  a.stop = 100;
+  EXPECT_EQ(shapeOf(OpKind::Slice, {f32({10, 2})}, a), "[9, 2]");
+  a.start = -3;
+  a.stop = std::nullopt;
+  EXPECT_EQ(shapeOf(OpKind::Slice, {f32({10})}, a), "[3]");
+  a.start = 0;
+  a.step = 3;
+  EXPECT_EQ(shapeOf(OpKind::Slice, {f32({10})}, a), "[4]");
+  a.start = 8;
+  a.stop = 2;
+  a.step = 1;
+  EXPECT_EQ(shapeOf(OpKind::Slice, {f32({10})}, a), "[0]");
+  EXPECT_EQ(shapeOf(OpKind::Select, {f32({4, 5})}, {.dim = 1, .index = -1}), "[4]");
+  auto [k, msg] = errorOf(OpKind::Select, {f32({4, 5})}, {.dim = 0, .index = 4});
+  EXPECT_EQ(k, ErrorKind::IndexError);
+  EXPECT_EQ(msg, "select: index 4 is out of range for dim 0 of size 4");
+}
+
+TEST(ShapeRules, SymbolicSlice) {
+  ShapeEnv env;
+  SymInt s = env.createSymbol("x.shape[0]", 10);
+  SymInt n = env.createSymbol("n", 4, {.dynamic = DimDynamic::Dynamic, .isSize = false});
+  OpAttrs a;
+  a.start = 1;
+  EXPECT_EQ(shapeOf(OpKind::Slice, {f32({s})}, a), "[s0 - 1]");  // s0 >= 2: no clamping needed
+  a.start = 0;
+  a.stop = n;  // sign unknown: guards n >= 0 from the hint, then min(n, s0)
+  std::string r = shapeOf(OpKind::Slice, {f32({s})}, a);
+  EXPECT_NE(r.find("min("), std::string::npos) << r;
+  a.start = -2;
+  a.stop = std::nullopt;
+  EXPECT_EQ(shapeOf(OpKind::Slice, {f32({s})}, a), "[2]");
+}
+
+TEST(ShapeRules, Reductions) {
+  EXPECT_EQ(shapeOf(OpKind::Sum, {f32({2, 3, 4})}, {.dims = {1}}), "[2, 4]");
+  EXPECT_EQ(shapeOf(OpKind::Sum, {f32({2, 3, 4})}, {.dims = {-1, 0}, .keepdim = true}), "[1, 3, 1]");
+  EXPECT_EQ(shapeOf(OpKind::Mean, {f32({2, 3})}), "[]");
+  EXPECT_EQ(one(OpKind::Argmax, {f32({2, 3})}, {.dims = {1}}).dtype, DType::I32);
+  EXPECT_EQ(one(OpKind::Sum, {{{2}, DType::Bool}}).dtype, DType::I32);
+  EXPECT_EQ(errorOf(OpKind::Max, {f32({0, 3})}, {.dims = {0}}).first, ErrorKind::ValueError);
+  EXPECT_EQ(errorOf(OpKind::Sum, {f32({2, 3})}, {.dims = {2}}).first, ErrorKind::IndexError);
+}
+
+TEST(ShapeRules, IndexOps) {
+  Sig idx{{5}, DType::I32};
+  EXPECT_EQ(shapeOf(OpKind::IndexSelect, {f32({4, 3}), idx}, {.dim = 0}), "[5, 3]");
+  EXPECT_EQ(errorOf(OpKind::IndexSelect, {f32({4, 3}), f32({5})}, {.dim = 0}).first, ErrorKind::TypeError);
+  EXPECT_EQ(shapeOf(OpKind::Gather, {f32({4, 3}), {{4, 2}, DType::I32}}, {.dim = 1}), "[4, 2]");
+  EXPECT_EQ(errorOf(OpKind::Gather, {f32({4, 3}), {{5, 2}, DType::I32}}, {.dim = 1}).first, ErrorKind::ShapeError);
+}
+
+TEST(ShapeRules, DataDependentOpsMakeUnbackedSizes) {
+  ShapeEnv env;
+  ScopedShapeEnv scope(&env);
+  auto nz = one(OpKind::Nonzero, {f32({3, 4})});
+  EXPECT_EQ(toString(nz.shape), "[u0, 2]");
+  EXPECT_EQ(nz.dtype, DType::I32);
+  EXPECT_EQ(env.symbol(0).range, (ValueRange{0, 12}));
+  SymInt s = env.createSymbol("x.shape[0]", 9);
+  auto ms = one(OpKind::MaskedSelect, {f32({s}), {{s}, DType::Bool}});
+  EXPECT_EQ(toString(ms.shape), "[u1]");
+  EXPECT_TRUE(evaluate(ms.shape[0] <= s));  // from the fact u1 <= s0
+  EXPECT_EQ(toString(one(OpKind::Unique, {f32({s})}).shape), "[u2]");
+  EXPECT_EQ(shapeOf(OpKind::MaskedScatter, {f32({s, 2}), {{s, 1}, DType::Bool}, f32({7})}), "[s0, 2]");
+  // eager: the caller passes the size; without it and without an env it is an error
+  EXPECT_EQ(shapeOf(OpKind::Nonzero, {f32({3, 4})}, {.outputSize = 5}), "[5, 2]");
+}
+
+TEST(ShapeRules, DataDependentWithoutEnvIsAnError) {
+  EXPECT_EQ(errorOf(OpKind::Nonzero, {f32({3})}).first, ErrorKind::DataDependentError);
+}
+
+TEST(ShapeRules, NNOps) {
+  EXPECT_EQ(shapeOf(OpKind::Linear, {f32({8, 4}), f32({16, 4}), f32({16})}), "[8, 16]");
+  EXPECT_EQ(errorOf(OpKind::Linear, {f32({8, 4}), f32({16, 5})}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(shapeOf(OpKind::Softmax, {f32({2, 3})}, {.dim = -1}), "[2, 3]");
+  EXPECT_EQ(shapeOf(OpKind::LayerNorm, {f32({2, 3, 4}), f32({3, 4}), f32({3, 4})}, {.shape = {3, 4}}), "[2, 3, 4]");
+  EXPECT_EQ(errorOf(OpKind::LayerNorm, {f32({2, 3, 4})}, {.shape = {4, 4}}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(shapeOf(OpKind::MseLoss, {f32({2, 3}), f32({2, 3})}), "[]");
+  EXPECT_EQ(shapeOf(OpKind::CrossEntropy, {f32({5, 10}), {{5}, DType::I32}}), "[]");
+  EXPECT_EQ(errorOf(OpKind::CrossEntropy, {f32({5, 10}), f32({5})}).first, ErrorKind::TypeError);
+  EXPECT_EQ(errorOf(OpKind::Dropout, {f32({2})}, {.p = 1.5}).first, ErrorKind::ValueError);
+}
+
+TEST(ShapeRules, CreationOps) {
+  EXPECT_EQ(shapeOf(OpKind::Full, {}, {.shape = {2, 3}}), "[2, 3]");
+  EXPECT_EQ(shapeOf(OpKind::Arange, {}, {.start = 0, .stop = 10, .step = 3}), "[4]");
+  EXPECT_EQ(shapeOf(OpKind::Arange, {}, {.start = 10, .stop = 0, .step = -3}), "[4]");
+  EXPECT_EQ(shapeOf(OpKind::Arange, {}, {.start = 5, .stop = 2}), "[0]");
+  EXPECT_EQ(shapeOf(OpKind::Eye, {}, {.shape = {3}}), "[3, 3]");
+  EXPECT_EQ(one(OpKind::Randint, {}, {.shape = {4}}).dtype, DType::I32);
+  EXPECT_EQ(errorOf(OpKind::Full, {}, {.shape = {2, -3}}).first, ErrorKind::ValueError);
+  ShapeEnv env;
+  SymInt n = env.createSymbol("n", 10, {.isSize = false});
+  EXPECT_EQ(shapeOf(OpKind::Arange, {}, {.stop = n}), "[max(s0, 0)]");
+}
+
+// Every op in op_list.def has a rule: plausible constant inputs never hit an internal assert.
+TEST(ShapeRules, EveryOpHasARule) {
+  for (int i = 0; i < kNumOps; ++i) {
+    auto op = static_cast<OpKind>(i);
+    std::vector<Sig> in;
+    OpAttrs a;
+    switch (opCategory(op)) {
+      case OpCategory::Unary: in = {f32({2, 3})}; break;
+      case OpCategory::Binary: in = {{{2, 3}, DType::Bool}, {{3}, DType::Bool}}; break;
+      case OpCategory::Ternary: in = {{{2, 3}, DType::Bool}, f32({3}), f32({2, 1})}; break;
+      case OpCategory::Reduce: in = {f32({2, 3})}; a.dims = {1}; break;
+      case OpCategory::Shape: in = {f32({2, 3})}; a.shape = {3, 2}; a.dims = {1, 0}; break;
+      case OpCategory::Index: in = {f32({2, 3}), {{2, 3}, DType::I32}}; break;
+      case OpCategory::DataDependent: in = {f32({2, 3}), {{2, 3}, DType::Bool}, f32({6})}; a.outputSize = 3; break;
+      case OpCategory::NN: in = {f32({2, 3}), f32({3, 3})}; a.shape = {3}; break;
+      case OpCategory::Create: a.shape = {2, 3}; a.stop = 4; break;
+      case OpCategory::Convert: in = {f32({2, 3})}; break;
+    }
+    try {
+      auto out = inferShape(op, in, a);
+      EXPECT_EQ(out.size(), 1u) << opName(op);
+    } catch (const UserError& e) {
+      // arity/type errors are fine here; what matters is that nothing aborts
+      SUCCEED() << opName(op) << ": " << e.what();
+    }
+  }
+}
+
+TEST(ShapeRules, ConstantPathNeedsNoEnv) {
+  ASSERT_EQ(currentShapeEnv(), nullptr);
+  for (int i = 0; i < 1000; ++i) {
+    auto out = inferShape(OpKind::Add, std::vector<Sig>{f32({64, 1, 32}), f32({8, 32})}, {});
+    ASSERT_EQ(toString(out[0].shape), "[64, 8, 32]");
+  }
+}
+
+}  // namespace
+}  // namespace tessel::shapes
