@@ -1,0 +1,282 @@
+// Autodiff: every differentiable op's gradient against central finite differences, plus
+// broadcasting, unused inputs, higher order, and errors.
+#include <cmath>
+#include <functional>
+
+#include "backends/autodiff/grad_rules.h"
+#include "backends/autodiff/tape.h"
+#include "backends/rng.h"
+#include "test_util.h"
+
+namespace tessel::backends::testing {
+namespace {
+
+using autodiff::Tape;
+using autodiff::TapeScope;
+using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+
+// Deterministic weights so that loss = sum(f(x) * w) exercises every output element.
+Tensor weightsLike(const Tensor& t) {
+  std::vector<float> w(t.numel());
+  for (size_t i = 0; i < w.size(); ++i) w[i] = 0.5f + 0.37f * std::sin(1.3f * float(i) + 0.2f);
+  return F(w, t.shape());
+}
+
+Tensor lossOf(const Fn& f, const std::vector<Tensor>& in) {
+  Tensor y = f(in);
+  if (y.dtype() != DType::F32) y = ops::cast(y, DType::F32);
+  return ops::sum(ops::mul(y, weightsLike(y)));
+}
+
+// Compares gradients() with central differences for every f32 input.
+void checkGrad(const Fn& f, std::vector<Tensor> inputs, double tol = 2e-2, double h = 1e-2) {
+  Tape tape;
+  std::vector<Tensor> watched, wrt;
+  for (const Tensor& t : inputs) {
+    Tensor w = t.dtype() == DType::F32 ? tape.watch(t) : t;
+    watched.push_back(w);
+    if (t.dtype() == DType::F32) wrt.push_back(w);
+  }
+  Tensor loss;
+  {
+    TapeScope scope(tape);
+    loss = lossOf(f, watched);
+  }
+  std::vector<Tensor> grads = autodiff::gradients(tape, loss, wrt);
+  size_t k = 0;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].dtype() != DType::F32) continue;
+    const Tensor& g = grads[k++];
+    ASSERT_EQ(g.shape(), inputs[i].shape()) << "input " << i;
+    std::vector<double> got = g.toDoubles();
+    std::vector<double> base = inputs[i].toDoubles();
+    for (size_t j = 0; j < base.size(); ++j) {
+      auto at = [&](double delta) {
+        std::vector<float> v(base.begin(), base.end());
+        v[j] += float(delta);
+        std::vector<Tensor> in = inputs;
+        in[i] = F(v, inputs[i].shape());
+        return lossOf(f, in).item();
+      };
+      const double fd = (at(h) - at(-h)) / (2 * h);
+      EXPECT_NEAR(got[j], fd, tol * std::max(1.0, std::fabs(fd)))
+          << "input " << i << " element " << j;
+    }
+  }
+}
+
+Tensor smooth(Dims shape, float offset = 0.f) {
+  std::vector<float> v(numelOf(shape));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.9f * std::sin(0.7f * float(i) + 0.3f + offset);
+  return F(v, shape);
+}
+Tensor positive(Dims shape) {
+  Tensor s = smooth(shape);
+  return ops::add(ops::mul(s, ops::scalar(0.5)), ops::scalar(1.0));
+}
+
+Fn unaryFn(OpKind op) {
+  return [op](const std::vector<Tensor>& in) { return run(op, {in[0]}); };
+}
+Fn binaryFn(OpKind op) {
+  return [op](const std::vector<Tensor>& in) { return run(op, {in[0], in[1]}); };
+}
+Fn withAttrs(OpKind op, OpAttrs a) {
+  return [op, a](const std::vector<Tensor>& in) { return dispatch(op, in, a)[0]; };
+}
+
+TEST(Grad, Unary) {
+  for (OpKind op : {OpKind::Neg, OpKind::Exp, OpKind::Abs, OpKind::Sin, OpKind::Cos,
+                    OpKind::Tanh, OpKind::Sigmoid, OpKind::Relu, OpKind::Gelu}) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    checkGrad(unaryFn(op), {smooth({2, 3})});
+  }
+  for (OpKind op : {OpKind::Log, OpKind::Sqrt, OpKind::Rsqrt}) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    checkGrad(unaryFn(op), {positive({2, 3})});
+  }
+}
+
+TEST(Grad, BinaryWithBroadcasting) {
+  for (OpKind op : {OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Maximum, OpKind::Minimum}) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    checkGrad(binaryFn(op), {smooth({2, 3}), smooth({3}, 1.f)});
+    checkGrad(binaryFn(op), {smooth({2, 1}), smooth({1, 3}, 2.f)});
+  }
+  checkGrad(binaryFn(OpKind::Div), {smooth({2, 3}), positive({3})});
+  checkGrad(binaryFn(OpKind::Pow), {positive({2, 3}), smooth({2, 3}, 1.f)});
+  checkGrad(binaryFn(OpKind::Mod), {F({2.5f, -1.3f, 4.1f}), F({2.f, 2.f, 3.f})});
+  // An integer operand gets no gradient, the f32 one does.
+  checkGrad(binaryFn(OpKind::Mul), {smooth({3}), I({1, 2, 3})});
+}
+
+TEST(Grad, WhereClampCast) {
+  Tensor c = B({true, false, true, false, false, true}, {2, 3});
+  checkGrad([c](const std::vector<Tensor>& in) { return run(OpKind::Where, {c, in[0], in[1]}); },
+            {smooth({2, 3}), smooth({3}, 1.f)});
+  checkGrad(
+      [](const std::vector<Tensor>& in) { return run(OpKind::Clamp, {in[0], in[1], in[2]}); },
+      {smooth({6}), F({-0.3f}, {}), F({0.4f}, {})});
+  OpAttrs toF;
+  toF.dtype = DType::F32;
+  checkGrad(withAttrs(OpKind::Cast, toF), {smooth({3})});
+  checkGrad(withAttrs(OpKind::Contiguous, {}), {smooth({2, 2})});
+}
+
+TEST(Grad, Reductions) {
+  for (OpKind op : {OpKind::Sum, OpKind::Mean, OpKind::Max, OpKind::Min}) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    checkGrad(withAttrs(op, {}), {smooth({2, 3})});
+    checkGrad(withAttrs(op, dimsAttr({1})), {smooth({2, 3})});
+    checkGrad(withAttrs(op, dimsAttr({0}, true)), {smooth({2, 3})});
+    checkGrad(withAttrs(op, dimsAttr({0, 2})), {smooth({2, 3, 2})});
+  }
+}
+
+TEST(Grad, ShapeOps) {
+  checkGrad(withAttrs(OpKind::Reshape, shapeAttr({3, 2})), {smooth({2, 3})});
+  checkGrad(withAttrs(OpKind::Transpose, dimsAttr({0, 1})), {smooth({2, 3})});
+  checkGrad(withAttrs(OpKind::Permute, dimsAttr({2, 0, 1})), {smooth({2, 3, 2})});
+  checkGrad(withAttrs(OpKind::Unsqueeze, dimAttr(-1)), {smooth({2, 3})});
+  checkGrad(withAttrs(OpKind::Squeeze, {}), {smooth({2, 1, 3})});
+  OpAttrs fl;
+  fl.dim = 1;
+  fl.endDim = 2;
+  checkGrad(withAttrs(OpKind::Flatten, fl), {smooth({2, 3, 2})});
+  checkGrad(withAttrs(OpKind::Expand, shapeAttr({4, 2, 3})), {smooth({2, 1})});
+  checkGrad(withAttrs(OpKind::Cat, dimAttr(1)), {smooth({2, 2}), smooth({2, 3}, 1.f)});
+  checkGrad(withAttrs(OpKind::Stack, dimAttr(0)), {smooth({2, 2}), smooth({2, 2}, 1.f)});
+  for (int64_t step : {1, 2, 3}) {
+    OpAttrs s;
+    s.dim = 1;
+    s.start = shapes::SymInt(-6);
+    s.stop = shapes::SymInt(6);
+    s.step = step;
+    checkGrad(withAttrs(OpKind::Slice, s), {smooth({2, 7})});
+  }
+  OpAttrs sel;
+  sel.dim = 0;
+  sel.index = -1;
+  checkGrad(withAttrs(OpKind::Select, sel), {smooth({3, 2})});
+}
+
+TEST(Grad, Indexing) {
+  checkGrad(withAttrs(OpKind::IndexSelect, dimAttr(1)), {smooth({2, 4}), I({3, 0, 3})});
+  checkGrad(withAttrs(OpKind::Gather, dimAttr(0)), {smooth({3, 2}), I({2, 0, 1, 1}, {2, 2})});
+  checkGrad(withAttrs(OpKind::Gather, dimAttr(1)), {smooth({2, 3}), I({2, 2, 0, 1}, {2, 2})});
+  Tensor mask = B({true, false, true}, {3});
+  checkGrad([mask](const std::vector<Tensor>& in) { return run(OpKind::MaskedSelect, {in[0], mask}); },
+            {smooth({2, 3})});
+  Tensor m2 = B({false, true, true, false}, {2, 2});
+  checkGrad(
+      [m2](const std::vector<Tensor>& in) { return run(OpKind::MaskedScatter, {in[0], m2, in[1]}); },
+      {smooth({2, 2}), smooth({3}, 1.f)});
+}
+
+TEST(Grad, NN) {
+  checkGrad(binaryFn(OpKind::Matmul), {smooth({2, 3}), smooth({3, 4}, 1.f)});
+  checkGrad(binaryFn(OpKind::Matmul), {smooth({3}), smooth({3, 2}, 1.f)});
+  checkGrad(binaryFn(OpKind::Matmul), {smooth({2, 3}), smooth({3}, 1.f)});
+  checkGrad(binaryFn(OpKind::Matmul), {smooth({3}), smooth({3}, 1.f)});
+  checkGrad(binaryFn(OpKind::Matmul), {smooth({2, 2, 3}), smooth({3, 2}, 1.f)});
+  checkGrad(binaryFn(OpKind::Matmul), {smooth({2, 1, 2, 3}), smooth({3, 3, 2}, 1.f)});
+  checkGrad(withAttrs(OpKind::Softmax, dimAttr(1)), {smooth({2, 3})});
+  checkGrad(withAttrs(OpKind::Softmax, dimAttr(0)), {smooth({2, 3})});
+  checkGrad(withAttrs(OpKind::LogSoftmax, dimAttr(-1)), {smooth({2, 3})});
+  OpAttrs ln = shapeAttr({3});
+  checkGrad(withAttrs(OpKind::LayerNorm, ln), {smooth({2, 3}), smooth({3}, 1.f), smooth({3}, 2.f)});
+  checkGrad(withAttrs(OpKind::LayerNorm, shapeAttr({2, 2})), {smooth({3, 2, 2})});
+  checkGrad(withAttrs(OpKind::Linear, {}), {smooth({2, 3}), smooth({4, 3}, 1.f), smooth({4}, 2.f)});
+  checkGrad(withAttrs(OpKind::Linear, {}), {smooth({2, 2, 3}), smooth({4, 3}, 1.f)});
+  checkGrad(binaryFn(OpKind::MseLoss), {smooth({2, 3}), smooth({2, 3}, 1.f)});
+  checkGrad([](const std::vector<Tensor>& in) { return run(OpKind::CrossEntropy, {in[0], in[1]}); },
+            {smooth({3, 4}), I({0, 3, 1})});
+}
+
+TEST(Grad, DropoutUsesTheSameMask) {
+  seed(11);
+  OpAttrs a;
+  a.p = 0.5;
+  Tape tape;
+  Tensor x = tape.watch(smooth({50}));
+  Tensor y;
+  {
+    TapeScope scope(tape);
+    y = run(OpKind::Dropout, {x}, a);
+  }
+  Tensor loss = ops::sum(y);
+  // sum isn't on the tape (the scope closed), so differentiate y's sum through a second tape.
+  Tape t2;
+  Tensor x2 = t2.watch(smooth({50}));
+  Tensor y2, l2;
+  seed(11);
+  {
+    TapeScope scope(t2);
+    y2 = run(OpKind::Dropout, {x2}, a);
+    l2 = ops::sum(y2);
+  }
+  std::vector<double> g = autodiff::gradients(t2, l2, {&x2, 1})[0].toDoubles();
+  std::vector<double> out = y2.toDoubles();
+  for (size_t i = 0; i < g.size(); ++i) EXPECT_EQ(g[i], out[i] == 0 ? 0.0 : 2.0);
+  EXPECT_EQ(y.toDoubles(), out);
+}
+
+TEST(Grad, UnusedInputGetsZerosAndSharedInputsAccumulate) {
+  Tape tape;
+  Tensor a = tape.watch(F({1, 2}));
+  Tensor b = tape.watch(F({3, 4, 5}));
+  Tensor loss;
+  {
+    TapeScope scope(tape);
+    loss = ops::sum(ops::mul(a, a));  // uses a twice
+  }
+  std::vector<Tensor> wrt = {a, b};
+  std::vector<Tensor> g = autodiff::gradients(tape, loss, wrt);
+  expectValues(g[0], {2, 4});
+  expectValues(g[1], {0, 0, 0});
+}
+
+TEST(Grad, SecondOrder) {
+  // d/dx sum(x^3) = 3x^2; d/dx sum(3x^2) = 6x.
+  Tape outer;
+  Tensor x = outer.watch(F({1, -2}));
+  Tensor d2;
+  {
+    TapeScope so(outer);
+    Tape inner;
+    Tensor xi = inner.watch(x);
+    Tensor y;
+    {
+      TapeScope si(inner);
+      y = ops::sum(ops::mul(xi, ops::mul(xi, xi)));
+    }
+    Tensor g = autodiff::gradients(inner, y, {&xi, 1})[0];
+    expectValues(g, {3, 12});
+    d2 = ops::sum(g);
+  }
+  expectValues(autodiff::gradients(outer, d2, {&x, 1})[0], {6, -12});
+}
+
+TEST(Grad, Errors) {
+  Tape tape;
+  Tensor x = tape.watch(F({1, 2}));
+  Tensor y;
+  {
+    TapeScope scope(tape);
+    y = ops::mul(x, x);
+  }
+  expectUserError([&] { autodiff::gradients(tape, y, {&x, 1}); }, ErrorKind::ShapeError,
+                  {"[2]"});
+  Tensor n = I({1, 2});
+  expectUserError([&] { autodiff::gradients(tape, ops::sum(y), {&n, 1}); }, ErrorKind::TypeError);
+}
+
+TEST(Grad, NonDifferentiableOpsAreMarked) {
+  for (OpKind op : {OpKind::Eq, OpKind::Argmax, OpKind::Nonzero, OpKind::Randint,
+                    OpKind::LogicalNot, OpKind::Unique, OpKind::FloorDiv})
+    EXPECT_FALSE(autodiff::isDifferentiable(op)) << shapes::opName(op);
+  EXPECT_TRUE(autodiff::isDifferentiable(OpKind::CrossEntropy));
+}
+
+}  // namespace
+}  // namespace tessel::backends::testing
