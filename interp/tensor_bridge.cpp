@@ -1,30 +1,221 @@
-// Placeholder bodies for the tensor seam, until backends/ provides tensors: no value of type
-// Tensor, Shape or DType can be created yet, so none of these is reachable.
+// The tensor seam of the generic operators: arithmetic, comparison, truthiness, printing,
+// shapes as values, properties and method lookup, and registration of the tensor built-ins.
 #include "interp/tensor_bridge.h"
 
+#include "backends/backend.h"
+#include "backends/format.h"
+#include "backends/ops.h"
+#include "interp/builtins.h"
+#include "interp/ops.h"
+#include "interp/printer.h"
+#include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
+namespace {
 
-#define TESSEL_UNREACHABLE_TENSOR() TESSEL_ASSERT(false, "tensor values are not bound yet")
+OpKind binaryKind(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return OpKind::Add;
+    case BinaryOp::Sub: return OpKind::Sub;
+    case BinaryOp::Mul: return OpKind::Mul;
+    case BinaryOp::Div: return OpKind::Div;
+    case BinaryOp::FloorDiv: return OpKind::FloorDiv;
+    case BinaryOp::Mod: return OpKind::Mod;
+    case BinaryOp::Pow: return OpKind::Pow;
+    case BinaryOp::MatMul: return OpKind::Matmul;
+  }
+  return OpKind::Add;
+}
 
-Value tensorIndex(Interpreter&, const Value&, const std::vector<IndexItem>&) { TESSEL_UNREACHABLE_TENSOR(); }
-Value tensorCompare(CompareOp, const Value&, const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-Value tensorBinary(BinaryOp, const Value&, const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-Value tensorUnary(UnaryOp, const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-bool tensorTruthy(const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-std::string tensorRepr(const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-bool objectsEqual(const Value&, const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-int64_t shapeLength(const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-Value shapeIndex(const Value&, const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-Value shapeSlice(const Value&, std::optional<int64_t>, std::optional<int64_t>, std::optional<int64_t>) { TESSEL_UNREACHABLE_TENSOR(); }
-bool shapeContains(const Value&, const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-std::vector<Value> iterateTensorLike(const Value&) { TESSEL_UNREACHABLE_TENSOR(); }
-NativeFn findTensorMethod(const std::string&) { return nullptr; }
-bool tensorProperty(const Value&, const std::string&, Value&) { return false; }
-bool tensorSignature(const Value&, std::string&, std::vector<int64_t>&) { return false; }
-Value tensorItem(const Value&, bool) { TESSEL_UNREACHABLE_TENSOR(); }
-Value tensorReduceBuiltin(Interpreter&, const char*, CallArgs&) { TESSEL_UNREACHABLE_TENSOR(); }
-void registerTensorBuiltins(Interpreter&, ModuleObj&) {}
+std::string operandName(BinaryOp op) { return std::string("operand of ") + binaryOpSymbol(op); }
+
+std::string dimsText(const std::vector<int64_t>& dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+Value tensorBinary(BinaryOp op, const Value& a, const Value& b) {
+  Tensor x = toTensor(a, operandName(op));
+  Tensor y = toTensor(b, operandName(op));
+  return runOp(binaryKind(op), {x, y});
+}
+
+Value tensorUnary(UnaryOp op, const Value& a) {
+  if (op == UnaryOp::Pos) return a;
+  return runOp(OpKind::Neg, {asTensor(a)});
+}
+
+Value tensorCompare(CompareOp op, const Value& a, const Value& b) {
+  OpKind kind;
+  switch (op) {
+    case CompareOp::Eq: kind = OpKind::Eq; break;
+    case CompareOp::Ne: kind = OpKind::Ne; break;
+    case CompareOp::Lt: kind = OpKind::Lt; break;
+    case CompareOp::Le: kind = OpKind::Le; break;
+    case CompareOp::Gt: kind = OpKind::Gt; break;
+    case CompareOp::Ge: kind = OpKind::Ge; break;
+    case CompareOp::In:
+    case CompareOp::NotIn: {
+      bool found = contains(b, a);
+      return Value::boolean(op == CompareOp::In ? found : !found);
+    }
+  }
+  return runOp(kind, {toTensor(a, "comparison operand"), toTensor(b, "comparison operand")});
+}
+
+bool tensorTruthy(const Value& v) {
+  const Tensor& t = asTensor(v);
+  if (t.numel() != 1)
+    throwUserError(ErrorKind::ValueError, "the truth value of a tensor with " + std::to_string(t.numel()) +
+                                              " elements is ambiguous; use .any() or .all()");
+  return t.item() != 0;
+}
+
+std::string tensorRepr(const Value& v) {
+  switch (v.type()) {
+    case Type::Tensor: return backends::formatTensor(asTensor(v));
+    case Type::Shape: return "shape(" + dimsText(v.as<ShapeObj>()->dims) + ")";
+    case Type::DType: return std::string(shapes::name(v.as<DTypeObj>()->dtype));
+    default: return "?";
+  }
+}
+
+bool objectsEqual(const Value& a, const Value& b) {
+  if (a.is(Type::Shape)) return a.as<ShapeObj>()->dims == b.as<ShapeObj>()->dims;
+  if (a.is(Type::DType)) return a.as<DTypeObj>()->dtype == b.as<DTypeObj>()->dtype;
+  return false;
+}
+
+int64_t shapeLength(const Value& v) {
+  if (v.is(Type::Shape)) return static_cast<int64_t>(v.as<ShapeObj>()->dims.size());
+  const Tensor& t = asTensor(v);
+  if (t.ndim() == 0) throwUserError(ErrorKind::TypeError, "len() of a 0-d tensor");
+  return t.size(0);
+}
+
+Value shapeIndex(const Value& shape, const Value& index) {
+  const auto& dims = shape.as<ShapeObj>()->dims;
+  if (!index.is(Type::Int))
+    throwUserError(ErrorKind::TypeError, "shape indices must be int, not '" + std::string(typeName(index.type())) + "'");
+  return Value::integer(dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")]);
+}
+
+Value shapeSlice(const Value& shape, std::optional<int64_t> lo, std::optional<int64_t> hi,
+                 std::optional<int64_t> step) {
+  const auto& dims = shape.as<ShapeObj>()->dims;
+  SliceBounds b = resolveSlice(lo, hi, step, static_cast<int64_t>(dims.size()));
+  std::vector<int64_t> out;
+  for (int64_t i = 0, k = b.start; i < b.length; ++i, k += b.step) out.push_back(dims[k]);
+  return Value::object(new ShapeObj(std::move(out)));
+}
+
+bool shapeContains(const Value& shape, const Value& item) {
+  if (!item.is(Type::Int)) return false;
+  for (int64_t d : shape.as<ShapeObj>()->dims)
+    if (d == item.asInt()) return true;
+  return false;
+}
+
+std::vector<Value> iterateTensorLike(const Value& v) {
+  std::vector<Value> out;
+  if (v.is(Type::Shape)) {
+    for (int64_t d : v.as<ShapeObj>()->dims) out.push_back(Value::integer(d));
+    return out;
+  }
+  const Tensor& t = asTensor(v);
+  if (t.ndim() == 0) throwUserError(ErrorKind::TypeError, "iteration over a 0-d tensor");
+  for (int64_t i = 0; i < t.size(0); ++i) out.push_back(makeTensor(backends::ops::select(t, 0, i)));
+  return out;
+}
+
+NativeFn findTensorMethod(const std::string& name) {
+  for (auto table : {tensorOpNatives(), tensorGradNatives()})
+    for (const TensorNative& n : table)
+      if (n.isMethod && name == n.name) return n.fn;
+  return nullptr;
+}
+
+bool tensorProperty(const Value& object, const std::string& name, Value& out) {
+  if (object.is(Type::Shape)) {
+    if (name == "rank") {
+      out = Value::integer(static_cast<int64_t>(object.as<ShapeObj>()->dims.size()));
+      return true;
+    }
+    return false;
+  }
+  const Tensor& t = asTensor(object);
+  if (name == "shape") out = Value::object(new ShapeObj(t.shape()));
+  else if (name == "ndim") out = Value::integer(t.ndim());
+  else if (name == "dtype") out = Value::object(new DTypeObj(t.dtype()));
+  else if (name == "device") out = makeStr(std::string(backends::deviceName(t.device())));
+  else if (name == "T") {
+    std::vector<int64_t> dims;
+    for (int64_t d = t.ndim() - 1; d >= 0; --d) dims.push_back(d);
+    OpAttrs attrs;
+    attrs.dims = dims;
+    out = runOp(OpKind::Permute, {t}, attrs);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool tensorSignature(const Value& v, std::string& dtype, std::vector<int64_t>& dims) {
+  if (!v.is(Type::Tensor)) return false;
+  const Tensor& t = asTensor(v);
+  dtype = std::string(shapes::name(t.dtype()));
+  dims = t.shape();
+  return true;
+}
+
+Value tensorItem(const Value& t, bool asInt) {
+  Value v = tensorItemValue(asTensor(t));
+  if (asInt) return v.is(Type::Float) ? Value::integer(static_cast<int64_t>(v.asFloat())) : Value::integer(v.is(Type::Bool) ? v.asBool() : v.asInt());
+  return Value::real(v.is(Type::Float) ? v.asFloat() : static_cast<double>(v.is(Type::Bool) ? v.asBool() : v.asInt()));
+}
+
+Value tensorReduceBuiltin(Interpreter& interp, const char* name, CallArgs& args) {
+  for (const TensorNative& n : tensorOpNatives())
+    if (std::string_view(n.name) == name) return n.fn(interp, args);
+  TESSEL_ASSERT(false, std::string("no tensor built-in named ") + name);
+}
+
+namespace {
+
+Value nativeDevice(Interpreter&, CallArgs& a) {
+  ArgBinder b("device", a, {}, 0);
+  const char* env = std::getenv("TESSEL_DEVICE");
+  return makeStr(env && *env ? env : "cpu");
+}
+
+Value nativeDevices(Interpreter&, CallArgs& a) {
+  ArgBinder b("devices", a, {}, 0);
+  std::vector<Value> out;
+  for (auto d : {backends::Device::Cpu, backends::Device::Vulkan, backends::Device::Tpu}) {
+    try {
+      backends::backendFor(d);
+      out.push_back(makeStr(std::string(backends::deviceName(d))));
+    } catch (const UserError&) {
+    }
+  }
+  return makeList(std::move(out));
+}
+
+}  // namespace
+
+void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
+  for (auto table : {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives()})
+    for (const TensorNative& n : table)
+      // The core's sum/min/max/abs stay: they forward tensors to these natives.
+      if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);
+  prelude.define("f32", Value::object(new DTypeObj(DType::F32)));
+  prelude.define("i32", Value::object(new DTypeObj(DType::I32)));
+  defineNative(prelude, "device", nativeDevice);
+  defineNative(prelude, "devices", nativeDevices);
+}
 
 }  // namespace tessel::interp

@@ -1,0 +1,43 @@
+// Shared helpers for the tensor built-ins (tensor_create.cpp, tensor_ops.cpp, tensor_grad.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/dispatch.h"
+#include "interp/native_args.h"
+#include "interp/tensor_value.h"
+
+namespace tessel::interp {
+
+using shapes::OpAttrs;
+using shapes::OpKind;
+
+/// For methods (`x.sum(dim = 1)`), the receiver becomes the first positional argument, so one
+/// native serves both `sum(x, dim = 1)` and `x.sum(dim = 1)`.
+class SelfArgs {
+ public:
+  explicit SelfArgs(CallArgs& a);
+  CallArgs& args() { return args_; }
+
+ private:
+  std::vector<Value> positional_;
+  CallArgs args_;
+};
+
+/// Runs one op eagerly (recorded on autodiff tapes) and wraps its single output.
+Value runOp(OpKind op, std::initializer_list<Tensor> inputs, const OpAttrs& attrs = {});
+/// `dim` arguments: an int, or a list/tuple of ints.
+std::vector<int64_t> toDimList(const Value& v, const std::string& what);
+
+/// A table row: a built-in function name and its native. Methods reuse the same natives.
+struct TensorNative {
+  const char* name;
+  NativeFn fn;
+  bool isMethod;  // also callable as x.name(...)
+};
+std::span<const TensorNative> tensorCreationNatives();
+std::span<const TensorNative> tensorOpNatives();
+std::span<const TensorNative> tensorGradNatives();
+
+}  // namespace tessel::interp

@@ -1,0 +1,358 @@
+// Tensor op built-ins (language.md, "Tensors"): each parses its arguments into OpAttrs and runs
+// the op through backends::dispatch. Every one is also a method: x.sum(dim = 1).
+#include <limits>
+
+#include "backends/backend.h"
+#include "interp/tensor_natives.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+SelfArgs::SelfArgs(CallArgs& a) {
+  if (a.self.is(Type::Tensor)) {
+    positional_.reserve(a.positional.size() + 1);
+    positional_.push_back(a.self);
+    positional_.insert(positional_.end(), a.positional.begin(), a.positional.end());
+    args_ = CallArgs{positional_, a.kwNames, a.kwValues, Value()};
+  } else {
+    args_ = a;
+  }
+}
+
+Value runOp(OpKind op, std::initializer_list<Tensor> inputs, const OpAttrs& attrs) {
+  return makeTensor(backends::call(op, inputs, attrs));
+}
+
+std::vector<int64_t> toDimList(const Value& v, const std::string& what) {
+  if (v.is(Type::Int)) return {v.asInt()};
+  return toDims(v, what);
+}
+
+namespace {
+
+std::string argName(const char* fn, const char* arg) { return std::string(fn) + "(): " + arg; }
+
+template <OpKind K>
+Value unaryNative(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, s.args(), {"x"}, 1);
+  return runOp(K, {toTensor(b.at(0), argName(fn, "x"))});
+}
+
+template <OpKind K>
+Value binaryNative(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, s.args(), {"a", "b"}, 2);
+  return runOp(K, {toTensor(b.at(0), argName(fn, "a")), toTensor(b.at(1), argName(fn, "b"))});
+}
+
+Value nativeWhere(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("where", s.args(), {"cond", "a", "b"}, 3);
+  return runOp(OpKind::Where, {toTensor(b.at(0), "where(): cond"), toTensor(b.at(1), "where(): a"),
+                               toTensor(b.at(2), "where(): b")});
+}
+
+// clamp(x, lo, hi): a missing bound is the dtype's extreme, so one ternary op serves all.
+Value nativeClamp(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("clamp", s.args(), {"x", "lo", "hi"}, 1);
+  Tensor x = toTensor(b.at(0), "clamp(): x");
+  auto bound = [&](size_t i, bool upper) {
+    if (b.has(i) && !b.at(i).is(Type::None)) return toTensor(b.at(i), i == 1 ? "clamp(): lo" : "clamp(): hi");
+    if (x.dtype() == DType::F32)
+      return Tensor::scalar(upper ? std::numeric_limits<double>::infinity()
+                                  : -std::numeric_limits<double>::infinity(),
+                            DType::F32);
+    return Tensor::scalar(upper ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int32_t>::min(),
+                          x.dtype() == DType::Bool ? DType::I32 : x.dtype());
+  };
+  return runOp(OpKind::Clamp, {x, bound(1, false), bound(2, true)});
+}
+
+template <OpKind K>
+Value reduceNative(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, s.args(), {"x", "dim", "keepdim"}, 1);
+  OpAttrs attrs;
+  if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), argName(fn, "dim"));
+  attrs.keepdim = b.has(2) && b.toBool(2);
+  return runOp(K, {toTensor(b.at(0), argName(fn, "x"))}, attrs);
+}
+
+// Shape arguments may be one list or several ints: x.reshape([2, 3]) or x.reshape(2, 3).
+std::vector<int64_t> shapeArgs(CallArgs& a, size_t first, const char* fn) {
+  if (a.positional.size() == first + 1 && !a.positional[first].is(Type::Int))
+    return toDims(a.positional[first], argName(fn, "shape"));
+  std::vector<int64_t> dims;
+  for (size_t i = first; i < a.positional.size(); ++i)
+    dims.push_back(expectInt(a.positional[i], argName(fn, "shape")));
+  return dims;
+}
+
+Value nativeReshape(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  CallArgs& a = s.args();
+  if (a.positional.size() < 2 || !a.kwNames.empty())
+    throwUserError(ErrorKind::TypeError, "reshape(x, shape) takes a tensor and a shape");
+  OpAttrs attrs;
+  for (int64_t d : shapeArgs(a, 1, "reshape")) attrs.shape.push_back(d);
+  return runOp(OpKind::Reshape, {toTensor(a.positional[0], "reshape(): x")}, attrs);
+}
+
+Value nativeExpand(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  CallArgs& a = s.args();
+  if (a.positional.size() < 2 || !a.kwNames.empty())
+    throwUserError(ErrorKind::TypeError, "expand(x, shape) takes a tensor and a shape");
+  OpAttrs attrs;
+  for (int64_t d : shapeArgs(a, 1, "expand")) attrs.shape.push_back(d);
+  return runOp(OpKind::Expand, {toTensor(a.positional[0], "expand(): x")}, attrs);
+}
+
+Value nativePermute(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  CallArgs& a = s.args();
+  if (a.positional.size() < 2 || !a.kwNames.empty())
+    throwUserError(ErrorKind::TypeError, "permute(x, dims) takes a tensor and a list of dims");
+  OpAttrs attrs;
+  attrs.dims = shapeArgs(a, 1, "permute");
+  return runOp(OpKind::Permute, {toTensor(a.positional[0], "permute(): x")}, attrs);
+}
+
+Value nativeTranspose(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("transpose", s.args(), {"x", "a", "b"}, 1);
+  Tensor x = toTensor(b.at(0), "transpose(): x");
+  OpAttrs attrs;
+  attrs.dims = {b.intOr(1, 0), b.intOr(2, 1)};
+  return runOp(OpKind::Transpose, {x}, attrs);
+}
+
+Value nativeUnsqueeze(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("unsqueeze", s.args(), {"x", "dim"}, 2);
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  return runOp(OpKind::Unsqueeze, {toTensor(b.at(0), "unsqueeze(): x")}, attrs);
+}
+
+Value nativeSqueeze(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("squeeze", s.args(), {"x", "dim"}, 1);
+  OpAttrs attrs;
+  if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), "squeeze(): dim");
+  return runOp(OpKind::Squeeze, {toTensor(b.at(0), "squeeze(): x")}, attrs);
+}
+
+Value nativeFlatten(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("flatten", s.args(), {"x", "start", "end"}, 1);
+  OpAttrs attrs;
+  attrs.dim = b.intOr(1, 0);
+  attrs.endDim = b.intOr(2, -1);
+  return runOp(OpKind::Flatten, {toTensor(b.at(0), "flatten(): x")}, attrs);
+}
+
+template <OpKind K>
+Value joinNative(Interpreter&, CallArgs& a) {
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, a, {"tensors", "dim"}, 1);
+  std::vector<Tensor> inputs;
+  for (const Value& v : iterate(b.at(0), argName(fn, "tensors")))
+    inputs.push_back(toTensor(v, argName(fn, "tensors")));
+  if (inputs.empty()) throwUserError(ErrorKind::ValueError, std::string(fn) + "(): needs at least one tensor");
+  OpAttrs attrs;
+  attrs.dim = b.intOr(1, 0);
+  return makeTensor(backends::dispatch(K, inputs, attrs, inputs[0].device()).at(0));
+}
+
+Value nativeIndexSelect(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("index_select", s.args(), {"x", "dim", "index"}, 3);
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  return runOp(OpKind::IndexSelect,
+               {toTensor(b.at(0), "index_select(): x"), toTensor(b.at(2), "index_select(): index")}, attrs);
+}
+
+Value nativeGather(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("gather", s.args(), {"x", "dim", "index"}, 3);
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  return runOp(OpKind::Gather, {toTensor(b.at(0), "gather(): x"), toTensor(b.at(2), "gather(): index")}, attrs);
+}
+
+Value nativeMaskedSelect(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("masked_select", s.args(), {"x", "mask"}, 2);
+  return runOp(OpKind::MaskedSelect,
+               {toTensor(b.at(0), "masked_select(): x"), toTensor(b.at(1), "masked_select(): mask")});
+}
+
+Value nativeMaskedScatter(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("masked_scatter", s.args(), {"x", "mask", "source"}, 3);
+  return runOp(OpKind::MaskedScatter,
+               {toTensor(b.at(0), "masked_scatter(): x"), toTensor(b.at(1), "masked_scatter(): mask"),
+                toTensor(b.at(2), "masked_scatter(): source")});
+}
+
+Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const char* fn) {
+  SelfArgs s(raw);
+  ArgBinder b(fn, s.args(), {"x", "dim"}, 1);
+  OpAttrs attrs;
+  attrs.dim = b.intOr(1, -1);
+  return runOp(op, {toTensor(b.at(0), argName(fn, "x"))}, attrs);
+}
+Value nativeSoftmax(Interpreter&, CallArgs& a) { return nativeSoftmaxLike(a, OpKind::Softmax, "softmax"); }
+Value nativeLogSoftmax(Interpreter&, CallArgs& a) {
+  return nativeSoftmaxLike(a, OpKind::LogSoftmax, "log_softmax");
+}
+
+Value nativeLayerNorm(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("layer_norm", s.args(), {"x", "shape", "weight", "bias", "eps"}, 2);
+  OpAttrs attrs;
+  for (int64_t d : toDims(b.at(1), "layer_norm(): shape")) attrs.shape.push_back(d);
+  if (b.has(4)) attrs.eps = b.toFloat(4);
+  std::vector<Tensor> inputs{toTensor(b.at(0), "layer_norm(): x")};
+  bool hasW = b.has(2) && !b.at(2).is(Type::None), hasB = b.has(3) && !b.at(3).is(Type::None);
+  if (hasB && !hasW) throwUserError(ErrorKind::TypeError, "layer_norm(): a bias needs a weight");
+  if (hasW) inputs.push_back(toTensor(b.at(2), "layer_norm(): weight"));
+  if (hasB) inputs.push_back(toTensor(b.at(3), "layer_norm(): bias"));
+  return makeTensor(backends::dispatch(OpKind::LayerNorm, inputs, attrs, inputs[0].device()).at(0));
+}
+
+Value nativeLinear(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("linear", s.args(), {"x", "weight", "bias"}, 2);
+  std::vector<Tensor> inputs{toTensor(b.at(0), "linear(): x"), toTensor(b.at(1), "linear(): weight")};
+  if (b.has(2) && !b.at(2).is(Type::None)) inputs.push_back(toTensor(b.at(2), "linear(): bias"));
+  return makeTensor(backends::dispatch(OpKind::Linear, inputs, {}, inputs[0].device()).at(0));
+}
+
+Value nativeDropout(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("dropout", s.args(), {"x", "p"}, 1);
+  OpAttrs attrs;
+  attrs.p = b.has(1) ? b.toFloat(1) : 0.5;
+  if (attrs.p < 0 || attrs.p > 1)
+    throwUserError(ErrorKind::ValueError, "dropout(): p must be in [0, 1], got " + std::to_string(attrs.p));
+  return runOp(OpKind::Dropout, {toTensor(b.at(0), "dropout(): x")}, attrs);
+}
+
+// Methods that are not ops.
+Value methodNumel(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("numel", s.args(), {"x"}, 1);
+  return Value::integer(toTensor(b.at(0), "numel(): x").numel());
+}
+Value methodItem(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("item", s.args(), {"x"}, 1);
+  return tensorItemValue(toTensor(b.at(0), "item(): x"));
+}
+Value methodTolist(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("tolist", s.args(), {"x"}, 1);
+  return tensorToList(toTensor(b.at(0), "tolist(): x"));
+}
+Value methodContiguous(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("contiguous", s.args(), {"x"}, 1);
+  return runOp(OpKind::Contiguous, {toTensor(b.at(0), "contiguous(): x")});
+}
+// x.to("cpu") moves between devices; x.to(i32) converts the dtype.
+Value methodTo(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("to", s.args(), {"x", "target"}, 2);
+  Tensor x = toTensor(b.at(0), "to(): x");
+  const Value& target = b.at(1);
+  if (target.is(Type::DType) || (target.is(Type::Str) && shapes::dtypeFromName(target.as<StrObj>()->str))) {
+    OpAttrs attrs;
+    attrs.dtype = toDType(target, "to(): dtype");
+    if (attrs.dtype == x.dtype()) return b.at(0);
+    return runOp(OpKind::Cast, {x}, attrs);
+  }
+  const std::string& name = expectStr(target, "to(): target");
+  auto device = backends::deviceFromName(name);
+  if (!device)
+    throwUserError(ErrorKind::ValueError, "to(): unknown device or dtype '" + name + "' (devices: cpu, vulkan, tpu)");
+  if (*device == x.device()) return b.at(0);
+  backends::backendFor(*device);  // a DeviceError when this build has no such backend
+  throwUserError(ErrorKind::DeviceError, "moving tensors to '" + name + "' is not supported yet");
+}
+
+const TensorNative kOps[] = {
+    {"neg", unaryNative<OpKind::Neg>, true},
+    {"exp", unaryNative<OpKind::Exp>, true},
+    {"log", unaryNative<OpKind::Log>, true},
+    {"sqrt", unaryNative<OpKind::Sqrt>, true},
+    {"rsqrt", unaryNative<OpKind::Rsqrt>, true},
+    {"abs", unaryNative<OpKind::Abs>, true},
+    {"sin", unaryNative<OpKind::Sin>, true},
+    {"cos", unaryNative<OpKind::Cos>, true},
+    {"tanh", unaryNative<OpKind::Tanh>, true},
+    {"sigmoid", unaryNative<OpKind::Sigmoid>, true},
+    {"relu", unaryNative<OpKind::Relu>, true},
+    {"gelu", unaryNative<OpKind::Gelu>, true},
+    {"logical_not", unaryNative<OpKind::LogicalNot>, true},
+    {"add", binaryNative<OpKind::Add>, true},
+    {"sub", binaryNative<OpKind::Sub>, true},
+    {"mul", binaryNative<OpKind::Mul>, true},
+    {"div", binaryNative<OpKind::Div>, true},
+    {"pow", binaryNative<OpKind::Pow>, true},
+    {"maximum", binaryNative<OpKind::Maximum>, true},
+    {"minimum", binaryNative<OpKind::Minimum>, true},
+    {"logical_and", binaryNative<OpKind::LogicalAnd>, true},
+    {"logical_or", binaryNative<OpKind::LogicalOr>, true},
+    {"matmul", binaryNative<OpKind::Matmul>, true},
+    {"mse_loss", binaryNative<OpKind::MseLoss>, false},
+    {"cross_entropy", binaryNative<OpKind::CrossEntropy>, false},
+    {"where", nativeWhere, false},
+    {"clamp", nativeClamp, true},
+    {"sum", reduceNative<OpKind::Sum>, true},
+    {"mean", reduceNative<OpKind::Mean>, true},
+    {"max", reduceNative<OpKind::Max>, true},
+    {"min", reduceNative<OpKind::Min>, true},
+    {"argmax", reduceNative<OpKind::Argmax>, true},
+    {"argmin", reduceNative<OpKind::Argmin>, true},
+    {"all", reduceNative<OpKind::All>, true},
+    {"any", reduceNative<OpKind::Any>, true},
+    {"reshape", nativeReshape, true},
+    {"expand", nativeExpand, true},
+    {"permute", nativePermute, true},
+    {"transpose", nativeTranspose, true},
+    {"unsqueeze", nativeUnsqueeze, true},
+    {"squeeze", nativeSqueeze, true},
+    {"flatten", nativeFlatten, true},
+    {"cat", joinNative<OpKind::Cat>, false},
+    {"stack", joinNative<OpKind::Stack>, false},
+    {"index_select", nativeIndexSelect, true},
+    {"gather", nativeGather, true},
+    {"nonzero", unaryNative<OpKind::Nonzero>, true},
+    {"masked_select", nativeMaskedSelect, true},
+    {"masked_scatter", nativeMaskedScatter, true},
+    {"unique", unaryNative<OpKind::Unique>, true},
+    {"softmax", nativeSoftmax, true},
+    {"log_softmax", nativeLogSoftmax, true},
+    {"layer_norm", nativeLayerNorm, false},
+    {"linear", nativeLinear, false},
+    {"dropout", nativeDropout, false},
+    {"numel", methodNumel, true},
+    {"item", methodItem, true},
+    {"tolist", methodTolist, true},
+    {"contiguous", methodContiguous, true},
+    {"to", methodTo, true},
+};
+
+}  // namespace
+
+std::span<const TensorNative> tensorOpNatives() { return kOps; }
+
+}  // namespace tessel::interp
