@@ -365,6 +365,7 @@ std::optional<bool> ShapeEnv::decideWithSolver(Expr e, bool so) {
                 e->args[0]->isLinear() && ctx_->toPoly(e->args[0]).terms.size() == 1 &&
                 e->args[0]->kind != ExprKind::Mod && e->args[0]->kind != ExprKind::FloorDiv;
   if (simple && !related) return std::nullopt;
+  if (refutedByPoints(e)) return std::nullopt;
   SolverQuery q;
   q.hard = hard;
   q.ranges = solverRanges(so);
@@ -378,6 +379,45 @@ std::optional<bool> ShapeEnv::decideWithSolver(Expr e, bool so) {
     if (e->hasHint) return std::nullopt;  // the hint is a model of `outcome`'s negation
   }
   return std::nullopt;
+}
+
+// Note [Cheap counterexamples]: the hints satisfy every guard and fact, so moving one symbol of
+// e to a few probe values and re-checking the guards that mention it often finds an allowed
+// assignment where e flips: then e is not implied and Z3 is not needed.
+bool ShapeEnv::refutedByPoints(Expr e) {
+  if (!e->hasHint || e->hasUnbacked) return false;
+  std::vector<int64_t> vals;
+  for (const SymbolInfo& i : symbols_) vals.push_back(i.hint.value_or(0));
+  for (Expr f : facts_)
+    if (f->hasUnbacked) return false;
+  bool want = e->hint == 0;  // the outcome we try to reach
+  for (uint32_t s : e->syms) {
+    const SymbolInfo& info = symbols_[s];
+    int64_t h = *info.hint;
+    int64_t probes[] = {h + 1, h - 1, info.range.lo, info.range.hi, h * 2, h / 2,
+                        h * 10 + 7, int64_t{1} << 20, int64_t{1} << 30};
+    for (int64_t v : probes) {
+      if (v == h || !info.range.contains(v)) continue;
+      vals[s] = v;
+      auto ev = ctx_->evalInt(e, vals);
+      bool ok = ev && (*ev != 0) == want;
+      for (const Guard& g : guards_) {
+        if (!ok) break;
+        if (!g.expr || !std::binary_search(g.expr->syms.begin(), g.expr->syms.end(), s)) continue;
+        auto gv = ctx_->evalInt(g.expr, vals);
+        ok = gv && *gv != 0;
+      }
+      for (Expr f : facts_) {
+        if (!ok) break;
+        if (!std::binary_search(f->syms.begin(), f->syms.end(), s)) continue;
+        auto fv = ctx_->evalInt(f, vals);
+        ok = fv && *fv != 0;
+      }
+      vals[s] = h;
+      if (ok) return true;
+    }
+  }
+  return false;
 }
 
 bool ShapeEnv::evaluate(const SymBool& c) {

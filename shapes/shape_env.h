@@ -223,6 +223,7 @@ class ShapeEnv {
   ValueRange rangeOf(Expr e, bool sizeOblivious);
   std::optional<bool> decide(Expr e, bool sizeOblivious);
   std::optional<bool> decideWithSolver(Expr e, bool sizeOblivious);
+  bool refutedByPoints(Expr e);
   void recordGuard(Expr cond, GuardKind kind);
   void addFact(Expr cond);
   void narrowFrom(Expr cond, int guardIndex);
