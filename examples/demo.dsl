@@ -21,3 +21,10 @@ let ranked = sorted(scores.items(), key = fn (kv) { return kv[1] }, reverse = tr
 for (i, (name, score)) in enumerate(ranked, start = 1) {
   print(str(i) + ".", name, score)
 }
+
+# Tensors: NumPy broadcasting, reductions, matmul, and gradients.
+let x = tensor([[1.0, 2.0], [3.0, 4.0]])
+print(x @ x.T)
+print("row sums:", x.sum(dim = 1))
+let loss = fn (w) { return ((x @ w - 1.0) ** 2).mean() }
+print("d loss / d w:", grad(loss)(tensor([0.5, -0.5])))
