@@ -72,8 +72,12 @@ void BM_Compile(benchmark::State& st) {
     for (int i = 0; i < nOps; ++i) {
       OpAttrs a;
       switch (i % 5) {
-        case 0: h = inferShape(OpKind::Matmul, std::vector<OpSignature>{h, w}, a)[0]; break;
-        case 1: h = inferShape(OpKind::Add, std::vector<OpSignature>{h, {{d}, DType::F32}}, a)[0]; break;
+        case 0:
+          h = inferShape(OpKind::Matmul, std::vector<OpSignature>{h, w}, a)[0];
+          break;
+        case 1:
+          h = inferShape(OpKind::Add, std::vector<OpSignature>{h, {{d}, DType::F32}}, a)[0];
+          break;
         case 2: {
           a.shape = {SymInt(-1)};
           OpSignature flat = inferShape(OpKind::Reshape, std::vector<OpSignature>{h}, a)[0];
@@ -106,7 +110,8 @@ void BM_Compile(benchmark::State& st) {
     GuardProgram p = env.compileGuards();
     finalGuards += static_cast<double>(p.guards().size());
     auto t1 = std::chrono::steady_clock::now();
-    totalNs += static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    totalNs +=
+        static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     z3Ns += static_cast<double>(env.stats().solverNanos);
     queries += static_cast<double>(env.stats().solverQueries);
   }
@@ -117,7 +122,13 @@ void BM_Compile(benchmark::State& st) {
   st.counters["z3_queries"] = queries / n;
   st.counters["us_per_op"] = totalNs / n / 1000.0 / nOps;
 }
-BENCHMARK(BM_Compile)->Arg(10)->Arg(50)->Arg(100)->Arg(300)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Compile)
+    ->Arg(10)
+    ->Arg(50)
+    ->Arg(100)
+    ->Arg(300)
+    ->Arg(1000)
+    ->Unit(benchmark::kMillisecond);
 
 // The eager constant path of a shape rule (no ShapeEnv, no solver).
 void BM_InferShapeConstant(benchmark::State& st) {

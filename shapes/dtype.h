@@ -25,8 +25,14 @@ std::optional<DType> dtypeFromName(std::string_view s);
 /// Bytes per element.
 int elementSize(DType t);
 /// The result type of an arithmetic op on a and b: the higher of the two.
-inline DType promote(DType a, DType b) { return a < b ? b : a; }
-inline bool isFloating(DType t) { return t == DType::F32; }
-inline bool isIntegral(DType t) { return t != DType::F32; }  ///< bool counts as integral
+inline DType promote(DType a, DType b) {
+  return a < b ? b : a;
+}
+inline bool isFloating(DType t) {
+  return t == DType::F32;
+}
+inline bool isIntegral(DType t) {
+  return t != DType::F32;
+}  ///< bool counts as integral
 
 }  // namespace tessel::shapes

@@ -71,7 +71,9 @@ size_t hashOf(const ExprNode& n) {
   return h;
 }
 
-bool byId(Expr a, Expr b) { return a->id < b->id; }
+bool byId(Expr a, Expr b) {
+  return a->id < b->id;
+}
 
 }  // namespace
 
@@ -87,7 +89,9 @@ ExprContext::ExprContext(ShapeEnv* env) : impl_(std::make_unique<Impl>()), env_(
   impl_->trueNode = boolConst(true);
 }
 ExprContext::~ExprContext() = default;
-size_t ExprContext::numNodes() const { return impl_->nodes.size(); }
+size_t ExprContext::numNodes() const {
+  return impl_->nodes.size();
+}
 
 bool ExprNode::isLinear() const {
   if (kind == ExprKind::Mul) return false;
@@ -140,16 +144,35 @@ static void deriveFacts(ExprNode& n, const std::vector<SymbolDesc>& syms) {
       r = 1;
       for (int64_t v : vals) ov |= __builtin_mul_overflow(r, v, &r);
       break;
-    case ExprKind::FloorDiv: r = floorDivInt(vals[0], vals[1]); break;
-    case ExprKind::Mod: r = modInt(vals[0], vals[1]); break;
-    case ExprKind::Min: r = *std::min_element(vals.begin(), vals.end()); break;
-    case ExprKind::Max: r = *std::max_element(vals.begin(), vals.end()); break;
-    case ExprKind::Le: r = vals[0] <= 0; break;
-    case ExprKind::Eq: r = vals[0] == 0; break;
-    case ExprKind::Ne: r = vals[0] != 0; break;
-    case ExprKind::And: r = std::all_of(vals.begin(), vals.end(), [](int64_t v) { return v; }); break;
-    case ExprKind::Or: r = std::any_of(vals.begin(), vals.end(), [](int64_t v) { return v; }); break;
-    case ExprKind::Sym: break;
+    case ExprKind::FloorDiv:
+      r = floorDivInt(vals[0], vals[1]);
+      break;
+    case ExprKind::Mod:
+      r = modInt(vals[0], vals[1]);
+      break;
+    case ExprKind::Min:
+      r = *std::min_element(vals.begin(), vals.end());
+      break;
+    case ExprKind::Max:
+      r = *std::max_element(vals.begin(), vals.end());
+      break;
+    case ExprKind::Le:
+      r = vals[0] <= 0;
+      break;
+    case ExprKind::Eq:
+      r = vals[0] == 0;
+      break;
+    case ExprKind::Ne:
+      r = vals[0] != 0;
+      break;
+    case ExprKind::And:
+      r = std::all_of(vals.begin(), vals.end(), [](int64_t v) { return v; });
+      break;
+    case ExprKind::Or:
+      r = std::any_of(vals.begin(), vals.end(), [](int64_t v) { return v; });
+      break;
+    case ExprKind::Sym:
+      break;
   }
   n.hasHint = !ov;
   n.hint = r;
@@ -177,7 +200,9 @@ static ExprNode proto(ExprKind k, int64_t value = 0, std::vector<Expr> args = {}
   return n;
 }
 
-Expr ExprContext::constant(int64_t v) { return intern(proto(ExprKind::Const, v)); }
+Expr ExprContext::constant(int64_t v) {
+  return intern(proto(ExprKind::Const, v));
+}
 Expr ExprContext::boolConst(bool v) {
   if (impl_->trueNode && v) return impl_->trueNode;
   if (impl_->falseNode && !v) return impl_->falseNode;
@@ -225,7 +250,8 @@ static ExprContext::Poly polyAdd(const ExprContext::Poly& a, const ExprContext::
   r.c = addC(a.c, mulC(b.c, kb));
   size_t i = 0, j = 0;
   while (i < a.terms.size() || j < b.terms.size()) {
-    if (j == b.terms.size() || (i < a.terms.size() && a.terms[i].first->id < b.terms[j].first->id)) {
+    if (j == b.terms.size() ||
+        (i < a.terms.size() && a.terms[i].first->id < b.terms[j].first->id)) {
       r.terms.push_back(a.terms[i++]);
     } else if (i == a.terms.size() || b.terms[j].first->id < a.terms[i].first->id) {
       r.terms.push_back({b.terms[j].first, mulC(b.terms[j].second, kb)});
@@ -251,7 +277,9 @@ Expr ExprContext::sub(Expr a, Expr b) {
   }
   return fromPoly(polyAdd(toPoly(a), toPoly(b), -1));
 }
-Expr ExprContext::neg(Expr a) { return scale(a, -1); }
+Expr ExprContext::neg(Expr a) {
+  return scale(a, -1);
+}
 Expr ExprContext::scale(Expr a, int64_t k) {
   if (k == 0) return constant(0);
   if (k == 1) return a;
@@ -309,8 +337,10 @@ static Expr minMax(ExprContext& cx, ExprKind k, Expr a, Expr b) {
   // Flatten nested min/max of the same kind, sort and deduplicate (commutative, idempotent).
   std::vector<Expr> args;
   for (Expr e : {a, b}) {
-    if (e->kind == k) args.insert(args.end(), e->args.begin(), e->args.end());
-    else args.push_back(e);
+    if (e->kind == k)
+      args.insert(args.end(), e->args.begin(), e->args.end());
+    else
+      args.push_back(e);
   }
   std::sort(args.begin(), args.end(), byId);
   args.erase(std::unique(args.begin(), args.end()), args.end());
@@ -318,8 +348,12 @@ static Expr minMax(ExprContext& cx, ExprKind k, Expr a, Expr b) {
   if (auto r = applySimplifyRules(cx, k, args)) return *r;
   return cx.intern(proto(k, 0, std::move(args)));
 }
-Expr ExprContext::min(Expr a, Expr b) { return minMax(*this, ExprKind::Min, a, b); }
-Expr ExprContext::max(Expr a, Expr b) { return minMax(*this, ExprKind::Max, a, b); }
+Expr ExprContext::min(Expr a, Expr b) {
+  return minMax(*this, ExprKind::Min, a, b);
+}
+Expr ExprContext::max(Expr a, Expr b) {
+  return minMax(*this, ExprKind::Max, a, b);
+}
 
 // ---- comparisons and connectives -----------------------------------------------------------
 
@@ -362,20 +396,25 @@ Expr ExprContext::eq(Expr a, Expr b) {
   }
   return makeCmp(*this, ExprKind::Eq, polyAdd(toPoly(a), toPoly(b), -1));
 }
-Expr ExprContext::ne(Expr a, Expr b) { return logicalNot(eq(a, b)); }
+Expr ExprContext::ne(Expr a, Expr b) {
+  return logicalNot(eq(a, b));
+}
 
 Expr ExprContext::logicalNot(Expr a) {
   TESSEL_ASSERT(a->isBool, "logicalNot of an integer expression");
   switch (a->kind) {
-    case ExprKind::BoolConst: return boolConst(!a->value);
+    case ExprKind::BoolConst:
+      return boolConst(!a->value);
     case ExprKind::Le: {  // !(p <= 0)  <=>  1 - p <= 0
       Poly p = toPoly(a->args[0]);
       p.c = addC(-p.c, 1);
       for (auto& t : p.terms) t.second = -t.second;
       return makeCmp(*this, ExprKind::Le, p);
     }
-    case ExprKind::Eq: return intern(proto(ExprKind::Ne, 0, {a->args[0]}));
-    case ExprKind::Ne: return intern(proto(ExprKind::Eq, 0, {a->args[0]}));
+    case ExprKind::Eq:
+      return intern(proto(ExprKind::Ne, 0, {a->args[0]}));
+    case ExprKind::Ne:
+      return intern(proto(ExprKind::Eq, 0, {a->args[0]}));
     case ExprKind::And:
     case ExprKind::Or: {
       Expr r = boolConst(a->kind == ExprKind::And ? false : true);
@@ -383,7 +422,8 @@ Expr ExprContext::logicalNot(Expr a) {
         r = a->kind == ExprKind::And ? logicalOr(r, logicalNot(x)) : logicalAnd(r, logicalNot(x));
       return r;
     }
-    default: TESSEL_ASSERT(false, "logicalNot: not a boolean node");
+    default:
+      TESSEL_ASSERT(false, "logicalNot: not a boolean node");
   }
   return a;
 }
@@ -396,8 +436,10 @@ static Expr connective(ExprContext& cx, ExprKind k, Expr a, Expr b) {
   for (Expr e : {a, b}) {
     if (e == absorbing) return absorbing;
     if (e == neutral) continue;
-    if (e->kind == k) args.insert(args.end(), e->args.begin(), e->args.end());
-    else args.push_back(e);
+    if (e->kind == k)
+      args.insert(args.end(), e->args.begin(), e->args.end());
+    else
+      args.push_back(e);
   }
   std::sort(args.begin(), args.end(), byId);
   args.erase(std::unique(args.begin(), args.end()), args.end());
@@ -411,8 +453,12 @@ static Expr connective(ExprContext& cx, ExprKind k, Expr a, Expr b) {
   }
   return cx.intern(proto(k, 0, std::move(args)));
 }
-Expr ExprContext::logicalAnd(Expr a, Expr b) { return connective(*this, ExprKind::And, a, b); }
-Expr ExprContext::logicalOr(Expr a, Expr b) { return connective(*this, ExprKind::Or, a, b); }
+Expr ExprContext::logicalAnd(Expr a, Expr b) {
+  return connective(*this, ExprKind::And, a, b);
+}
+Expr ExprContext::logicalOr(Expr a, Expr b) {
+  return connective(*this, ExprKind::Or, a, b);
+}
 
 std::optional<Expr> ExprContext::divideExact(Expr a, Expr b) {
   Poly pb = toPoly(b);
@@ -466,8 +512,10 @@ Expr ExprContext::substitute(Expr e, const std::vector<Expr>& map) {
       for (Expr x : a) r = mul(r, x);
       return r;
     }
-    case ExprKind::FloorDiv: return floorDiv(a[0], a[1]);
-    case ExprKind::Mod: return mod(a[0], a[1]);
+    case ExprKind::FloorDiv:
+      return floorDiv(a[0], a[1]);
+    case ExprKind::Mod:
+      return mod(a[0], a[1]);
     case ExprKind::Min:
     case ExprKind::Max: {
       Expr r = a[0];
@@ -475,27 +523,33 @@ Expr ExprContext::substitute(Expr e, const std::vector<Expr>& map) {
         r = e->kind == ExprKind::Min ? min(r, a[i]) : max(r, a[i]);
       return r;
     }
-    case ExprKind::Le: return le(a[0], constant(0));
-    case ExprKind::Eq: return eq(a[0], constant(0));
-    case ExprKind::Ne: return ne(a[0], constant(0));
+    case ExprKind::Le:
+      return le(a[0], constant(0));
+    case ExprKind::Eq:
+      return eq(a[0], constant(0));
+    case ExprKind::Ne:
+      return ne(a[0], constant(0));
     case ExprKind::And:
     case ExprKind::Or: {
       Expr r = boolConst(e->kind == ExprKind::And);
       for (Expr x : a) r = e->kind == ExprKind::And ? logicalAnd(r, x) : logicalOr(r, x);
       return r;
     }
-    default: return e;
+    default:
+      return e;
   }
 }
 
 std::optional<int64_t> ExprContext::evalInt(Expr e, std::span<const int64_t> sv) const {
   switch (e->kind) {
     case ExprKind::Const:
-    case ExprKind::BoolConst: return e->value;
+    case ExprKind::BoolConst:
+      return e->value;
     case ExprKind::Sym:
       if (static_cast<size_t>(e->value) >= sv.size()) return std::nullopt;
       return sv[e->value];
-    default: break;
+    default:
+      break;
   }
   std::vector<int64_t> v;
   for (Expr a : e->args) {
@@ -518,16 +572,35 @@ std::optional<int64_t> ExprContext::evalInt(Expr e, std::span<const int64_t> sv)
       r = 1;
       for (int64_t x : v) ov |= __builtin_mul_overflow(r, x, &r);
       break;
-    case ExprKind::FloorDiv: r = floorDivInt(v[0], v[1]); break;
-    case ExprKind::Mod: r = modInt(v[0], v[1]); break;
-    case ExprKind::Min: r = *std::min_element(v.begin(), v.end()); break;
-    case ExprKind::Max: r = *std::max_element(v.begin(), v.end()); break;
-    case ExprKind::Le: r = v[0] <= 0; break;
-    case ExprKind::Eq: r = v[0] == 0; break;
-    case ExprKind::Ne: r = v[0] != 0; break;
-    case ExprKind::And: r = std::all_of(v.begin(), v.end(), [](int64_t x) { return x; }); break;
-    case ExprKind::Or: r = std::any_of(v.begin(), v.end(), [](int64_t x) { return x; }); break;
-    default: break;
+    case ExprKind::FloorDiv:
+      r = floorDivInt(v[0], v[1]);
+      break;
+    case ExprKind::Mod:
+      r = modInt(v[0], v[1]);
+      break;
+    case ExprKind::Min:
+      r = *std::min_element(v.begin(), v.end());
+      break;
+    case ExprKind::Max:
+      r = *std::max_element(v.begin(), v.end());
+      break;
+    case ExprKind::Le:
+      r = v[0] <= 0;
+      break;
+    case ExprKind::Eq:
+      r = v[0] == 0;
+      break;
+    case ExprKind::Ne:
+      r = v[0] != 0;
+      break;
+    case ExprKind::And:
+      r = std::all_of(v.begin(), v.end(), [](int64_t x) { return x; });
+      break;
+    case ExprKind::Or:
+      r = std::any_of(v.begin(), v.end(), [](int64_t x) { return x; });
+      break;
+    default:
+      break;
   }
   if (ov) return std::nullopt;
   return r;

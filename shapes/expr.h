@@ -61,12 +61,12 @@ class ExprContext;
 class ExprNode {
  public:
   ExprKind kind;
-  bool isBool;          ///< BoolConst, Le, Eq, Ne, And, Or
-  bool hasHint;         ///< every symbol below is backed
-  bool hasUnbacked;     ///< some symbol below is unbacked
-  uint32_t id;          ///< creation order in its context; the canonical sort key
-  int64_t value;        ///< Const: value; Sym: symbol index; Add: constant term; BoolConst
-  int64_t hint;         ///< value under the hints when hasHint
+  bool isBool;       ///< BoolConst, Le, Eq, Ne, And, Or
+  bool hasHint;      ///< every symbol below is backed
+  bool hasUnbacked;  ///< some symbol below is unbacked
+  uint32_t id;       ///< creation order in its context; the canonical sort key
+  int64_t value;     ///< Const: value; Sym: symbol index; Add: constant term; BoolConst
+  int64_t hint;      ///< value under the hints when hasHint
   size_t hash;
   ExprContext* ctx;
   std::vector<Expr> args;       ///< operands (see Note [Canonical form])

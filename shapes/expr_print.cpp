@@ -1,9 +1,10 @@
 // Printing expressions the way users read them: "2*s0 + 1", "s0 <= 30", "s0 >= 2".
+#include "shapes/expr_print.h"
+
 #include <functional>
 #include <string>
 
 #include "shapes/expr.h"
-#include "shapes/expr_print.h"
 
 namespace tessel::shapes {
 
@@ -43,10 +44,12 @@ struct Printer {
       if (k == 0) return;
       bool neg = k < 0;
       int64_t mag = neg ? -k : k;
-      std::string t = body.empty() ? std::to_string(mag)
-                                   : (mag == 1 ? body : std::to_string(mag) + "*" + body);
-      if (s.empty()) s = neg ? "-" + t : t;
-      else s += neg ? " - " + t : " + " + t;
+      std::string t =
+          body.empty() ? std::to_string(mag) : (mag == 1 ? body : std::to_string(mag) + "*" + body);
+      if (s.empty())
+        s = neg ? "-" + t : t;
+      else
+        s += neg ? " - " + t : " + " + t;
     };
     for (auto& [m, k] : p.terms) {
       bool bare = m->kind == ExprKind::FloorDiv || m->kind == ExprKind::Mod;
@@ -90,13 +93,20 @@ struct Printer {
 
   std::string print(Expr e) {
     switch (e->kind) {
-      case ExprKind::Const: return std::to_string(e->value);
-      case ExprKind::BoolConst: return e->value ? "true" : "false";
-      case ExprKind::Sym: return name(static_cast<uint32_t>(e->value));
-      case ExprKind::Add: return sum(e, false);
-      case ExprKind::Mul: return monomial(e);
-      case ExprKind::FloorDiv: return atom(e->args[0]) + "//" + atom(e->args[1]);
-      case ExprKind::Mod: return atom(e->args[0]) + " % " + atom(e->args[1]);
+      case ExprKind::Const:
+        return std::to_string(e->value);
+      case ExprKind::BoolConst:
+        return e->value ? "true" : "false";
+      case ExprKind::Sym:
+        return name(static_cast<uint32_t>(e->value));
+      case ExprKind::Add:
+        return sum(e, false);
+      case ExprKind::Mul:
+        return monomial(e);
+      case ExprKind::FloorDiv:
+        return atom(e->args[0]) + "//" + atom(e->args[1]);
+      case ExprKind::Mod:
+        return atom(e->args[0]) + " % " + atom(e->args[1]);
       case ExprKind::Min:
       case ExprKind::Max: {
         std::string s = e->kind == ExprKind::Min ? "min(" : "max(";
@@ -105,7 +115,8 @@ struct Printer {
       }
       case ExprKind::Le:
       case ExprKind::Eq:
-      case ExprKind::Ne: return cmp(e);
+      case ExprKind::Ne:
+        return cmp(e);
       case ExprKind::And:
       case ExprKind::Or: {
         std::string s, sep = e->kind == ExprKind::And ? " and " : " or ";
@@ -123,7 +134,9 @@ struct Printer {
 
 }  // namespace
 
-std::string exprToString(Expr e, const SymbolNamer& name) { return Printer{name}.print(e); }
+std::string exprToString(Expr e, const SymbolNamer& name) {
+  return Printer{name}.print(e);
+}
 
 std::string ExprNode::toString() const {
   const ExprContext* cx = ctx;

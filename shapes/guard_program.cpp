@@ -37,7 +37,8 @@ struct Compiler {
     using I = GuardProgram::Instr;
     switch (e->kind) {
       case ExprKind::Const:
-      case ExprKind::BoolConst: return emit(I::LoadConst, 0, 0, e->value);
+      case ExprKind::BoolConst:
+        return emit(I::LoadConst, 0, 0, e->value);
       case ExprKind::Sym: {
         int slot = symbolSlot.at(e->value);
         TESSEL_ASSERT(slot >= 0, "guard on an unbacked symbol " + e->toString());
@@ -70,10 +71,14 @@ struct Compiler {
       }
       case ExprKind::FloorDiv:
         return emit(I::FloorDiv, reg(e->args[0]), reg(e->args[1]));
-      case ExprKind::Mod: return emit(I::Mod, reg(e->args[0]), reg(e->args[1]));
-      case ExprKind::Le: return emit(I::Le0, reg(e->args[0]));
-      case ExprKind::Eq: return emit(I::Eq0, reg(e->args[0]));
-      case ExprKind::Ne: return emit(I::Ne0, reg(e->args[0]));
+      case ExprKind::Mod:
+        return emit(I::Mod, reg(e->args[0]), reg(e->args[1]));
+      case ExprKind::Le:
+        return emit(I::Le0, reg(e->args[0]));
+      case ExprKind::Eq:
+        return emit(I::Eq0, reg(e->args[0]));
+      case ExprKind::Ne:
+        return emit(I::Ne0, reg(e->args[0]));
     }
     return 0;
   }
@@ -95,8 +100,8 @@ GuardProgram::GuardProgram(std::vector<Guard> guards, const ShapeEnv& env)
     const Guard& gd = guards_[g];
     int64_t gi = static_cast<int64_t>(g);
     if (gd.kind == GuardKind::Static) {
-      code_.push_back({Instr::CheckConst, 0, static_cast<uint16_t>(gd.slot), 0, gi,
-                       sourceHints_.at(gd.slot)});
+      code_.push_back(
+          {Instr::CheckConst, 0, static_cast<uint16_t>(gd.slot), 0, gi, sourceHints_.at(gd.slot)});
     } else if (gd.kind == GuardKind::Duck) {
       code_.push_back({Instr::CheckEqInput, 0, static_cast<uint16_t>(gd.slot),
                        static_cast<uint16_t>(gd.slot2), gi, 0});
@@ -114,21 +119,51 @@ int GuardProgram::check(std::span<const int64_t> in) const noexcept {
   bool ov = false;
   for (const Instr& i : code_) {
     switch (i.op) {
-      case Instr::LoadInput: r[i.dst] = in[i.a]; break;
-      case Instr::LoadConst: r[i.dst] = i.imm; break;
-      case Instr::AddImm: ov |= __builtin_add_overflow(r[i.a], i.imm, &r[i.dst]); break;
-      case Instr::MulImm: ov |= __builtin_mul_overflow(r[i.a], i.imm, &r[i.dst]); break;
-      case Instr::Add: ov |= __builtin_add_overflow(r[i.a], r[i.b], &r[i.dst]); break;
-      case Instr::Mul: ov |= __builtin_mul_overflow(r[i.a], r[i.b], &r[i.dst]); break;
-      case Instr::FloorDiv: r[i.dst] = floorDivInt(r[i.a], r[i.b]); break;
-      case Instr::Mod: r[i.dst] = modInt(r[i.a], r[i.b]); break;
-      case Instr::Min: r[i.dst] = r[i.a] < r[i.b] ? r[i.a] : r[i.b]; break;
-      case Instr::Max: r[i.dst] = r[i.a] > r[i.b] ? r[i.a] : r[i.b]; break;
-      case Instr::Le0: r[i.dst] = r[i.a] <= 0; break;
-      case Instr::Eq0: r[i.dst] = r[i.a] == 0; break;
-      case Instr::Ne0: r[i.dst] = r[i.a] != 0; break;
-      case Instr::And: r[i.dst] = r[i.a] & r[i.b]; break;
-      case Instr::Or: r[i.dst] = r[i.a] | r[i.b]; break;
+      case Instr::LoadInput:
+        r[i.dst] = in[i.a];
+        break;
+      case Instr::LoadConst:
+        r[i.dst] = i.imm;
+        break;
+      case Instr::AddImm:
+        ov |= __builtin_add_overflow(r[i.a], i.imm, &r[i.dst]);
+        break;
+      case Instr::MulImm:
+        ov |= __builtin_mul_overflow(r[i.a], i.imm, &r[i.dst]);
+        break;
+      case Instr::Add:
+        ov |= __builtin_add_overflow(r[i.a], r[i.b], &r[i.dst]);
+        break;
+      case Instr::Mul:
+        ov |= __builtin_mul_overflow(r[i.a], r[i.b], &r[i.dst]);
+        break;
+      case Instr::FloorDiv:
+        r[i.dst] = floorDivInt(r[i.a], r[i.b]);
+        break;
+      case Instr::Mod:
+        r[i.dst] = modInt(r[i.a], r[i.b]);
+        break;
+      case Instr::Min:
+        r[i.dst] = r[i.a] < r[i.b] ? r[i.a] : r[i.b];
+        break;
+      case Instr::Max:
+        r[i.dst] = r[i.a] > r[i.b] ? r[i.a] : r[i.b];
+        break;
+      case Instr::Le0:
+        r[i.dst] = r[i.a] <= 0;
+        break;
+      case Instr::Eq0:
+        r[i.dst] = r[i.a] == 0;
+        break;
+      case Instr::Ne0:
+        r[i.dst] = r[i.a] != 0;
+        break;
+      case Instr::And:
+        r[i.dst] = r[i.a] & r[i.b];
+        break;
+      case Instr::Or:
+        r[i.dst] = r[i.a] | r[i.b];
+        break;
       case Instr::CheckEqInput:
         if (in[i.a] != in[i.b]) return static_cast<int>(i.imm);
         break;
@@ -174,10 +209,10 @@ std::string GuardProgram::failureReason(int g, std::span<const int64_t> in) cons
 }
 
 std::string GuardProgram::dump() const {
-  static const char* names[] = {"load_input", "load_const", "add_imm", "mul_imm", "add",
-                                "mul",        "floordiv",   "mod",     "min",     "max",
-                                "le0",        "eq0",        "ne0",     "and",     "or",
-                                "check_eq_input", "check_const", "check"};
+  static const char* names[] = {
+      "load_input",  "load_const", "add_imm", "mul_imm", "add", "mul", "floordiv", "mod",
+      "min",         "max",        "le0",     "eq0",     "ne0", "and", "or",       "check_eq_input",
+      "check_const", "check"};
   std::string s;
   for (const Instr& i : code_)
     s += std::string(names[i.op]) + " r" + std::to_string(i.dst) + " a=" + std::to_string(i.a) +

@@ -16,24 +16,24 @@ class GuardProgram {
   /// One instruction of the register machine; registers are int64 slots of a fixed frame.
   struct Instr {
     enum Op : uint8_t {
-      LoadInput,   ///< r[dst] = inputs[a]
-      LoadConst,   ///< r[dst] = imm
-      AddImm,      ///< r[dst] = r[a] + imm
-      MulImm,      ///< r[dst] = r[a] * imm
-      Add,         ///< r[dst] = r[a] + r[b]
-      Mul,         ///< r[dst] = r[a] * r[b]
-      FloorDiv,    ///< Python floor division (Note [Division semantics])
-      Mod,         ///< Python modulo
+      LoadInput,  ///< r[dst] = inputs[a]
+      LoadConst,  ///< r[dst] = imm
+      AddImm,     ///< r[dst] = r[a] + imm
+      MulImm,     ///< r[dst] = r[a] * imm
+      Add,        ///< r[dst] = r[a] + r[b]
+      Mul,        ///< r[dst] = r[a] * r[b]
+      FloorDiv,   ///< Python floor division (Note [Division semantics])
+      Mod,        ///< Python modulo
       Min,
       Max,
-      Le0,         ///< r[dst] = r[a] <= 0
-      Eq0,         ///< r[dst] = r[a] == 0
-      Ne0,         ///< r[dst] = r[a] != 0
-      And,         ///< r[dst] = r[a] & r[b]
-      Or,          ///< r[dst] = r[a] | r[b]
+      Le0,           ///< r[dst] = r[a] <= 0
+      Eq0,           ///< r[dst] = r[a] == 0
+      Ne0,           ///< r[dst] = r[a] != 0
+      And,           ///< r[dst] = r[a] & r[b]
+      Or,            ///< r[dst] = r[a] | r[b]
       CheckEqInput,  ///< fail guard `imm` unless inputs[a] == inputs[b] (fast duck guard)
-      CheckConst,  ///< fail guard `imm` unless inputs[a] == r-less constant c (static guard)
-      Check,       ///< fail guard `imm` unless r[a] != 0
+      CheckConst,    ///< fail guard `imm` unless inputs[a] == r-less constant c (static guard)
+      Check,         ///< fail guard `imm` unless r[a] != 0
     };
     Op op;
     uint16_t dst = 0, a = 0, b = 0;
@@ -67,7 +67,7 @@ class GuardProgram {
   std::vector<Guard> guards_;
   std::vector<std::string> sourceNames_;
   std::vector<int64_t> sourceHints_;
-  std::vector<int> symbolSlot_;          ///< per symbol: input slot, -1 unbacked
+  std::vector<int> symbolSlot_;  ///< per symbol: input slot, -1 unbacked
   std::vector<std::string> symbolNames_;
   uint16_t numRegs_ = 0;
 };

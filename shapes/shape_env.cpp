@@ -14,13 +14,20 @@ namespace tessel::shapes {
 
 const char* guardKindName(GuardKind k) {
   switch (k) {
-    case GuardKind::Guard: return "guard";
-    case GuardKind::Specialization: return "specialization";
-    case GuardKind::Static: return "static";
-    case GuardKind::Duck: return "duck";
-    case GuardKind::Range: return "range";
-    case GuardKind::Require: return "require";
-    case GuardKind::RuntimeAssert: return "runtime_assert";
+    case GuardKind::Guard:
+      return "guard";
+    case GuardKind::Specialization:
+      return "specialization";
+    case GuardKind::Static:
+      return "static";
+    case GuardKind::Duck:
+      return "duck";
+    case GuardKind::Range:
+      return "range";
+    case GuardKind::Require:
+      return "require";
+    case GuardKind::RuntimeAssert:
+      return "runtime_assert";
   }
   return "?";
 }
@@ -66,14 +73,18 @@ SymInt ShapeEnv::createSymbol(std::string source, int64_t hint, SymbolOptions op
   uint32_t slot = static_cast<uint32_t>(sources_.size());
   const SourceLoc& loc = currentSourceLoc();
   if (opts.isSize && hint < 0)
-    throwUserError(ErrorKind::ValueError, source + ": a size cannot be negative (" +
-                                              std::to_string(hint) + ")");
+    throwUserError(ErrorKind::ValueError,
+                   source + ": a size cannot be negative (" + std::to_string(hint) + ")");
   bool zeroOne = opts.isSize && (hint == 0 || hint == 1) && config_.specialize_zero_one &&
                  !config_.backed_size_oblivious && !opts.markedDynamic;
   if (opts.dynamic == DimDynamic::Static || zeroOne) {
     sources_.push_back({source, hint, nullptr, slot});
-    Guard g{nullptr, GuardKind::Static, loc, source + " == " + std::to_string(hint),
-            static_cast<int>(slot), -1};
+    Guard g{nullptr,
+            GuardKind::Static,
+            loc,
+            source + " == " + std::to_string(hint),
+            static_cast<int>(slot),
+            -1};
     guards_.push_back(std::move(g));
     ++stats_.guardsAdded;
     return hint;
@@ -111,8 +122,7 @@ SymInt ShapeEnv::createSymbol(std::string source, int64_t hint, SymbolOptions op
   if (opts.max) r.hi = std::min(r.hi, *opts.max);
   if (!r.contains(hint))
     throwUserError(ErrorKind::ConstraintViolation,
-                   source + " = " + std::to_string(hint) + " is outside its range " +
-                       r.toString());
+                   source + " = " + std::to_string(hint) + " is outside its range " + r.toString());
   info.range = info.initialRange = r;
   uint32_t index = static_cast<uint32_t>(symbols_.size());
   symbols_.push_back(info);
@@ -155,7 +165,8 @@ SymInt ShapeEnv::createUnbacked(bool isSize, std::optional<int64_t> maxValue) {
 ValueRange ShapeEnv::rangeOf(Expr e, bool so) {
   switch (e->kind) {
     case ExprKind::Const:
-    case ExprKind::BoolConst: return ValueRange::point(e->value);
+    case ExprKind::BoolConst:
+      return ValueRange::point(e->value);
     case ExprKind::Sym: {
       const SymbolInfo& i = symbols_[e->value];
       ValueRange r = i.range;
@@ -174,8 +185,10 @@ ValueRange ShapeEnv::rangeOf(Expr e, bool so) {
       for (Expr a : e->args) r = rangeMul(r, rangeOf(a, so));
       return r;
     }
-    case ExprKind::FloorDiv: return rangeFloorDiv(rangeOf(e->args[0], so), rangeOf(e->args[1], so));
-    case ExprKind::Mod: return rangeMod(rangeOf(e->args[0], so), rangeOf(e->args[1], so));
+    case ExprKind::FloorDiv:
+      return rangeFloorDiv(rangeOf(e->args[0], so), rangeOf(e->args[1], so));
+    case ExprKind::Mod:
+      return rangeMod(rangeOf(e->args[0], so), rangeOf(e->args[1], so));
     case ExprKind::Min:
     case ExprKind::Max: {
       ValueRange r = rangeOf(e->args[0], so);
@@ -215,20 +228,23 @@ ValueRange ShapeEnv::rangeOf(Expr e, bool so) {
 
 ValueRange ShapeEnv::bounds(const SymInt& v) {
   if (auto c = v.maybeConstant()) return ValueRange::point(*c);
-  return rangeOf(simplify(v).expr() ? simplify(v).expr() : ctx_->constant(*simplify(v).maybeConstant()),
-                 false);
+  return rangeOf(
+      simplify(v).expr() ? simplify(v).expr() : ctx_->constant(*simplify(v).maybeConstant()),
+      false);
 }
 
-void ShapeEnv::updateRange(uint32_t s, ValueRange r) { narrowSymbol(s, r, "update_range", -1); }
+void ShapeEnv::updateRange(uint32_t s, ValueRange r) {
+  narrowSymbol(s, r, "update_range", -1);
+}
 
 void ShapeEnv::narrowSymbol(uint32_t s, ValueRange r, const std::string& reason, int guardIndex) {
   SymbolInfo& i = symbols_.at(s);
   ValueRange nr = i.range.intersect(r);
   if (nr == i.range) return;
   if (nr.empty())
-    throwUserError(ErrorKind::ConstraintViolation,
-                   (i.source.empty() ? i.name : i.source) + ": range " + i.range.toString() +
-                       " and " + r.toString() + " are disjoint");
+    throwUserError(ErrorKind::ConstraintViolation, (i.source.empty() ? i.name : i.source) +
+                                                       ": range " + i.range.toString() + " and " +
+                                                       r.toString() + " are disjoint");
   i.range = nr;
   ++version_;
   log("update_range " + i.name + " = " + nr.toString());
@@ -236,8 +252,7 @@ void ShapeEnv::narrowSymbol(uint32_t s, ValueRange r, const std::string& reason,
     addReplacement(s, ctx_->constant(nr.lo), reason, guardIndex);
 }
 
-void ShapeEnv::addReplacement(uint32_t s, Expr value, const std::string& reason,
-                              int guardIndex) {
+void ShapeEnv::addReplacement(uint32_t s, Expr value, const std::string& reason, int guardIndex) {
   value = applyReplacements(value);
   if (value == ctx_->symbol(s)) return;
   replacementMap_[s] = value;
@@ -275,22 +290,27 @@ void ShapeEnv::narrowFrom(Expr e, int gi) {
     uint32_t s = static_cast<uint32_t>(p.terms[0].first->value);
     int64_t k = p.terms[0].second, c = p.c;
     if (e->kind == ExprKind::Le) {  // k*s + c <= 0
-      if (k > 0) narrowSymbol(s, {ValueRange::kNegInf, floorDivInt(-c, k)}, why, gi);
-      else narrowSymbol(s, {-floorDivInt(-c, -k), ValueRange::kPosInf}, why, gi);
+      if (k > 0)
+        narrowSymbol(s, {ValueRange::kNegInf, floorDivInt(-c, k)}, why, gi);
+      else
+        narrowSymbol(s, {-floorDivInt(-c, -k), ValueRange::kPosInf}, why, gi);
     } else if (e->kind == ExprKind::Eq) {  // s + c == 0 (normalized: k == 1)
       narrowSymbol(s, ValueRange::point(-c), why, gi);
       if (!replacementMap_[s]) addReplacement(s, ctx_->constant(-c), why, gi);
     } else {
       ValueRange r = symbols_[s].range;
-      if (r.lo == -c && r.lo != ValueRange::kPosInf) narrowSymbol(s, {r.lo + 1, r.hi}, why, gi);
-      else if (r.hi == -c && r.hi != ValueRange::kNegInf) narrowSymbol(s, {r.lo, r.hi - 1}, why, gi);
+      if (r.lo == -c && r.lo != ValueRange::kPosInf)
+        narrowSymbol(s, {r.lo + 1, r.hi}, why, gi);
+      else if (r.hi == -c && r.hi != ValueRange::kNegInf)
+        narrowSymbol(s, {r.lo, r.hi - 1}, why, gi);
     }
     return;
   }
   // s_a - s_b == 0: replace the later (or unbacked) symbol by the other.
   if (e->kind == ExprKind::Eq && p.c == 0 && p.terms.size() == 2 &&
       p.terms[0].first->kind == ExprKind::Sym && p.terms[1].first->kind == ExprKind::Sym &&
-      p.terms[0].second == -p.terms[1].second && (p.terms[0].second == 1 || p.terms[0].second == -1)) {
+      p.terms[0].second == -p.terms[1].second &&
+      (p.terms[0].second == 1 || p.terms[0].second == -1)) {
     uint32_t a = static_cast<uint32_t>(p.terms[0].first->value);
     uint32_t b = static_cast<uint32_t>(p.terms[1].first->value);
     bool replaceA = symbols_[a].unbacked && !symbols_[b].unbacked;
@@ -325,8 +345,10 @@ std::optional<bool> ShapeEnv::decide(Expr e, bool so) {
   }
   auto d = decideWithSolver(e, so);
   // A proved outcome stays proved as guards and facts only grow; "undecided" is per version.
-  if (d) c.decided[key] = *d;
-  else c.undecided[key] = version_;
+  if (d)
+    c.decided[key] = *d;
+  else
+    c.undecided[key] = version_;
   return d;
 }
 
@@ -394,8 +416,8 @@ bool ShapeEnv::refutedByPoints(Expr e) {
   for (uint32_t s : e->syms) {
     const SymbolInfo& info = symbols_[s];
     int64_t h = *info.hint;
-    int64_t probes[] = {h + 1, h - 1, info.range.lo, info.range.hi, h * 2, h / 2,
-                        h * 10 + 7, int64_t{1} << 20, int64_t{1} << 30};
+    int64_t probes[] = {h + 1, h - 1,      info.range.lo,    info.range.hi,   h * 2,
+                        h / 2, h * 10 + 7, int64_t{1} << 20, int64_t{1} << 30};
     for (int64_t v : probes) {
       if (v == h || !info.range.contains(v)) continue;
       vals[s] = v;
@@ -460,9 +482,9 @@ int64_t ShapeEnv::evaluateInt(const SymInt& v) {
   ValueRange r = rangeOf(e, false);
   if (r.isPoint()) return r.lo;
   if (!e->hasHint)
-    throwUserError(ErrorKind::DataDependentError,
-                   "could not specialize data-dependent value " + sourceText(e) + " (" +
-                       e->toString() + ")" + at(currentSourceLoc()));
+    throwUserError(ErrorKind::DataDependentError, "could not specialize data-dependent value " +
+                                                      sourceText(e) + " (" + e->toString() + ")" +
+                                                      at(currentSourceLoc()));
   recordGuard(ctx_->eq(e, ctx_->constant(e->hint)), GuardKind::Specialization);
   return e->hint;
 }
@@ -500,7 +522,9 @@ void ShapeEnv::check(const SymBool& c, std::string_view message) {
   log("runtime_assert " + e->toString() + at(currentSourceLoc()));
 }
 
-void ShapeEnv::checkIsSize(const SymInt& v) { check(v >= SymInt(0)); }
+void ShapeEnv::checkIsSize(const SymInt& v) {
+  check(v >= SymInt(0));
+}
 
 void ShapeEnv::addFact(Expr e) {
   facts_.push_back(e);
@@ -564,7 +588,8 @@ Expr ShapeEnv::rangeSimplify(Expr e) {
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
   if (!changed) return e;
   std::vector<Expr> map(ctx_->symbols().size(), nullptr);
@@ -580,8 +605,10 @@ Expr ShapeEnv::rangeSimplify(Expr e) {
       for (Expr x : a) r = cx.mul(r, x);
       return r;
     }
-    case ExprKind::FloorDiv: return cx.floorDiv(a[0], a[1]);
-    case ExprKind::Mod: return cx.mod(a[0], a[1]);
+    case ExprKind::FloorDiv:
+      return cx.floorDiv(a[0], a[1]);
+    case ExprKind::Mod:
+      return cx.mod(a[0], a[1]);
     case ExprKind::Min:
     case ExprKind::Max: {
       Expr r = a[0];
@@ -589,16 +616,20 @@ Expr ShapeEnv::rangeSimplify(Expr e) {
         r = e->kind == ExprKind::Min ? cx.min(r, a[i]) : cx.max(r, a[i]);
       return r;
     }
-    case ExprKind::Le: return cx.le(a[0], cx.constant(0));
-    case ExprKind::Eq: return cx.eq(a[0], cx.constant(0));
-    case ExprKind::Ne: return cx.ne(a[0], cx.constant(0));
+    case ExprKind::Le:
+      return cx.le(a[0], cx.constant(0));
+    case ExprKind::Eq:
+      return cx.eq(a[0], cx.constant(0));
+    case ExprKind::Ne:
+      return cx.ne(a[0], cx.constant(0));
     case ExprKind::And:
     case ExprKind::Or: {
       Expr r = cx.boolConst(e->kind == ExprKind::And);
       for (Expr x : a) r = e->kind == ExprKind::And ? cx.logicalAnd(r, x) : cx.logicalOr(r, x);
       return r;
     }
-    default: return e;
+    default:
+      return e;
   }
 }
 

@@ -69,8 +69,8 @@ const char* guardKindName(GuardKind k);
 struct Guard {
   Expr expr = nullptr;  ///< canonical boolean expression (ExprNode::isBool)
   GuardKind kind = GuardKind::Guard;
-  SourceLoc loc;        ///< the statement that caused it
-  std::string text;     ///< user-facing text with source names: "x.shape[0] <= 30"
+  SourceLoc loc;     ///< the statement that caused it
+  std::string text;  ///< user-facing text with source names: "x.shape[0] <= 30"
   /// Static/Duck guards have no expression (expr == nullptr): a Static guard checks
   /// inputs[slot] == sources()[slot].hint, a Duck guard inputs[slot] == inputs[slot2].
   int slot = -1;
@@ -80,10 +80,10 @@ struct Guard {
 
 /// One input the guards read at call time: a tensor size or int argument.
 struct Source {
-  std::string name;          ///< "x.shape[0]", "n"
-  int64_t hint = 0;          ///< value at this compile
-  Expr symbol = nullptr;     ///< its symbol; nullptr for a static source
-  uint32_t slot = 0;         ///< index into the inputs given to GuardProgram::check
+  std::string name;       ///< "x.shape[0]", "n"
+  int64_t hint = 0;       ///< value at this compile
+  Expr symbol = nullptr;  ///< its symbol; nullptr for a static source
+  uint32_t slot = 0;      ///< index into the inputs given to GuardProgram::check
 };
 
 /// Everything known about one symbol.
@@ -93,11 +93,11 @@ struct SymbolInfo {
   std::optional<int64_t> hint;  ///< nullopt for unbacked
   bool unbacked = false;
   bool isSize = true;
-  ValueRange range;             ///< current range; narrows as guards/facts are added
-  ValueRange initialRange;      ///< range at creation (emitted as Range guards for backed)
+  ValueRange range;         ///< current range; narrows as guards/facts are added
+  ValueRange initialRange;  ///< range at creation (emitted as Range guards for backed)
   SymbolOptions opts;
-  SourceLoc loc;                ///< where it was created
-  int slot = -1;                ///< input slot of its first source; -1 for unbacked
+  SourceLoc loc;  ///< where it was created
+  int slot = -1;  ///< input slot of its first source; -1 for unbacked
 };
 
 /// A symbol that a guard forced to a value or another expression.
@@ -111,24 +111,24 @@ struct Replacement {
 
 /// Result of asking whether the guards force a symbol to one value (mark_dynamic).
 struct SpecializationCheck {
-  bool forced = false;                 ///< every model of the guards has symbol == hint
-  bool unknown = false;                ///< the solver gave up (treated as not forced)
+  bool forced = false;                    ///< every model of the guards has symbol == hint
+  bool unknown = false;                   ///< the solver gave up (treated as not forced)
   std::optional<int64_t> counterexample;  ///< another allowed value when not forced
-  std::vector<size_t> forcingGuards;   ///< indices into guards() that force it
-  SourceLoc loc;                       ///< location of the first forcing guard
+  std::vector<size_t> forcingGuards;      ///< indices into guards() that force it
+  SourceLoc loc;                          ///< location of the first forcing guard
 };
 
 /// Counters for logs, stats() and the benchmark.
 struct ShapeEnvStats {
-  uint64_t evaluations = 0;       ///< evaluate/staticallyKnown calls reaching the env
-  uint64_t decidedByRanges = 0;   ///< answered by canonical form or interval arithmetic
-  uint64_t cacheHits = 0;         ///< answered from the solver-answer cache
-  uint64_t solverQueries = 0;     ///< Z3 check() calls
-  uint64_t solverUnknowns = 0;    ///< Z3 answered unknown (rlimit): safe fallback taken
-  uint64_t solverNanos = 0;       ///< wall time inside Z3 (encoding included)
+  uint64_t evaluations = 0;      ///< evaluate/staticallyKnown calls reaching the env
+  uint64_t decidedByRanges = 0;  ///< answered by canonical form or interval arithmetic
+  uint64_t cacheHits = 0;        ///< answered from the solver-answer cache
+  uint64_t solverQueries = 0;    ///< Z3 check() calls
+  uint64_t solverUnknowns = 0;   ///< Z3 answered unknown (rlimit): safe fallback taken
+  uint64_t solverNanos = 0;      ///< wall time inside Z3 (encoding included)
   uint64_t guardsAdded = 0;
-  uint64_t guardsPruned = 0;      ///< removed by finalGuards() as implied
-  uint64_t specializations = 0;   ///< replacements with a constant
+  uint64_t guardsPruned = 0;     ///< removed by finalGuards() as implied
+  uint64_t specializations = 0;  ///< replacements with a constant
 };
 
 class ShapeEnv {

@@ -79,16 +79,18 @@ std::vector<Guard> ShapeEnv::finalGuards() {
     std::vector<ValueRange> ranges;
     for (const SymbolInfo& s : symbols_)
       ranges.push_back(s.unbacked ? s.range
-                                  : s.isSize ? ValueRange{0, ValueRange::kPosInf}
-                                             : ValueRange::all());
+                       : s.isSize ? ValueRange{0, ValueRange::kPosInf}
+                                  : ValueRange::all());
     auto implied = solver().implied(exprs, facts_, ranges);
     for (size_t k = 0; k < cand.size(); ++k)
       if (implied[k]) drop[cand[k]] = true;
   }
   std::vector<Guard> out;
   for (size_t i = 0; i < guards_.size(); ++i) {
-    if (drop[i]) ++stats_.guardsPruned;
-    else out.push_back(guards_[i]);
+    if (drop[i])
+      ++stats_.guardsPruned;
+    else
+      out.push_back(guards_[i]);
   }
   return out;
 }
@@ -162,8 +164,8 @@ std::optional<int64_t> ShapeEnv::maxValue(const SymInt& v) {
   if (auto c = sv.maybeConstant()) return *c;
   Expr e = sv.expr();
   ValueRange r = rangeOf(e, false);
-  if (config_.solver_rlimit == 0) return r.hi == ValueRange::kPosInf ? std::nullopt
-                                                                      : std::optional(r.hi);
+  if (config_.solver_rlimit == 0)
+    return r.hi == ValueRange::kPosInf ? std::nullopt : std::optional(r.hi);
   std::vector<Expr> hard = facts_;
   for (const Guard& g : guards_)
     if (g.expr) hard.push_back(g.expr);
@@ -173,6 +175,8 @@ std::optional<int64_t> ShapeEnv::maxValue(const SymInt& v) {
   return std::min(*m, r.hi);
 }
 
-GuardProgram ShapeEnv::compileGuards() { return GuardProgram(finalGuards(), *this); }
+GuardProgram ShapeEnv::compileGuards() {
+  return GuardProgram(finalGuards(), *this);
+}
 
 }  // namespace tessel::shapes

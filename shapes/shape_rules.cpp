@@ -15,7 +15,8 @@ void fail(ErrorKind kind, std::string_view op, const std::string& message) {
 
 void arity(OpKind op, Inputs in, size_t lo, size_t hi) {
   if (in.size() >= lo && in.size() <= hi) return;
-  std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+  std::string want =
+      lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
   fail(ErrorKind::TypeError, opName(op),
        "expected " + want + " tensor operands, got " + std::to_string(in.size()));
 }
@@ -98,8 +99,10 @@ SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view 
       continue;
     }
     // Size-oblivious: an unbacked size is never 1, so it never broadcasts away.
-    if (rules::isOne(x)) o = y;
-    else if (rules::isOne(y)) o = x;
+    if (rules::isOne(x))
+      o = y;
+    else if (rules::isOne(y))
+      o = x;
     else {
       require(x == y, ErrorKind::ShapeError, [&] {
         return std::string(op) + ": shapes " + toString(a) + " and " + toString(b) +
@@ -118,13 +121,19 @@ std::vector<OpSignature> inferShape(OpKind op, std::span<const OpSignature> inpu
     case OpCategory::Unary:
     case OpCategory::Binary:
     case OpCategory::Ternary:
-    case OpCategory::Convert: return rules::elementwise(op, inputs, attrs);
-    case OpCategory::Reduce: return rules::reduce(op, inputs, attrs);
-    case OpCategory::Shape: return rules::shapeOp(op, inputs, attrs);
+    case OpCategory::Convert:
+      return rules::elementwise(op, inputs, attrs);
+    case OpCategory::Reduce:
+      return rules::reduce(op, inputs, attrs);
+    case OpCategory::Shape:
+      return rules::shapeOp(op, inputs, attrs);
     case OpCategory::Index:
-    case OpCategory::DataDependent: return rules::indexOp(op, inputs, attrs);
-    case OpCategory::NN: return rules::nnOp(op, inputs, attrs);
-    case OpCategory::Create: return rules::createOp(op, inputs, attrs);
+    case OpCategory::DataDependent:
+      return rules::indexOp(op, inputs, attrs);
+    case OpCategory::NN:
+      return rules::nnOp(op, inputs, attrs);
+    case OpCategory::Create:
+      return rules::createOp(op, inputs, attrs);
   }
   TESSEL_ASSERT(false, "inferShape: unknown op category");
   return {};

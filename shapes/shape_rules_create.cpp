@@ -32,7 +32,8 @@ Outputs createOp(OpKind op, Inputs in, const OpAttrs& a) {
     case OpKind::Arange: {
       if (!a.stop) fail(ErrorKind::ValueError, name, "missing stop");
       SymInt start = a.start.value_or(0), stop = *a.stop, step = a.step;
-      require(step != SymInt(0), ErrorKind::ValueError, [&] { return std::string(name) + ": step must be nonzero"; });
+      require(step != SymInt(0), ErrorKind::ValueError,
+              [&] { return std::string(name) + ": step must be nonzero"; });
       SymInt n = smax(SymInt(0), ceilDiv(stop - start, step));
       return {{{n}, a.dtype}};
     }
@@ -43,7 +44,8 @@ Outputs createOp(OpKind op, Inputs in, const OpAttrs& a) {
       SymInt n = a.shape[0], m = a.shape.size() == 2 ? a.shape[1] : a.shape[0];
       return {{{n, m}, a.dtype}};
     }
-    default: break;
+    default:
+      break;
   }
   TESSEL_ASSERT(false, "createOp: not a creation op");
   return {};

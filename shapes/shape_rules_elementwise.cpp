@@ -9,7 +9,8 @@ Outputs unary(OpKind op, Inputs in) {
   arity(op, in, 1, 1);
   const OpSignature& x = in[0];
   switch (op) {
-    case OpKind::LogicalNot: return {{x.shape, DType::Bool}};
+    case OpKind::LogicalNot:
+      return {{x.shape, DType::Bool}};
     case OpKind::Neg:
     case OpKind::Abs:
     case OpKind::Relu:
@@ -34,8 +35,10 @@ Outputs binary(OpKind op, Inputs in) {
     case OpKind::Gt:
     case OpKind::Ge:
     case OpKind::LogicalAnd:
-    case OpKind::LogicalOr: return {{shape, DType::Bool}};
-    case OpKind::Div: return {{shape, DType::F32}};
+    case OpKind::LogicalOr:
+      return {{shape, DType::Bool}};
+    case OpKind::Div:
+      return {{shape, DType::F32}};
     case OpKind::Sub:
       if (a == DType::Bool && b == DType::Bool)
         fail(ErrorKind::TypeError, name, "subtraction of bool tensors is not supported");
@@ -44,10 +47,11 @@ Outputs binary(OpKind op, Inputs in) {
     case OpKind::Mod:
       if (t == DType::Bool) fail(ErrorKind::TypeError, name, "not supported for bool tensors");
       return {{shape, t}};
-    default: return {{shape, t == DType::Bool && op != OpKind::Maximum && op != OpKind::Minimum &&
-                                     op != OpKind::Mul && op != OpKind::Add
-                                 ? DType::I32
-                                 : t}};
+    default:
+      return {{shape, t == DType::Bool && op != OpKind::Maximum && op != OpKind::Minimum &&
+                              op != OpKind::Mul && op != OpKind::Add
+                          ? DType::I32
+                          : t}};
   }
 }
 
@@ -58,7 +62,8 @@ Outputs ternary(OpKind op, Inputs in) {
     if (in[0].dtype != DType::Bool)
       fail(ErrorKind::TypeError, name,
            "condition must be a bool tensor, got " + std::string(shapes::name(in[0].dtype)));
-    SymShape s = broadcastShapes(broadcastShapes(in[0].shape, in[1].shape, name), in[2].shape, name);
+    SymShape s =
+        broadcastShapes(broadcastShapes(in[0].shape, in[1].shape, name), in[2].shape, name);
     return {{s, promote(in[1].dtype, in[2].dtype)}};
   }
   // clamp(x[, lo[, hi]]): bounds broadcast with x.
@@ -77,10 +82,14 @@ Outputs ternary(OpKind op, Inputs in) {
 
 Outputs elementwise(OpKind op, Inputs in, const OpAttrs& a) {
   switch (opCategory(op)) {
-    case OpCategory::Unary: return unary(op, in);
-    case OpCategory::Binary: return binary(op, in);
-    case OpCategory::Ternary: return ternary(op, in);
-    default: break;
+    case OpCategory::Unary:
+      return unary(op, in);
+    case OpCategory::Binary:
+      return binary(op, in);
+    case OpCategory::Ternary:
+      return ternary(op, in);
+    default:
+      break;
   }
   arity(op, in, 1, 1);
   if (op == OpKind::Cast) return {{in[0].shape, a.dtype}};

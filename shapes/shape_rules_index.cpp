@@ -65,17 +65,20 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a) {
       SymShape b = broadcastShapes(in[0].shape, in[1].shape, nm);
       if (!sameShape(b, in[0].shape))
         for (size_t i = 0; i < b.size(); ++i)
-          requireEq(b[i], in[0].shape[i], nm, "mask " + str(in[1].shape) + " does not broadcast to " + str(in[0].shape));
+          requireEq(b[i], in[0].shape[i], nm,
+                    "mask " + str(in[1].shape) + " does not broadcast to " + str(in[0].shape));
       if (in[2].dtype != in[0].dtype)
-        fail(ErrorKind::TypeError, nm, "source dtype " + std::string(name(in[2].dtype)) +
-                                           " differs from " + std::string(name(in[0].dtype)));
+        fail(ErrorKind::TypeError, nm,
+             "source dtype " + std::string(name(in[2].dtype)) + " differs from " +
+                 std::string(name(in[0].dtype)));
       return {{in[0].shape, in[0].dtype}};
     }
     case OpKind::Unique: {
       arity(op, in, 1, 1);
       return {{{dataDependentSize(nm, in, a, product(in[0].shape))}, in[0].dtype}};
     }
-    default: break;
+    default:
+      break;
   }
   TESSEL_ASSERT(false, "indexOp: not an index op");
   return {};

@@ -9,8 +9,8 @@ namespace {
 Outputs matmul(Inputs in) {
   const SymShape &a = in[0].shape, &b = in[1].shape;
   if (a.empty() || b.empty())
-    fail(ErrorKind::ShapeError, "matmul", "both arguments need at least 1 dimension, got " +
-                                              str(a) + " and " + str(b));
+    fail(ErrorKind::ShapeError, "matmul",
+         "both arguments need at least 1 dimension, got " + str(a) + " and " + str(b));
   if (in[0].dtype == DType::Bool || in[1].dtype == DType::Bool)
     fail(ErrorKind::TypeError, "matmul", "not supported for bool tensors");
   DType t = promote(in[0].dtype, in[1].dtype);
@@ -21,8 +21,8 @@ Outputs matmul(Inputs in) {
   const SymInt& k1 = x.back();
   const SymInt& k2 = y[y.size() - 2];
   require(k1 == k2, ErrorKind::ShapeError, [&] {
-    return "matmul: shapes " + str(a) + " and " + str(b) + " are incompatible (" +
-           k1.toString() + " != " + k2.toString() + ")";
+    return "matmul: shapes " + str(a) + " and " + str(b) + " are incompatible (" + k1.toString() +
+           " != " + k2.toString() + ")";
   });
   SymShape batchA(x.begin(), x.end() - 2), batchB(y.begin(), y.end() - 2);
   SymShape out = broadcastShapes(batchA, batchB, "matmul");
@@ -36,7 +36,9 @@ Outputs matmul(Inputs in) {
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
   std::string_view nm = opName(op);
   switch (op) {
-    case OpKind::Matmul: arity(op, in, 2, 2); return matmul(in);
+    case OpKind::Matmul:
+      arity(op, in, 2, 2);
+      return matmul(in);
     case OpKind::Softmax:
     case OpKind::LogSoftmax:
       arity(op, in, 1, 1);
@@ -47,16 +49,20 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
       const SymShape& x = in[0].shape;
       const SymShape& ns = a.shape;
       if (ns.size() > x.size())
-        fail(ErrorKind::ShapeError, nm, "normalized_shape " + str(ns) + " is longer than input " + str(x));
+        fail(ErrorKind::ShapeError, nm,
+             "normalized_shape " + str(ns) + " is longer than input " + str(x));
       size_t off = x.size() - ns.size();
       for (size_t i = 0; i < ns.size(); ++i)
-        requireEq(x[off + i], ns[i], nm, "input " + str(x) + " does not end with normalized_shape " + str(ns));
+        requireEq(x[off + i], ns[i], nm,
+                  "input " + str(x) + " does not end with normalized_shape " + str(ns));
       for (size_t k = 1; k < in.size(); ++k) {
         const SymShape& w = in[k].shape;
         if (w.size() != ns.size())
-          fail(ErrorKind::ShapeError, nm, (k == 1 ? "weight " : "bias ") + str(w) + " must have shape " + str(ns));
+          fail(ErrorKind::ShapeError, nm,
+               (k == 1 ? "weight " : "bias ") + str(w) + " must have shape " + str(ns));
         for (size_t i = 0; i < ns.size(); ++i)
-          requireEq(w[i], ns[i], nm, (k == 1 ? "weight " : "bias ") + str(w) + " must have shape " + str(ns));
+          requireEq(w[i], ns[i], nm,
+                    (k == 1 ? "weight " : "bias ") + str(w) + " must have shape " + str(ns));
       }
       return {{x, DType::F32}};
     }
@@ -64,7 +70,8 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
       arity(op, in, 2, 3);
       const SymShape &x = in[0].shape, &w = in[1].shape;
       if (x.empty() || w.size() != 2)
-        fail(ErrorKind::ShapeError, nm, "expects input [..., in] and weight [out, in], got " + str(x) + " and " + str(w));
+        fail(ErrorKind::ShapeError, nm,
+             "expects input [..., in] and weight [out, in], got " + str(x) + " and " + str(w));
       require(x.back() == w[1], ErrorKind::ShapeError, [&] {
         return "linear: input " + str(x) + " and weight " + str(w) + " are incompatible (" +
                x.back().toString() + " != " + w[1].toString() + ")";
@@ -86,7 +93,8 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
       arity(op, in, 2, 2);
       const SymShape &l = in[0].shape, &y = in[1].shape;
       if (l.size() != 2 || y.size() != 1)
-        fail(ErrorKind::ShapeError, nm, "expects logits [N, C] and labels [N], got " + str(l) + " and " + str(y));
+        fail(ErrorKind::ShapeError, nm,
+             "expects logits [N, C] and labels [N], got " + str(l) + " and " + str(y));
       if (in[1].dtype != DType::I32)
         fail(ErrorKind::TypeError, nm, "labels must be i32, got " + std::string(name(in[1].dtype)));
       requireEq(l[0], y[0], nm, "logits " + str(l) + " and labels " + str(y) + " disagree on N");
@@ -97,7 +105,8 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
       if (!(a.p >= 0.0 && a.p <= 1.0))
         fail(ErrorKind::ValueError, nm, "p must be in [0, 1], got " + std::to_string(a.p));
       return {{in[0].shape, in[0].dtype}};
-    default: break;
+    default:
+      break;
   }
   TESSEL_ASSERT(false, "nnOp: not an nn op");
   return {};

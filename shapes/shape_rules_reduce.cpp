@@ -14,11 +14,12 @@ Outputs reduce(OpKind op, Inputs in, const OpAttrs& a) {
   for (int64_t d : a.dims) {
     int64_t n = normalizeDim(d, r, name);
     if (r == 0) continue;
-    if (reduced[n]) fail(ErrorKind::ValueError, name, "dim " + std::to_string(d) + " appears twice");
+    if (reduced[n])
+      fail(ErrorKind::ValueError, name, "dim " + std::to_string(d) + " appears twice");
     reduced[n] = true;
   }
-  bool needsElements = op == OpKind::Max || op == OpKind::Min || op == OpKind::Argmax ||
-                       op == OpKind::Argmin;
+  bool needsElements =
+      op == OpKind::Max || op == OpKind::Min || op == OpKind::Argmax || op == OpKind::Argmin;
   SymShape out;
   for (size_t i = 0; i < x.size(); ++i) {
     if (!reduced[i]) {
@@ -34,13 +35,22 @@ Outputs reduce(OpKind op, Inputs in, const OpAttrs& a) {
   }
   DType t = in[0].dtype;
   switch (op) {
-    case OpKind::Sum: t = t == DType::Bool ? DType::I32 : t; break;
-    case OpKind::Mean: t = DType::F32; break;
+    case OpKind::Sum:
+      t = t == DType::Bool ? DType::I32 : t;
+      break;
+    case OpKind::Mean:
+      t = DType::F32;
+      break;
     case OpKind::Argmax:
-    case OpKind::Argmin: t = DType::I32; break;
+    case OpKind::Argmin:
+      t = DType::I32;
+      break;
     case OpKind::All:
-    case OpKind::Any: t = DType::Bool; break;
-    default: break;
+    case OpKind::Any:
+      t = DType::Bool;
+      break;
+    default:
+      break;
   }
   return {{out, t}};
 }

@@ -22,17 +22,17 @@ Outputs reshape(Inputs in, const OpAttrs& a) {
       continue;
     }
     if (auto c = out[i].maybeConstant(); c && *c < 0)
-      fail(ErrorKind::ValueError, "reshape", "invalid size " + std::to_string(*c) + " in " + str(out));
+      fail(ErrorKind::ValueError, "reshape",
+           "invalid size " + std::to_string(*c) + " in " + str(out));
     known = known * out[i];
   }
   auto bad = [&] {
-    return "reshape: shape " + str(a.shape) + " is invalid for input of size " +
-           numel.toString() + " (input shape " + str(x) + ")";
+    return "reshape: shape " + str(a.shape) + " is invalid for input of size " + numel.toString() +
+           " (input shape " + str(x) + ")";
   };
   if (infer >= 0) {
-    require(known != SymInt(0), ErrorKind::ShapeError, [&] {
-      return bad() + ": cannot infer -1 with a zero-size dimension";
-    });
+    require(known != SymInt(0), ErrorKind::ShapeError,
+            [&] { return bad() + ": cannot infer -1 with a zero-size dimension"; });
     // Exact polynomial division when the sizes allow it ([4*s0] -> [s0, -1] gives 4), else
     // floor division with the require below proving or guarding divisibility.
     out[infer] = floorDiv(numel, known);
@@ -70,7 +70,8 @@ Outputs catOrStack(OpKind op, Inputs in, const OpAttrs& a) {
   if (in.empty()) fail(ErrorKind::ValueError, name, "expects a non-empty list of tensors");
   const SymShape& s0 = in[0].shape;
   bool stack = op == OpKind::Stack;
-  if (!stack && s0.empty()) fail(ErrorKind::ValueError, name, "zero-dimensional tensors cannot be concatenated");
+  if (!stack && s0.empty())
+    fail(ErrorKind::ValueError, name, "zero-dimensional tensors cannot be concatenated");
   int64_t dim = normalizeDim(a.dim, rank(s0) + (stack ? 1 : 0), name);
   DType t = in[0].dtype;
   SymInt total = 0;
@@ -84,16 +85,17 @@ Outputs catOrStack(OpKind op, Inputs in, const OpAttrs& a) {
     for (size_t i = 0; i < s.size(); ++i) {
       if (!stack && static_cast<int64_t>(i) == dim) continue;
       require(s[i] == s0[i], ErrorKind::ShapeError, [&] {
-        return std::string(name) + ": shapes " + str(s0) + " and " + str(s) +
-               " differ at dim " + std::to_string(i) + " (" + s0[i].toString() + " != " +
-               s[i].toString() + ")";
+        return std::string(name) + ": shapes " + str(s0) + " and " + str(s) + " differ at dim " +
+               std::to_string(i) + " (" + s0[i].toString() + " != " + s[i].toString() + ")";
       });
     }
     if (!stack) total = total + s[dim];
   }
   SymShape out = s0;
-  if (stack) out.insert(out.begin() + dim, SymInt(static_cast<int64_t>(in.size())));
-  else out[dim] = total;
+  if (stack)
+    out.insert(out.begin() + dim, SymInt(static_cast<int64_t>(in.size())));
+  else
+    out[dim] = total;
   return {{out, t}};
 }
 
@@ -110,9 +112,8 @@ Outputs slice(Inputs in, const OpAttrs& a) {
   if (x.empty()) fail(ErrorKind::IndexError, "slice", "cannot slice a zero-dimensional tensor");
   int64_t dim = normalizeDim(a.dim, rank(x), "slice");
   SymInt n = x[dim];
-  require(a.step > SymInt(0), ErrorKind::ValueError, [&] {
-    return "slice: step must be positive, got " + a.step.toString();
-  });
+  require(a.step > SymInt(0), ErrorKind::ValueError,
+          [&] { return "slice: step must be positive, got " + a.step.toString(); });
   SymInt start = a.start ? clampBound(*a.start, n) : SymInt(0);
   SymInt stop = a.stop ? clampBound(*a.stop, n) : n;
   SymInt len = a.step.maybeConstant() == 1 ? stop - start : ceilDiv(stop - start, a.step);
@@ -127,8 +128,8 @@ Outputs select(Inputs in, const OpAttrs& a) {
   int64_t dim = normalizeDim(a.dim, rank(x), "select");
   SymInt n = x[dim], idx = a.index;
   bool negative = idx.isConstant() ? idx.constant() < 0
-                                   : (!knownLe(SymInt(0), idx) && (knownLe(idx, SymInt(-1)) ||
-                                                                   evaluate(idx < SymInt(0))));
+                                   : (!knownLe(SymInt(0), idx) &&
+                                      (knownLe(idx, SymInt(-1)) || evaluate(idx < SymInt(0))));
   if (negative) idx = idx + n;
   require(SymInt(0) <= idx && idx < n, ErrorKind::IndexError, [&] {
     return "select: index " + a.index.toString() + " is out of range for dim " +
@@ -155,8 +156,10 @@ Outputs expand(Inputs in, const OpAttrs& a) {
       continue;
     }
     const SymInt& d = x[i - lead];
-    if (keep || d.sameAs(t[i])) out[i] = d;
-    else if (isOne(d)) out[i] = t[i];
+    if (keep || d.sameAs(t[i]))
+      out[i] = d;
+    else if (isOne(d))
+      out[i] = t[i];
     else {
       requireEq(d, t[i], "expand",
                 "cannot expand " + str(x) + " to " + str(t) + " at dim " + std::to_string(i));
@@ -175,8 +178,10 @@ Outputs shapeOp(OpKind op, Inputs in, const OpAttrs& a) {
   const OpSignature& x = in[0];
   int64_t r = rank(x.shape);
   switch (op) {
-    case OpKind::Reshape: return reshape(in, a);
-    case OpKind::Permute: return permute(x, a.dims, name);
+    case OpKind::Reshape:
+      return reshape(in, a);
+    case OpKind::Permute:
+      return permute(x, a.dims, name);
     case OpKind::Transpose: {
       if (r < 2 && a.dims.empty()) return {{x.shape, x.dtype}};
       std::vector<int64_t> d = a.dims.empty() ? std::vector<int64_t>{0, 1} : a.dims;
@@ -212,10 +217,14 @@ Outputs shapeOp(OpKind op, Inputs in, const OpAttrs& a) {
       out.insert(out.end(), x.shape.begin() + e + 1, x.shape.end());
       return {{out, x.dtype}};
     }
-    case OpKind::Expand: return expand(in, a);
-    case OpKind::Slice: return slice(in, a);
-    case OpKind::Select: return select(in, a);
-    default: break;
+    case OpKind::Expand:
+      return expand(in, a);
+    case OpKind::Slice:
+      return slice(in, a);
+    case OpKind::Select:
+      return select(in, a);
+    default:
+      break;
   }
   TESSEL_ASSERT(false, "shapeOp: not a shape op");
   return {};

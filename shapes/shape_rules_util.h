@@ -17,8 +17,12 @@ using Outputs = std::vector<OpSignature>;
 /// Checks the operand count is in [lo, hi].
 void arity(OpKind op, Inputs in, size_t lo, size_t hi);
 /// "[2, s0]".
-inline std::string str(const SymShape& s) { return toString(s); }
-inline int64_t rank(const SymShape& s) { return static_cast<int64_t>(s.size()); }
+inline std::string str(const SymShape& s) {
+  return toString(s);
+}
+inline int64_t rank(const SymShape& s) {
+  return static_cast<int64_t>(s.size());
+}
 
 /// a <= b / a == b decided without a guard when possible (intervals, solver), else nullopt.
 bool knownLe(const SymInt& a, const SymInt& b);

@@ -12,8 +12,12 @@ namespace {
 using Args = std::span<const Expr>;
 using Opt = std::optional<Expr>;
 
-bool isConst(Expr e, int64_t v) { return e->kind == ExprKind::Const && e->value == v; }
-int64_t absv(int64_t v) { return v < 0 ? -v : v; }
+bool isConst(Expr e, int64_t v) {
+  return e->kind == ExprKind::Const && e->value == v;
+}
+int64_t absv(int64_t v) {
+  return v < 0 ? -v : v;
+}
 
 // gcd of every coefficient and the constant of a polynomial (0 for the zero polynomial).
 int64_t polyGcd(ExprContext& cx, Expr e) {
@@ -34,11 +38,15 @@ Opt divFold(ExprContext& cx, Args a) {
   if (!a[0]->isConst() || !a[1]->isConst()) return {};
   return cx.constant(floorDivInt(a[0]->value, a[1]->value));
 }
-Opt divByOne(ExprContext& cx, Args a) { return isConst(a[1], 1) ? Opt(a[0]) : Opt(); }
+Opt divByOne(ExprContext& cx, Args a) {
+  return isConst(a[1], 1) ? Opt(a[0]) : Opt();
+}
 Opt divByMinusOne(ExprContext& cx, Args a) {
   return isConst(a[1], -1) ? Opt(cx.neg(a[0])) : Opt();
 }
-Opt divZeroNum(ExprContext& cx, Args a) { return isConst(a[0], 0) ? Opt(a[0]) : Opt(); }
+Opt divZeroNum(ExprContext& cx, Args a) {
+  return isConst(a[0], 0) ? Opt(a[0]) : Opt();
+}
 Opt divGcd(ExprContext& cx, Args a) {
   if (!a[1]->isConst() || a[1]->value <= 1) return {};
   int64_t g = std::gcd(polyGcd(cx, a[0]), a[1]->value);
@@ -55,8 +63,8 @@ Opt divExtract(ExprContext& cx, Args a) {
   for (auto& t : p.terms) (t.second % b == 0 ? q : r).terms.push_back(t);
   for (auto& t : q.terms) t.second /= b;
   if (q.terms.empty() && q.c == 0) return {};
-  Expr rest = r.terms.empty() ? cx.constant(floorDivInt(r.c, b))
-                              : cx.floorDiv(cx.fromPoly(r), a[1]);
+  Expr rest =
+      r.terms.empty() ? cx.constant(floorDivInt(r.c, b)) : cx.floorDiv(cx.fromPoly(r), a[1]);
   return cx.add(cx.fromPoly(q), rest);
 }
 Opt divNested(ExprContext& cx, Args a) {
@@ -76,8 +84,12 @@ Opt modFold(ExprContext& cx, Args a) {
 Opt modByUnit(ExprContext& cx, Args a) {
   return isConst(a[1], 1) || isConst(a[1], -1) ? Opt(cx.constant(0)) : Opt();
 }
-Opt modZeroNum(ExprContext& cx, Args a) { return isConst(a[0], 0) ? Opt(a[0]) : Opt(); }
-Opt modSelf(ExprContext& cx, Args a) { return a[0] == a[1] ? Opt(cx.constant(0)) : Opt(); }
+Opt modZeroNum(ExprContext& cx, Args a) {
+  return isConst(a[0], 0) ? Opt(a[0]) : Opt();
+}
+Opt modSelf(ExprContext& cx, Args a) {
+  return a[0] == a[1] ? Opt(cx.constant(0)) : Opt();
+}
 Opt modDropMultiple(ExprContext& cx, Args a) {
   if (!a[1]->isConst() || a[1]->value == 0) return {};
   int64_t b = a[1]->value;
@@ -111,8 +123,10 @@ Opt minMaxConstFold(ExprContext& cx, Args a) {
   std::vector<Expr> rest;
   int64_t c = kMin ? INT64_MAX : INT64_MIN;
   for (Expr e : a) {
-    if (e->isConst()) c = kMin ? std::min(c, e->value) : std::max(c, e->value);
-    else rest.push_back(e);
+    if (e->isConst())
+      c = kMin ? std::min(c, e->value) : std::max(c, e->value);
+    else
+      rest.push_back(e);
   }
   Expr r = cx.constant(c);
   for (Expr e : rest) r = kMin ? cx.min(r, e) : cx.max(r, e);
@@ -164,8 +178,7 @@ const SimplifyRule kRules[] = {
     {"div_by_one", FD, "x // 1", "x", "always", divByOne},
     {"div_by_minus_one", FD, "x // -1", "-x", "always", divByMinusOne},
     {"div_nested", FD, "(x // a) // b", "x // (a*b)", "a, b > 0 constants", divNested},
-    {"div_gcd", FD, "(g*x) // (g*m)", "x // m", "g > 1 divides every coefficient and m",
-     divGcd},
+    {"div_gcd", FD, "(g*x) // (g*m)", "x // m", "g > 1 divides every coefficient and m", divGcd},
     {"div_extract_multiple", FD, "(b*k*x + c + r) // b", "k*x + c//b + (c%b + r) // b",
      "b != 0 constant", divExtract},
     {"mod_fold", MD, "c1 % c2", "python c1 % c2", "constants", modFold},
@@ -189,7 +202,9 @@ const SimplifyRule kRules[] = {
 
 }  // namespace
 
-std::span<const SimplifyRule> simplifyRules() { return kRules; }
+std::span<const SimplifyRule> simplifyRules() {
+  return kRules;
+}
 
 std::optional<Expr> applySimplifyRules(ExprContext& cx, ExprKind kind, std::span<const Expr> args) {
   for (Expr a : args) TESSEL_ASSERT(!a->isBool, "arithmetic on a boolean expression");
@@ -208,36 +223,70 @@ std::optional<Expr> applySimplifyRules(ExprContext& cx, ExprKind kind, std::span
 
 Expr buildRaw(ExprContext& cx, const RawTerm& t) {
   switch (t.op) {
-    case RawTerm::Const: return cx.constant(t.value);
-    case RawTerm::Var: return cx.symbol(static_cast<uint32_t>(t.value));
-    default: break;
+    case RawTerm::Const:
+      return cx.constant(t.value);
+    case RawTerm::Var:
+      return cx.symbol(static_cast<uint32_t>(t.value));
+    default:
+      break;
   }
   Expr r = buildRaw(cx, t.args[0]);
   for (size_t i = 1; i < t.args.size(); ++i) {
     Expr b = buildRaw(cx, t.args[i]);
     switch (t.op) {
-      case RawTerm::Add: r = cx.add(r, b); break;
-      case RawTerm::Mul: r = cx.mul(r, b); break;
-      case RawTerm::FloorDiv: r = cx.floorDiv(r, b); break;
-      case RawTerm::Mod: r = cx.mod(r, b); break;
-      case RawTerm::Min: r = cx.min(r, b); break;
-      case RawTerm::Max: r = cx.max(r, b); break;
-      default: break;
+      case RawTerm::Add:
+        r = cx.add(r, b);
+        break;
+      case RawTerm::Mul:
+        r = cx.mul(r, b);
+        break;
+      case RawTerm::FloorDiv:
+        r = cx.floorDiv(r, b);
+        break;
+      case RawTerm::Mod:
+        r = cx.mod(r, b);
+        break;
+      case RawTerm::Min:
+        r = cx.min(r, b);
+        break;
+      case RawTerm::Max:
+        r = cx.max(r, b);
+        break;
+      default:
+        break;
     }
   }
   return r;
 }
 
 namespace {
-RawTerm C(int64_t v) { return {RawTerm::Const, v, {}}; }
-RawTerm V(int64_t i) { return {RawTerm::Var, i, {}}; }
-RawTerm op(RawTerm::Op o, RawTerm a, RawTerm b) { return {o, 0, {std::move(a), std::move(b)}}; }
-RawTerm add(RawTerm a, RawTerm b) { return op(RawTerm::Add, std::move(a), std::move(b)); }
-RawTerm mul(RawTerm a, RawTerm b) { return op(RawTerm::Mul, std::move(a), std::move(b)); }
-RawTerm fdiv(RawTerm a, RawTerm b) { return op(RawTerm::FloorDiv, std::move(a), std::move(b)); }
-RawTerm md(RawTerm a, RawTerm b) { return op(RawTerm::Mod, std::move(a), std::move(b)); }
-RawTerm mn(RawTerm a, RawTerm b) { return op(RawTerm::Min, std::move(a), std::move(b)); }
-RawTerm mx(RawTerm a, RawTerm b) { return op(RawTerm::Max, std::move(a), std::move(b)); }
+RawTerm C(int64_t v) {
+  return {RawTerm::Const, v, {}};
+}
+RawTerm V(int64_t i) {
+  return {RawTerm::Var, i, {}};
+}
+RawTerm op(RawTerm::Op o, RawTerm a, RawTerm b) {
+  return {o, 0, {std::move(a), std::move(b)}};
+}
+RawTerm add(RawTerm a, RawTerm b) {
+  return op(RawTerm::Add, std::move(a), std::move(b));
+}
+RawTerm mul(RawTerm a, RawTerm b) {
+  return op(RawTerm::Mul, std::move(a), std::move(b));
+}
+RawTerm fdiv(RawTerm a, RawTerm b) {
+  return op(RawTerm::FloorDiv, std::move(a), std::move(b));
+}
+RawTerm md(RawTerm a, RawTerm b) {
+  return op(RawTerm::Mod, std::move(a), std::move(b));
+}
+RawTerm mn(RawTerm a, RawTerm b) {
+  return op(RawTerm::Min, std::move(a), std::move(b));
+}
+RawTerm mx(RawTerm a, RawTerm b) {
+  return op(RawTerm::Max, std::move(a), std::move(b));
+}
 }  // namespace
 
 std::vector<RawTerm> ruleExamples(size_t rule) {

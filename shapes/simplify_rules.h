@@ -25,8 +25,7 @@ struct SimplifyRule {
 /// The rules in the order they are tried; ExprContext::ruleHits() is indexed like this.
 std::span<const SimplifyRule> simplifyRules();
 /// Tries the rules of `kind` on args; bumps the hit counter of the rule that fired.
-std::optional<Expr> applySimplifyRules(ExprContext& cx, ExprKind kind,
-                                       std::span<const Expr> args);
+std::optional<Expr> applySimplifyRules(ExprContext& cx, ExprKind kind, std::span<const Expr> args);
 
 /// An unsimplified term over variables x0, x1, x2 (for rule checking): the Z3 encoding of a
 /// RawTerm follows it literally, while building it through ExprContext simplifies it.

@@ -16,8 +16,12 @@ namespace {
 
 // Note [Z3 sorts]: z3++.h aborts the process on a sort mismatch, so every operand's sort is
 // checked with TESSEL_ASSERT (a Tessel bug, not user input) before a term is built.
-void checkInt(const z3::expr& e) { TESSEL_ASSERT(e.is_int(), "Z3 encoding: Int expected"); }
-void checkBool(const z3::expr& e) { TESSEL_ASSERT(e.is_bool(), "Z3 encoding: Bool expected"); }
+void checkInt(const z3::expr& e) {
+  TESSEL_ASSERT(e.is_int(), "Z3 encoding: Int expected");
+}
+void checkBool(const z3::expr& e) {
+  TESSEL_ASSERT(e.is_bool(), "Z3 encoding: Bool expected");
+}
 
 z3::expr pyFloorDiv(const z3::expr& a, const z3::expr& b, std::optional<int64_t> bConst) {
   checkInt(a);
@@ -47,17 +51,22 @@ struct Solver::Impl {
     auto it = cache.find(e);
     if (it != cache.end()) return it->second;
     z3::expr r = encodeNode(e);
-    if (e->isBool) checkBool(r);
-    else checkInt(r);
+    if (e->isBool)
+      checkBool(r);
+    else
+      checkInt(r);
     cache.emplace(e, r);
     return r;
   }
 
   z3::expr encodeNode(Expr e) {
     switch (e->kind) {
-      case ExprKind::Const: return ctx.int_val(static_cast<int64_t>(e->value));
-      case ExprKind::BoolConst: return ctx.bool_val(e->value != 0);
-      case ExprKind::Sym: return sym(static_cast<uint32_t>(e->value));
+      case ExprKind::Const:
+        return ctx.int_val(static_cast<int64_t>(e->value));
+      case ExprKind::BoolConst:
+        return ctx.bool_val(e->value != 0);
+      case ExprKind::Sym:
+        return sym(static_cast<uint32_t>(e->value));
       case ExprKind::Add: {
         z3::expr r = ctx.int_val(static_cast<int64_t>(e->value));
         for (size_t i = 0; i < e->args.size(); ++i)
@@ -86,9 +95,12 @@ struct Solver::Impl {
         }
         return r;
       }
-      case ExprKind::Le: return enc(e->args[0]) <= 0;
-      case ExprKind::Eq: return enc(e->args[0]) == 0;
-      case ExprKind::Ne: return enc(e->args[0]) != 0;
+      case ExprKind::Le:
+        return enc(e->args[0]) <= 0;
+      case ExprKind::Eq:
+        return enc(e->args[0]) == 0;
+      case ExprKind::Ne:
+        return enc(e->args[0]) != 0;
       case ExprKind::And:
       case ExprKind::Or: {
         z3::expr_vector v(ctx);
@@ -159,8 +171,9 @@ struct Timer {
   }
 };
 SolverAnswer answerOf(z3::check_result r) {
-  return r == z3::sat ? SolverAnswer::Sat : r == z3::unsat ? SolverAnswer::Unsat
-                                                           : SolverAnswer::Unknown;
+  return r == z3::sat     ? SolverAnswer::Sat
+         : r == z3::unsat ? SolverAnswer::Unsat
+                          : SolverAnswer::Unknown;
 }
 }  // namespace
 
@@ -250,8 +263,10 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
     auto r = answerOf(s.check());
     if (r == SolverAnswer::Sat) {
       int64_t m = v;
-      if (s.get_model().eval(x, true).is_numeral_i64(m)) *model = m;
-      else *model = v;
+      if (s.get_model().eval(x, true).is_numeral_i64(m))
+        *model = m;
+      else
+        *model = v;
     }
     if (r == SolverAnswer::Unknown && stats_) ++stats_->solverUnknowns;
     s.pop();
@@ -267,8 +282,10 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
     int64_t mid = lo + (hi - lo + 1) / 2;
     auto r = atLeast(mid, &m);
     if (r == SolverAnswer::Unknown) return std::nullopt;
-    if (r == SolverAnswer::Sat) lo = std::max(mid, m);
-    else hi = mid - 1;
+    if (r == SolverAnswer::Sat)
+      lo = std::max(mid, m);
+    else
+      hi = mid - 1;
   }
   return lo;
 }
@@ -278,9 +295,12 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
 namespace {
 z3::expr encodeRaw(z3::context& c, const RawTerm& t) {
   switch (t.op) {
-    case RawTerm::Const: return c.int_val(static_cast<int64_t>(t.value));
-    case RawTerm::Var: return c.int_const(("s!" + std::to_string(t.value)).c_str());
-    default: break;
+    case RawTerm::Const:
+      return c.int_val(static_cast<int64_t>(t.value));
+    case RawTerm::Var:
+      return c.int_const(("s!" + std::to_string(t.value)).c_str());
+    default:
+      break;
   }
   z3::expr r = encodeRaw(c, t.args[0]);
   for (size_t i = 1; i < t.args.size(); ++i) {
@@ -288,13 +308,26 @@ z3::expr encodeRaw(z3::context& c, const RawTerm& t) {
     std::optional<int64_t> bc;
     if (t.args[i].op == RawTerm::Const) bc = t.args[i].value;
     switch (t.op) {
-      case RawTerm::Add: r = r + b; break;
-      case RawTerm::Mul: r = r * b; break;
-      case RawTerm::FloorDiv: r = pyFloorDiv(r, b, bc); break;
-      case RawTerm::Mod: r = r - b * pyFloorDiv(r, b, bc); break;
-      case RawTerm::Min: r = z3::ite(b < r, b, r); break;
-      case RawTerm::Max: r = z3::ite(b > r, b, r); break;
-      default: break;
+      case RawTerm::Add:
+        r = r + b;
+        break;
+      case RawTerm::Mul:
+        r = r * b;
+        break;
+      case RawTerm::FloorDiv:
+        r = pyFloorDiv(r, b, bc);
+        break;
+      case RawTerm::Mod:
+        r = r - b * pyFloorDiv(r, b, bc);
+        break;
+      case RawTerm::Min:
+        r = z3::ite(b < r, b, r);
+        break;
+      case RawTerm::Max:
+        r = z3::ite(b > r, b, r);
+        break;
+      default:
+        break;
     }
   }
   return r;
@@ -307,7 +340,8 @@ RuleCheck proveEqual(z3::context& c, const z3::expr& a, const z3::expr& b, uint3
   s.add(a != b);
   auto r = s.check();
   return r == z3::unsat ? RuleCheck::Equivalent
-                        : r == z3::sat ? RuleCheck::NotEquivalent : RuleCheck::Unknown;
+         : r == z3::sat ? RuleCheck::NotEquivalent
+                        : RuleCheck::Unknown;
 }
 }  // namespace
 

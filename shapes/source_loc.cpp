@@ -16,17 +16,27 @@ std::string SourceLoc::toString() const {
   return s;
 }
 
-const SourceLoc& currentSourceLoc() { return *tCurrentLoc; }
+const SourceLoc& currentSourceLoc() {
+  return *tCurrentLoc;
+}
 
 ScopedSourceLoc::ScopedSourceLoc(SourceLoc loc) : loc_(std::move(loc)), prev_(tCurrentLoc) {
   tCurrentLoc = &loc_;
 }
 ScopedSourceLoc::ScopedSourceLoc(std::string file, int line, int col, std::string lineText)
     : ScopedSourceLoc(SourceLoc{std::move(file), line, col, std::move(lineText)}) {}
-ScopedSourceLoc::~ScopedSourceLoc() { tCurrentLoc = prev_; }
+ScopedSourceLoc::~ScopedSourceLoc() {
+  tCurrentLoc = prev_;
+}
 
-ShapeEnv* currentShapeEnv() { return tCurrentEnv; }
-ScopedShapeEnv::ScopedShapeEnv(ShapeEnv* env) : prev_(tCurrentEnv) { tCurrentEnv = env; }
-ScopedShapeEnv::~ScopedShapeEnv() { tCurrentEnv = prev_; }
+ShapeEnv* currentShapeEnv() {
+  return tCurrentEnv;
+}
+ScopedShapeEnv::ScopedShapeEnv(ShapeEnv* env) : prev_(tCurrentEnv) {
+  tCurrentEnv = env;
+}
+ScopedShapeEnv::~ScopedShapeEnv() {
+  tCurrentEnv = prev_;
+}
 
 }  // namespace tessel::shapes

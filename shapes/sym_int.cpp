@@ -10,8 +10,10 @@ namespace tessel::shapes {
 
 SymInt::SymInt(Expr e) {
   TESSEL_ASSERT(e && !e->isBool, "SymInt from a boolean expression");
-  if (e->isConst()) c_ = e->value;
-  else e_ = e;
+  if (e->isConst())
+    c_ = e->value;
+  else
+    e_ = e;
 }
 int64_t SymInt::constant() const {
   TESSEL_ASSERT(!e_, "constant() of a symbolic SymInt " + toString());
@@ -21,14 +23,22 @@ std::optional<int64_t> SymInt::hint() const {
   if (!e_) return c_;
   return e_->hasHint ? std::optional<int64_t>(e_->hint) : std::nullopt;
 }
-ShapeEnv* SymInt::env() const { return e_ ? e_->ctx->env() : nullptr; }
-bool SymInt::hasUnbacked() const { return e_ && e_->hasUnbacked; }
-std::string SymInt::toString() const { return e_ ? e_->toString() : std::to_string(c_); }
+ShapeEnv* SymInt::env() const {
+  return e_ ? e_->ctx->env() : nullptr;
+}
+bool SymInt::hasUnbacked() const {
+  return e_ && e_->hasUnbacked;
+}
+std::string SymInt::toString() const {
+  return e_ ? e_->toString() : std::to_string(c_);
+}
 
 SymBool::SymBool(Expr e) {
   TESSEL_ASSERT(e && e->isBool, "SymBool from an integer expression");
-  if (e->kind == ExprKind::BoolConst) c_ = e->value != 0;
-  else e_ = e;
+  if (e->kind == ExprKind::BoolConst)
+    c_ = e->value != 0;
+  else
+    e_ = e;
 }
 bool SymBool::constant() const {
   TESSEL_ASSERT(!e_, "constant() of a symbolic SymBool " + toString());
@@ -38,9 +48,15 @@ std::optional<bool> SymBool::hint() const {
   if (!e_) return c_;
   return e_->hasHint ? std::optional<bool>(e_->hint != 0) : std::nullopt;
 }
-ShapeEnv* SymBool::env() const { return e_ ? e_->ctx->env() : nullptr; }
-bool SymBool::hasUnbacked() const { return e_ && e_->hasUnbacked; }
-std::string SymBool::toString() const { return e_ ? e_->toString() : (c_ ? "true" : "false"); }
+ShapeEnv* SymBool::env() const {
+  return e_ ? e_->ctx->env() : nullptr;
+}
+bool SymBool::hasUnbacked() const {
+  return e_ && e_->hasUnbacked;
+}
+std::string SymBool::toString() const {
+  return e_ ? e_->toString() : (c_ ? "true" : "false");
+}
 
 namespace {
 
@@ -97,10 +113,13 @@ SymInt operator*(const SymInt& a, const SymInt& b) {
   }
   return symbolic(a, b, [](ExprContext& c, Expr x, Expr y) { return c.mul(x, y); });
 }
-SymInt operator-(const SymInt& a) { return SymInt(0) - a; }
+SymInt operator-(const SymInt& a) {
+  return SymInt(0) - a;
+}
 
 SymInt floorDiv(const SymInt& a, const SymInt& b) {
-  if (b.maybeConstant() == 0) throwUserError(ErrorKind::ZeroDivisionError, "integer division by zero");
+  if (b.maybeConstant() == 0)
+    throwUserError(ErrorKind::ZeroDivisionError, "integer division by zero");
   if (a.isConstant() && b.isConstant()) {
     if (a.constant() == INT64_MIN && b.constant() == -1) overflow("division");
     return floorDivInt(a.constant(), b.constant());
@@ -108,11 +127,14 @@ SymInt floorDiv(const SymInt& a, const SymInt& b) {
   return symbolic(a, b, [](ExprContext& c, Expr x, Expr y) { return c.floorDiv(x, y); });
 }
 SymInt mod(const SymInt& a, const SymInt& b) {
-  if (b.maybeConstant() == 0) throwUserError(ErrorKind::ZeroDivisionError, "integer modulo by zero");
+  if (b.maybeConstant() == 0)
+    throwUserError(ErrorKind::ZeroDivisionError, "integer modulo by zero");
   if (a.isConstant() && b.isConstant()) return modInt(a.constant(), b.constant());
   return symbolic(a, b, [](ExprContext& c, Expr x, Expr y) { return c.mod(x, y); });
 }
-SymInt ceilDiv(const SymInt& a, const SymInt& b) { return -floorDiv(-a, b); }
+SymInt ceilDiv(const SymInt& a, const SymInt& b) {
+  return -floorDiv(-a, b);
+}
 SymInt min(const SymInt& a, const SymInt& b) {
   if (a.isConstant() && b.isConstant()) return std::min(a.constant(), b.constant());
   return symbolic(a, b, [](ExprContext& c, Expr x, Expr y) { return c.min(x, y); });
@@ -122,12 +144,12 @@ SymInt max(const SymInt& a, const SymInt& b) {
   return symbolic(a, b, [](ExprContext& c, Expr x, Expr y) { return c.max(x, y); });
 }
 
-#define TESSEL_CMP(OP, METHOD, SWAP)                                                    \
-  SymBool operator OP(const SymInt& a, const SymInt& b) {                                \
-    if (a.isConstant() && b.isConstant()) return a.constant() OP b.constant();           \
-    return compare(a, b, [](ExprContext& c, Expr x, Expr y) {                            \
-      return SWAP ? c.METHOD(y, x) : c.METHOD(x, y);                                     \
-    });                                                                                  \
+#define TESSEL_CMP(OP, METHOD, SWAP)                                           \
+  SymBool operator OP(const SymInt& a, const SymInt& b) {                      \
+    if (a.isConstant() && b.isConstant()) return a.constant() OP b.constant(); \
+    return compare(a, b, [](ExprContext& c, Expr x, Expr y) {                  \
+      return SWAP ? c.METHOD(y, x) : c.METHOD(x, y);                           \
+    });                                                                        \
   }
 TESSEL_CMP(==, eq, false)
 TESSEL_CMP(!=, ne, false)

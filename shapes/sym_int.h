@@ -68,9 +68,7 @@ class SymBool {
 
   bool isConstant() const { return e_ == nullptr; }
   bool constant() const;
-  std::optional<bool> maybeConstant() const {
-    return e_ ? std::nullopt : std::optional<bool>(c_);
-  }
+  std::optional<bool> maybeConstant() const { return e_ ? std::nullopt : std::optional<bool>(c_); }
   /// The value under the hints; nullopt when it involves an unbacked symbol.
   std::optional<bool> hint() const;
   Expr expr() const { return e_; }
@@ -100,9 +98,15 @@ SymInt mod(const SymInt& a, const SymInt& b);
 SymInt ceilDiv(const SymInt& a, const SymInt& b);
 SymInt min(const SymInt& a, const SymInt& b);
 SymInt max(const SymInt& a, const SymInt& b);
-inline SymInt& operator+=(SymInt& a, const SymInt& b) { return a = a + b; }
-inline SymInt& operator-=(SymInt& a, const SymInt& b) { return a = a - b; }
-inline SymInt& operator*=(SymInt& a, const SymInt& b) { return a = a * b; }
+inline SymInt& operator+=(SymInt& a, const SymInt& b) {
+  return a = a + b;
+}
+inline SymInt& operator-=(SymInt& a, const SymInt& b) {
+  return a = a - b;
+}
+inline SymInt& operator*=(SymInt& a, const SymInt& b) {
+  return a = a * b;
+}
 
 SymBool operator==(const SymInt& a, const SymInt& b);
 SymBool operator!=(const SymInt& a, const SymInt& b);
@@ -131,7 +135,9 @@ bool sameShape(const SymShape& a, const SymShape& b);
 // ---------------------------------------------------------------------------------------------
 bool evaluate(const SymBool& c);
 /// Like evaluate, and also the name PyTorch code uses.
-inline bool guardBool(const SymBool& c) { return evaluate(c); }
+inline bool guardBool(const SymBool& c) {
+  return evaluate(c);
+}
 /// A concrete int: the constant, or the hint with a guard `e == hint` (specializes).
 int64_t evaluateInt(const SymInt& v);
 /// Like evaluate, but unbacked sizes are assumed >= 2 (never 0 or 1) and, with
@@ -140,7 +146,9 @@ bool evaluateSizeOblivious(const SymBool& c);
 /// Decides c without recording anything; nullopt when it depends on the hints.
 std::optional<bool> staticallyKnown(const SymBool& c);
 /// True only when c is provably true without a guard (constant, ranges, facts, solver).
-inline bool definitelyTrue(const SymBool& c) { return staticallyKnown(c) == std::optional(true); }
+inline bool definitelyTrue(const SymBool& c) {
+  return staticallyKnown(c) == std::optional(true);
+}
 inline bool definitelyFalse(const SymBool& c) {
   return staticallyKnown(c) == std::optional(false);
 }
@@ -152,7 +160,7 @@ inline bool definitelyFalse(const SymBool& c) {
 void require(const SymBool& c, ErrorKind kind, std::string_view message);
 /// Same, building the message only on failure or when a guard text is needed.
 template <class MakeMessage>
-  requires std::is_invocable_r_v<std::string, MakeMessage>
+requires std::is_invocable_r_v<std::string, MakeMessage>
 inline void require(const SymBool& c, ErrorKind kind, MakeMessage&& makeMessage) {
   if (auto k = c.maybeConstant()) {
     if (*k) return;

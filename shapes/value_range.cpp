@@ -10,7 +10,9 @@ namespace tessel::shapes {
 namespace {
 constexpr int64_t NI = ValueRange::kNegInf, PI = ValueRange::kPosInf;
 
-bool isInf(int64_t v) { return v == NI || v == PI; }
+bool isInf(int64_t v) {
+  return v == NI || v == PI;
+}
 
 int64_t satAdd(int64_t a, int64_t b) {
   if (a == NI || b == NI) return (a == PI || b == PI) ? 0 : NI;  // callers avoid inf - inf
@@ -27,7 +29,9 @@ int64_t satMul(int64_t a, int64_t b) {
   if (__builtin_mul_overflow(a, b, &r)) return neg ? NI : PI;
   return r;
 }
-int64_t satNeg(int64_t a) { return a == NI ? PI : a == PI ? NI : -a; }
+int64_t satNeg(int64_t a) {
+  return a == NI ? PI : a == PI ? NI : -a;
+}
 }  // namespace
 
 ValueRange ValueRange::intersect(const ValueRange& o) const {
@@ -52,7 +56,9 @@ ValueRange rangeMul(const ValueRange& a, const ValueRange& b) {
   return {*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
 }
 
-ValueRange rangeNeg(const ValueRange& a) { return {satNeg(a.hi), satNeg(a.lo)}; }
+ValueRange rangeNeg(const ValueRange& a) {
+  return {satNeg(a.hi), satNeg(a.lo)};
+}
 
 ValueRange rangeFloorDiv(const ValueRange& a, const ValueRange& b) {
   // Only the common case of a divisor range that excludes 0 and -1 is tightened; the rest is

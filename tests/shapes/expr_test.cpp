@@ -1,7 +1,8 @@
 // Canonical forms, hash-consing, printing and constant folding of symbolic expressions.
+#include "shapes/expr.h"
+
 #include <gtest/gtest.h>
 
-#include "shapes/expr.h"
 #include "shapes/shape_env.h"
 
 namespace tessel::shapes {

@@ -1,11 +1,12 @@
 // The guard compiler: pass/fail, failing guard and reasons, and agreement with the reference
 // evaluator and with Z3 on random inputs.
+#include "shapes/guard_program.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "shapes/expr.h"
-#include "shapes/guard_program.h"
 #include "shapes/solver.h"
 
 namespace tessel::shapes {
@@ -18,7 +19,8 @@ TEST(GuardProgram, PassFailAndReason) {
   SymInt t = env.createSymbol("y.shape[0]", 20);   // duck with s
   evaluate(s <= SymInt(30));
   GuardProgram p = env.compileGuards();
-  std::vector<int64_t> ok = {20, 1, 20}, big = {40, 1, 40}, notOne = {20, 2, 20}, duck = {20, 1, 21};
+  std::vector<int64_t> ok = {20, 1, 20}, big = {40, 1, 40}, notOne = {20, 2, 20},
+                       duck = {20, 1, 21};
   EXPECT_EQ(p.check(ok), -1);
   int f = p.check(big);
   ASSERT_GE(f, 0);
@@ -58,17 +60,25 @@ TEST(GuardProgram, AgreesWithZ3OnRandomInputs) {
     if (d == 0 || pick(3) == 0) return pick(2) ? s[pick(3)] : SymInt(pick(9) - 4);
     SymInt a = gen(d - 1), b = gen(d - 1);
     switch (pick(6)) {
-      case 0: return a + b;
-      case 1: return a * b;
-      case 2: return floorDiv(a, SymInt(pick(2) ? 1 + pick(5) : -1 - pick(5)));
-      case 3: return mod(a, SymInt(pick(2) ? 1 + pick(5) : -1 - pick(5)));
-      case 4: return min(a, b);
-      default: return max(a, b) - a;
+      case 0:
+        return a + b;
+      case 1:
+        return a * b;
+      case 2:
+        return floorDiv(a, SymInt(pick(2) ? 1 + pick(5) : -1 - pick(5)));
+      case 3:
+        return mod(a, SymInt(pick(2) ? 1 + pick(5) : -1 - pick(5)));
+      case 4:
+        return min(a, b);
+      default:
+        return max(a, b) - a;
     }
   };
   std::vector<Guard> guards;
   while (guards.size() < 40) {
-    SymBool c = pick(3) == 0 ? (gen(2) == gen(2)) : pick(2) ? (gen(3) <= gen(2)) : (gen(2) != gen(2));
+    SymBool c = pick(3) == 0 ? (gen(2) == gen(2))
+                : pick(2)    ? (gen(3) <= gen(2))
+                             : (gen(2) != gen(2));
     if (pick(4) == 0) c = c || (gen(1) < gen(1));
     if (c.isConstant()) continue;
     guards.push_back({c.expr(), GuardKind::Guard, {}, c.toString()});
@@ -88,7 +98,8 @@ TEST(GuardProgram, AgreesWithZ3OnRandomInputs) {
       for (int64_t v : in) q.ranges.push_back(ValueRange::point(v));
       auto r = z3.check(q);
       ASSERT_NE(r.answer, SolverAnswer::Unknown);
-      EXPECT_EQ(prog, r.answer == SolverAnswer::Sat) << g.text << " at " << in[0] << "," << in[1] << "," << in[2];
+      EXPECT_EQ(prog, r.answer == SolverAnswer::Sat)
+          << g.text << " at " << in[0] << "," << in[1] << "," << in[2];
       ++checked;
     }
   }

@@ -1,9 +1,10 @@
 // ShapeEnv: symbols, duck sizing, 0/1 specialization, ranges, replacements, unbacked
 // reasoning, pruning, specialization detection, bounds and solver limits.
+#include "shapes/shape_env.h"
+
 #include <gtest/gtest.h>
 
 #include "shapes/expr.h"
-#include "shapes/shape_env.h"
 #include "shapes/source_loc.h"
 
 namespace tessel::shapes {
@@ -62,7 +63,8 @@ TEST(ShapeEnv, DuckSizingSharesSymbols) {
   EXPECT_EQ(env.sources().size(), 3u);
   EXPECT_EQ(env.guards().back().kind, GuardKind::Range);  // c's range guard
   bool sawDuck = false;
-  for (const Guard& g : env.guards()) sawDuck |= g.kind == GuardKind::Duck && g.text == "y.shape[0] == x.shape[0]";
+  for (const Guard& g : env.guards())
+    sawDuck |= g.kind == GuardKind::Duck && g.text == "y.shape[0] == x.shape[0]";
   EXPECT_TRUE(sawDuck);
 
   ShapeEnvConfig cfg;
@@ -182,11 +184,13 @@ TEST(ShapeEnv, SizeObliviousReasoningOnUnbacked) {
 
 TEST(ShapeEnv, RequireOnBackedGuardsAndOnUnbackedAsserts) {
   ShapeEnv env;
-  SymInt a = env.createSymbol("x.shape[1]", 3), b = env.createSymbol("w.shape[0]", 3, {.dynamic = DimDynamic::Dynamic});
+  SymInt a = env.createSymbol("x.shape[1]", 3),
+         b = env.createSymbol("w.shape[0]", 3, {.dynamic = DimDynamic::Dynamic});
   require(a == b, ErrorKind::ShapeError, "mismatch");
   EXPECT_EQ(env.guards().back().kind, GuardKind::Require);
   SymInt c = env.createSymbol("z.shape[0]", 4);
-  EXPECT_EQ(kindOf([&] { require(a == c, ErrorKind::ShapeError, "mismatch"); }), ErrorKind::ShapeError);
+  EXPECT_EQ(kindOf([&] { require(a == c, ErrorKind::ShapeError, "mismatch"); }),
+            ErrorKind::ShapeError);
   SymInt u = env.createUnbacked();
   require(u == a, ErrorKind::ShapeError, "u mismatch");
   EXPECT_EQ(env.runtimeAsserts().size(), 1u);
@@ -219,7 +223,8 @@ TEST(ShapeEnv, PruningDropsGuardImpliedByLaterOnes) {
   ShapeEnvConfig cfg;
   cfg.duck_shape = false;
   ShapeEnv env(cfg);
-  SymInt a = env.createSymbol("a", 10), b = env.createSymbol("b", 12), c = env.createSymbol("c", 14);
+  SymInt a = env.createSymbol("a", 10), b = env.createSymbol("b", 12),
+         c = env.createSymbol("c", 14);
   evaluate(a + SymInt(5) <= c);  // implied by the two below
   evaluate(a < b);
   evaluate(b < c);
@@ -294,11 +299,14 @@ TEST(ShapeEnv, HardNonlinearQueryReturnsQuicklyUnderRlimit) {
   cfg.solver_rlimit = 200'000;
   cfg.duck_shape = false;
   ShapeEnv env(cfg);
-  SymInt x = env.createSymbol("x", 1000), y = env.createSymbol("y", 1000), z = env.createSymbol("z", 1000);
+  SymInt x = env.createSymbol("x", 1000), y = env.createSymbol("y", 1000),
+         z = env.createSymbol("z", 1000);
   evaluate(x * x * x + y * y * y <= z * z * z * SymInt(3));
   auto t0 = std::chrono::steady_clock::now();
   evaluate(x * x * x * SymInt(7) + y * y * y * SymInt(5) != z * z * z * SymInt(11) + SymInt(1));
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+          .count();
   EXPECT_LT(ms, 5000);
 }
 
@@ -317,7 +325,8 @@ TEST(ShapeEnv, UserRangeIsCheckedAndBecomesGuards) {
   ShapeEnv env;
   SymInt s = env.createSymbol("x.shape[0]", 8, {.min = 4, .max = 64});
   EXPECT_EQ(env.symbol(0).range, (ValueRange{4, 64}));
-  EXPECT_EQ(kindOf([&] { env.createSymbol("y.shape[0]", 100, {.max = 64}); }), ErrorKind::ConstraintViolation);
+  EXPECT_EQ(kindOf([&] { env.createSymbol("y.shape[0]", 100, {.max = 64}); }),
+            ErrorKind::ConstraintViolation);
   EXPECT_EQ(kindOf([&] { env.createSymbol("z.shape[0]", -1); }), ErrorKind::ValueError);
   int ranges = 0;
   for (auto& g : env.guards()) ranges += g.kind == GuardKind::Range;

@@ -1,8 +1,9 @@
 // Shape rules: constant and symbolic shapes, error kinds and messages, unbacked outputs.
+#include "shapes/shape_rules.h"
+
 #include <gtest/gtest.h>
 
 #include "shapes/shape_env.h"
-#include "shapes/shape_rules.h"
 #include "shapes/source_loc.h"
 
 namespace tessel::shapes {
@@ -26,7 +27,9 @@ std::pair<ErrorKind, std::string> errorOf(OpKind op, std::vector<Sig> in, OpAttr
   }
   return {ErrorKind::Interrupted, ""};
 }
-Sig f32(SymShape s) { return {std::move(s), DType::F32}; }
+Sig f32(SymShape s) {
+  return {std::move(s), DType::F32};
+}
 
 TEST(ShapeRules, BroadcastingConstant) {
   EXPECT_EQ(shapeOf(OpKind::Add, {f32({2, 1, 3}), f32({4, 1})}), "[2, 4, 3]");
@@ -82,8 +85,10 @@ TEST(ShapeRules, UnbackedBroadcastIsSizeOblivious) {
 
 TEST(ShapeRules, ReshapeWithMinusOne) {
   EXPECT_EQ(shapeOf(OpKind::Reshape, {f32({2, 3, 4})}, {.shape = {-1, 4}}), "[6, 4]");
-  EXPECT_EQ(errorOf(OpKind::Reshape, {f32({2, 3})}, {.shape = {4, -1}}).first, ErrorKind::ShapeError);
-  EXPECT_EQ(errorOf(OpKind::Reshape, {f32({2, 3})}, {.shape = {-1, -1}}).first, ErrorKind::ValueError);
+  EXPECT_EQ(errorOf(OpKind::Reshape, {f32({2, 3})}, {.shape = {4, -1}}).first,
+            ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Reshape, {f32({2, 3})}, {.shape = {-1, -1}}).first,
+            ErrorKind::ValueError);
   ShapeEnv env;
   SymInt s = env.createSymbol("x.shape[0]", 6);
   size_t n = env.guards().size();
@@ -103,7 +108,8 @@ TEST(ShapeRules, LayoutOps) {
   EXPECT_EQ(shapeOf(OpKind::Expand, {f32({3, 1})}, {.shape = {2, -1, 4}}), "[2, 3, 4]");
   EXPECT_EQ(shapeOf(OpKind::Cat, {f32({2, 3}), f32({5, 3})}, {.dim = 0}), "[7, 3]");
   EXPECT_EQ(shapeOf(OpKind::Stack, {f32({2, 3}), f32({2, 3})}, {.dim = 1}), "[2, 2, 3]");
-  EXPECT_EQ(errorOf(OpKind::Cat, {f32({2, 3}), f32({2, 4})}, {.dim = 0}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Cat, {f32({2, 3}), f32({2, 4})}, {.dim = 0}).first,
+            ErrorKind::ShapeError);
   EXPECT_EQ(errorOf(OpKind::Permute, {f32({2, 3})}, {.dims = {0, 0}}).first, ErrorKind::ValueError);
   EXPECT_EQ(errorOf(OpKind::Unsqueeze, {f32({2, 3})}, {.dim = 4}).first, ErrorKind::IndexError);
 }
@@ -148,7 +154,8 @@ TEST(ShapeRules, SymbolicSlice) {
 
 TEST(ShapeRules, Reductions) {
   EXPECT_EQ(shapeOf(OpKind::Sum, {f32({2, 3, 4})}, {.dims = {1}}), "[2, 4]");
-  EXPECT_EQ(shapeOf(OpKind::Sum, {f32({2, 3, 4})}, {.dims = {-1, 0}, .keepdim = true}), "[1, 3, 1]");
+  EXPECT_EQ(shapeOf(OpKind::Sum, {f32({2, 3, 4})}, {.dims = {-1, 0}, .keepdim = true}),
+            "[1, 3, 1]");
   EXPECT_EQ(shapeOf(OpKind::Mean, {f32({2, 3})}), "[]");
   EXPECT_EQ(one(OpKind::Argmax, {f32({2, 3})}, {.dims = {1}}).dtype, DType::I32);
   EXPECT_EQ(one(OpKind::Sum, {{{2}, DType::Bool}}).dtype, DType::I32);
@@ -159,9 +166,11 @@ TEST(ShapeRules, Reductions) {
 TEST(ShapeRules, IndexOps) {
   Sig idx{{5}, DType::I32};
   EXPECT_EQ(shapeOf(OpKind::IndexSelect, {f32({4, 3}), idx}, {.dim = 0}), "[5, 3]");
-  EXPECT_EQ(errorOf(OpKind::IndexSelect, {f32({4, 3}), f32({5})}, {.dim = 0}).first, ErrorKind::TypeError);
+  EXPECT_EQ(errorOf(OpKind::IndexSelect, {f32({4, 3}), f32({5})}, {.dim = 0}).first,
+            ErrorKind::TypeError);
   EXPECT_EQ(shapeOf(OpKind::Gather, {f32({4, 3}), {{4, 2}, DType::I32}}, {.dim = 1}), "[4, 2]");
-  EXPECT_EQ(errorOf(OpKind::Gather, {f32({4, 3}), {{5, 2}, DType::I32}}, {.dim = 1}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Gather, {f32({4, 3}), {{5, 2}, DType::I32}}, {.dim = 1}).first,
+            ErrorKind::ShapeError);
 }
 
 TEST(ShapeRules, DataDependentOpsMakeUnbackedSizes) {
@@ -176,7 +185,8 @@ TEST(ShapeRules, DataDependentOpsMakeUnbackedSizes) {
   EXPECT_EQ(toString(ms.shape), "[u1]");
   EXPECT_TRUE(evaluate(ms.shape[0] <= s));  // from the fact u1 <= s0
   EXPECT_EQ(toString(one(OpKind::Unique, {f32({s})}).shape), "[u2]");
-  EXPECT_EQ(shapeOf(OpKind::MaskedScatter, {f32({s, 2}), {{s, 1}, DType::Bool}, f32({7})}), "[s0, 2]");
+  EXPECT_EQ(shapeOf(OpKind::MaskedScatter, {f32({s, 2}), {{s, 1}, DType::Bool}, f32({7})}),
+            "[s0, 2]");
   // eager: the caller passes the size; without it and without an env it is an error
   EXPECT_EQ(shapeOf(OpKind::Nonzero, {f32({3, 4})}, {.outputSize = 5}), "[5, 2]");
 }
@@ -189,8 +199,11 @@ TEST(ShapeRules, NNOps) {
   EXPECT_EQ(shapeOf(OpKind::Linear, {f32({8, 4}), f32({16, 4}), f32({16})}), "[8, 16]");
   EXPECT_EQ(errorOf(OpKind::Linear, {f32({8, 4}), f32({16, 5})}).first, ErrorKind::ShapeError);
   EXPECT_EQ(shapeOf(OpKind::Softmax, {f32({2, 3})}, {.dim = -1}), "[2, 3]");
-  EXPECT_EQ(shapeOf(OpKind::LayerNorm, {f32({2, 3, 4}), f32({3, 4}), f32({3, 4})}, {.shape = {3, 4}}), "[2, 3, 4]");
-  EXPECT_EQ(errorOf(OpKind::LayerNorm, {f32({2, 3, 4})}, {.shape = {4, 4}}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(
+      shapeOf(OpKind::LayerNorm, {f32({2, 3, 4}), f32({3, 4}), f32({3, 4})}, {.shape = {3, 4}}),
+      "[2, 3, 4]");
+  EXPECT_EQ(errorOf(OpKind::LayerNorm, {f32({2, 3, 4})}, {.shape = {4, 4}}).first,
+            ErrorKind::ShapeError);
   EXPECT_EQ(shapeOf(OpKind::MseLoss, {f32({2, 3}), f32({2, 3})}), "[]");
   EXPECT_EQ(shapeOf(OpKind::CrossEntropy, {f32({5, 10}), {{5}, DType::I32}}), "[]");
   EXPECT_EQ(errorOf(OpKind::CrossEntropy, {f32({5, 10}), f32({5})}).first, ErrorKind::TypeError);
@@ -217,16 +230,42 @@ TEST(ShapeRules, EveryOpHasARule) {
     std::vector<Sig> in;
     OpAttrs a;
     switch (opCategory(op)) {
-      case OpCategory::Unary: in = {f32({2, 3})}; break;
-      case OpCategory::Binary: in = {{{2, 3}, DType::Bool}, {{3}, DType::Bool}}; break;
-      case OpCategory::Ternary: in = {{{2, 3}, DType::Bool}, f32({3}), f32({2, 1})}; break;
-      case OpCategory::Reduce: in = {f32({2, 3})}; a.dims = {1}; break;
-      case OpCategory::Shape: in = {f32({2, 3})}; a.shape = {3, 2}; a.dims = {1, 0}; break;
-      case OpCategory::Index: in = {f32({2, 3}), {{2, 3}, DType::I32}}; break;
-      case OpCategory::DataDependent: in = {f32({2, 3}), {{2, 3}, DType::Bool}, f32({6})}; a.outputSize = 3; break;
-      case OpCategory::NN: in = {f32({2, 3}), f32({3, 3})}; a.shape = {3}; break;
-      case OpCategory::Create: a.shape = {2, 3}; a.stop = 4; break;
-      case OpCategory::Convert: in = {f32({2, 3})}; break;
+      case OpCategory::Unary:
+        in = {f32({2, 3})};
+        break;
+      case OpCategory::Binary:
+        in = {{{2, 3}, DType::Bool}, {{3}, DType::Bool}};
+        break;
+      case OpCategory::Ternary:
+        in = {{{2, 3}, DType::Bool}, f32({3}), f32({2, 1})};
+        break;
+      case OpCategory::Reduce:
+        in = {f32({2, 3})};
+        a.dims = {1};
+        break;
+      case OpCategory::Shape:
+        in = {f32({2, 3})};
+        a.shape = {3, 2};
+        a.dims = {1, 0};
+        break;
+      case OpCategory::Index:
+        in = {f32({2, 3}), {{2, 3}, DType::I32}};
+        break;
+      case OpCategory::DataDependent:
+        in = {f32({2, 3}), {{2, 3}, DType::Bool}, f32({6})};
+        a.outputSize = 3;
+        break;
+      case OpCategory::NN:
+        in = {f32({2, 3}), f32({3, 3})};
+        a.shape = {3};
+        break;
+      case OpCategory::Create:
+        a.shape = {2, 3};
+        a.stop = 4;
+        break;
+      case OpCategory::Convert:
+        in = {f32({2, 3})};
+        break;
     }
     try {
       auto out = inferShape(op, in, a);

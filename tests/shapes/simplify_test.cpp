@@ -1,10 +1,10 @@
 // Every simplification rule fires on its examples and is proved equivalent by Z3.
 #include <gtest/gtest.h>
 
-#include "shapes/simplify_rules.h"
 #include <functional>
 
 #include "shapes/shape_env.h"
+#include "shapes/simplify_rules.h"
 
 namespace tessel::shapes {
 namespace {
@@ -53,7 +53,8 @@ TEST(SimplifyRules, RandomTermsAgreeWithZ3) {
     }
     auto op = static_cast<RawTerm::Op>(RawTerm::Add + rnd(6));
     RawTerm b = gen(depth - 1);
-    if (op == RawTerm::FloorDiv || op == RawTerm::Mod) b = {RawTerm::Const, rnd(2) ? 1 + rnd(6) : -1 - rnd(6), {}};
+    if (op == RawTerm::FloorDiv || op == RawTerm::Mod)
+      b = {RawTerm::Const, rnd(2) ? 1 + rnd(6) : -1 - rnd(6), {}};
     return {op, 0, {gen(depth - 1), b}};
   };
   int proved = 0;
