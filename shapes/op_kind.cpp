@@ -18,13 +18,9 @@ constexpr std::array<OpCategory, kNumOps> kCategories = {
 
 }  // namespace
 
-std::string_view opName(OpKind op) {
-  return kNames[static_cast<size_t>(op)];
-}
+std::string_view opName(OpKind op) { return kNames[static_cast<size_t>(op)]; }
 
-OpCategory opCategory(OpKind op) {
-  return kCategories[static_cast<size_t>(op)];
-}
+OpCategory opCategory(OpKind op) { return kCategories[static_cast<size_t>(op)]; }
 
 std::optional<OpKind> opFromName(std::string_view name) {
   for (size_t i = 0; i < kNames.size(); ++i)
