@@ -8,7 +8,7 @@ namespace tessel {
 
 std::string_view errorKindName(ErrorKind kind) {
   switch (kind) {
-#define TESSEL_X(k)  \
+#define TESSEL_X(k) \
   case ErrorKind::k: \
     return #k;
     TESSEL_ERROR_KINDS(TESSEL_X)
@@ -21,7 +21,8 @@ void throwUserError(ErrorKind kind, std::string message) {
   throw UserError(kind, std::move(message));
 }
 
-void internalAssertFail(const char* cond, const char* file, int line, const std::string& message) {
+void internalAssertFail(const char* cond, const char* file, int line,
+                        const std::string& message) {
   std::fprintf(stderr, "internal error (a bug in Tessel): %s:%d: %s: %s\n", file, line, cond,
                message.c_str());
   std::abort();

@@ -56,7 +56,7 @@ class UserError : public std::runtime_error {
 
 }  // namespace tessel
 
-#define TESSEL_ASSERT(cond, msg)                                                 \
-  do {                                                                           \
-    if (!(cond)) ::tessel::internalAssertFail(#cond, __FILE__, __LINE__, (msg)); \
+#define TESSEL_ASSERT(cond, msg)                                                      \
+  do {                                                                                \
+    if (!(cond)) ::tessel::internalAssertFail(#cond, __FILE__, __LINE__, (msg));      \
   } while (0)
