@@ -96,7 +96,7 @@ primary
   | TRUE                                                            # trueLit
   | FALSE                                                           # falseLit
   | NONE                                                            # noneLit
-  | NAME                                                            # nameRef
+  | (NAME | WHERE)                                                  # nameRef
   | LPAREN expr RPAREN                                              # parenExpr
   | LPAREN (expr COMMA (expr (COMMA expr)* COMMA?)?)? RPAREN         # tupleLit
   | LBRACK (expr (COMMA expr)* COMMA?)? RBRACK                      # listLit

@@ -407,8 +407,8 @@ class AstBuilder {
     if (dynamic_cast<P::TrueLitContext*>(ctx)) return arena_.make<BoolLit>(s, true);
     if (dynamic_cast<P::FalseLitContext*>(ctx)) return arena_.make<BoolLit>(s, false);
     if (dynamic_cast<P::NoneLitContext*>(ctx)) return arena_.make<NoneLit>(s);
-    if (auto* c = dynamic_cast<P::NameRefContext*>(ctx))
-      return arena_.make<Name>(s, c->NAME()->getText());
+    if (auto* c = dynamic_cast<P::NameRefContext*>(ctx))  // `where` is also the function where()
+      return arena_.make<Name>(s, c->getStart()->getText());
     if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx)) return expr(c->expr());
     if (auto* c = dynamic_cast<P::TupleLitContext*>(ctx)) {
       std::vector<Expr*> elems;
