@@ -16,11 +16,27 @@ namespace tessel::backends {
 // bandwidth. Freed blocks of at least kMinCachedBytes are therefore kept, keyed by their
 // exact (rounded) size, and reused by the next allocation of that size; at most kMaxCached
 // bytes are kept, so a program that changes sizes often does not hoard memory.
+//
+// Small blocks (up to kSmallMax bytes, in 64-byte classes) go to a per-thread free list
+// instead: aligned_alloc of a few bytes costs more than a 4-element add itself, and eager
+// scripts allocate many tiny tensors. A block freed on another thread joins that thread's list.
 namespace {
 
 constexpr size_t kAlign = 64;
 constexpr size_t kMinCachedBytes = size_t{1} << 20;
 constexpr size_t kMaxCached = size_t{1} << 30;
+constexpr size_t kSmallMax = 1024;
+constexpr size_t kSmallClasses = kSmallMax / kAlign;
+constexpr size_t kSmallKeep = 64;  // blocks kept per class and thread
+
+struct SmallCache {
+  std::vector<void*> free[kSmallClasses];
+  ~SmallCache() {
+    for (auto& list : free)
+      for (void* p : list) std::free(p);
+  }
+};
+thread_local SmallCache tSmall;
 
 struct BlockCache {
   std::mutex mu;
@@ -46,7 +62,13 @@ size_t roundSize(size_t bytes) {
 std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
   size_t size = roundSize(bytes);
   void* p = nullptr;
-  if (size >= kMinCachedBytes) {
+  if (size <= kSmallMax) {
+    auto& list = tSmall.free[size / kAlign - 1];
+    if (!list.empty()) {
+      p = list.back();
+      list.pop_back();
+    }
+  } else if (size >= kMinCachedBytes) {
     BlockCache& c = cache();
     std::lock_guard<std::mutex> lock(c.mu);
     auto it = c.free.find(size);
@@ -58,11 +80,17 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
   }
   if (!p) p = std::aligned_alloc(kAlign, size);
   if (!p) throw std::bad_alloc();
-  return std::shared_ptr<Storage>(new Storage(p, size, device));
+  return std::make_shared<Storage>(Key{}, p, size, device);
 }
 
 Storage::~Storage() {
-  if (bytes_ >= kMinCachedBytes) {
+  if (bytes_ <= kSmallMax) {
+    auto& list = tSmall.free[bytes_ / kAlign - 1];
+    if (list.size() < kSmallKeep) {
+      list.push_back(data_);
+      return;
+    }
+  } else if (bytes_ >= kMinCachedBytes) {
     BlockCache& c = cache();
     std::lock_guard<std::mutex> lock(c.mu);
     if (c.held + bytes_ <= kMaxCached) {

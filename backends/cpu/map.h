@@ -27,6 +27,30 @@ void mapUnary(const Tensor& x, const Tensor& out, F f) {
 /// out[i] = f(a[i], b[i]) with NumPy broadcasting of a and b to out's shape.
 template <class Out, class In, class F>
 void mapBinary(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
+  // Fast path without a loop plan: same-shape contiguous operands, or one 0-d scalar. Small
+  // eager ops are dominated by bookkeeping, so skipping the plan's allocations matters.
+  const int64_t n = out.numel();
+  const bool ca = a.isContiguous() && (a.shape() == out.shape() || a.numel() == 1);
+  const bool cb = b.isContiguous() && (b.shape() == out.shape() || b.numel() == 1);
+  if (ca && cb && out.isContiguous()) {
+    Out* __restrict o = out.data<Out>();
+    const In* __restrict x = a.data<In>();
+    const In* __restrict y = b.data<In>();
+    if (a.numel() == n && b.numel() == n) {
+      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], y[i]);
+      return;
+    }
+    if (a.numel() == n) {
+      const In yv = *y;
+      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i], yv);
+      return;
+    }
+    if (b.numel() == n) {
+      const In xv = *x;
+      for (int64_t i = 0; i < n; ++i) o[i] = f(xv, y[i]);
+      return;
+    }
+  }
   Dims sa = broadcastStrides(a, out.shape());
   Dims sb = broadcastStrides(b, out.shape());
   constexpr int64_t kIn = sizeof(In);

@@ -131,6 +131,28 @@ void reduceRows(const Layout& l, Out* out, Acc init, Combine combine, Finish fin
   }
 }
 
+// Sum over R rows of B floats: float row accumulators over blocks of kRowBlock rows (so the
+// loop vectorizes over b), folded into double totals after each block.
+constexpr int64_t kRowBlock = 64;
+void sumRows(const Layout& l, float* out, double scale) {
+  const float* x = l.x.data<float>();
+  std::vector<float> acc(l.B);
+  std::vector<double> total(l.B);
+  for (int64_t a = 0; a < l.A; ++a) {
+    std::fill(total.begin(), total.end(), 0.0);
+    for (int64_t r0 = 0; r0 < l.R; r0 += kRowBlock) {
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      float* __restrict ac = acc.data();
+      for (int64_t r = r0; r < std::min(l.R, r0 + kRowBlock); ++r) {
+        const float* __restrict row = x + (a * l.R + r) * l.B;
+        for (int64_t b = 0; b < l.B; ++b) ac[b] += row[b];
+      }
+      for (int64_t b = 0; b < l.B; ++b) total[b] += ac[b];
+    }
+    for (int64_t b = 0; b < l.B; ++b) out[a * l.B + b] = float(total[b] * scale);
+  }
+}
+
 template <class T>
 void runTyped(OpKind op, const Layout& l, const Tensor& out) {
   const T* x = l.x.data<T>();
@@ -143,9 +165,7 @@ void runTyped(OpKind op, const Layout& l, const Tensor& out) {
       if constexpr (std::is_same_v<T, float>) {
         float* o = out.data<float>();
         const double scale = mean ? 1.0 / double(R) : 1.0;
-        if (rows)
-          return reduceRows<double, T>(l, o, 0.0, [](double s, T v) { return s + v; },
-                                       [&](double s) { return float(s * scale); });
+        if (rows) return sumRows(l, o, scale);
         for (int64_t a = 0; a < A; ++a) o[a] = float(sumFloats(x + a * R, R) * scale);
       } else {
         TESSEL_ASSERT(!mean, "integer mean must be computed in f32");

@@ -5,6 +5,7 @@
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
 #include "backends/cpu/vec_math.h"
+#include "backends/cpu/vec_rows.h"
 
 namespace tessel::backends::cpu {
 
@@ -54,6 +55,15 @@ namespace {
 constexpr float kInvSqrt2 = 0.70710678118654752f;
 
 Tensor floatUnary(OpKind op, const Tensor& x, const Tensor& out) {
+  if (x.isContiguous()) {
+    // The transcendental ones have ISA-cloned loops for contiguous data (vec_rows.h).
+    auto row = op == OpKind::Exp ? expRow : op == OpKind::Log ? logRow
+             : op == OpKind::Sigmoid ? sigmoidRow : nullptr;
+    if (row) {
+      row(out.data<float>(), x.data<float>(), x.numel());
+      return out;
+    }
+  }
   switch (op) {
     case OpKind::Neg:
       mapUnary<float, float>(x, out, [](float v) { return -v; });

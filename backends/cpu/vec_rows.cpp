@@ -1,0 +1,27 @@
+// ISA-cloned row loops for exp, log and sigmoid (Note [ISA clones] in vec_rows.h).
+#include "backends/cpu/vec_rows.h"
+
+#include "backends/cpu/vec_math.h"
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define TESSEL_ISA_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TESSEL_ISA_CLONES
+#endif
+
+namespace tessel::backends::cpu {
+
+TESSEL_ISA_CLONES void expRow(float* __restrict out, const float* __restrict in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = vexp(in[i]);
+}
+
+TESSEL_ISA_CLONES void logRow(float* __restrict out, const float* __restrict in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = vlog(in[i]);
+}
+
+TESSEL_ISA_CLONES void sigmoidRow(float* __restrict out, const float* __restrict in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = 1.0f / (1.0f + vexp(-in[i]));
+}
+
+}  // namespace tessel::backends::cpu
