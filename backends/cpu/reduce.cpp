@@ -143,7 +143,15 @@ void sumRows(const Layout& l, float* out, double scale) {
     for (int64_t r0 = 0; r0 < l.R; r0 += kRowBlock) {
       std::fill(acc.begin(), acc.end(), 0.0f);
       float* __restrict ac = acc.data();
-      for (int64_t r = r0; r < std::min(l.R, r0 + kRowBlock); ++r) {
+      const int64_t r1 = std::min(l.R, r0 + kRowBlock);
+      int64_t r = r0;
+      // Four rows per pass: one load and store of the accumulator per four row loads.
+      for (; r + 4 <= r1; r += 4) {
+        const float* __restrict p = x + (a * l.R + r) * l.B;
+        const int64_t B = l.B;
+        for (int64_t b = 0; b < B; ++b) ac[b] += (p[b] + p[b + B]) + (p[b + 2 * B] + p[b + 3 * B]);
+      }
+      for (; r < r1; ++r) {
         const float* __restrict row = x + (a * l.R + r) * l.B;
         for (int64_t b = 0; b < l.B; ++b) ac[b] += row[b];
       }
