@@ -39,14 +39,12 @@ std::string dimsText(const std::vector<int64_t>& dims) {
 }  // namespace
 
 Value tensorBinary(BinaryOp op, const Value& a, const Value& b) {
-  Tensor x = toTensor(a, operandName(op));
-  Tensor y = toTensor(b, operandName(op));
-  return runOp(binaryKind(op), {x, y});
+  return emitOp(binaryKind(op), {tensorArg(a, operandName(op)), tensorArg(b, operandName(op))});
 }
 
 Value tensorUnary(UnaryOp op, const Value& a) {
   if (op == UnaryOp::Pos) return a;
-  return runOp(OpKind::Neg, {asTensor(a)});
+  return emitOp(OpKind::Neg, {a});
 }
 
 Value tensorCompare(CompareOp op, const Value& a, const Value& b) {
@@ -64,7 +62,7 @@ Value tensorCompare(CompareOp op, const Value& a, const Value& b) {
       return Value::boolean(op == CompareOp::In ? found : !found);
     }
   }
-  return runOp(kind, {toTensor(a, "comparison operand"), toTensor(b, "comparison operand")});
+  return emitOp(kind, {tensorArg(a, "comparison operand"), tensorArg(b, "comparison operand")});
 }
 
 bool tensorTruthy(const Value& v) {
@@ -128,7 +126,11 @@ std::vector<Value> iterateTensorLike(const Value& v) {
   }
   const Tensor& t = asTensor(v);
   if (t.ndim() == 0) throwUserError(ErrorKind::TypeError, "iteration over a 0-d tensor");
-  for (int64_t i = 0; i < t.size(0); ++i) out.push_back(makeTensor(backends::ops::select(t, 0, i)));
+  for (int64_t i = 0; i < t.size(0); ++i) {
+    OpAttrs at;
+    at.index = i;
+    out.push_back(emitOp(OpKind::Select, {v}, at));
+  }
   return out;
 }
 
@@ -157,7 +159,7 @@ bool tensorProperty(const Value& object, const std::string& name, Value& out) {
     for (int64_t d = t.ndim() - 1; d >= 0; --d) dims.push_back(d);
     OpAttrs attrs;
     attrs.dims = dims;
-    out = runOp(OpKind::Permute, {t}, attrs);
+    out = emitOp(OpKind::Permute, {object}, attrs);
   } else {
     return false;
   }

@@ -1,7 +1,6 @@
 // Tensor creation built-ins: tensor, zeros, ones, full, arange, eye, rand, randn, randint, seed.
 #include <cmath>
 
-#include "backends/ops.h"
 #include "backends/rng.h"
 #include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
@@ -19,7 +18,7 @@ Value fullOf(const std::vector<int64_t>& dims, double value, DType dtype) {
   attrs.shape.assign(dims.begin(), dims.end());
   attrs.scalars = {value};
   attrs.dtype = dtype;
-  return runOp(OpKind::Full, {}, attrs);
+  return emitOp(OpKind::Full, {}, attrs);
 }
 
 Value nativeTensor(Interpreter&, CallArgs& a) {
@@ -27,14 +26,13 @@ Value nativeTensor(Interpreter&, CallArgs& a) {
   std::optional<DType> dtype = dtypeArg(b, 1, "tensor");
   const Value& data = b.at(0);
   if (data.is(Type::Tensor))
-    return dtype ? runOp(OpKind::Cast, {asTensor(data)}, [&] { OpAttrs at; at.dtype = *dtype; return at; }())
-                 : data;
+    return dtype ? emitOp(OpKind::Cast, {data}, [&] { OpAttrs at; at.dtype = *dtype; return at; }()) : data;
   if (data.isNumber() || data.is(Type::Bool)) {
     Tensor t = toTensor(data, "tensor()");
     if (!dtype || *dtype == t.dtype()) return makeTensor(t);
     OpAttrs at;
     at.dtype = *dtype;
-    return runOp(OpKind::Cast, {t}, at);
+    return emitOp(OpKind::Cast, {makeTensor(t)}, at);
   }
   return makeTensor(tensorFromNested(data, dtype));
 }
@@ -78,7 +76,7 @@ Value nativeArange(Interpreter&, CallArgs& a) {
     attrs.stop = stop;
     attrs.step = step;
     attrs.dtype = dtype.value_or(DType::I32);
-    return runOp(OpKind::Arange, {}, attrs);
+    return emitOp(OpKind::Arange, {}, attrs);
   }
   double start = 0, stop, step = b.has(2) ? b.toFloat(2) : 1.0;
   if (b.has(1)) {
@@ -96,11 +94,14 @@ Value nativeArange(Interpreter&, CallArgs& a) {
   attrs.stop = n;
   attrs.step = 1;
   attrs.dtype = DType::F32;
-  Tensor idx = asTensor(runOp(OpKind::Arange, {}, attrs));
-  Tensor out = backends::ops::add(backends::ops::mul(idx, Tensor::scalar(step, DType::F32)),
-                                  Tensor::scalar(start, DType::F32));
-  if (dtype && *dtype != DType::F32) out = backends::ops::cast(out, *dtype);
-  return makeTensor(out);
+  Value idx = emitOp(OpKind::Arange, {}, attrs);
+  Value out = emitOp(OpKind::Add, {emitOp(OpKind::Mul, {idx, Value::real(step)}), Value::real(start)});
+  if (dtype && *dtype != DType::F32) {
+    OpAttrs cast;
+    cast.dtype = *dtype;
+    out = emitOp(OpKind::Cast, {out}, cast);
+  }
+  return out;
 }
 
 Value nativeEye(Interpreter&, CallArgs& a) {
@@ -109,21 +110,21 @@ Value nativeEye(Interpreter&, CallArgs& a) {
   attrs.shape = {b.toInt(0)};
   if (b.has(1) && !b.at(1).is(Type::None)) attrs.shape.push_back(b.toInt(1));
   attrs.dtype = dtypeArg(b, 2, "eye").value_or(DType::F32);
-  return runOp(OpKind::Eye, {}, attrs);
+  return emitOp(OpKind::Eye, {}, attrs);
 }
 
 Value nativeRand(Interpreter&, CallArgs& a) {
   ArgBinder b("rand", a, {"shape"}, 1);
   OpAttrs attrs;
   for (int64_t d : toDims(b.at(0), "rand(): shape")) attrs.shape.push_back(d);
-  return runOp(OpKind::Rand, {}, attrs);
+  return emitOp(OpKind::Rand, {}, attrs);
 }
 
 Value nativeRandn(Interpreter&, CallArgs& a) {
   ArgBinder b("randn", a, {"shape"}, 1);
   OpAttrs attrs;
   for (int64_t d : toDims(b.at(0), "randn(): shape")) attrs.shape.push_back(d);
-  return runOp(OpKind::Randn, {}, attrs);
+  return emitOp(OpKind::Randn, {}, attrs);
 }
 
 Value nativeRandint(Interpreter&, CallArgs& a) {
@@ -136,7 +137,7 @@ Value nativeRandint(Interpreter&, CallArgs& a) {
   for (int64_t d : toDims(b.at(2), "randint(): shape")) attrs.shape.push_back(d);
   attrs.scalars = {static_cast<double>(lo), static_cast<double>(hi)};
   attrs.dtype = DType::I32;
-  return runOp(OpKind::Randint, {}, attrs);
+  return emitOp(OpKind::Randint, {}, attrs);
 }
 
 Value nativeSeed(Interpreter&, CallArgs& a) {

@@ -1,7 +1,6 @@
 // Tensor indexing: x[1], x[1:3, ::2], x[..., -1], x[none], x[mask], x[idx]. Basic indices
 // become select/slice/unsqueeze views; a bool mask is masked_select (or a row selection), an
 // int tensor is index_select. All run as ops, so autodiff sees them.
-#include "backends/ops.h"
 #include "interp/tensor_bridge.h"
 #include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
@@ -13,61 +12,66 @@ bool isTensorIndex(const IndexItem& item) {
   return item.kind == Subscript::Kind::Single && item.index.is(Type::Tensor);
 }
 
+OpAttrs reshapeTo(shapes::SymShape shape) {
+  OpAttrs at;
+  at.shape = std::move(shape);
+  return at;
+}
+
 // x[mask] where mask covers the leading dims of x: keeps the rows where mask is true.
-Tensor maskIndex(const Tensor& x, int64_t dim, const Tensor& mask) {
-  if (dim == 0 && mask.ndim() == x.ndim()) return backends::ops::maskedSelect(x, mask);
-  if (mask.ndim() != 1)
+Value maskIndex(const Value& x, int64_t dim, const Value& mask) {
+  int64_t maskRank = rankOf(mask);
+  if (dim == 0 && maskRank == rankOf(x)) return emitOp(OpKind::MaskedSelect, {x, mask});
+  if (maskRank != 1)
     throwUserError(ErrorKind::IndexError, "a boolean index must have the shape of the tensor or be 1-D; got " +
-                                              std::to_string(mask.ndim()) + "-D for a " +
-                                              std::to_string(x.ndim()) + "-D tensor");
-  Tensor rows = backends::call(OpKind::Nonzero, {mask});  // [n, 1]
-  OpAttrs flat;
-  flat.shape = {-1};
-  rows = backends::call(OpKind::Reshape, {rows}, flat);
+                                              std::to_string(maskRank) + "-D for a " +
+                                              std::to_string(rankOf(x)) + "-D tensor");
+  Value rows = emitOp(OpKind::Nonzero, {mask});  // [n, 1]
+  rows = emitOp(OpKind::Reshape, {rows}, reshapeTo({-1}));
   OpAttrs at;
   at.dim = dim;
-  return backends::call(OpKind::IndexSelect, {x, rows}, at);
+  return emitOp(OpKind::IndexSelect, {x, rows}, at);
 }
 
 // x[idx] with an int tensor of any rank: index_select on the flattened indices, then the
 // index's shape replaces the indexed dim, as in NumPy.
-Tensor intTensorIndex(const Tensor& x, int64_t dim, const Tensor& idx) {
-  OpAttrs flat;
-  flat.shape = {-1};
-  Tensor flatIdx = idx.ndim() == 1 ? idx : backends::call(OpKind::Reshape, {idx}, flat);
+Value intTensorIndex(const Value& x, int64_t dim, const Value& idx) {
+  int64_t idxRank = rankOf(idx);
+  Value flatIdx = idxRank == 1 ? idx : emitOp(OpKind::Reshape, {idx}, reshapeTo({-1}));
   OpAttrs at;
   at.dim = dim;
-  Tensor out = backends::call(OpKind::IndexSelect, {x, flatIdx}, at);
-  if (idx.ndim() == 1) return out;
-  OpAttrs shape;
-  for (int64_t d = 0; d < dim; ++d) shape.shape.push_back(x.size(d));
-  for (int64_t s : idx.shape()) shape.shape.push_back(s);
-  for (int64_t d = dim + 1; d < x.ndim(); ++d) shape.shape.push_back(x.size(d));
-  return backends::call(OpKind::Reshape, {out}, shape);
+  Value out = emitOp(OpKind::IndexSelect, {x, flatIdx}, at);
+  if (idxRank == 1) return out;
+  shapes::SymShape xs = shapeOf(x), is = shapeOf(idx), shape;
+  shape.insert(shape.end(), xs.begin(), xs.begin() + dim);
+  shape.insert(shape.end(), is.begin(), is.end());
+  shape.insert(shape.end(), xs.begin() + dim + 1, xs.end());
+  return emitOp(OpKind::Reshape, {out}, reshapeTo(std::move(shape)));
 }
 
 }  // namespace
 
 Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem>& items) {
-  Tensor x = asTensor(object);
+  Value x = object;
+  int64_t rank = rankOf(x);
   int64_t consumed = 0, ellipses = 0, tensors = 0;
   for (const IndexItem& item : items) {
     if (item.kind == Subscript::Kind::Ellipsis) ++ellipses;
     else if (item.kind == Subscript::Kind::Single && item.index.is(Type::None)) continue;
-    else if (isTensorIndex(item) && asTensor(item.index).dtype() == DType::Bool)
-      consumed += std::max<int64_t>(1, asTensor(item.index).ndim());
+    else if (isTensorIndex(item) && dtypeOf(item.index) == DType::Bool)
+      consumed += std::max<int64_t>(1, rankOf(item.index));
     else ++consumed;
     tensors += isTensorIndex(item);
   }
   if (ellipses > 1) throwUserError(ErrorKind::IndexError, "an index can only have a single ellipsis ('...')");
   if (tensors > 1) throwUserError(ErrorKind::IndexError, "only one tensor index per expression is supported");
-  if (consumed > x.ndim())
-    throwUserError(ErrorKind::IndexError, "too many indices for a tensor of dimension " + std::to_string(x.ndim()));
+  if (consumed > rank)
+    throwUserError(ErrorKind::IndexError, "too many indices for a tensor of dimension " + std::to_string(rank));
 
   int64_t dim = 0;
   for (const IndexItem& item : items) {
     switch (item.kind) {
-      case Subscript::Kind::Ellipsis: dim += x.ndim() - dim - (consumed - dim); consumed = x.ndim(); break;
+      case Subscript::Kind::Ellipsis: dim += rank - consumed; break;  // the dims no index names
       case Subscript::Kind::Slice: {
         OpAttrs at;
         at.dim = dim;
@@ -76,7 +80,7 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
         int64_t step = item.step.value_or(1);
         if (step <= 0) throwUserError(ErrorKind::ValueError, "slice step must be positive for tensors, got " + std::to_string(step));
         at.step = step;
-        x = backends::call(OpKind::Slice, {x}, at);
+        x = emitOp(OpKind::Slice, {x}, at);
         ++dim;
         break;
       }
@@ -85,18 +89,16 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
         if (v.is(Type::None)) {
           OpAttrs at;
           at.dim = dim;
-          x = backends::call(OpKind::Unsqueeze, {x}, at);
+          x = emitOp(OpKind::Unsqueeze, {x}, at);
           ++dim;
-          --consumed;  // keeps the ellipsis arithmetic right: a new axis consumes nothing
-          ++consumed;
         } else if (v.is(Type::Tensor)) {
-          const Tensor& idx = asTensor(v);
-          if (idx.dtype() == DType::Bool) {
-            x = maskIndex(x, dim, idx);
+          DType dt = dtypeOf(v);
+          if (dt == DType::Bool) {
+            x = maskIndex(x, dim, v);
             dim += 1;
-          } else if (idx.dtype() == DType::I32) {
-            x = intTensorIndex(x, dim, idx);
-            dim += idx.ndim();
+          } else if (dt == DType::I32) {
+            x = intTensorIndex(x, dim, v);
+            dim += rankOf(v);
           } else {
             throwUserError(ErrorKind::IndexError, "tensors used as indices must be i32 or bool, not f32");
           }
@@ -104,7 +106,7 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
           OpAttrs at;
           at.dim = dim;
           at.index = v.is(Type::Int) ? v.asInt() : v.asBool();
-          x = backends::call(OpKind::Select, {x}, at);
+          x = emitOp(OpKind::Select, {x}, at);
         } else {
           throwUserError(ErrorKind::TypeError, "tensor indices must be ints, slices, '...', none or tensors, not '" +
                                                    std::string(typeName(v.type())) + "'");
@@ -113,7 +115,7 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
       }
     }
   }
-  return makeTensor(x);
+  return x;
 }
 
 }  // namespace tessel::interp

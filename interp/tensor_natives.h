@@ -6,6 +6,7 @@
 
 #include "backends/dispatch.h"
 #include "interp/native_args.h"
+#include "interp/op_sink.h"
 #include "interp/tensor_value.h"
 
 namespace tessel::interp {
@@ -25,8 +26,8 @@ class SelfArgs {
   CallArgs args_;
 };
 
-/// Runs one op eagerly (recorded on autodiff tapes) and wraps its single output.
-Value runOp(OpKind op, std::initializer_list<Tensor> inputs, const OpAttrs& attrs = {});
+/// Checks that an op operand is a tensor or a number (TypeError naming `what` otherwise).
+const Value& tensorArg(const Value& v, const std::string& what);
 /// `dim` arguments: an int, or a list/tuple of ints.
 std::vector<int64_t> toDimList(const Value& v, const std::string& what);
 

@@ -19,8 +19,10 @@ SelfArgs::SelfArgs(CallArgs& a) {
   }
 }
 
-Value runOp(OpKind op, std::initializer_list<Tensor> inputs, const OpAttrs& attrs) {
-  return makeTensor(backends::call(op, inputs, attrs));
+const Value& tensorArg(const Value& v, const std::string& what) {
+  if (v.is(Type::Tensor) || v.isNumber() || v.is(Type::Bool)) return v;
+  throwUserError(ErrorKind::TypeError, what + " must be a tensor or a number, not '" +
+                                           std::string(typeName(v.type())) + "'");
 }
 
 std::vector<int64_t> toDimList(const Value& v, const std::string& what) {
@@ -37,7 +39,7 @@ Value unaryNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   const char* fn = shapes::opName(K).data();
   ArgBinder b(fn, s.args(), {"x"}, 1);
-  return runOp(K, {toTensor(b.at(0), argName(fn, "x"))});
+  return emitOp(K, {tensorArg(b.at(0), argName(fn, "x"))});
 }
 
 template <OpKind K>
@@ -45,31 +47,29 @@ Value binaryNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   const char* fn = shapes::opName(K).data();
   ArgBinder b(fn, s.args(), {"a", "b"}, 2);
-  return runOp(K, {toTensor(b.at(0), argName(fn, "a")), toTensor(b.at(1), argName(fn, "b"))});
+  return emitOp(K, {tensorArg(b.at(0), argName(fn, "a")), tensorArg(b.at(1), argName(fn, "b"))});
 }
 
 Value nativeWhere(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("where", s.args(), {"cond", "a", "b"}, 3);
-  return runOp(OpKind::Where, {toTensor(b.at(0), "where(): cond"), toTensor(b.at(1), "where(): a"),
-                               toTensor(b.at(2), "where(): b")});
+  return emitOp(OpKind::Where, {tensorArg(b.at(0), "where(): cond"), tensorArg(b.at(1), "where(): a"),
+                               tensorArg(b.at(2), "where(): b")});
 }
 
 // clamp(x, lo, hi): a missing bound is the dtype's extreme, so one ternary op serves all.
 Value nativeClamp(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("clamp", s.args(), {"x", "lo", "hi"}, 1);
-  Tensor x = toTensor(b.at(0), "clamp(): x");
-  auto bound = [&](size_t i, bool upper) {
-    if (b.has(i) && !b.at(i).is(Type::None)) return toTensor(b.at(i), i == 1 ? "clamp(): lo" : "clamp(): hi");
-    if (x.dtype() == DType::F32)
-      return Tensor::scalar(upper ? std::numeric_limits<double>::infinity()
-                                  : -std::numeric_limits<double>::infinity(),
-                            DType::F32);
-    return Tensor::scalar(upper ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int32_t>::min(),
-                          x.dtype() == DType::Bool ? DType::I32 : x.dtype());
+  const Value& x = tensorArg(b.at(0), "clamp(): x");
+  auto bound = [&](size_t i, bool upper) -> Value {
+    if (b.has(i) && !b.at(i).is(Type::None)) return tensorArg(b.at(i), i == 1 ? "clamp(): lo" : "clamp(): hi");
+    if (dtypeOf(x) == DType::F32)
+      return Value::real(upper ? std::numeric_limits<double>::infinity()
+                               : -std::numeric_limits<double>::infinity());
+    return Value::integer(upper ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int32_t>::min());
   };
-  return runOp(OpKind::Clamp, {x, bound(1, false), bound(2, true)});
+  return emitOp(OpKind::Clamp, {x, bound(1, false), bound(2, true)});
 }
 
 template <OpKind K>
@@ -80,7 +80,7 @@ Value reduceNative(Interpreter&, CallArgs& raw) {
   OpAttrs attrs;
   if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), argName(fn, "dim"));
   attrs.keepdim = b.has(2) && b.toBool(2);
-  return runOp(K, {toTensor(b.at(0), argName(fn, "x"))}, attrs);
+  return emitOp(K, {tensorArg(b.at(0), argName(fn, "x"))}, attrs);
 }
 
 // Shape arguments may be one list or several ints: x.reshape([2, 3]) or x.reshape(2, 3).
@@ -100,7 +100,7 @@ Value nativeReshape(Interpreter&, CallArgs& raw) {
     throwUserError(ErrorKind::TypeError, "reshape(x, shape) takes a tensor and a shape");
   OpAttrs attrs;
   for (int64_t d : shapeArgs(a, 1, "reshape")) attrs.shape.push_back(d);
-  return runOp(OpKind::Reshape, {toTensor(a.positional[0], "reshape(): x")}, attrs);
+  return emitOp(OpKind::Reshape, {tensorArg(a.positional[0], "reshape(): x")}, attrs);
 }
 
 Value nativeExpand(Interpreter&, CallArgs& raw) {
@@ -110,7 +110,7 @@ Value nativeExpand(Interpreter&, CallArgs& raw) {
     throwUserError(ErrorKind::TypeError, "expand(x, shape) takes a tensor and a shape");
   OpAttrs attrs;
   for (int64_t d : shapeArgs(a, 1, "expand")) attrs.shape.push_back(d);
-  return runOp(OpKind::Expand, {toTensor(a.positional[0], "expand(): x")}, attrs);
+  return emitOp(OpKind::Expand, {tensorArg(a.positional[0], "expand(): x")}, attrs);
 }
 
 Value nativePermute(Interpreter&, CallArgs& raw) {
@@ -120,16 +120,16 @@ Value nativePermute(Interpreter&, CallArgs& raw) {
     throwUserError(ErrorKind::TypeError, "permute(x, dims) takes a tensor and a list of dims");
   OpAttrs attrs;
   attrs.dims = shapeArgs(a, 1, "permute");
-  return runOp(OpKind::Permute, {toTensor(a.positional[0], "permute(): x")}, attrs);
+  return emitOp(OpKind::Permute, {tensorArg(a.positional[0], "permute(): x")}, attrs);
 }
 
 Value nativeTranspose(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("transpose", s.args(), {"x", "a", "b"}, 1);
-  Tensor x = toTensor(b.at(0), "transpose(): x");
+  const Value& x = tensorArg(b.at(0), "transpose(): x");
   OpAttrs attrs;
   attrs.dims = {b.intOr(1, 0), b.intOr(2, 1)};
-  return runOp(OpKind::Transpose, {x}, attrs);
+  return emitOp(OpKind::Transpose, {x}, attrs);
 }
 
 Value nativeUnsqueeze(Interpreter&, CallArgs& raw) {
@@ -137,7 +137,7 @@ Value nativeUnsqueeze(Interpreter&, CallArgs& raw) {
   ArgBinder b("unsqueeze", s.args(), {"x", "dim"}, 2);
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
-  return runOp(OpKind::Unsqueeze, {toTensor(b.at(0), "unsqueeze(): x")}, attrs);
+  return emitOp(OpKind::Unsqueeze, {tensorArg(b.at(0), "unsqueeze(): x")}, attrs);
 }
 
 Value nativeSqueeze(Interpreter&, CallArgs& raw) {
@@ -145,7 +145,7 @@ Value nativeSqueeze(Interpreter&, CallArgs& raw) {
   ArgBinder b("squeeze", s.args(), {"x", "dim"}, 1);
   OpAttrs attrs;
   if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), "squeeze(): dim");
-  return runOp(OpKind::Squeeze, {toTensor(b.at(0), "squeeze(): x")}, attrs);
+  return emitOp(OpKind::Squeeze, {tensorArg(b.at(0), "squeeze(): x")}, attrs);
 }
 
 Value nativeFlatten(Interpreter&, CallArgs& raw) {
@@ -154,20 +154,20 @@ Value nativeFlatten(Interpreter&, CallArgs& raw) {
   OpAttrs attrs;
   attrs.dim = b.intOr(1, 0);
   attrs.endDim = b.intOr(2, -1);
-  return runOp(OpKind::Flatten, {toTensor(b.at(0), "flatten(): x")}, attrs);
+  return emitOp(OpKind::Flatten, {tensorArg(b.at(0), "flatten(): x")}, attrs);
 }
 
 template <OpKind K>
 Value joinNative(Interpreter&, CallArgs& a) {
   const char* fn = shapes::opName(K).data();
   ArgBinder b(fn, a, {"tensors", "dim"}, 1);
-  std::vector<Tensor> inputs;
+  std::vector<Value> inputs;
   for (const Value& v : iterate(b.at(0), argName(fn, "tensors")))
-    inputs.push_back(toTensor(v, argName(fn, "tensors")));
+    inputs.push_back(tensorArg(v, argName(fn, "tensors")));
   if (inputs.empty()) throwUserError(ErrorKind::ValueError, std::string(fn) + "(): needs at least one tensor");
   OpAttrs attrs;
   attrs.dim = b.intOr(1, 0);
-  return makeTensor(backends::dispatch(K, inputs, attrs, inputs[0].device()).at(0));
+  return emitOp(K, inputs, attrs);
 }
 
 Value nativeIndexSelect(Interpreter&, CallArgs& raw) {
@@ -175,8 +175,8 @@ Value nativeIndexSelect(Interpreter&, CallArgs& raw) {
   ArgBinder b("index_select", s.args(), {"x", "dim", "index"}, 3);
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
-  return runOp(OpKind::IndexSelect,
-               {toTensor(b.at(0), "index_select(): x"), toTensor(b.at(2), "index_select(): index")}, attrs);
+  return emitOp(OpKind::IndexSelect,
+               {tensorArg(b.at(0), "index_select(): x"), tensorArg(b.at(2), "index_select(): index")}, attrs);
 }
 
 Value nativeGather(Interpreter&, CallArgs& raw) {
@@ -184,22 +184,22 @@ Value nativeGather(Interpreter&, CallArgs& raw) {
   ArgBinder b("gather", s.args(), {"x", "dim", "index"}, 3);
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
-  return runOp(OpKind::Gather, {toTensor(b.at(0), "gather(): x"), toTensor(b.at(2), "gather(): index")}, attrs);
+  return emitOp(OpKind::Gather, {tensorArg(b.at(0), "gather(): x"), tensorArg(b.at(2), "gather(): index")}, attrs);
 }
 
 Value nativeMaskedSelect(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("masked_select", s.args(), {"x", "mask"}, 2);
-  return runOp(OpKind::MaskedSelect,
-               {toTensor(b.at(0), "masked_select(): x"), toTensor(b.at(1), "masked_select(): mask")});
+  return emitOp(OpKind::MaskedSelect,
+               {tensorArg(b.at(0), "masked_select(): x"), tensorArg(b.at(1), "masked_select(): mask")});
 }
 
 Value nativeMaskedScatter(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("masked_scatter", s.args(), {"x", "mask", "source"}, 3);
-  return runOp(OpKind::MaskedScatter,
-               {toTensor(b.at(0), "masked_scatter(): x"), toTensor(b.at(1), "masked_scatter(): mask"),
-                toTensor(b.at(2), "masked_scatter(): source")});
+  return emitOp(OpKind::MaskedScatter,
+               {tensorArg(b.at(0), "masked_scatter(): x"), tensorArg(b.at(1), "masked_scatter(): mask"),
+                tensorArg(b.at(2), "masked_scatter(): source")});
 }
 
 Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const char* fn) {
@@ -207,7 +207,7 @@ Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const char* fn) {
   ArgBinder b(fn, s.args(), {"x", "dim"}, 1);
   OpAttrs attrs;
   attrs.dim = b.intOr(1, -1);
-  return runOp(op, {toTensor(b.at(0), argName(fn, "x"))}, attrs);
+  return emitOp(op, {tensorArg(b.at(0), argName(fn, "x"))}, attrs);
 }
 Value nativeSoftmax(Interpreter&, CallArgs& a) { return nativeSoftmaxLike(a, OpKind::Softmax, "softmax"); }
 Value nativeLogSoftmax(Interpreter&, CallArgs& a) {
@@ -220,20 +220,20 @@ Value nativeLayerNorm(Interpreter&, CallArgs& raw) {
   OpAttrs attrs;
   for (int64_t d : toDims(b.at(1), "layer_norm(): shape")) attrs.shape.push_back(d);
   if (b.has(4)) attrs.eps = b.toFloat(4);
-  std::vector<Tensor> inputs{toTensor(b.at(0), "layer_norm(): x")};
+  std::vector<Value> inputs{tensorArg(b.at(0), "layer_norm(): x")};
   bool hasW = b.has(2) && !b.at(2).is(Type::None), hasB = b.has(3) && !b.at(3).is(Type::None);
   if (hasB && !hasW) throwUserError(ErrorKind::TypeError, "layer_norm(): a bias needs a weight");
-  if (hasW) inputs.push_back(toTensor(b.at(2), "layer_norm(): weight"));
-  if (hasB) inputs.push_back(toTensor(b.at(3), "layer_norm(): bias"));
-  return makeTensor(backends::dispatch(OpKind::LayerNorm, inputs, attrs, inputs[0].device()).at(0));
+  if (hasW) inputs.push_back(tensorArg(b.at(2), "layer_norm(): weight"));
+  if (hasB) inputs.push_back(tensorArg(b.at(3), "layer_norm(): bias"));
+  return emitOp(OpKind::LayerNorm, inputs, attrs);
 }
 
 Value nativeLinear(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("linear", s.args(), {"x", "weight", "bias"}, 2);
-  std::vector<Tensor> inputs{toTensor(b.at(0), "linear(): x"), toTensor(b.at(1), "linear(): weight")};
-  if (b.has(2) && !b.at(2).is(Type::None)) inputs.push_back(toTensor(b.at(2), "linear(): bias"));
-  return makeTensor(backends::dispatch(OpKind::Linear, inputs, {}, inputs[0].device()).at(0));
+  std::vector<Value> inputs{tensorArg(b.at(0), "linear(): x"), tensorArg(b.at(1), "linear(): weight")};
+  if (b.has(2) && !b.at(2).is(Type::None)) inputs.push_back(tensorArg(b.at(2), "linear(): bias"));
+  return emitOp(OpKind::Linear, inputs);
 }
 
 Value nativeDropout(Interpreter&, CallArgs& raw) {
@@ -243,7 +243,7 @@ Value nativeDropout(Interpreter&, CallArgs& raw) {
   attrs.p = b.has(1) ? b.toFloat(1) : 0.5;
   if (attrs.p < 0 || attrs.p > 1)
     throwUserError(ErrorKind::ValueError, "dropout(): p must be in [0, 1], got " + std::to_string(attrs.p));
-  return runOp(OpKind::Dropout, {toTensor(b.at(0), "dropout(): x")}, attrs);
+  return emitOp(OpKind::Dropout, {tensorArg(b.at(0), "dropout(): x")}, attrs);
 }
 
 // Methods that are not ops.
@@ -265,20 +265,22 @@ Value methodTolist(Interpreter&, CallArgs& raw) {
 Value methodContiguous(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("contiguous", s.args(), {"x"}, 1);
-  return runOp(OpKind::Contiguous, {toTensor(b.at(0), "contiguous(): x")});
+  return emitOp(OpKind::Contiguous, {tensorArg(b.at(0), "contiguous(): x")});
 }
 // x.to("cpu") moves between devices; x.to(i32) converts the dtype.
 Value methodTo(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("to", s.args(), {"x", "target"}, 2);
-  Tensor x = toTensor(b.at(0), "to(): x");
+  const Value& xv = tensorArg(b.at(0), "to(): x");
   const Value& target = b.at(1);
-  if (target.is(Type::DType) || (target.is(Type::Str) && shapes::dtypeFromName(target.as<StrObj>()->str))) {
+  if (target.is(Type::DType) || target.is(Type::Builtin) ||
+      (target.is(Type::Str) && shapes::dtypeFromName(target.as<StrObj>()->str))) {
     OpAttrs attrs;
     attrs.dtype = toDType(target, "to(): dtype");
-    if (attrs.dtype == x.dtype()) return b.at(0);
-    return runOp(OpKind::Cast, {x}, attrs);
+    if (attrs.dtype == dtypeOf(xv)) return b.at(0);
+    return emitOp(OpKind::Cast, {xv}, attrs);
   }
+  Tensor x = toTensor(xv, "to(): x");
   const std::string& name = expectStr(target, "to(): target");
   auto device = backends::deviceFromName(name);
   if (!device)

@@ -26,6 +26,21 @@ Tensor toTensor(const Value& v, const std::string& what) {
   }
 }
 
+int64_t rankOf(const Value& v) { return v.is(Type::Tensor) ? asTensor(v).ndim() : 0; }
+
+shapes::SymShape shapeOf(const Value& v) {
+  if (!v.is(Type::Tensor)) return {};
+  const auto& dims = asTensor(v).shape();
+  return shapes::SymShape(dims.begin(), dims.end());
+}
+
+DType dtypeOf(const Value& v) {
+  if (v.is(Type::Tensor)) return asTensor(v).dtype();
+  if (v.is(Type::Float)) return DType::F32;
+  if (v.is(Type::Bool)) return DType::Bool;
+  return DType::I32;
+}
+
 namespace {
 
 const std::vector<Value>* seqItems(const Value& v) {

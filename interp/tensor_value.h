@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/tensor.h"
+#include "shapes/sym_int.h"
 #include "interp/objects.h"
 
 namespace tessel::interp {
@@ -35,6 +36,11 @@ inline const Tensor& asTensor(const Value& v) { return v.as<TensorObj>()->tensor
 /// A tensor from a tensor value, or a 0-d tensor from a number/bool (ints give i32, floats
 /// f32, bools bool). TypeError naming `what` for anything else.
 Tensor toTensor(const Value& v, const std::string& what);
+/// The rank and sizes of a tensor value.
+int64_t rankOf(const Value& v);
+shapes::SymShape shapeOf(const Value& v);
+/// The dtype of a tensor value, or of the 0-d tensor a number becomes.
+DType dtypeOf(const Value& v);
 /// A tensor from nested lists/tuples of numbers (dtype inferred unless given).
 Tensor tensorFromNested(const Value& v, std::optional<DType> dtype);
 /// Sizes from a list/tuple of ints, a shape value, or a single int.
