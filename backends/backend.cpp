@@ -25,6 +25,19 @@ Backend& backendFor(Device device) {
   return *b;
 }
 
+std::vector<Device> availableDevices() {
+  std::vector<Device> out;
+  for (Device d : {Device::Cpu, Device::Vulkan, Device::Tpu})
+    if (registry()[static_cast<size_t>(d)]) out.push_back(d);
+  return out;
+}
+
+Tensor toDevice(const Tensor& t, Device device) {
+  if (t.device() == device) return t;
+  Tensor host = t.device() == Device::Cpu ? t : backendFor(t.device()).toHost(t);
+  return device == Device::Cpu ? host : backendFor(device).fromHost(host);
+}
+
 void registerBackend(Device device, Backend* backend) {
   registry()[static_cast<size_t>(device)] = backend;
 }
