@@ -20,8 +20,8 @@ std::array<Backend*, 3>& registry() {
 Backend& backendFor(Device device) {
   Backend* b = registry()[static_cast<size_t>(device)];
   if (!b)
-    throwUserError(ErrorKind::DeviceError,
-                   "device '" + std::string(deviceName(device)) + "' is not available in this build");
+    throwUserError(ErrorKind::DeviceError, "device '" + std::string(deviceName(device)) +
+                                               "' is not available in this build");
   return *b;
 }
 

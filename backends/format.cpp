@@ -117,8 +117,8 @@ struct Printer {
       elems.push_back(std::string(fmt->width() - std::min(fmt->width(), s.size()), ' ') + s);
     }
     size_t elemLen = fmt->width() + 2;
-    size_t perLine = std::max<size_t>(1, (opt.lineWidth - std::min<size_t>(indent, opt.lineWidth)) /
-                                             elemLen);
+    size_t perLine =
+        std::max<size_t>(1, (opt.lineWidth - std::min<size_t>(indent, opt.lineWidth)) / elemLen);
     std::string out = "[";
     for (size_t i = 0; i < elems.size(); ++i) {
       if (i > 0) out += i % perLine == 0 ? ",\n" + std::string(indent + 1, ' ') : ", ";
@@ -157,7 +157,8 @@ std::string formatTensor(const Tensor& t, const PrintOptions& opt) {
     body = "[]";
     if (t.ndim() != 1) suffixes.push_back("shape=" + shapeText(t.shape()));
     // An empty tensor shows no elements, so its dtype is printed unless it is the default f32.
-    if (t.dtype() != DType::F32) suffixes.push_back(std::string("dtype=") + std::string(shapes::name(t.dtype())));
+    if (t.dtype() != DType::F32)
+      suffixes.push_back(std::string("dtype=") + std::string(shapes::name(t.dtype())));
   } else {
     Printer p{t, opt, t.numel() > opt.threshold};
     std::vector<double> values;

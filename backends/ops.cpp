@@ -6,11 +6,17 @@ namespace tessel::backends::ops {
 using shapes::OpAttrs;
 
 namespace {
-shapes::SymShape symShape(const Dims& d) { return shapes::SymShape(d.begin(), d.end()); }
+shapes::SymShape symShape(const Dims& d) {
+  return shapes::SymShape(d.begin(), d.end());
+}
 }  // namespace
 
-Tensor unary(OpKind op, const Tensor& x) { return call(op, {x}); }
-Tensor binary(OpKind op, const Tensor& a, const Tensor& b) { return call(op, {a, b}); }
+Tensor unary(OpKind op, const Tensor& x) {
+  return call(op, {x});
+}
+Tensor binary(OpKind op, const Tensor& a, const Tensor& b) {
+  return call(op, {a, b});
+}
 
 Tensor reduce(OpKind op, const Tensor& x, Dims dims, bool keepdim) {
   OpAttrs a;
@@ -104,7 +110,9 @@ Tensor where(const Tensor& c, const Tensor& a, const Tensor& b) {
   return call(OpKind::Where, {c, a, b});
 }
 
-Tensor matmul(const Tensor& a, const Tensor& b) { return call(OpKind::Matmul, {a, b}); }
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  return call(OpKind::Matmul, {a, b});
+}
 
 Tensor softmax(const Tensor& x, int64_t dim) {
   OpAttrs a;

@@ -12,13 +12,25 @@ using shapes::OpKind;
 
 Tensor unary(OpKind op, const Tensor& x);
 Tensor binary(OpKind op, const Tensor& a, const Tensor& b);
-inline Tensor add(const Tensor& a, const Tensor& b) { return binary(OpKind::Add, a, b); }
-inline Tensor sub(const Tensor& a, const Tensor& b) { return binary(OpKind::Sub, a, b); }
-inline Tensor mul(const Tensor& a, const Tensor& b) { return binary(OpKind::Mul, a, b); }
-inline Tensor div(const Tensor& a, const Tensor& b) { return binary(OpKind::Div, a, b); }
-inline Tensor neg(const Tensor& x) { return unary(OpKind::Neg, x); }
+inline Tensor add(const Tensor& a, const Tensor& b) {
+  return binary(OpKind::Add, a, b);
+}
+inline Tensor sub(const Tensor& a, const Tensor& b) {
+  return binary(OpKind::Sub, a, b);
+}
+inline Tensor mul(const Tensor& a, const Tensor& b) {
+  return binary(OpKind::Mul, a, b);
+}
+inline Tensor div(const Tensor& a, const Tensor& b) {
+  return binary(OpKind::Div, a, b);
+}
+inline Tensor neg(const Tensor& x) {
+  return unary(OpKind::Neg, x);
+}
 /// A 0-d f32 constant (not an op: constants are never differentiated).
-inline Tensor scalar(double v) { return Tensor::scalar(v, DType::F32); }
+inline Tensor scalar(double v) {
+  return Tensor::scalar(v, DType::F32);
+}
 
 /// Reductions; empty dims means all dims.
 Tensor reduce(OpKind op, const Tensor& x, Dims dims = {}, bool keepdim = false);

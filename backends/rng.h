@@ -15,8 +15,7 @@ namespace tessel::backends {
 // and element i reads word i % 4 of counter base + i / 4.
 
 /// Philox4x32 with 10 rounds on a 128-bit counter {c0, c1, c2, c3} and 64-bit key {k0, k1}.
-std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter,
-                                      std::array<uint32_t, 2> key);
+std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter, std::array<uint32_t, 2> key);
 
 /// A reserved range of counters for one random op.
 struct PhiloxStream {
@@ -45,6 +44,8 @@ void seed(uint64_t n);
 PhiloxStream reserveRandom(uint64_t numbers);
 
 /// A float in [0, 1) from the top 24 bits of a word (exactly representable in f32).
-inline float uniformFromBits(uint32_t w) { return float(w >> 8) * (1.0f / 16777216.0f); }
+inline float uniformFromBits(uint32_t w) {
+  return float(w >> 8) * (1.0f / 16777216.0f);
+}
 
 }  // namespace tessel::backends

@@ -2,8 +2,8 @@
 #include "backends/tensor.h"
 
 #include <algorithm>
-#include <optional>
 #include <cstring>
+#include <optional>
 
 #include "backends/cpu/loops.h"
 #include "shapes/user_error.h"
@@ -232,7 +232,8 @@ double Tensor::item() const {
   if (numel() != 1)
     throwUserError(ErrorKind::ValueError,
                    "item(): only a tensor with one element can be converted to a number, this "
-                   "one has " + std::to_string(numel()));
+                   "one has " +
+                       std::to_string(numel()));
   return toDoubles()[0];
 }
 

@@ -28,8 +28,9 @@ Tensor randomTensor(Dims shape) {
 }
 
 void setBytes(benchmark::State& state, double bytesPerIteration) {
-  state.counters["GB/s"] = benchmark::Counter(bytesPerIteration, benchmark::Counter::kIsIterationInvariantRate,
-                                              benchmark::Counter::kIs1000);
+  state.counters["GB/s"] =
+      benchmark::Counter(bytesPerIteration, benchmark::Counter::kIsIterationInvariantRate,
+                         benchmark::Counter::kIs1000);
 }
 
 // a[i] = b[i] + s * c[i] on preallocated arrays: the machine's sustainable bandwidth, counted
@@ -88,8 +89,8 @@ void BM_Matmul(benchmark::State& state) {
   const int64_t n = state.range(0);
   Tensor a = randomTensor({n, n}), b = randomTensor({n, n});
   for (auto _ : state) benchmark::DoNotOptimize(tessel::backends::call(OpKind::Matmul, {a, b}));
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate,
-                                                 benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 // OpenBLAS runs on every core, so matmul is timed in wall-clock time; the single-threaded
 // benchmarks use the process's CPU time, which other load on a shared machine disturbs less.

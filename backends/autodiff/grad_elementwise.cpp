@@ -10,17 +10,33 @@ using namespace ops;  // NOLINT: rules read like the math
 using shapes::OpKind;
 
 namespace {
-const Tensor& x0(const TapeEntry& e) { return e.inputs[0]; }
-const Tensor& y0(const TapeEntry& e) { return e.outputs[0]; }
-Tensor asFloat(const Tensor& b) { return cast(b, DType::F32); }
-bool isFloat(const Tensor& t) { return t.dtype() == DType::F32; }
+const Tensor& x0(const TapeEntry& e) {
+  return e.inputs[0];
+}
+const Tensor& y0(const TapeEntry& e) {
+  return e.outputs[0];
+}
+Tensor asFloat(const Tensor& b) {
+  return cast(b, DType::F32);
+}
+bool isFloat(const Tensor& t) {
+  return t.dtype() == DType::F32;
+}
 // The gradient for an input, or none when the input is not f32 (integer operands get none).
-Tensor forInput(const Tensor& in, Tensor g) { return isFloat(in) ? g : Tensor(); }
+Tensor forInput(const Tensor& in, Tensor g) {
+  return isFloat(in) ? g : Tensor();
+}
 }  // namespace
 
-std::vector<Tensor> gradNeg(const TapeEntry& e, const Tensor& g) { return {neg(g)}; }
-std::vector<Tensor> gradExp(const TapeEntry& e, const Tensor& g) { return {mul(g, y0(e))}; }
-std::vector<Tensor> gradLog(const TapeEntry& e, const Tensor& g) { return {div(g, x0(e))}; }
+std::vector<Tensor> gradNeg(const TapeEntry& e, const Tensor& g) {
+  return {neg(g)};
+}
+std::vector<Tensor> gradExp(const TapeEntry& e, const Tensor& g) {
+  return {mul(g, y0(e))};
+}
+std::vector<Tensor> gradLog(const TapeEntry& e, const Tensor& g) {
+  return {div(g, x0(e))};
+}
 std::vector<Tensor> gradSqrt(const TapeEntry& e, const Tensor& g) {
   return {div(mul(g, scalar(0.5)), y0(e))};
 }
@@ -30,8 +46,8 @@ std::vector<Tensor> gradRsqrt(const TapeEntry& e, const Tensor& g) {
 }
 std::vector<Tensor> gradAbs(const TapeEntry& e, const Tensor& g) {
   const Tensor& x = x0(e);  // sign(x), 0 at 0 like PyTorch
-  Tensor sign = sub(asFloat(binary(OpKind::Gt, x, scalar(0))),
-                    asFloat(binary(OpKind::Lt, x, scalar(0))));
+  Tensor sign =
+      sub(asFloat(binary(OpKind::Gt, x, scalar(0))), asFloat(binary(OpKind::Lt, x, scalar(0))));
   return {mul(g, sign)};
 }
 std::vector<Tensor> gradSin(const TapeEntry& e, const Tensor& g) {
@@ -94,8 +110,8 @@ std::vector<Tensor> gradPow(const TapeEntry& e, const Tensor& g) {
 // Ties split the gradient evenly between both operands, like PyTorch.
 static std::vector<Tensor> gradExtreme(const TapeEntry& e, const Tensor& g, OpKind wins) {
   const Tensor &a = e.inputs[0], &b = e.inputs[1];
-  Tensor share = add(asFloat(binary(wins, a, b)),
-                     mul(asFloat(binary(OpKind::Eq, a, b)), scalar(0.5)));
+  Tensor share =
+      add(asFloat(binary(wins, a, b)), mul(asFloat(binary(OpKind::Eq, a, b)), scalar(0.5)));
   return {forInput(a, mul(g, share)), forInput(b, mul(g, sub(scalar(1), share)))};
 }
 std::vector<Tensor> gradMaximum(const TapeEntry& e, const Tensor& g) {
@@ -115,7 +131,8 @@ std::vector<Tensor> gradWhere(const TapeEntry& e, const Tensor& g) {
 std::vector<Tensor> gradClamp(const TapeEntry& e, const Tensor& g) {
   const Tensor &x = e.inputs[0], &lo = e.inputs[1], &hi = e.inputs[2];
   Tensor toHi = binary(OpKind::Gt, binary(OpKind::Maximum, x, lo), hi);
-  Tensor toLo = binary(OpKind::LogicalAnd, binary(OpKind::Lt, x, lo), unary(OpKind::LogicalNot, toHi));
+  Tensor toLo =
+      binary(OpKind::LogicalAnd, binary(OpKind::Lt, x, lo), unary(OpKind::LogicalNot, toHi));
   Tensor toX = unary(OpKind::LogicalNot, binary(OpKind::LogicalOr, toLo, toHi));
   Tensor zero = scalar(0);
   return {forInput(x, where(toX, g, zero)), forInput(lo, where(toLo, g, zero)),
@@ -125,6 +142,8 @@ std::vector<Tensor> gradClamp(const TapeEntry& e, const Tensor& g) {
 std::vector<Tensor> gradCast(const TapeEntry& e, const Tensor& g) {
   return {forInput(x0(e), g)};
 }
-std::vector<Tensor> gradContiguous(const TapeEntry& e, const Tensor& g) { return {g}; }
+std::vector<Tensor> gradContiguous(const TapeEntry& e, const Tensor& g) {
+  return {g};
+}
 
 }  // namespace tessel::backends::autodiff

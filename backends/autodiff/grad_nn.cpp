@@ -8,8 +8,12 @@ using namespace ops;  // NOLINT: rules read like the math
 using shapes::OpKind;
 
 namespace {
-int64_t wrap(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
-Tensor mT(const Tensor& t) { return transpose(t, -1, -2); }
+int64_t wrap(int64_t d, int64_t rank) {
+  return d < 0 ? d + rank : d;
+}
+Tensor mT(const Tensor& t) {
+  return transpose(t, -1, -2);
+}
 }  // namespace
 
 // With 1-D operands promoted as in the kernel (a -> [1, K], b -> [K, 1]):

@@ -9,16 +9,19 @@
 namespace tessel::backends::autodiff {
 
 /// The ops with a gradient rule. Every other op in op_list.def is non-differentiable.
-#define TESSEL_DIFFERENTIABLE_OPS(X)                                                            \
-  X(Neg) X(Exp) X(Log) X(Sqrt) X(Rsqrt) X(Abs) X(Sin) X(Cos) X(Tanh) X(Sigmoid) X(Relu) X(Gelu) \
-  X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(Pow) X(Maximum) X(Minimum)                               \
-  X(Where) X(Clamp)                                                                             \
-  X(Sum) X(Mean) X(Max) X(Min)                                                                  \
-  X(Reshape) X(Transpose) X(Permute) X(Unsqueeze) X(Squeeze) X(Flatten) X(Expand) X(Cat)        \
-  X(Stack) X(Slice) X(Select)                                                                   \
-  X(IndexSelect) X(Gather) X(MaskedSelect) X(MaskedScatter)                                     \
-  X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)          \
+// clang-format off
+#define TESSEL_DIFFERENTIABLE_OPS(X)                                                          \
+  X(Neg) X(Exp) X(Log) X(Sqrt) X(Rsqrt) X(Abs) X(Sin) X(Cos) X(Tanh) X(Sigmoid) X(Relu)      \
+  X(Gelu)                                                                                     \
+  X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(Pow) X(Maximum) X(Minimum)                             \
+  X(Where) X(Clamp)                                                                           \
+  X(Sum) X(Mean) X(Max) X(Min)                                                                \
+  X(Reshape) X(Transpose) X(Permute) X(Unsqueeze) X(Squeeze) X(Flatten) X(Expand) X(Cat)      \
+  X(Stack) X(Slice) X(Select)                                                                 \
+  X(IndexSelect) X(Gather) X(MaskedSelect) X(MaskedScatter)                                   \
+  X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)        \
   X(Dropout) X(Cast) X(Contiguous)
+// clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined
 /// Tensor where none flows, e.g. integer operands). Results may still carry broadcast dims;

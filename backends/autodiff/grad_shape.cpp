@@ -13,8 +13,12 @@ using shapes::OpKind;
 
 namespace {
 
-int64_t wrap(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
-Tensor zeros(const Dims& shape) { return full(shape, 0.0); }
+int64_t wrap(int64_t d, int64_t rank) {
+  return d < 0 ? d + rank : d;
+}
+Tensor zeros(const Dims& shape) {
+  return full(shape, 0.0);
+}
 
 // The reduced dims of a reduction entry, normalized and sorted.
 Dims reducedDims(const TapeEntry& e) {
@@ -63,7 +67,9 @@ Tensor oneHot(const Tensor& idx, int64_t n) {
 
 }  // namespace
 
-std::vector<Tensor> gradSum(const TapeEntry& e, const Tensor& g) { return {expandBack(e, g)}; }
+std::vector<Tensor> gradSum(const TapeEntry& e, const Tensor& g) {
+  return {expandBack(e, g)};
+}
 std::vector<Tensor> gradMean(const TapeEntry& e, const Tensor& g) {
   const Tensor& x = e.inputs[0];
   const int64_t count = x.numel() / std::max<int64_t>(e.outputs[0].numel(), 1);
@@ -76,14 +82,22 @@ static std::vector<Tensor> gradExtremeReduce(const TapeEntry& e, const Tensor& g
   Tensor count = sum(hit, reducedDims(e), true);
   return {div(mul(expandBack(e, g), hit), expand(count, x.shape()))};
 }
-std::vector<Tensor> gradMax(const TapeEntry& e, const Tensor& g) { return gradExtremeReduce(e, g); }
-std::vector<Tensor> gradMin(const TapeEntry& e, const Tensor& g) { return gradExtremeReduce(e, g); }
+std::vector<Tensor> gradMax(const TapeEntry& e, const Tensor& g) {
+  return gradExtremeReduce(e, g);
+}
+std::vector<Tensor> gradMin(const TapeEntry& e, const Tensor& g) {
+  return gradExtremeReduce(e, g);
+}
 
 std::vector<Tensor> gradReshape(const TapeEntry& e, const Tensor& g) {
   return {reshape(g, e.inputs[0].shape())};
 }
-std::vector<Tensor> gradFlatten(const TapeEntry& e, const Tensor& g) { return gradReshape(e, g); }
-std::vector<Tensor> gradSqueeze(const TapeEntry& e, const Tensor& g) { return gradReshape(e, g); }
+std::vector<Tensor> gradFlatten(const TapeEntry& e, const Tensor& g) {
+  return gradReshape(e, g);
+}
+std::vector<Tensor> gradSqueeze(const TapeEntry& e, const Tensor& g) {
+  return gradReshape(e, g);
+}
 std::vector<Tensor> gradUnsqueeze(const TapeEntry& e, const Tensor& g) {
   return {squeeze(g, {wrap(e.attrs.dim, e.inputs[0].ndim() + 1)})};
 }
@@ -97,7 +111,9 @@ std::vector<Tensor> gradPermute(const TapeEntry& e, const Tensor& g) {
   for (int64_t i = 0; i < rank; ++i) inverse[wrap(e.attrs.dims[i], rank)] = i;
   return {permute(g, inverse)};
 }
-std::vector<Tensor> gradExpand(const TapeEntry& e, const Tensor& g) { return {g}; }
+std::vector<Tensor> gradExpand(const TapeEntry& e, const Tensor& g) {
+  return {g};
+}
 
 std::vector<Tensor> gradCat(const TapeEntry& e, const Tensor& g) {
   const int64_t dim = wrap(e.attrs.dim, g.ndim());

@@ -31,8 +31,12 @@ std::string shapeText(const Dims& s) {
 
 }  // namespace
 
-GradRule gradRule(shapes::OpKind op) { return kRules[static_cast<size_t>(op)]; }
-bool isDifferentiable(shapes::OpKind op) { return gradRule(op) != nullptr; }
+GradRule gradRule(shapes::OpKind op) {
+  return kRules[static_cast<size_t>(op)];
+}
+bool isDifferentiable(shapes::OpKind op) {
+  return gradRule(op) != nullptr;
+}
 
 std::vector<Tensor> gradients(const Tape& tape, const Tensor& output, std::span<const Tensor> wrt) {
   if (output.dtype() != DType::F32)

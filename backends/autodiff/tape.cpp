@@ -30,7 +30,9 @@ void Tape::record(shapes::OpKind op, std::span<const Tensor> inputs, const shape
     if (t.dtype() == DType::F32) tracked_.insert(t.id());
 }
 
-TapeScope::TapeScope(Tape& tape) : tape_(&tape) { tActive.push_back(tape_); }
+TapeScope::TapeScope(Tape& tape) : tape_(&tape) {
+  tActive.push_back(tape_);
+}
 
 TapeScope::~TapeScope() {
   auto it = std::find(tActive.rbegin(), tActive.rend(), tape_);
@@ -38,7 +40,9 @@ TapeScope::~TapeScope() {
   tActive.erase(std::next(it).base());
 }
 
-bool anyTapeActive() { return !tActive.empty(); }
+bool anyTapeActive() {
+  return !tActive.empty();
+}
 
 void recordOnActiveTapes(shapes::OpKind op, std::span<const Tensor> inputs,
                          const shapes::OpAttrs& attrs, std::span<const Tensor> outputs,

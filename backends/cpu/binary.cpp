@@ -10,7 +10,9 @@ namespace tessel::backends::cpu {
 namespace {
 
 // Python's floor division and modulo (language.md: `//` and `%` floor like Python).
-inline float floorDivF(float a, float b) { return std::floor(a / b); }
+inline float floorDivF(float a, float b) {
+  return std::floor(a / b);
+}
 inline float modF(float a, float b) {
   float r = std::fmod(a, b);
   return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;

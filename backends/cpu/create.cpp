@@ -56,7 +56,8 @@ Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& sig) {
   switch (op) {
     case OpKind::Full: {
       const double v = attrs.scalars.empty() ? 0.0 : attrs.scalars[0];
-      visitDType(sig.dtype, [&](auto t) { fill<decltype(t)>(out, sig.dtype == DType::Bool ? v != 0 : v); });
+      visitDType(sig.dtype,
+                 [&](auto t) { fill<decltype(t)>(out, sig.dtype == DType::Bool ? v != 0 : v); });
       return out;
     }
     case OpKind::Arange: {
@@ -90,14 +91,15 @@ Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& sig) {
       const int64_t lo = static_cast<int64_t>(attrs.scalars.at(0));
       const int64_t hi = static_cast<int64_t>(attrs.scalars.at(1));
       if (hi <= lo)
-        throwUserError(ErrorKind::ValueError, "randint: empty range [" + std::to_string(lo) +
-                                                  ", " + std::to_string(hi) + ")");
+        throwUserError(ErrorKind::ValueError, "randint: empty range [" + std::to_string(lo) + ", " +
+                                                  std::to_string(hi) + ")");
       // w % range: the bias is below range / 2^32, negligible for the ranges tensors use.
       const uint64_t range = uint64_t(hi - lo);
       visitDType(sig.dtype, [&](auto t) {
         using T = decltype(t);
         T* o = out.data<T>();
-        forEachRandomWord(n, [&](int64_t i, uint32_t w) { o[i] = static_cast<T>(lo + int64_t(w % range)); });
+        forEachRandomWord(
+            n, [&](int64_t i, uint32_t w) { o[i] = static_cast<T>(lo + int64_t(w % range)); });
       });
       return out;
     }

@@ -14,10 +14,10 @@ std::vector<int64_t> checkedIndices(OpKind op, const Tensor& idx, int64_t size, 
   std::vector<int64_t> v = idx.toInts();
   for (int64_t& i : v) {
     if (i < -size || i >= size)
-      throwUserError(ErrorKind::IndexError,
-                     std::string(shapes::opName(op)) + ": index " + std::to_string(i) +
-                         " is out of range for dim " + std::to_string(dim) + " of size " +
-                         std::to_string(size));
+      throwUserError(ErrorKind::IndexError, std::string(shapes::opName(op)) + ": index " +
+                                                std::to_string(i) + " is out of range for dim " +
+                                                std::to_string(dim) + " of size " +
+                                                std::to_string(size));
     if (i < 0) i += size;
   }
   return v;

@@ -49,7 +49,8 @@ void copyStrided(const Tensor& dst, const Tensor& src) {
                  return;
                }
                for (int64_t i = 0; i < n; ++i)
-                 *reinterpret_cast<T*>(p[0] + i * s[0]) = *reinterpret_cast<const T*>(p[1] + i * s[1]);
+                 *reinterpret_cast<T*>(p[0] + i * s[0]) =
+                     *reinterpret_cast<const T*>(p[1] + i * s[1]);
              });
 }
 }  // namespace

@@ -20,8 +20,8 @@ namespace tessel::backends::cpu {
 /// Loop nest over `N` operands with per-operand byte strides.
 template <size_t N>
 struct RowPlan {
-  Dims shape;                     // outer..inner after coalescing (may be empty: one element)
-  std::array<Dims, N> strides;    // bytes
+  Dims shape;                   // outer..inner after coalescing (may be empty: one element)
+  std::array<Dims, N> strides;  // bytes
 };
 
 /// Builds a plan over `shape`, where strides[k] (in elements) and elemSize[k] describe operand k.
@@ -36,8 +36,7 @@ RowPlan<N> makeRowPlan(std::span<const int64_t> shape, const std::array<const Di
     if (!plan.shape.empty()) {
       bool merge = true;
       int64_t inner = plan.shape.back();
-      for (size_t k = 0; k < N; ++k)
-        merge = merge && plan.strides[k].back() == s[k] * shape[d];
+      for (size_t k = 0; k < N; ++k) merge = merge && plan.strides[k].back() == s[k] * shape[d];
       if (merge) {
         plan.shape.back() = inner * shape[d];
         for (size_t k = 0; k < N; ++k) plan.strides[k].back() = s[k];

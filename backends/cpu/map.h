@@ -11,7 +11,8 @@ template <class Out, class In, class F>
 void mapUnary(const Tensor& x, const Tensor& out, F f) {
   auto plan = makeRowPlan<2>(out.shape(), {&out.strides(), &x.strides()},
                              {int64_t(sizeof(Out)), int64_t(sizeof(In))});
-  forEachRow(plan, {reinterpret_cast<char*>(out.data<Out>()), reinterpret_cast<char*>(x.data<In>())},
+  forEachRow(plan,
+             {reinterpret_cast<char*>(out.data<Out>()), reinterpret_cast<char*>(x.data<In>())},
              [&](std::array<char*, 2> p, int64_t n, std::array<int64_t, 2> s) {
                Out* __restrict o = reinterpret_cast<Out*>(p[0]);
                if (s[1] == int64_t(sizeof(In))) {
@@ -19,7 +20,8 @@ void mapUnary(const Tensor& x, const Tensor& out, F f) {
                  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i]);
                } else {
                  const char* a = p[1];
-                 for (int64_t i = 0; i < n; ++i) o[i] = f(*reinterpret_cast<const In*>(a + i * s[1]));
+                 for (int64_t i = 0; i < n; ++i)
+                   o[i] = f(*reinterpret_cast<const In*>(a + i * s[1]));
                }
              });
 }
@@ -54,7 +56,8 @@ void mapBinary(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
   Dims sa = broadcastStrides(a, out.shape());
   Dims sb = broadcastStrides(b, out.shape());
   constexpr int64_t kIn = sizeof(In);
-  auto plan = makeRowPlan<3>(out.shape(), {&out.strides(), &sa, &sb}, {int64_t(sizeof(Out)), kIn, kIn});
+  auto plan =
+      makeRowPlan<3>(out.shape(), {&out.strides(), &sa, &sb}, {int64_t(sizeof(Out)), kIn, kIn});
   forEachRow(plan,
              {reinterpret_cast<char*>(out.data<Out>()), reinterpret_cast<char*>(a.data<In>()),
               reinterpret_cast<char*>(b.data<In>())},
@@ -84,9 +87,9 @@ void mapTernary(const Tensor& a, const Tensor& b, const Tensor& c, const Tensor&
   Dims sa = broadcastStrides(a, out.shape());
   Dims sb = broadcastStrides(b, out.shape());
   Dims sc = broadcastStrides(c, out.shape());
-  auto plan = makeRowPlan<4>(out.shape(), {&out.strides(), &sa, &sb, &sc},
-                             {int64_t(sizeof(Out)), int64_t(sizeof(A)), int64_t(sizeof(B)),
-                              int64_t(sizeof(C))});
+  auto plan = makeRowPlan<4>(
+      out.shape(), {&out.strides(), &sa, &sb, &sc},
+      {int64_t(sizeof(Out)), int64_t(sizeof(A)), int64_t(sizeof(B)), int64_t(sizeof(C))});
   forEachRow(plan,
              {reinterpret_cast<char*>(out.data<Out>()), reinterpret_cast<char*>(a.data<A>()),
               reinterpret_cast<char*>(b.data<B>()), reinterpret_cast<char*>(c.data<C>())},

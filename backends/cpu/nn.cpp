@@ -110,13 +110,14 @@ Tensor linear(std::span<const Tensor> in, const OpSignature& sig) {
 
 Tensor mseLoss(const Tensor& a0, const Tensor& b0, const OpSignature& sig) {
   Tensor a = castTo(a0, DType::F32), b = castTo(b0, DType::F32);
-  Dims shape = concreteShape(shapes::broadcastShapes(
-      shapes::SymShape(a.shape().begin(), a.shape().end()),
-      shapes::SymShape(b.shape().begin(), b.shape().end()), "mse_loss"));
+  Dims shape = concreteShape(
+      shapes::broadcastShapes(shapes::SymShape(a.shape().begin(), a.shape().end()),
+                              shapes::SymShape(b.shape().begin(), b.shape().end()), "mse_loss"));
   Tensor sq = Tensor::empty(shape, DType::F32);
   mapBinary<float, float>(a, b, sq, [](float x, float y) { return (x - y) * (x - y); });
   Tensor out = emptyLike(sig);
-  *out.data<float>() = static_cast<float>(sumFloats(sq.data<float>(), sq.numel()) / double(sq.numel()));
+  *out.data<float>() =
+      static_cast<float>(sumFloats(sq.data<float>(), sq.numel()) / double(sq.numel()));
   return out;
 }
 
@@ -175,8 +176,7 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
     case OpKind::Softmax:
     case OpKind::LogSoftmax: {
       Tensor x = castTo(in[0], DType::F32);
-      return softmax(x, x.ndim() == 0 ? 0 : wrapDim(attrs.dim, x.ndim()),
-                     op == OpKind::LogSoftmax);
+      return softmax(x, x.ndim() == 0 ? 0 : wrapDim(attrs.dim, x.ndim()), op == OpKind::LogSoftmax);
     }
     case OpKind::LayerNorm:
       return layerNorm(in, attrs, sig);

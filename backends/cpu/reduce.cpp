@@ -14,8 +14,8 @@ namespace tessel::backends::cpu {
 // contiguous run) uses several independent accumulators so the loop vectorizes; B > 1
 // ("rows": summing over a leading or middle dim) adds whole rows into a row of accumulators,
 // which vectorizes over b. Any other layout is permuted (reduced dims last) and copied into the
-// inner form first. f32 sums accumulate in float within blocks of 256 elements (16 per lane) and in double
-// across blocks, so the error stays near float rounding even for 10^8 elements.
+// inner form first. f32 sums accumulate in float within blocks of 256 elements (16 per lane) and in
+// double across blocks, so the error stays near float rounding even for 10^8 elements.
 
 namespace {
 
@@ -100,9 +100,12 @@ Layout layoutFor(const Tensor& x, const std::vector<bool>& reduced, bool allowRo
   Layout l;
   if (x.isContiguous() && adjacent && (allowRows || last == rank - 1 || first > last)) {
     for (int64_t d = 0; d < rank; ++d) {
-      if (d < first) l.A *= x.size(d);
-      else if (d <= last) l.R *= x.size(d);
-      else l.B *= x.size(d);
+      if (d < first)
+        l.A *= x.size(d);
+      else if (d <= last)
+        l.R *= x.size(d);
+      else
+        l.B *= x.size(d);
     }
     if (first > last) l.A = x.numel(), l.R = 1, l.B = 1;  // nothing reduced
     l.x = x;
@@ -180,8 +183,8 @@ void runTyped(OpKind op, const Layout& l, const Tensor& out) {
         int32_t* o = out.data<int32_t>();
         auto wrap = [](int64_t s) { return int32_t(uint32_t(uint64_t(s))); };
         if (rows)
-          return reduceRows<int64_t, T>(l, o, int64_t{0}, [](int64_t s, T v) { return s + v; },
-                                        wrap);
+          return reduceRows<int64_t, T>(
+              l, o, int64_t{0}, [](int64_t s, T v) { return s + v; }, wrap);
         for (int64_t a = 0; a < A; ++a) o[a] = wrap(sumInner(x + a * R, R));
       }
       return;
@@ -194,8 +197,7 @@ void runTyped(OpKind op, const Layout& l, const Tensor& out) {
         using L = std::numeric_limits<T>;
         const T init = L::has_infinity ? (isMax ? -L::infinity() : L::infinity())
                                        : (isMax ? L::lowest() : L::max());
-        if (isMax)
-          return reduceRows<T, T>(l, o, init, pick<true, T>, [](T v) { return v; });
+        if (isMax) return reduceRows<T, T>(l, o, init, pick<true, T>, [](T v) { return v; });
         return reduceRows<T, T>(l, o, init, pick<false, T>, [](T v) { return v; });
       }
       for (int64_t a = 0; a < A; ++a)
@@ -215,11 +217,13 @@ void runTyped(OpKind op, const Layout& l, const Tensor& out) {
       const bool all = op == OpKind::All;
       if (rows)
         return reduceRows<uint8_t, T>(
-            l, o, uint8_t(all), [all](uint8_t s, T v) { return uint8_t(all ? (s && v) : (s || v)); },
+            l, o, uint8_t(all),
+            [all](uint8_t s, T v) { return uint8_t(all ? (s && v) : (s || v)); },
             [](uint8_t s) { return s; });
       for (int64_t a = 0; a < A; ++a) {
         uint8_t s = all;
-        for (int64_t r = 0; r < R; ++r) s = all ? (s & (x[a * R + r] != 0)) : (s | (x[a * R + r] != 0));
+        for (int64_t r = 0; r < R; ++r)
+          s = all ? (s & (x[a * R + r] != 0)) : (s | (x[a * R + r] != 0));
         o[a] = s;
       }
       return;
@@ -245,13 +249,13 @@ Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpS
     compute = DType::I32;
   Tensor x = castTo(input, compute);
 
-  const bool needsElements = op == OpKind::Max || op == OpKind::Min || op == OpKind::Argmax ||
-                             op == OpKind::Argmin;
+  const bool needsElements =
+      op == OpKind::Max || op == OpKind::Min || op == OpKind::Argmax || op == OpKind::Argmin;
   const bool rowsOk = op != OpKind::Argmax && op != OpKind::Argmin;
   Layout l = layoutFor(x, reduced, rowsOk);
   if (needsElements && l.R == 0 && l.A * l.B > 0)
-    throwUserError(ErrorKind::ValueError, std::string(shapes::opName(op)) +
-                                              ": cannot reduce over a dimension of size 0");
+    throwUserError(ErrorKind::ValueError,
+                   std::string(shapes::opName(op)) + ": cannot reduce over a dimension of size 0");
   Tensor out = emptyLike(sig);
   Tensor res = out.dtype() == compute || op == OpKind::Argmax || op == OpKind::Argmin ||
                        op == OpKind::All || op == OpKind::Any

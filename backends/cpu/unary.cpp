@@ -15,9 +15,13 @@ Dims concreteShape(const shapes::SymShape& shape) {
   return d;
 }
 
-Tensor emptyLike(const OpSignature& sig) { return Tensor::empty(concreteShape(sig.shape), sig.dtype); }
+Tensor emptyLike(const OpSignature& sig) {
+  return Tensor::empty(concreteShape(sig.shape), sig.dtype);
+}
 
-int64_t wrapDim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
+int64_t wrapDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + rank : dim;
+}
 
 namespace {
 // Float to int32 truncates toward zero like PyTorch; NaN becomes 0 and out-of-range values
@@ -57,8 +61,10 @@ constexpr float kInvSqrt2 = 0.70710678118654752f;
 Tensor floatUnary(OpKind op, const Tensor& x, const Tensor& out) {
   if (x.isContiguous()) {
     // The transcendental ones have ISA-cloned loops for contiguous data (vec_rows.h).
-    auto row = op == OpKind::Exp ? expRow : op == OpKind::Log ? logRow
-             : op == OpKind::Sigmoid ? sigmoidRow : nullptr;
+    auto row = op == OpKind::Exp       ? expRow
+               : op == OpKind::Log     ? logRow
+               : op == OpKind::Sigmoid ? sigmoidRow
+                                       : nullptr;
     if (row) {
       row(out.data<float>(), x.data<float>(), x.numel());
       return out;

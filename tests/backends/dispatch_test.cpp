@@ -22,8 +22,11 @@ TEST(Dispatch, MixedDevicesAreDeviceError) {
   Tensor cpu = F({1, 2});
   // A tensor that claims to live on another device (no kernel will read it).
   Tensor other = Tensor::empty({2}, DType::F32, Device::Tpu);
-  expectUserError([&] { run(OpKind::Add, {cpu, other}); }, ErrorKind::DeviceError,
-                  {"add", "cpu", "tpu"});
+  expectUserError(
+      [&] {
+        run(OpKind::Add, {cpu, other});
+      },
+      ErrorKind::DeviceError, {"add", "cpu", "tpu"});
   if (std::find(availableDevices().begin(), availableDevices().end(), Device::Tpu) ==
       availableDevices().end())
     expectUserError([&] { run(OpKind::Neg, {other}); }, ErrorKind::DeviceError, {"tpu"});
@@ -39,10 +42,16 @@ TEST(Dispatch, OutputsAreNewIdentities) {
 }
 
 TEST(Dispatch, TypeErrors) {
-  expectUserError([] { run(OpKind::IndexSelect, {iota({3}), F({0})}, dimAttr(0)); },
-                  ErrorKind::TypeError, {"index_select"});
-  expectUserError([] { run(OpKind::CrossEntropy, {iota({2, 3}), F({0, 1})}); },
-                  ErrorKind::TypeError, {"cross_entropy"});
+  expectUserError(
+      [] {
+        run(OpKind::IndexSelect, {iota({3}), F({0})}, dimAttr(0));
+      },
+      ErrorKind::TypeError, {"index_select"});
+  expectUserError(
+      [] {
+        run(OpKind::CrossEntropy, {iota({2, 3}), F({0, 1})});
+      },
+      ErrorKind::TypeError, {"cross_entropy"});
 }
 
 TEST(Dispatch, SizeOneAndEmptyDims) {

@@ -18,9 +18,8 @@ TEST(Elementwise, UnaryValues) {
   expectValues(run(OpKind::Sin, {x}), {std::sin(-1.5), 0, std::sin(2.0)});
   expectValues(run(OpKind::Cos, {x}), {std::cos(-1.5), 1, std::cos(2.0)});
   // gelu, erf form: x * Phi(x).
-  expectValues(run(OpKind::Gelu, {x}),
-               {-1.5 * 0.5 * (1 + std::erf(-1.5 / std::sqrt(2.0))), 0,
-                2 * 0.5 * (1 + std::erf(2 / std::sqrt(2.0)))});
+  expectValues(run(OpKind::Gelu, {x}), {-1.5 * 0.5 * (1 + std::erf(-1.5 / std::sqrt(2.0))), 0,
+                                        2 * 0.5 * (1 + std::erf(2 / std::sqrt(2.0)))});
   Tensor p = F({0.25f, 4.f});
   expectValues(run(OpKind::Log, {p}), {std::log(0.25), std::log(4.0)});
   expectValues(run(OpKind::Sqrt, {p}), {0.5, 2});
@@ -72,8 +71,11 @@ TEST(Elementwise, PromotionAndDivision) {
 }
 
 TEST(Elementwise, IntegerDivisionByZeroIsAnError) {
-  expectUserError([] { run(OpKind::FloorDiv, {I({1}), I({0})}); }, ErrorKind::ZeroDivisionError,
-                  {"floordiv"});
+  expectUserError(
+      [] {
+        run(OpKind::FloorDiv, {I({1}), I({0})});
+      },
+      ErrorKind::ZeroDivisionError, {"floordiv"});
   expectUserError([] { run(OpKind::Mod, {I({1}), I({0})}); }, ErrorKind::ZeroDivisionError);
   expectUserError([] { run(OpKind::Pow, {I({2}), I({-1})}); }, ErrorKind::ValueError);
   // Floats follow IEEE.
@@ -125,8 +127,11 @@ TEST(Elementwise, CastTruncatesAndSaturates) {
 }
 
 TEST(Elementwise, BinaryShapeErrorNamesOpAndShapes) {
-  expectUserError([] { run(OpKind::Add, {iota({2, 3}), iota({4})}); }, ErrorKind::ShapeError,
-                  {"add", "[2, 3]", "[4]"});
+  expectUserError(
+      [] {
+        run(OpKind::Add, {iota({2, 3}), iota({4})});
+      },
+      ErrorKind::ShapeError, {"add", "[2, 3]", "[4]"});
 }
 
 TEST(VecMath, ExpAndLogMatchLibm) {

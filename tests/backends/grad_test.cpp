@@ -86,8 +86,8 @@ Fn withAttrs(OpKind op, OpAttrs a) {
 }
 
 TEST(Grad, Unary) {
-  for (OpKind op : {OpKind::Neg, OpKind::Exp, OpKind::Abs, OpKind::Sin, OpKind::Cos,
-                    OpKind::Tanh, OpKind::Sigmoid, OpKind::Relu, OpKind::Gelu}) {
+  for (OpKind op : {OpKind::Neg, OpKind::Exp, OpKind::Abs, OpKind::Sin, OpKind::Cos, OpKind::Tanh,
+                    OpKind::Sigmoid, OpKind::Relu, OpKind::Gelu}) {
     SCOPED_TRACE(std::string(shapes::opName(op)));
     checkGrad(unaryFn(op), {smooth({2, 3})});
   }
@@ -112,10 +112,15 @@ TEST(Grad, BinaryWithBroadcasting) {
 
 TEST(Grad, WhereClampCast) {
   Tensor c = B({true, false, true, false, false, true}, {2, 3});
-  checkGrad([c](const std::vector<Tensor>& in) { return run(OpKind::Where, {c, in[0], in[1]}); },
-            {smooth({2, 3}), smooth({3}, 1.f)});
   checkGrad(
-      [](const std::vector<Tensor>& in) { return run(OpKind::Clamp, {in[0], in[1], in[2]}); },
+      [c](const std::vector<Tensor>& in) {
+        return run(OpKind::Where, {c, in[0], in[1]});
+      },
+      {smooth({2, 3}), smooth({3}, 1.f)});
+  checkGrad(
+      [](const std::vector<Tensor>& in) {
+        return run(OpKind::Clamp, {in[0], in[1], in[2]});
+      },
       {smooth({6}), F({-0.3f}, {}), F({0.4f}, {})});
   OpAttrs toF;
   toF.dtype = DType::F32;
@@ -165,11 +170,16 @@ TEST(Grad, Indexing) {
   checkGrad(withAttrs(OpKind::Gather, dimAttr(0)), {smooth({3, 2}), I({2, 0, 1, 1}, {2, 2})});
   checkGrad(withAttrs(OpKind::Gather, dimAttr(1)), {smooth({2, 3}), I({2, 2, 0, 1}, {2, 2})});
   Tensor mask = B({true, false, true}, {3});
-  checkGrad([mask](const std::vector<Tensor>& in) { return run(OpKind::MaskedSelect, {in[0], mask}); },
-            {smooth({2, 3})});
+  checkGrad(
+      [mask](const std::vector<Tensor>& in) {
+        return run(OpKind::MaskedSelect, {in[0], mask});
+      },
+      {smooth({2, 3})});
   Tensor m2 = B({false, true, true, false}, {2, 2});
   checkGrad(
-      [m2](const std::vector<Tensor>& in) { return run(OpKind::MaskedScatter, {in[0], m2, in[1]}); },
+      [m2](const std::vector<Tensor>& in) {
+        return run(OpKind::MaskedScatter, {in[0], m2, in[1]});
+      },
       {smooth({2, 2}), smooth({3}, 1.f)});
 }
 
@@ -189,8 +199,11 @@ TEST(Grad, NN) {
   checkGrad(withAttrs(OpKind::Linear, {}), {smooth({2, 3}), smooth({4, 3}, 1.f), smooth({4}, 2.f)});
   checkGrad(withAttrs(OpKind::Linear, {}), {smooth({2, 2, 3}), smooth({4, 3}, 1.f)});
   checkGrad(binaryFn(OpKind::MseLoss), {smooth({2, 3}), smooth({2, 3}, 1.f)});
-  checkGrad([](const std::vector<Tensor>& in) { return run(OpKind::CrossEntropy, {in[0], in[1]}); },
-            {smooth({3, 4}), I({0, 3, 1})});
+  checkGrad(
+      [](const std::vector<Tensor>& in) {
+        return run(OpKind::CrossEntropy, {in[0], in[1]});
+      },
+      {smooth({3, 4}), I({0, 3, 1})});
 }
 
 TEST(Grad, DropoutUsesTheSameMask) {
@@ -265,8 +278,7 @@ TEST(Grad, Errors) {
     TapeScope scope(tape);
     y = ops::mul(x, x);
   }
-  expectUserError([&] { autodiff::gradients(tape, y, {&x, 1}); }, ErrorKind::ShapeError,
-                  {"[2]"});
+  expectUserError([&] { autodiff::gradients(tape, y, {&x, 1}); }, ErrorKind::ShapeError, {"[2]"});
   Tensor n = I({1, 2});
   expectUserError([&] { autodiff::gradients(tape, ops::sum(y), {&n, 1}); }, ErrorKind::TypeError);
 }

@@ -9,8 +9,11 @@ TEST(Index, IndexSelect) {
   expectValues(run(OpKind::IndexSelect, {x, I({2, 0, 2})}, dimAttr(0)), {4, 5, 0, 1, 4, 5});
   expectValues(run(OpKind::IndexSelect, {x, I({1})}, dimAttr(1)), {1, 3, 5});
   expectValues(run(OpKind::IndexSelect, {x, I({-1})}, dimAttr(0)), {4, 5});  // wraps
-  expectUserError([&] { run(OpKind::IndexSelect, {x, I({3})}, dimAttr(0)); }, ErrorKind::IndexError,
-                  {"index_select", "3", "size 3"});
+  expectUserError(
+      [&] {
+        run(OpKind::IndexSelect, {x, I({3})}, dimAttr(0));
+      },
+      ErrorKind::IndexError, {"index_select", "3", "size 3"});
 }
 
 TEST(Index, Gather) {
@@ -18,10 +21,16 @@ TEST(Index, Gather) {
   Tensor idx = I({0, 0, 1, 0}, {2, 2});
   expectValues(run(OpKind::Gather, {x, idx}, dimAttr(1)), {1, 1, 4, 3});
   expectValues(run(OpKind::Gather, {x, idx}, dimAttr(0)), {1, 2, 3, 2});
-  expectUserError([&] { run(OpKind::Gather, {x, I({0, 2}, {2, 1})}, dimAttr(1)); },
-                  ErrorKind::IndexError, {"gather"});
-  expectUserError([&] { run(OpKind::Gather, {x, F({0, 0}, {2, 1})}, dimAttr(1)); },
-                  ErrorKind::TypeError);
+  expectUserError(
+      [&] {
+        run(OpKind::Gather, {x, I({0, 2}, {2, 1})}, dimAttr(1));
+      },
+      ErrorKind::IndexError, {"gather"});
+  expectUserError(
+      [&] {
+        run(OpKind::Gather, {x, F({0, 0}, {2, 1})}, dimAttr(1));
+      },
+      ErrorKind::TypeError);
 }
 
 TEST(DataDependent, Nonzero) {
@@ -40,8 +49,11 @@ TEST(DataDependent, MaskedSelectAndScatter) {
   Tensor s = run(OpKind::MaskedScatter, {x, full, F({10, 20, 30})});
   expectValues(s, {0, 10, 2, 20, 4, 5});
   expectUserError([&] { run(OpKind::MaskedScatter, {x, full, F({10})}); }, ErrorKind::ValueError);
-  expectUserError([&] { run(OpKind::MaskedSelect, {x, B({true, false})}); }, ErrorKind::ShapeError,
-                  {"masked_select"});
+  expectUserError(
+      [&] {
+        run(OpKind::MaskedSelect, {x, B({true, false})});
+      },
+      ErrorKind::ShapeError, {"masked_select"});
 }
 
 TEST(DataDependent, Unique) {

@@ -34,8 +34,11 @@ TEST(Matmul, VectorsAndBatches) {
   Tensor bb = run(OpKind::Matmul, {iota({2, 1, 2, 3}), iota({3, 3, 1})});  // broadcast batch
   EXPECT_EQ(bb.shape(), (Dims{2, 3, 2, 1}));
   expectValues(run(OpKind::Matmul, {F({}, {2, 0}), F({}, {0, 3})}), {0, 0, 0, 0, 0, 0});
-  expectUserError([] { run(OpKind::Matmul, {iota({2, 3}), iota({4, 5})}); }, ErrorKind::ShapeError,
-                  {"matmul", "[2, 3]", "[4, 5]"});
+  expectUserError(
+      [] {
+        run(OpKind::Matmul, {iota({2, 3}), iota({4, 5})});
+      },
+      ErrorKind::ShapeError, {"matmul", "[2, 3]", "[4, 5]"});
 }
 
 TEST(NN, SoftmaxIsStable) {
@@ -70,8 +73,11 @@ TEST(NN, Losses) {
   Tensor logits = F({0, 0, 0, 10, 0, 0}, {2, 3});
   const double ce0 = std::log(3.0), ce1 = std::log(std::exp(10.0) + 2) - 0;
   expectValues(run(OpKind::CrossEntropy, {logits, I({1, 1})}), {(ce0 + ce1) / 2}, 1e-5);
-  expectUserError([&] { run(OpKind::CrossEntropy, {logits, I({0, 3})}); }, ErrorKind::IndexError,
-                  {"cross_entropy"});
+  expectUserError(
+      [&] {
+        run(OpKind::CrossEntropy, {logits, I({0, 3})});
+      },
+      ErrorKind::IndexError, {"cross_entropy"});
 }
 
 TEST(NN, DropoutKeepsExpectationAndReplaysWithSeed) {

@@ -16,13 +16,16 @@ OpAttrs sliceAttr(int64_t dim, std::optional<int64_t> start, std::optional<int64
 
 TEST(ShapeOps, ViewsShareStorage) {
   Tensor x = iota({2, 3});
-  for (Tensor v : {run(OpKind::Reshape, {x}, shapeAttr({3, 2})),
-                   run(OpKind::Transpose, {x}, dimsAttr({0, 1})),
-                   run(OpKind::Permute, {x}, dimsAttr({1, 0})),
-                   run(OpKind::Unsqueeze, {x}, dimAttr(0)),
-                   run(OpKind::Expand, {x}, shapeAttr({4, 2, 3})),
-                   run(OpKind::Slice, {x}, sliceAttr(1, 1, std::nullopt)),
-                   run(OpKind::Select, {x}, [] { OpAttrs a; a.dim = 0; a.index = 1; return a; }())}) {
+  for (Tensor v :
+       {run(OpKind::Reshape, {x}, shapeAttr({3, 2})), run(OpKind::Transpose, {x}, dimsAttr({0, 1})),
+        run(OpKind::Permute, {x}, dimsAttr({1, 0})), run(OpKind::Unsqueeze, {x}, dimAttr(0)),
+        run(OpKind::Expand, {x}, shapeAttr({4, 2, 3})),
+        run(OpKind::Slice, {x}, sliceAttr(1, 1, std::nullopt)), run(OpKind::Select, {x}, [] {
+          OpAttrs a;
+          a.dim = 0;
+          a.index = 1;
+          return a;
+        }())}) {
     EXPECT_EQ(v.storage(), x.storage());
     EXPECT_NE(v.id(), x.id());
   }
@@ -75,13 +78,19 @@ TEST(ShapeOps, CatAndStack) {
   Tensor s = dispatch(OpKind::Stack, std::vector<Tensor>{F({1, 2}), F({3, 4})}, dimAttr(1))[0];
   EXPECT_EQ(s.shape(), (Dims{2, 2}));
   expectValues(s, {1, 3, 2, 4});
-  expectUserError([&] { dispatch(OpKind::Cat, std::vector<Tensor>{a, iota({2, 3})}, dimAttr(0)); },
-                  ErrorKind::ShapeError, {"cat"});
+  expectUserError(
+      [&] {
+        dispatch(OpKind::Cat, std::vector<Tensor>{a, iota({2, 3})}, dimAttr(0));
+      },
+      ErrorKind::ShapeError, {"cat"});
 }
 
 TEST(ShapeOps, ReshapeMismatchIsShapeError) {
-  expectUserError([] { run(OpKind::Reshape, {iota({2, 3})}, shapeAttr({4, 2})); },
-                  ErrorKind::ShapeError, {"reshape"});
+  expectUserError(
+      [] {
+        run(OpKind::Reshape, {iota({2, 3})}, shapeAttr({4, 2}));
+      },
+      ErrorKind::ShapeError, {"reshape"});
 }
 
 }  // namespace

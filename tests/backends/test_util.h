@@ -31,7 +31,9 @@ inline Tensor I(std::vector<int32_t> v) {
   const int64_t n = static_cast<int64_t>(v.size());
   return I(std::move(v), {n});
 }
-inline Tensor B(std::vector<bool> v, Dims shape) { return Tensor::fromBools(v, std::move(shape)); }
+inline Tensor B(std::vector<bool> v, Dims shape) {
+  return Tensor::fromBools(v, std::move(shape));
+}
 inline Tensor B(std::vector<bool> v) {
   const int64_t n = static_cast<int64_t>(v.size());
   return B(std::move(v), {n});
