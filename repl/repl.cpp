@@ -1,26 +1,110 @@
-// Minimal REPL loop; the full one (libedit, completion, commands) replaces this.
+// The REPL loop: read a complete input (continuing while brackets are open), run it as a command
+// or as code, and keep going after errors and interrupts until Ctrl-D, :quit or exit().
 #include "repl/repl.h"
 
 #include <iostream>
 #include <string>
 
-#include "interp/diagnostics.h"
+#include "interp/builtins.h"
 #include "interp/interpreter.h"
-#include "interp/printer.h"
+#include "interp/parser.h"
+#include "repl/line_editor.h"
+#include "repl/repl_commands.h"
+#include "repl/repl_completion.h"
+#include "repl/repl_eval.h"
+#include "repl/repl_history.h"
 
 namespace tessel::repl {
 
-int runRepl(interp::Interpreter& interp) {
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    try {
-      interp::Value v = interp.runSource("<stdin>", line, true);
-      if (!v.is(interp::Type::None)) std::cout << interp::repr(v) << "\n";
-    } catch (const interp::ScriptError& e) {
-      std::cerr << interp::formatDiagnostic(e, interp.sources());
+namespace {
+
+constexpr const char* kPrompt = ">>> ";
+constexpr const char* kContinuationPrompt = "... ";
+constexpr size_t kHistoryEntries = 1000;
+
+class Session {
+ public:
+  Session(interp::Interpreter& interp, LineEditor& editor, HistoryFile* history)
+      : interp_(interp), editor_(editor), history_(history) {}
+
+  int run() {
+    if (editor_.interactive())
+      std::cout << "Tessel REPL. Type :help for help, Ctrl-D or :quit to leave.\n";
+    for (;;) {
+      Input input = readInput();
+      if (input.kind == Input::Kind::Interrupted) continue;
+      if (!input.text.empty()) {
+        try {
+          if (execute(input.text) == CommandOutcome::Quit) return 0;
+        } catch (const interp::ExitRequest& e) {
+          return e.status;
+        }
+      }
+      if (input.kind == Input::Kind::EndOfInput) return 0;
     }
   }
-  return 0;
+
+ private:
+  struct Input {
+    enum class Kind { Complete, Interrupted, EndOfInput } kind;
+    std::string text;  // what to run (for EndOfInput, an unfinished input, run to report it)
+  };
+
+  // Whether `text` is unfinished: open brackets or a trailing backslash, in code or in the
+  // expression of :type / :time. Other commands are always one line.
+  static bool needsMore(const std::string& text) {
+    if (isCommand(text))
+      return commandTakesExpression(text) && interp::needsMoreInput(commandArgument(text));
+    return interp::needsMoreInput(text);
+  }
+
+  Input readInput() {
+    std::string text;
+    for (;;) {
+      LineEditor::Result r = editor_.readLine(text.empty() ? kPrompt : kContinuationPrompt);
+      if (r.status == LineEditor::Status::Interrupted) return {Input::Kind::Interrupted, ""};
+      if (r.status == LineEditor::Status::EndOfInput) return {Input::Kind::EndOfInput, text};
+      remember(r.text);
+      if (text.empty() && r.text.find_first_not_of(" \t") == std::string::npos) continue;
+      text += text.empty() ? r.text : "\n" + r.text;
+      if (!needsMore(text)) return {Input::Kind::Complete, text};
+    }
+  }
+
+  void remember(const std::string& line) {
+    if (line.find_first_not_of(" \t") == std::string::npos || line == lastRemembered_) return;
+    lastRemembered_ = line;
+    editor_.addHistory(line);
+    if (history_) history_->append(line);
+  }
+
+  CommandOutcome execute(const std::string& text) {
+    if (isCommand(text)) return runCommand(interp_, text);
+    evalAndEcho(interp_, text);
+    return CommandOutcome::Continue;
+  }
+
+  interp::Interpreter& interp_;
+  LineEditor& editor_;
+  HistoryFile* history_;
+  std::string lastRemembered_;
+};
+
+}  // namespace
+
+int runRepl(interp::Interpreter& interp) {
+  std::unique_ptr<LineEditor> editor = LineEditor::forStdin();
+  editor->setInterruptFlag(&interp.interruptFlag());
+  std::unique_ptr<HistoryFile> history;
+  if (editor->interactive()) {
+    history = std::make_unique<HistoryFile>(HistoryFile::defaultPath());
+    for (const std::string& line : history->load(kHistoryEntries)) editor->addHistory(line);
+    editor->setCompleter([&interp](std::string_view before) { return completeInput(interp, before); });
+  }
+  Session session(interp, *editor, history.get());
+  int status = session.run();
+  std::cout.flush();
+  return status;
 }
 
 }  // namespace tessel::repl

@@ -1,0 +1,198 @@
+// Completion: finding the word before the cursor, resolving a dotted chain of names to a value,
+// and listing what is in scope or on that value.
+#include "repl/repl_completion.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "interp/attributes.h"
+#include "interp/interpreter.h"
+#include "interp/objects.h"
+#include "interp/tensor_bridge.h"
+#include "repl/repl_commands.h"
+
+namespace tessel::repl {
+
+using interp::Type;
+using interp::Value;
+
+namespace {
+
+// language.md, "Lexical structure".
+const char* const kKeywords[] = {"let",      "fn",   "return", "if",    "elif",  "else",
+                                 "while",    "for",  "in",     "break", "continue", "and",
+                                 "or",       "not",  "true",   "false", "none",  "import",
+                                 "as",       "assert", "where"};
+
+// Candidate method and property names per type. The interpreter has no list of its methods,
+// so these are a superset that is filtered through findMethod / tensorProperty: a name offered
+// always works, and a method added to the interpreter only needs adding here to be offered.
+struct NameList {
+  Type type;
+  std::vector<const char*> names;
+};
+const NameList kMethodCandidates[] = {
+    {Type::List, {"append", "pop", "extend", "insert", "index", "count", "reverse", "sort", "copy",
+                  "clear", "remove"}},
+    {Type::Dict, {"keys", "values", "items", "get", "pop", "update", "setdefault", "clear",
+                  "copy"}},
+    {Type::Str, {"split", "join", "upper", "lower", "startswith", "endswith", "strip", "lstrip",
+                 "rstrip", "replace", "find", "format"}},
+    {Type::Tensor, {"numel", "item", "tolist", "to", "reshape", "sum", "mean", "max", "min",
+                    "argmax", "argmin", "all", "any", "exp", "log", "sqrt", "rsqrt", "abs", "sin",
+                    "cos", "tanh", "sigmoid", "relu", "gelu", "softmax", "log_softmax",
+                    "transpose", "permute", "unsqueeze", "squeeze", "flatten", "expand",
+                    "matmul", "clamp", "backward", "detach"}},
+    {Type::Shape, {"numel", "tolist"}},
+};
+const char* const kTensorProperties[] = {"shape", "ndim", "dtype", "device", "T", "rank"};
+
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The start of the identifier-like word that ends at `end`.
+size_t wordStart(std::string_view text, size_t end) {
+  size_t i = end;
+  while (i > 0 && isIdentChar(text[i - 1])) --i;
+  return i;
+}
+
+bool isIdentifier(std::string_view w) {
+  return !w.empty() && !std::isdigit(static_cast<unsigned char>(w[0]));
+}
+
+// Whether `text` ends inside a string literal (completion there would be noise).
+bool insideString(std::string_view text) {
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return true;  // a comment: nothing to complete either
+    }
+  }
+  return quote != 0;
+}
+
+void addDefinedGlobals(const interp::ModuleObj& m, std::vector<std::string>& out) {
+  for (size_t i = 0; i < m.globalNames.size() && i < m.globals.size(); ++i)
+    if (!m.globals[i].is(Type::Undefined)) out.push_back(m.globalNames[i]);
+}
+
+// Resolves `a.b.c` (no calls, no indexing) to a value, looking only at bound names.
+bool resolveChain(interp::Interpreter& interp, const std::vector<std::string>& chain, Value& out) {
+  Value* first = interp.mainModule().lookup(chain.front());
+  if (!first) first = interp.prelude().lookup(chain.front());
+  if (!first || first->is(Type::Undefined)) return false;
+  Value v = *first;
+  for (size_t i = 1; i < chain.size(); ++i) {
+    Value next;
+    if (v.is(Type::Module)) {
+      Value* g = v.as<interp::ModuleObj>()->lookup(chain[i]);
+      if (!g || g->is(Type::Undefined)) return false;
+      next = *g;
+    } else if (v.is(Type::Tensor) || v.is(Type::Shape)) {
+      if (!interp::tensorProperty(v, chain[i], next)) return false;
+    } else {
+      return false;
+    }
+    v = std::move(next);
+  }
+  out = std::move(v);
+  return true;
+}
+
+// The dotted names before the '.' at `dot`, outermost first; empty when the object is not a
+// plain chain of names (a call, an index, a literal).
+std::vector<std::string> chainBefore(std::string_view text, size_t dot) {
+  std::vector<std::string> chain;
+  size_t end = dot;
+  for (;;) {
+    size_t start = wordStart(text, end);
+    std::string_view name = text.substr(start, end - start);
+    if (!isIdentifier(name)) return {};
+    chain.insert(chain.begin(), std::string(name));
+    if (start == 0 || text[start - 1] != '.') break;
+    end = start - 1;
+  }
+  return chain;
+}
+
+Completion finish(size_t start, std::string_view prefix, std::vector<std::string> names) {
+  Completion c;
+  c.start = start;
+  for (std::string& n : names)
+    if (n.starts_with(prefix)) c.candidates.push_back(std::move(n));
+  std::sort(c.candidates.begin(), c.candidates.end());
+  c.candidates.erase(std::unique(c.candidates.begin(), c.candidates.end()), c.candidates.end());
+  return c;
+}
+
+Completion completeCode(interp::Interpreter& interp, std::string_view text) {
+  if (insideString(text)) return {};
+  size_t start = wordStart(text, text.size());
+  std::string_view word = text.substr(start);
+  if (!word.empty() && !isIdentifier(word)) return {};  // a number
+  if (start > 0 && text[start - 1] == '.') {
+    std::vector<std::string> chain = chainBefore(text, start - 1);
+    Value object;
+    if (chain.empty() || !resolveChain(interp, chain, object)) return {};
+    return finish(start, word, attributeNames(object));
+  }
+  if (word.empty()) return {};
+  std::vector<std::string> names(std::begin(kKeywords), std::end(kKeywords));
+  addDefinedGlobals(interp.prelude(), names);
+  addDefinedGlobals(interp.mainModule(), names);
+  return finish(start, word, std::move(names));
+}
+
+}  // namespace
+
+std::vector<std::string> attributeNames(const Value& value) {
+  std::vector<std::string> names;
+  if (value.is(Type::Module)) {
+    addDefinedGlobals(*value.as<interp::ModuleObj>(), names);
+  } else {
+    for (const NameList& list : kMethodCandidates)
+      if (list.type == value.type())
+        for (const char* n : list.names)
+          if (interp::findMethod(value.type(), n)) names.push_back(n);
+    if (value.is(Type::Tensor) || value.is(Type::Shape)) {
+      for (const char* n : kTensorProperties) {
+        Value ignored;
+        try {
+          if (interp::tensorProperty(value, n, ignored)) names.push_back(n);
+        } catch (...) {
+          // a property that cannot be computed for this value is simply not offered
+        }
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+Completion completeInput(interp::Interpreter& interp, std::string_view before) {
+  size_t lead = before.find_first_not_of(" \t");
+  if (lead != std::string_view::npos && before[lead] == ':') {
+    std::string_view rest = before.substr(lead);
+    size_t space = rest.find_first_of(" \t");
+    if (space == std::string_view::npos) {
+      std::vector<std::string> names;
+      for (const std::string& n : commandNames()) names.push_back(":" + n);
+      return finish(lead, rest, std::move(names));
+    }
+    if (!commandTakesExpression(rest)) return {};
+    size_t exprStart = lead + space;
+    Completion c = completeCode(interp, before.substr(exprStart));
+    c.start += exprStart;
+    return c;
+  }
+  return completeCode(interp, before);
+}
+
+}  // namespace tessel::repl

@@ -1,0 +1,28 @@
+// Running REPL input: errors become diagnostics on stderr and the session goes on; the value
+// of a trailing expression statement is echoed.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace tessel::interp {
+class Interpreter;
+class Value;
+}  // namespace tessel::interp
+
+namespace tessel::repl {
+
+/// The display name REPL input gets in diagnostics.
+inline constexpr const char* kInputName = "<stdin>";
+
+/// Runs `body`; a script or user error is printed (with color when stderr is a terminal) and
+/// false returned. exit()'s ExitRequest passes through.
+bool reportErrors(interp::Interpreter& interp, const std::function<void()>& body);
+
+/// Prints `value` as the REPL echoes it: repr, nothing for none.
+void echoValue(const interp::Value& value);
+
+/// Runs `text` in the session's main module and echoes its value.
+void evalAndEcho(interp::Interpreter& interp, const std::string& text);
+
+}  // namespace tessel::repl
