@@ -8,6 +8,7 @@
 #include "interp/ops.h"
 #include "interp/printer.h"
 #include "interp/stack_guard.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
 
 namespace tessel::interp {
@@ -167,6 +168,10 @@ Value Evaluator::evalCompare(Compare* c, Frame& f) {
         case CompareOp::Ge: holds = x >= y; break;
         default: holds = compareValues(c->ops[i], lhs, rhs);
       }
+    } else if ((lhs.is(Type::SymInt) || rhs.is(Type::SymInt)) && c->ops.size() == 1 &&
+               c->ops[0] != CompareOp::In && c->ops[0] != CompareOp::NotIn) {
+      // A comparison of sizes stays symbolic until a branch needs its truth (a guard).
+      return symCompare(c->ops[0], lhs, rhs);
     } else if (lhs.is(Type::Tensor) || rhs.is(Type::Tensor)) {
       // Tensor comparisons are elementwise and give a bool tensor; they do not chain.
       if (c->ops.size() > 1)

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "interp/printer.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
 #include "shapes/user_error.h"
 
@@ -43,6 +44,7 @@ int64_t ArgBinder::toInt(size_t i) const {
   const Value& v = at(i);
   if (v.is(Type::Int)) return v.asInt();
   if (v.is(Type::Bool)) return v.asBool();
+  if (v.is(Type::SymInt)) return concreteInt(v);
   typeError(i, "int");
 }
 
@@ -50,12 +52,14 @@ double ArgBinder::toFloat(size_t i) const {
   const Value& v = at(i);
   if (v.isNumber()) return v.toDouble();
   if (v.is(Type::Bool)) return v.asBool();
+  if (v.is(Type::SymInt)) return static_cast<double>(concreteInt(v));
   typeError(i, "a number");
 }
 
 bool ArgBinder::toBool(size_t i) const {
   const Value& v = at(i);
   if (v.is(Type::Bool)) return v.asBool();
+  if (v.is(Type::SymBool)) return concreteBool(v);
   typeError(i, "bool");
 }
 
@@ -68,12 +72,14 @@ const std::string& ArgBinder::toStr(size_t i) const {
 int64_t expectInt(const Value& v, const std::string& what) {
   if (v.is(Type::Int)) return v.asInt();
   if (v.is(Type::Bool)) return v.asBool();
+  if (v.is(Type::SymInt)) return concreteInt(v);
   throwUserError(ErrorKind::TypeError, what + " must be int, not '" + std::string(typeName(v.type())) + "'");
 }
 
 double expectNumber(const Value& v, const std::string& what) {
   if (v.isNumber()) return v.toDouble();
   if (v.is(Type::Bool)) return v.asBool();
+  if (v.is(Type::SymInt)) return static_cast<double>(concreteInt(v));
   throwUserError(ErrorKind::TypeError, what + " must be a number, not '" + std::string(typeName(v.type())) + "'");
 }
 

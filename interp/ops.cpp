@@ -7,6 +7,7 @@
 
 #include "interp/objects.h"
 #include "interp/printer.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
 #include "shapes/user_error.h"
 
@@ -170,6 +171,10 @@ int64_t floorMod(int64_t a, int64_t b) {
 
 Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
   if (a.is(Type::Tensor) || b.is(Type::Tensor)) return tensorBinary(op, a, b);
+  if (a.is(Type::SymInt) || b.is(Type::SymInt)) return symBinary(op, a, b);
+  if (a.is(Type::SymBool) || b.is(Type::SymBool))
+    return binaryOp(op, a.is(Type::SymBool) ? Value::boolean(concreteBool(a)) : a,
+                    b.is(Type::SymBool) ? Value::boolean(concreteBool(b)) : b);
   auto numeric = [](const Value& v) { return v.isNumber() || v.is(Type::Bool); };
   auto asNumber = [](const Value& v) {
     return v.is(Type::Bool) ? Value::integer(v.asBool()) : v;
@@ -197,6 +202,8 @@ Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
 
 Value unaryOp(UnaryOp op, const Value& a) {
   if (a.is(Type::Tensor)) return tensorUnary(op, a);
+  if (a.is(Type::SymInt)) return op == UnaryOp::Neg ? makeSymInt(-toSymInt(a)) : a;
+  if (a.is(Type::SymBool)) return unaryOp(op, Value::boolean(concreteBool(a)));
   if (a.is(Type::Int) || a.is(Type::Bool)) {
     int64_t v = a.is(Type::Bool) ? a.asBool() : a.asInt();
     return Value::integer(op == UnaryOp::Neg ? checkedSub(0, v) : v);
@@ -208,6 +215,14 @@ Value unaryOp(UnaryOp op, const Value& a) {
 }
 
 bool valuesEqual(const Value& a, const Value& b) {
+  if (a.is(Type::SymInt) || b.is(Type::SymInt) || a.is(Type::SymBool) || b.is(Type::SymBool)) {
+    auto concrete = [](const Value& v) {
+      if (v.is(Type::SymInt)) return Value::integer(concreteInt(v));
+      if (v.is(Type::SymBool)) return Value::boolean(concreteBool(v));
+      return v;
+    };
+    return valuesEqual(concrete(a), concrete(b));
+  }
   if (a.isNumber() && b.isNumber()) {
     if (a.is(Type::Int) && b.is(Type::Int)) return a.asInt() == b.asInt();
     return a.toDouble() == b.toDouble();
@@ -248,6 +263,8 @@ bool valuesEqual(const Value& a, const Value& b) {
 }
 
 bool compareValues(CompareOp op, const Value& a, const Value& b) {
+  if ((a.is(Type::SymInt) || b.is(Type::SymInt)) && op != CompareOp::In && op != CompareOp::NotIn)
+    return truthy(symCompare(op, a, b));
   switch (op) {
     case CompareOp::Eq: return valuesEqual(a, b);
     case CompareOp::Ne: return !valuesEqual(a, b);
@@ -274,6 +291,8 @@ bool truthy(const Value& v) {
     case Type::Range: return v.as<RangeObj>()->size() > 0;
     case Type::Tensor: return tensorTruthy(v);
     case Type::Shape: return shapeLength(v) > 0;
+    case Type::SymBool: return concreteBool(v);
+    case Type::SymInt: return shapes::evaluate(toSymInt(v) != 0);
     default: return true;
   }
 }
@@ -336,6 +355,7 @@ SliceBounds resolveSlice(std::optional<int64_t> lo, std::optional<int64_t> hi,
 }
 
 Value getIndex(const Value& object, const Value& index) {
+  if (index.is(Type::SymInt)) return getIndex(object, Value::integer(concreteInt(index)));
   switch (object.type()) {
     case Type::List:
     case Type::Tuple: {
@@ -395,6 +415,7 @@ Value getSlice(const Value& object, std::optional<int64_t> lo, std::optional<int
 }
 
 void setIndex(const Value& object, const Value& index, Value v) {
+  if (index.is(Type::SymInt)) return setIndex(object, Value::integer(concreteInt(index)), std::move(v));
   if (object.is(Type::List)) {
     if (!index.is(Type::Int))
       throwUserError(ErrorKind::TypeError, "list indices must be int, not '" + std::string(typeName(index.type())) + "'");

@@ -7,6 +7,7 @@
 
 #include "interp/ast.h"
 #include "interp/objects.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
 
 namespace tessel::interp {
@@ -137,6 +138,8 @@ void appendRepr(std::string& out, const Value& v, int depth) {
     case Type::Builtin: out += "<built-in fn " + v.as<BuiltinObj>()->name + ">"; break;
     case Type::Module: out += "<module " + v.as<ModuleObj>()->name + ">"; break;
     case Type::Cell: out += "<cell>"; break;
+    case Type::SymInt: out += v.as<SymIntObj>()->value.toString(); break;
+    case Type::SymBool: out += v.as<SymBoolObj>()->value.toString(); break;
     case Type::Tensor:
     case Type::Shape:
     case Type::DType: out += tensorRepr(v); break;

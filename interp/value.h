@@ -26,7 +26,9 @@ namespace tessel::interp {
   X(Tensor, "tensor")                         \
   X(Shape, "shape")                           \
   X(DType, "dtype")                           \
-  X(Cell, "cell")
+  X(Cell, "cell")                             \
+  X(SymInt, "int")                            \
+  X(SymBool, "bool")
 
 enum class Type : uint8_t {
 #define TESSEL_X(t, name) t,
