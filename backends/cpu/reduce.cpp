@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/vec_rows.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::cpu {
@@ -147,17 +148,7 @@ void sumRows(const Layout& l, float* out, double scale) {
       std::fill(acc.begin(), acc.end(), 0.0f);
       float* __restrict ac = acc.data();
       const int64_t r1 = std::min(l.R, r0 + kRowBlock);
-      int64_t r = r0;
-      // Four rows per pass: one load and store of the accumulator per four row loads.
-      for (; r + 4 <= r1; r += 4) {
-        const float* __restrict p = x + (a * l.R + r) * l.B;
-        const int64_t B = l.B;
-        for (int64_t b = 0; b < B; ++b) ac[b] += (p[b] + p[b + B]) + (p[b + 2 * B] + p[b + 3 * B]);
-      }
-      for (; r < r1; ++r) {
-        const float* __restrict row = x + (a * l.R + r) * l.B;
-        for (int64_t b = 0; b < l.B; ++b) ac[b] += row[b];
-      }
+      accumulateRows(ac, x + (a * l.R + r0) * l.B, r1 - r0, l.B);
       for (int64_t b = 0; b < l.B; ++b) total[b] += ac[b];
     }
     for (int64_t b = 0; b < l.B; ++b) out[a * l.B + b] = float(total[b] * scale);

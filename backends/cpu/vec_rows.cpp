@@ -24,4 +24,16 @@ TESSEL_ISA_CLONES void sigmoidRow(float* __restrict out, const float* __restrict
   for (int64_t i = 0; i < n; ++i) out[i] = 1.0f / (1.0f + vexp(-in[i]));
 }
 
+TESSEL_ISA_CLONES void accumulateRows(float* __restrict acc, const float* __restrict x,
+                                      int64_t rows, int64_t B) {
+  int64_t r = 0;
+  // Four rows per pass: one load and store of the accumulator per four row loads.
+  for (; r + 4 <= rows; r += 4) {
+    const float* p = x + r * B;
+    for (int64_t b = 0; b < B; ++b) acc[b] += (p[b] + p[b + B]) + (p[b + 2 * B] + p[b + 3 * B]);
+  }
+  for (; r < rows; ++r)
+    for (int64_t b = 0; b < B; ++b) acc[b] += x[r * B + b];
+}
+
 }  // namespace tessel::backends::cpu

@@ -1,0 +1,44 @@
+// The cpu evaluation of a FusedProgram: one pass over the output in tiles of kTile elements,
+// each instruction a tight loop over a tile held in small register buffers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "backends/graph/fused_program.h"
+#include "backends/tensor.h"
+
+namespace tessel::graph {
+
+// Note [Tiled fused evaluation]
+// Each temporary of a fused program lives in a register of kTile elements (float, or int32
+// for i32 and bool), never in a full-size tensor. For each tile of the output (row-major
+// order) the loads gather their operand's elements (stride 1, stride 0 for broadcasting, or
+// any stride, segment by segment over the coalesced dims), then every instruction runs as one
+// loop over the tile (the switch on the op is outside the element loop, so loops vectorize),
+// and the result register is stored. Registers are reused once their temporary is dead, so a
+// long chain needs a few kilobytes and stays in L1. Each instruction computes exactly as the
+// eager kernel of its op does (same compute dtype, same formulas, the same ISA-cloned exp,
+// log and sigmoid rows), so fused results equal eager ones.
+class CpuFusedKernel {
+ public:
+  static constexpr int64_t kTile = 512;
+
+  explicit CpuFusedKernel(std::shared_ptr<const FusedProgram> program);
+  /// Fills `out` (fresh, contiguous, the fused value's shape and dtype) from `inputs`, each
+  /// broadcastable to out's shape.
+  void run(std::span<const backends::Tensor> inputs, const backends::Tensor& out) const;
+
+  const FusedProgram& program() const { return *program_; }
+  int numFloatRegs() const { return numRegs_[0]; }
+  int numIntRegs() const { return numRegs_[1]; }
+
+ private:
+  std::shared_ptr<const FusedProgram> program_;
+  std::vector<int> reg_;       ///< register of each instruction in its file
+  int numRegs_[2] = {0, 0};    ///< float file, int file
+};
+
+}  // namespace tessel::graph

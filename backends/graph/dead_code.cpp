@@ -1,0 +1,53 @@
+// Dead-code elimination: a backward liveness walk, then a copy of the live values.
+#include "backends/graph/dead_code.h"
+
+#include <unordered_map>
+
+#include "backends/graph/graph_rewriter.h"
+#include "backends/graph/sym_eval.h"
+#include "shapes/expr.h"
+
+namespace tessel::graph {
+
+Graph eliminateDeadCode(const Graph& g) {
+  const size_t n = g.size();
+  // Which value binds each unbacked symbol: the first whose shape mentions it.
+  std::unordered_map<uint32_t, ValueId> binder;
+  for (ValueId id = 0; id < n; ++id)
+    for (uint32_t s : unbackedSymbolsOf(g.value(id).shape)) binder.emplace(s, id);
+
+  std::vector<uint8_t> live(n, 0);
+  std::vector<ValueId> work;
+  auto mark = [&](ValueId v) {
+    if (!live[v]) {
+      live[v] = 1;
+      work.push_back(v);
+    }
+  };
+  auto markSymbols = [&](const std::vector<uint32_t>& syms) {
+    for (uint32_t s : syms)
+      if (auto it = binder.find(s); it != binder.end()) mark(it->second);
+  };
+  for (ValueId o : g.outputs()) mark(o);
+  for (ValueId id = 0; id < n; ++id) {
+    const Value& v = g.value(id);
+    if (v.kind == ValueKind::Input || (v.kind == ValueKind::Op && isRandomOp(v.op))) mark(id);
+  }
+  for (const RuntimeAssert& a : g.runtimeAsserts())
+    if (a.cond.expr()) markSymbols(a.cond.expr()->syms);
+  while (!work.empty()) {
+    const ValueId id = work.back();
+    work.pop_back();
+    const Value& v = g.value(id);
+    for (ValueId a : v.args) mark(a);
+    for (const SymInt& d : v.shape) markSymbols(freeSymbols(d));
+    if (v.kind == ValueKind::Op) markSymbols(attrSymbols(v.attrs));
+  }
+
+  GraphRewriter rw(g);
+  for (ValueId id = 0; id < n; ++id)
+    if (live[id]) rw.copy(id);
+  return rw.finish();
+}
+
+}  // namespace tessel::graph

@@ -1,0 +1,48 @@
+// GraphExecutable: what a backend makes of a graph. Built once per graph, run for any sizes
+// its guards admit; cpu implements it here, vulkan and tpu implement the same interface.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backends/graph/graph.h"
+#include "backends/graph/pass_pipeline.h"
+
+namespace tessel::graph {
+
+/// Counters of an executable, for stats() and the benchmarks. "Last run" counters describe
+/// the most recent run().
+struct RunStats {
+  uint64_t runs = 0;
+  uint64_t kernelCalls = 0;     ///< last run: ops and fused programs executed
+  uint64_t allocations = 0;     ///< last run: output buffers allocated (views excluded)
+  uint64_t bytesAllocated = 0;  ///< last run: their bytes
+};
+
+class GraphExecutable {
+ public:
+  virtual ~GraphExecutable() = default;
+
+  /// Runs the graph on `inputs` (in Graph::inputs() order) and returns its outputs.
+  /// `symbolValues` holds one value per symbol of the graph's ShapeEnv, indexed by symbol
+  /// (GuardProgram::bindSymbols gives exactly that); entries of unbacked symbols are ignored,
+  /// those are bound from the sizes data-dependent ops produce. When it is empty, symbols are
+  /// read from the input sizes (every size that is a single symbol binds it). Input sizes that
+  /// disagree with the graph's shapes under these values are a ShapeError; a failed runtime
+  /// assert is an AssertionError; kernel errors are those of eager execution.
+  virtual std::vector<Tensor> run(std::span<const Tensor> inputs,
+                                  std::span<const int64_t> symbolValues = {}) = 0;
+
+  /// The optimized graph this executable runs.
+  virtual const Graph& graph() const = 0;
+  /// Pass timings and node counts from compiling it.
+  virtual const CompileStats& stats() const = 0;
+  virtual const RunStats& runStats() const = 0;
+  /// The optimized graph's text and the compile statistics (for explain()).
+  std::string explain() const;
+};
+
+}  // namespace tessel::graph

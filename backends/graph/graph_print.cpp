@@ -1,0 +1,182 @@
+// Graph printing: one line per value, attributes per op (the op table's comment in
+// shapes/op_attrs.h says which fields each op reads).
+#include "backends/graph/graph_print.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "backends/graph/fused_program.h"
+
+namespace tessel::graph {
+
+namespace {
+
+std::string ints(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string ref(ValueId v) { return "%" + std::to_string(v); }
+
+std::string constantText(const Tensor& t) {
+  if (t.numel() == 1 && t.ndim() == 0) return formatScalar(t.item(), t.dtype());
+  if (t.numel() > 8) return "<" + std::to_string(t.numel()) + " elements>";
+  std::vector<double> v = t.toDoubles();
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + formatScalar(v[i], t.dtype());
+  return s + "]";
+}
+
+}  // namespace
+
+std::string formatScalar(double v, DType dtype) {
+  if (dtype == DType::Bool) return v != 0 ? "true" : "false";
+  if (dtype == DType::I32) return std::to_string(static_cast<int64_t>(v));
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  std::string s = buf;
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string formatType(const SymShape& shape, DType dtype) {
+  return std::string(shapes::name(dtype)) + shapes::toString(shape);
+}
+
+std::string formatAttrs(OpKind op, const OpAttrs& a) {
+  using shapes::OpCategory;
+  std::string s;
+  auto field = [&](const std::string& name, const std::string& value) {
+    s += ", " + name + "=" + value;
+  };
+  auto optInt = [](const std::optional<SymInt>& v) { return v ? v->toString() : "none"; };
+  auto dtypeField = [&] { field("dtype", std::string(shapes::name(a.dtype))); };
+  switch (shapes::opCategory(op)) {
+    case OpCategory::Reduce:
+      if (!a.dims.empty()) field("dims", ints(a.dims));
+      if (a.keepdim) field("keepdim", "true");
+      return s;
+    case OpCategory::Index:
+      field("dim", std::to_string(a.dim));
+      return s;
+    case OpCategory::DataDependent:
+      if (a.outputSize) field("output_size", std::to_string(*a.outputSize));
+      return s;
+    default:
+      break;
+  }
+  switch (op) {
+    case OpKind::Reshape:
+    case OpKind::Expand:
+      field("shape", shapes::toString(a.shape));
+      break;
+    case OpKind::Transpose:
+    case OpKind::Permute:
+    case OpKind::Squeeze:
+      field("dims", ints(a.dims));
+      break;
+    case OpKind::Unsqueeze:
+    case OpKind::Cat:
+    case OpKind::Stack:
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+      field("dim", std::to_string(a.dim));
+      break;
+    case OpKind::Flatten:
+      field("dim", std::to_string(a.dim));
+      field("end_dim", std::to_string(a.endDim));
+      break;
+    case OpKind::Slice:
+      field("dim", std::to_string(a.dim));
+      field("start", optInt(a.start));
+      field("stop", optInt(a.stop));
+      field("step", a.step.toString());
+      break;
+    case OpKind::Select:
+      field("dim", std::to_string(a.dim));
+      field("index", a.index.toString());
+      break;
+    case OpKind::LayerNorm:
+      field("shape", shapes::toString(a.shape));
+      field("eps", formatScalar(a.eps, DType::F32));
+      break;
+    case OpKind::Dropout:
+      field("p", formatScalar(a.p, DType::F32));
+      break;
+    case OpKind::Full:
+      field("shape", shapes::toString(a.shape));
+      field("value", formatScalar(a.scalars.empty() ? 0.0 : a.scalars[0], a.dtype));
+      dtypeField();
+      break;
+    case OpKind::Randint:
+      field("shape", shapes::toString(a.shape));
+      field("low", formatScalar(a.scalars.size() > 0 ? a.scalars[0] : 0, DType::I32));
+      field("high", formatScalar(a.scalars.size() > 1 ? a.scalars[1] : 0, DType::I32));
+      dtypeField();
+      break;
+    case OpKind::Eye:
+    case OpKind::Rand:
+    case OpKind::Randn:
+      field("shape", shapes::toString(a.shape));
+      dtypeField();
+      break;
+    case OpKind::Arange:
+      field("start", optInt(a.start));
+      field("stop", optInt(a.stop));
+      field("step", a.step.toString());
+      dtypeField();
+      break;
+    case OpKind::Cast:
+      dtypeField();
+      break;
+    default:
+      break;
+  }
+  return s;
+}
+
+std::string toString(const Graph& g) {
+  std::string s;
+  for (ValueId id = 0; id < g.size(); ++id) {
+    const Value& v = g.value(id);
+    s += ref(id) + ": " + formatType(v.shape, v.dtype) + " = ";
+    switch (v.kind) {
+      case ValueKind::Input:
+        s += "input " + v.name + "\n";
+        break;
+      case ValueKind::Constant:
+        s += "constant " + constantText(v.constant) + "\n";
+        break;
+      case ValueKind::Op: {
+        std::string args;
+        for (size_t i = 0; i < v.args.size(); ++i) args += (i ? ", " : "") + ref(v.args[i]);
+        std::string attrs = formatAttrs(v.op, v.attrs);
+        // ", dims=[1]" after operands; "dims=[1]" alone for creation ops.
+        if (args.empty() && !attrs.empty()) attrs = attrs.substr(2);
+        s += std::string(shapes::opName(v.op)) + "(" + args + attrs + ")\n";
+        break;
+      }
+      case ValueKind::Fused: {
+        std::vector<std::string> names;
+        std::string args;
+        for (size_t i = 0; i < v.args.size(); ++i) {
+          names.push_back(ref(v.args[i]));
+          args += (i ? ", " : "") + ref(v.args[i]);
+        }
+        s += "fused(" + args + ") {\n" + v.fused->toString(names, "    ") + "  }\n";
+        break;
+      }
+    }
+  }
+  for (const RuntimeAssert& a : g.runtimeAsserts()) s += "runtime_assert " + a.cond.toString() + "\n";
+  s += "return ";
+  for (size_t i = 0; i < g.outputs().size(); ++i) s += (i ? ", " : "") + ref(g.outputs()[i]);
+  return s + "\n";
+}
+
+std::string Graph::toString() const { return graph::toString(*this); }
+
+}  // namespace tessel::graph

@@ -1,0 +1,187 @@
+// Every elementwise op (unary, binary, ternary, cast, copy) over strided operands of rank <= 4
+// (the host merges contiguous dims first and loops over any leading dims beyond 4). Operand 0
+// is the output; the op and the dtypes come in push constants, so one pipeline serves all.
+#version 450
+#include "common.glsl"
+layout(local_size_x = 256) in;
+
+layout(push_constant) uniform PC {
+  uint n;       // elements
+  uint op;      // EW_*
+  uint ndim;    // 1..4
+  uint types;   // dtype of out | a << 4 | b << 8 | c << 12 | compute << 16
+  uint shape[4];
+  uint offs[4];      // element offset of each operand
+  uint strides[16];  // operand k, dim j at [k * 4 + j]
+} pc;
+
+float erfApprox(float x) {
+  // Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
+  float s = sign(x), a = abs(x);
+  float t = 1.0 / (1.0 + 0.3275911 * a);
+  float y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t +
+                   0.254829592) * t * exp(-a * a);
+  return s * y;
+}
+
+float tanhSafe(float v) {
+  float a = abs(v);
+  if (a < 0.1) {
+    float v2 = v * v;
+    return v * (1.0 + v2 * (-1.0 / 3.0 + v2 * (2.0 / 15.0 + v2 * (-17.0 / 315.0))));
+  }
+  if (a > 15.0) return sign(v);
+  float e = exp(2.0 * v);
+  return (e - 1.0) / (e + 1.0);
+}
+
+float powF(float x, float y) {
+  if (y == 0.0 || x == 1.0) return 1.0;
+  if (isnan(x) || isnan(y)) return kNaN;
+  if (y == 2.0) return x * x;
+  if (y == 1.0) return x;
+  if (x == 0.0) return y > 0.0 ? 0.0 : kInf;
+  if (x < 0.0) {
+    if (floor(y) != y) return kNaN;
+    float r = pow(-x, y);
+    return mod(y, 2.0) == 1.0 ? -r : r;
+  }
+  return pow(x, y);
+}
+
+float opF(uint op, float a, float b, float c) {
+  switch (op) {
+    case EW_NEG: return -a;
+    case EW_EXP: return exp(a);
+    case EW_LOG: return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a));
+    case EW_SQRT: return a < 0.0 ? kNaN : sqrt(a);
+    case EW_RSQRT: return a < 0.0 ? kNaN : 1.0 / sqrt(a);
+    case EW_ABS: return abs(a);
+    case EW_SIN: return sin(a);
+    case EW_COS: return cos(a);
+    case EW_TANH: return isnan(a) ? a : tanhSafe(a);
+    case EW_SIGMOID: return 1.0 / (1.0 + exp(-a));
+    case EW_RELU: return (a > 0.0 || isnan(a)) ? a : 0.0;
+    case EW_GELU: return 0.5 * a * (1.0 + erfApprox(a * 0.70710678118654752));
+    case EW_LOGICAL_NOT: return a == 0.0 ? 1.0 : 0.0;
+    case EW_COPY: return a;
+    case EW_NONZERO: return a != 0.0 ? 1.0 : 0.0;
+    case EW_ADD: return a + b;
+    case EW_SUB: return a - b;
+    case EW_MUL: return a * b;
+    case EW_DIV: return a / b;
+    case EW_FLOORDIV: return floor(a / b);
+    case EW_MOD: {
+      float r = a - b * trunc(a / b);
+      if (isinf(b) && !isinf(a)) r = a;
+      return (r != 0.0 && ((r < 0.0) != (b < 0.0))) ? r + b : r;
+    }
+    case EW_POW: return powF(a, b);
+    case EW_MAXIMUM: return (isnan(a) || a > b) ? a : b;
+    case EW_MINIMUM: return (isnan(a) || a < b) ? a : b;
+    case EW_EQ: return a == b ? 1.0 : 0.0;
+    case EW_NE: return a != b ? 1.0 : 0.0;
+    case EW_LT: return a < b ? 1.0 : 0.0;
+    case EW_LE: return a <= b ? 1.0 : 0.0;
+    case EW_GT: return a > b ? 1.0 : 0.0;
+    case EW_GE: return a >= b ? 1.0 : 0.0;
+    case EW_AND: return (a != 0.0 && b != 0.0) ? 1.0 : 0.0;
+    case EW_OR: return (a != 0.0 || b != 0.0) ? 1.0 : 0.0;
+    case EW_SQDIFF: return (a - b) * (a - b);
+    case EW_CLAMP: {
+      float r = a < b ? b : a;
+      return r > c ? c : r;
+    }
+  }
+  return 0.0;
+}
+
+void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
+
+int opI(uint op, int a, int b, int c) {
+  switch (op) {
+    case EW_NEG: return -a;
+    case EW_ABS: return a < 0 ? -a : a;
+    case EW_RELU: return a > 0 ? a : 0;
+    case EW_LOGICAL_NOT: return a == 0 ? 1 : 0;
+    case EW_COPY: return a;
+    case EW_NONZERO: return a != 0 ? 1 : 0;
+    case EW_ADD: return a + b;
+    case EW_SUB: return a - b;
+    case EW_MUL: return a * b;
+    case EW_FLOORDIV: {
+      if (b == 0) { raiseFlag(FLAG_INT_DIV_ZERO); return 0; }
+      if (b == -1) return -a;
+      int q = a / b;
+      return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
+    }
+    case EW_MOD: {
+      if (b == 0) { raiseFlag(FLAG_INT_DIV_ZERO); return 0; }
+      if (b == -1) return 0;
+      int r = a - (a / b) * b;
+      return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+    }
+    case EW_POW: {
+      if (b < 0) { raiseFlag(FLAG_NEG_EXPONENT); return 0; }
+      uint result = 1u, base = uint(a);
+      for (uint e = uint(b); e != 0u; e >>= 1, base *= base)
+        if ((e & 1u) != 0u) result *= base;
+      return int(result);
+    }
+    case EW_MAXIMUM: return a > b ? a : b;
+    case EW_MINIMUM: return a < b ? a : b;
+    case EW_EQ: return a == b ? 1 : 0;
+    case EW_NE: return a != b ? 1 : 0;
+    case EW_LT: return a < b ? 1 : 0;
+    case EW_LE: return a <= b ? 1 : 0;
+    case EW_GT: return a > b ? 1 : 0;
+    case EW_GE: return a >= b ? 1 : 0;
+    case EW_AND: return (a != 0 && b != 0) ? 1 : 0;
+    case EW_OR: return (a != 0 || b != 0) ? 1 : 0;
+    case EW_SQDIFF: return (a - b) * (a - b);
+    case EW_CLAMP: {
+      int r = a < b ? b : a;
+      return r > c ? c : r;
+    }
+  }
+  return 0;
+}
+
+void main() {
+  uint i = linearGroup() * 256u + gl_LocalInvocationID.x;
+  if (i >= pc.n) return;
+  uint e0 = pc.offs[0], e1 = pc.offs[1], e2 = pc.offs[2], e3 = pc.offs[3];
+  uint rem = i;
+  for (int j = int(pc.ndim) - 1; j >= 0; --j) {
+    uint s = pc.shape[j];
+    uint c = rem % s;
+    rem /= s;
+    e0 += c * pc.strides[j];
+    e1 += c * pc.strides[4 + j];
+    e2 += c * pc.strides[8 + j];
+    e3 += c * pc.strides[12 + j];
+  }
+  uint tOut = pc.types & 15u, ta = (pc.types >> 4) & 15u, tb = (pc.types >> 8) & 15u;
+  uint tc = (pc.types >> 12) & 15u, compute = (pc.types >> 16) & 15u;
+  if (pc.op == EW_WHERE) {
+    bool cond = loadB(1, e1, ta);
+    if (compute == DT_F32) storeF(0, e0, tOut, cond ? loadF(2, e2, tb) : loadF(3, e3, tc));
+    else storeI(0, e0, tOut, cond ? loadI(2, e2, tb) : loadI(3, e3, tc));
+    return;
+  }
+  bool binary = pc.op >= EW_FIRST_BINARY, ternary = pc.op >= EW_FIRST_TERNARY;
+  if (compute == DT_F32) {
+    float a = loadF(1, e1, ta);
+    float b = binary ? loadF(2, e2, tb) : 0.0;
+    float c = ternary ? loadF(3, e3, tc) : 0.0;
+    storeF(0, e0, tOut, opF(pc.op, a, b, c));
+  } else if (compute == DT_BOOL) {
+    // Casts to bool: nonzero test in the source dtype (NaN counts as true).
+    storeI(0, e0, tOut, loadB(1, e1, ta) ? 1 : 0);
+  } else {
+    int a = loadI(1, e1, ta);
+    int b = binary ? loadI(2, e2, tb) : 0;
+    int c = ternary ? loadI(3, e3, tc) : 0;
+    storeI(0, e0, tOut, opI(pc.op, a, b, c));
+  }
+}

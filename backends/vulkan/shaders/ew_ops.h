@@ -1,0 +1,55 @@
+// Op codes of elementwise.comp, shared by GLSL and C++ (a plain list of #defines both read).
+#ifndef TESSEL_VK_EW_OPS_H
+#define TESSEL_VK_EW_OPS_H
+
+#define DT_BOOL 0u
+#define DT_I32 1u
+#define DT_F32 2u
+
+// Unary (operand a).
+#define EW_NEG 1u
+#define EW_EXP 2u
+#define EW_LOG 3u
+#define EW_SQRT 4u
+#define EW_RSQRT 5u
+#define EW_ABS 6u
+#define EW_SIN 7u
+#define EW_COS 8u
+#define EW_TANH 9u
+#define EW_SIGMOID 10u
+#define EW_RELU 11u
+#define EW_GELU 12u
+#define EW_LOGICAL_NOT 13u
+#define EW_COPY 14u
+#define EW_NONZERO 15u
+// Binary (a, b); operand 3 is the error flag word for integer floordiv/mod/pow.
+#define EW_ADD 20u
+#define EW_SUB 21u
+#define EW_MUL 22u
+#define EW_DIV 23u
+#define EW_FLOORDIV 24u
+#define EW_MOD 25u
+#define EW_POW 26u
+#define EW_MAXIMUM 27u
+#define EW_MINIMUM 28u
+#define EW_EQ 29u
+#define EW_NE 30u
+#define EW_LT 31u
+#define EW_LE 32u
+#define EW_GT 33u
+#define EW_GE 34u
+#define EW_AND 35u
+#define EW_OR 36u
+#define EW_SQDIFF 37u
+#define EW_FIRST_BINARY 20u
+// Ternary (a, b, c).
+#define EW_WHERE 40u
+#define EW_CLAMP 41u
+#define EW_FIRST_TERNARY 40u
+
+// Error flag bits (word 0 of the flag buffer).
+#define FLAG_INT_DIV_ZERO 1u
+#define FLAG_NEG_EXPONENT 2u
+#define FLAG_BAD_INDEX 4u
+
+#endif

@@ -1,0 +1,65 @@
+// CommandStream: records eager ops into one command buffer and submits it when the host needs
+// a value (backends.md: "data crosses to the host only on .to(cpu), print, .item()").
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "backends/vulkan/vk_check.h"
+
+namespace tessel::backends::vulkan {
+
+class VulkanContext;
+
+/// A storage-buffer range bound to one of a kernel's four slots.
+struct BufferArg {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;
+};
+
+// Note [Eager batching]
+// Eager ops do not wait for the device: each records one dispatch (with a barrier before it)
+// into the open command buffer, and the objects it reads and writes are kept alive by the
+// stream until the buffer has executed, so a tensor dropped by the program is never freed
+// while a kernel may still touch it. flush() submits and waits; it runs when the host reads
+// data, when a data-dependent op needs a count, and every kMaxBatch dispatches.
+class CommandStream {
+ public:
+  CommandStream(const VulkanContext& ctx, VkPipelineLayout layout);
+  ~CommandStream();
+  CommandStream(const CommandStream&) = delete;
+  CommandStream& operator=(const CommandStream&) = delete;
+
+  /// Records `pipeline` over `groups` workgroups (split into x and y at 65535; shaders use
+  /// linearGroup()). `buffers` has 1 to 4 entries; unused slots repeat the first.
+  void dispatch(VkPipeline pipeline, std::span<const BufferArg> buffers, const void* push,
+                uint32_t pushBytes, uint64_t groups);
+  void copy(const BufferArg& src, const BufferArg& dst, VkDeviceSize bytes);
+  void fill(const BufferArg& dst, uint32_t word);
+  /// Keeps `object` alive until the recorded work has run.
+  void keepAlive(std::shared_ptr<const void> object) { alive_.push_back(std::move(object)); }
+  /// Submits what was recorded and waits for it. A no-op when nothing is pending.
+  void flush();
+  bool pending() const { return recorded_ > 0; }
+
+ private:
+  void begin();
+  void barrier();
+
+  const VulkanContext& ctx_;
+  VkPipelineLayout layout_;
+  UniqueCommandPool pool_;
+  VkCommandBuffer cmd_ = VK_NULL_HANDLE;
+  UniqueFence fence_;
+  bool recording_ = false;
+  uint32_t recorded_ = 0;
+  VkPipeline bound_ = VK_NULL_HANDLE;
+  std::vector<std::shared_ptr<const void>> alive_;
+};
+
+}  // namespace tessel::backends::vulkan
