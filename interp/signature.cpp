@@ -7,7 +7,10 @@
 #include "interp/interpreter.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
+#include "shapes/shape_env.h"
+#include "shapes/source_loc.h"
 
 namespace tessel::interp {
 namespace {
@@ -16,11 +19,13 @@ bool isTensorType(const std::string& base) {
   return base == "tensor" || base == "f32" || base == "i32" || base == "bool";
 }
 
-std::string describeDims(const std::vector<int64_t>& dims) {
+std::string describeDims(const shapes::SymShape& dims) {
   std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + dims[i].toString();
   return out + "]";
 }
+
+using DimMap = std::unordered_map<std::string, shapes::SymInt>;
 
 std::string describeAnn(const TypeAnn& t) {
   std::string out = t.base;
@@ -33,8 +38,7 @@ std::string describeAnn(const TypeAnn& t) {
 
 // Matches one value against an annotation, binding named dims into `dims`. Returns an error
 // message, empty when the value matches.
-std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what,
-                     std::unordered_map<std::string, int64_t>& dims) {
+std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, DimMap& dims) {
   if (!isTensorType(t.base)) {
     std::string actual(typeName(v.type()));
     bool ok = actual == t.base || (t.base == "float" && v.is(Type::Int)) || t.base == "any";
@@ -42,7 +46,7 @@ std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what,
     return ok ? "" : what + " must be " + t.base + ", got " + actual;
   }
   std::string dtype;
-  std::vector<int64_t> shape;
+  shapes::SymShape shape;
   if (!tensorSignature(v, dtype, shape))
     return what + " must be a tensor (" + describeAnn(t) + "), got " + std::string(typeName(v.type()));
   if (t.base != "tensor" && dtype != t.base)
@@ -54,16 +58,16 @@ std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what,
   for (size_t i = 0; i < shape.size(); ++i) {
     const TypeAnn::Dim& d = t.dims[i];
     if (!d.isName) {
-      if (shape[i] != d.size)
+      if (!shapes::evaluate(shape[i] == shapes::SymInt(d.size)))
         return what + " dimension " + std::to_string(i) + " must be " + std::to_string(d.size) +
                " (" + describeAnn(t) + "), got shape " + describeDims(shape);
       continue;
     }
     if (d.name == "_") continue;
     auto [it, inserted] = dims.emplace(d.name, shape[i]);
-    if (!inserted && it->second != shape[i])
+    if (!inserted && !shapes::evaluate(it->second == shape[i]))
       return what + " dimension " + std::to_string(i) + " is " + d.name + " = " +
-             std::to_string(shape[i]) + ", but " + d.name + " = " + std::to_string(it->second) +
+             shape[i].toString() + ", but " + d.name + " = " + it->second.toString() +
              " from an earlier argument (" + describeAnn(t) + ", got shape " + describeDims(shape) + ")";
   }
   return "";
@@ -81,7 +85,7 @@ Value slotValue(const Value& slot) { return slot.is(Type::Cell) ? slot.as<CellOb
 
 void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span site) {
   FnProto& proto = *fn.proto;
-  std::unordered_map<std::string, int64_t> dims;
+  DimMap dims;
   for (size_t i = 0; i < proto.params.size(); ++i) {
     const auto& p = proto.params[i];
     if (!p.type) continue;
@@ -96,12 +100,20 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
   for (auto& dv : proto.dimVars) {
     auto it = dims.find(dv.name);
     // Dims that appear only in the result stay unbound until the result is checked.
-    if (it != dims.end()) interp.evaluator().bindRef(dv.ref, Value::integer(it->second), frame);
+    if (it != dims.end()) interp.evaluator().bindRef(dv.ref, makeSymInt(it->second), frame);
   }
+  shapes::ShapeEnv* env = shapes::currentShapeEnv();
   for (Expr* w : proto.where) {
-    if (truthy(interp.evaluator().eval(w, frame))) continue;
+    Value holds = interp.evaluator().eval(w, frame);
+    // While tracing, a where-clause is a fact about the symbols (the call was checked with
+    // concrete sizes before tracing), not a branch to guard.
+    if (env && holds.is(Type::SymBool)) {
+      env->check(holds.as<SymBoolObj>()->value, sourceText(interp, w->span));
+      continue;
+    }
+    if (truthy(holds)) continue;
     std::string values;
-    for (auto& [name, size] : dims) values += (values.empty() ? "" : ", ") + name + " = " + std::to_string(size);
+    for (auto& [name, size] : dims) values += (values.empty() ? "" : ", ") + name + " = " + size.toString();
     raise(ErrorKind::ShapeError,
           proto.name + "(): constraint '" + sourceText(interp, w->span) + "' does not hold" +
               (values.empty() ? "" : " (" + values + ")"),
@@ -111,11 +123,11 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
 
 void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value& result, Span site) {
   FnProto& proto = *fn.proto;
-  std::unordered_map<std::string, int64_t> dims;
+  DimMap dims;
   for (auto& dv : proto.dimVars) {
     // Dims are frame locals (cells when an inner fn captured them).
     Value v = slotValue(frame.slots[dv.ref.index]);
-    if (v.is(Type::Int)) dims.emplace(dv.name, v.asInt());
+    if (isIntLike(v)) dims.emplace(dv.name, toSymInt(v));
   }
   std::string err = matchAnn(*proto.result, result, "result of " + proto.name + "()", dims);
   if (!err.empty())

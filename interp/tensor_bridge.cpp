@@ -8,6 +8,7 @@
 #include "interp/builtins.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
 
@@ -30,9 +31,9 @@ OpKind binaryKind(BinaryOp op) {
 
 std::string operandName(BinaryOp op) { return std::string("operand of ") + binaryOpSymbol(op); }
 
-std::string dimsText(const std::vector<int64_t>& dims) {
+std::string dimsText(const shapes::SymShape& dims) {
   std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + dims[i].toString();
   return out + "]";
 }
 
@@ -66,6 +67,10 @@ Value tensorCompare(CompareOp op, const Value& a, const Value& b) {
 }
 
 bool tensorTruthy(const Value& v) {
+  if (isFake(v))
+    throwUserError(ErrorKind::DataDependentError,
+                   "the truth value of a tensor depends on its data, which a @compile function "
+                   "does not have while it is traced (use where(), or move the branch out)");
   const Tensor& t = asTensor(v);
   if (t.numel() != 1)
     throwUserError(ErrorKind::ValueError, "the truth value of a tensor with " + std::to_string(t.numel()) +
@@ -75,7 +80,10 @@ bool tensorTruthy(const Value& v) {
 
 std::string tensorRepr(const Value& v) {
   switch (v.type()) {
-    case Type::Tensor: return backends::formatTensor(asTensor(v));
+    case Type::Tensor:
+      if (auto& f = v.as<TensorObj>()->fake)
+        return "<traced tensor " + std::string(shapes::name(f->dtype)) + dimsText(f->shape) + ">";
+      return backends::formatTensor(asTensor(v));
     case Type::Shape: return "shape(" + dimsText(v.as<ShapeObj>()->dims) + ")";
     case Type::DType: return std::string(shapes::name(v.as<DTypeObj>()->dtype));
     default: return "?";
@@ -83,50 +91,56 @@ std::string tensorRepr(const Value& v) {
 }
 
 bool objectsEqual(const Value& a, const Value& b) {
-  if (a.is(Type::Shape)) return a.as<ShapeObj>()->dims == b.as<ShapeObj>()->dims;
+  if (a.is(Type::Shape)) {
+    const auto& x = a.as<ShapeObj>()->dims;
+    const auto& y = b.as<ShapeObj>()->dims;
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!shapes::evaluate(x[i] == y[i])) return false;
+    return true;
+  }
   if (a.is(Type::DType)) return a.as<DTypeObj>()->dtype == b.as<DTypeObj>()->dtype;
   return false;
 }
 
 int64_t shapeLength(const Value& v) {
   if (v.is(Type::Shape)) return static_cast<int64_t>(v.as<ShapeObj>()->dims.size());
-  const Tensor& t = asTensor(v);
-  if (t.ndim() == 0) throwUserError(ErrorKind::TypeError, "len() of a 0-d tensor");
-  return t.size(0);
+  if (rankOf(v) == 0) throwUserError(ErrorKind::TypeError, "len() of a 0-d tensor");
+  return shapes::evaluateInt(shapeOf(v)[0]);
 }
 
 Value shapeIndex(const Value& shape, const Value& index) {
   const auto& dims = shape.as<ShapeObj>()->dims;
   if (!index.is(Type::Int))
     throwUserError(ErrorKind::TypeError, "shape indices must be int, not '" + std::string(typeName(index.type())) + "'");
-  return Value::integer(dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")]);
+  return makeSymInt(dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")]);
 }
 
 Value shapeSlice(const Value& shape, std::optional<int64_t> lo, std::optional<int64_t> hi,
                  std::optional<int64_t> step) {
   const auto& dims = shape.as<ShapeObj>()->dims;
   SliceBounds b = resolveSlice(lo, hi, step, static_cast<int64_t>(dims.size()));
-  std::vector<int64_t> out;
+  shapes::SymShape out;
   for (int64_t i = 0, k = b.start; i < b.length; ++i, k += b.step) out.push_back(dims[k]);
   return Value::object(new ShapeObj(std::move(out)));
 }
 
 bool shapeContains(const Value& shape, const Value& item) {
-  if (!item.is(Type::Int)) return false;
-  for (int64_t d : shape.as<ShapeObj>()->dims)
-    if (d == item.asInt()) return true;
+  if (!isIntLike(item)) return false;
+  for (const shapes::SymInt& d : shape.as<ShapeObj>()->dims)
+    if (shapes::evaluate(d == toSymInt(item))) return true;
   return false;
 }
 
 std::vector<Value> iterateTensorLike(const Value& v) {
   std::vector<Value> out;
   if (v.is(Type::Shape)) {
-    for (int64_t d : v.as<ShapeObj>()->dims) out.push_back(Value::integer(d));
+    for (const shapes::SymInt& d : v.as<ShapeObj>()->dims) out.push_back(makeSymInt(d));
     return out;
   }
-  const Tensor& t = asTensor(v);
-  if (t.ndim() == 0) throwUserError(ErrorKind::TypeError, "iteration over a 0-d tensor");
-  for (int64_t i = 0; i < t.size(0); ++i) {
+  if (rankOf(v) == 0) throwUserError(ErrorKind::TypeError, "iteration over a 0-d tensor");
+  int64_t rows = shapes::evaluateInt(shapeOf(v)[0]);  // the loop needs a concrete count
+  for (int64_t i = 0; i < rows; ++i) {
     OpAttrs at;
     at.index = i;
     out.push_back(emitOp(OpKind::Select, {v}, at));
@@ -149,14 +163,15 @@ bool tensorProperty(const Value& object, const std::string& name, Value& out) {
     }
     return false;
   }
-  const Tensor& t = asTensor(object);
-  if (name == "shape") out = Value::object(new ShapeObj(t.shape()));
-  else if (name == "ndim") out = Value::integer(t.ndim());
-  else if (name == "dtype") out = Value::object(new DTypeObj(t.dtype()));
-  else if (name == "device") out = makeStr(std::string(backends::deviceName(t.device())));
+  auto& fake = object.as<TensorObj>()->fake;
+  if (name == "shape") out = Value::object(new ShapeObj(shapeOf(object)));
+  else if (name == "ndim") out = Value::integer(rankOf(object));
+  else if (name == "dtype") out = Value::object(new DTypeObj(dtypeOf(object)));
+  else if (name == "device")
+    out = makeStr(std::string(backends::deviceName(fake ? fake->device : asTensor(object).device())));
   else if (name == "T") {
     std::vector<int64_t> dims;
-    for (int64_t d = t.ndim() - 1; d >= 0; --d) dims.push_back(d);
+    for (int64_t d = rankOf(object) - 1; d >= 0; --d) dims.push_back(d);
     OpAttrs attrs;
     attrs.dims = dims;
     out = emitOp(OpKind::Permute, {object}, attrs);
@@ -166,11 +181,10 @@ bool tensorProperty(const Value& object, const std::string& name, Value& out) {
   return true;
 }
 
-bool tensorSignature(const Value& v, std::string& dtype, std::vector<int64_t>& dims) {
+bool tensorSignature(const Value& v, std::string& dtype, shapes::SymShape& dims) {
   if (!v.is(Type::Tensor)) return false;
-  const Tensor& t = asTensor(v);
-  dtype = std::string(shapes::name(t.dtype()));
-  dims = t.shape();
+  dtype = std::string(shapes::name(dtypeOf(v)));
+  dims = shapeOf(v);
   return true;
 }
 

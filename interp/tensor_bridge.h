@@ -9,6 +9,7 @@
 
 #include "interp/ast.h"
 #include "interp/objects.h"
+#include "shapes/sym_int.h"
 
 namespace tessel::interp {
 
@@ -38,7 +39,7 @@ Value shapeSlice(const Value& shape, std::optional<int64_t> lo, std::optional<in
                  std::optional<int64_t> step);
 bool shapeContains(const Value& shape, const Value& item);
 /// The dtype name and sizes of a tensor value; false if `v` is not a tensor.
-bool tensorSignature(const Value& v, std::string& dtype, std::vector<int64_t>& dims);
+bool tensorSignature(const Value& v, std::string& dtype, shapes::SymShape& dims);
 /// Adds the tensor built-ins (tensor, zeros, matmul, ...) to the prelude.
 void registerTensorBuiltins(Interpreter& interp, ModuleObj& prelude);
 /// x.item() as int or float, for int(x) and float(x).

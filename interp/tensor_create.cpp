@@ -13,9 +13,9 @@ std::optional<DType> dtypeArg(const ArgBinder& b, size_t i, const char* fn) {
   return toDType(b.at(i), std::string(fn) + "(): dtype");
 }
 
-Value fullOf(const std::vector<int64_t>& dims, double value, DType dtype) {
+Value fullOf(shapes::SymShape dims, double value, DType dtype) {
   OpAttrs attrs;
-  attrs.shape.assign(dims.begin(), dims.end());
+  attrs.shape = std::move(dims);
   attrs.scalars = {value};
   attrs.dtype = dtype;
   return emitOp(OpKind::Full, {}, attrs);
@@ -39,19 +39,19 @@ Value nativeTensor(Interpreter&, CallArgs& a) {
 
 Value nativeZeros(Interpreter&, CallArgs& a) {
   ArgBinder b("zeros", a, {"shape", "dtype"}, 1);
-  return fullOf(toDims(b.at(0), "zeros(): shape"), 0.0, dtypeArg(b, 1, "zeros").value_or(DType::F32));
+  return fullOf(toSymDims(b.at(0), "zeros(): shape"), 0.0, dtypeArg(b, 1, "zeros").value_or(DType::F32));
 }
 
 Value nativeOnes(Interpreter&, CallArgs& a) {
   ArgBinder b("ones", a, {"shape", "dtype"}, 1);
-  return fullOf(toDims(b.at(0), "ones(): shape"), 1.0, dtypeArg(b, 1, "ones").value_or(DType::F32));
+  return fullOf(toSymDims(b.at(0), "ones(): shape"), 1.0, dtypeArg(b, 1, "ones").value_or(DType::F32));
 }
 
 Value nativeFull(Interpreter&, CallArgs& a) {
   ArgBinder b("full", a, {"shape", "value", "dtype"}, 2);
   const Value& v = b.at(1);
   DType inferred = v.is(Type::Float) ? DType::F32 : v.is(Type::Bool) ? DType::Bool : DType::I32;
-  return fullOf(toDims(b.at(0), "full(): shape"), b.toFloat(1), dtypeArg(b, 2, "full").value_or(inferred));
+  return fullOf(toSymDims(b.at(0), "full(): shape"), b.toFloat(1), dtypeArg(b, 2, "full").value_or(inferred));
 }
 
 // arange(n), arange(a, b[, step]): ints give i32; any float gives f32 (computed as
@@ -116,14 +116,14 @@ Value nativeEye(Interpreter&, CallArgs& a) {
 Value nativeRand(Interpreter&, CallArgs& a) {
   ArgBinder b("rand", a, {"shape"}, 1);
   OpAttrs attrs;
-  for (int64_t d : toDims(b.at(0), "rand(): shape")) attrs.shape.push_back(d);
+  attrs.shape = toSymDims(b.at(0), "rand(): shape");
   return emitOp(OpKind::Rand, {}, attrs);
 }
 
 Value nativeRandn(Interpreter&, CallArgs& a) {
   ArgBinder b("randn", a, {"shape"}, 1);
   OpAttrs attrs;
-  for (int64_t d : toDims(b.at(0), "randn(): shape")) attrs.shape.push_back(d);
+  attrs.shape = toSymDims(b.at(0), "randn(): shape");
   return emitOp(OpKind::Randn, {}, attrs);
 }
 
@@ -134,7 +134,7 @@ Value nativeRandint(Interpreter&, CallArgs& a) {
     throwUserError(ErrorKind::ValueError, "randint(): high (" + std::to_string(hi) +
                                               ") must be greater than low (" + std::to_string(lo) + ")");
   OpAttrs attrs;
-  for (int64_t d : toDims(b.at(2), "randint(): shape")) attrs.shape.push_back(d);
+  attrs.shape = toSymDims(b.at(2), "randint(): shape");
   attrs.scalars = {static_cast<double>(lo), static_cast<double>(hi)};
   attrs.dtype = DType::I32;
   return emitOp(OpKind::Randint, {}, attrs);

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "backends/backend.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
 
@@ -20,7 +21,7 @@ SelfArgs::SelfArgs(CallArgs& a) {
 }
 
 const Value& tensorArg(const Value& v, const std::string& what) {
-  if (v.is(Type::Tensor) || v.isNumber() || v.is(Type::Bool)) return v;
+  if (v.is(Type::Tensor) || v.isNumber() || v.is(Type::Bool) || v.is(Type::SymInt)) return v;
   throwUserError(ErrorKind::TypeError, what + " must be a tensor or a number, not '" +
                                            std::string(typeName(v.type())) + "'");
 }
@@ -84,13 +85,24 @@ Value reduceNative(Interpreter&, CallArgs& raw) {
 }
 
 // Shape arguments may be one list or several ints: x.reshape([2, 3]) or x.reshape(2, 3).
-std::vector<int64_t> shapeArgs(CallArgs& a, size_t first, const char* fn) {
-  if (a.positional.size() == first + 1 && !a.positional[first].is(Type::Int))
-    return toDims(a.positional[first], argName(fn, "shape"));
-  std::vector<int64_t> dims;
-  for (size_t i = first; i < a.positional.size(); ++i)
-    dims.push_back(expectInt(a.positional[i], argName(fn, "shape")));
+shapes::SymShape shapeArgs(CallArgs& a, size_t first, const char* fn) {
+  const Value& v = a.positional[first];
+  if (a.positional.size() == first + 1 && !v.is(Type::Int) && !v.is(Type::SymInt))
+    return toSymDims(v, argName(fn, "shape"));
+  shapes::SymShape dims;
+  for (size_t i = first; i < a.positional.size(); ++i) {
+    const Value& d = a.positional[i];
+    if (!d.is(Type::Int) && !d.is(Type::SymInt)) expectInt(d, argName(fn, "shape"));
+    dims.push_back(toSymInt(d));
+  }
   return dims;
+}
+
+// Dims of permute are plain ints (they index dimensions; they are never symbolic).
+std::vector<int64_t> concreteDims(const shapes::SymShape& dims) {
+  std::vector<int64_t> out;
+  for (const auto& d : dims) out.push_back(shapes::evaluateInt(d));
+  return out;
 }
 
 Value nativeReshape(Interpreter&, CallArgs& raw) {
@@ -99,7 +111,7 @@ Value nativeReshape(Interpreter&, CallArgs& raw) {
   if (a.positional.size() < 2 || !a.kwNames.empty())
     throwUserError(ErrorKind::TypeError, "reshape(x, shape) takes a tensor and a shape");
   OpAttrs attrs;
-  for (int64_t d : shapeArgs(a, 1, "reshape")) attrs.shape.push_back(d);
+  attrs.shape = shapeArgs(a, 1, "reshape");
   return emitOp(OpKind::Reshape, {tensorArg(a.positional[0], "reshape(): x")}, attrs);
 }
 
@@ -109,7 +121,7 @@ Value nativeExpand(Interpreter&, CallArgs& raw) {
   if (a.positional.size() < 2 || !a.kwNames.empty())
     throwUserError(ErrorKind::TypeError, "expand(x, shape) takes a tensor and a shape");
   OpAttrs attrs;
-  for (int64_t d : shapeArgs(a, 1, "expand")) attrs.shape.push_back(d);
+  attrs.shape = shapeArgs(a, 1, "expand");
   return emitOp(OpKind::Expand, {tensorArg(a.positional[0], "expand(): x")}, attrs);
 }
 
@@ -119,7 +131,7 @@ Value nativePermute(Interpreter&, CallArgs& raw) {
   if (a.positional.size() < 2 || !a.kwNames.empty())
     throwUserError(ErrorKind::TypeError, "permute(x, dims) takes a tensor and a list of dims");
   OpAttrs attrs;
-  attrs.dims = shapeArgs(a, 1, "permute");
+  attrs.dims = concreteDims(shapeArgs(a, 1, "permute"));
   return emitOp(OpKind::Permute, {tensorArg(a.positional[0], "permute(): x")}, attrs);
 }
 
@@ -218,7 +230,7 @@ Value nativeLayerNorm(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("layer_norm", s.args(), {"x", "shape", "weight", "bias", "eps"}, 2);
   OpAttrs attrs;
-  for (int64_t d : toDims(b.at(1), "layer_norm(): shape")) attrs.shape.push_back(d);
+  attrs.shape = toSymDims(b.at(1), "layer_norm(): shape");
   if (b.has(4)) attrs.eps = b.toFloat(4);
   std::vector<Value> inputs{tensorArg(b.at(0), "layer_norm(): x")};
   bool hasW = b.has(2) && !b.at(2).is(Type::None), hasB = b.has(3) && !b.at(3).is(Type::None);
@@ -250,7 +262,7 @@ Value nativeDropout(Interpreter&, CallArgs& raw) {
 Value methodNumel(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("numel", s.args(), {"x"}, 1);
-  return Value::integer(toTensor(b.at(0), "numel(): x").numel());
+  return makeSymInt(shapes::product(shapeOf(tensorArg(b.at(0), "numel(): x"))));
 }
 Value methodItem(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);

@@ -5,9 +5,19 @@
 #include <limits>
 
 #include "interp/printer.h"
+#include "interp/sym_value.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
+
+const Tensor& asTensor(const Value& v) {
+  auto* t = v.as<TensorObj>();
+  if (t->fake)
+    throwUserError(ErrorKind::ValueError,
+                   "a tensor traced inside a @compile function was used outside of its trace "
+                   "(stored in a global or an outer list?)");
+  return t->tensor;
+}
 
 Tensor toTensor(const Value& v, const std::string& what) {
   switch (v.type()) {
@@ -26,16 +36,24 @@ Tensor toTensor(const Value& v, const std::string& what) {
   }
 }
 
-int64_t rankOf(const Value& v) { return v.is(Type::Tensor) ? asTensor(v).ndim() : 0; }
+int64_t rankOf(const Value& v) {
+  if (!v.is(Type::Tensor)) return 0;
+  if (auto& f = v.as<TensorObj>()->fake) return static_cast<int64_t>(f->shape.size());
+  return asTensor(v).ndim();
+}
 
 shapes::SymShape shapeOf(const Value& v) {
   if (!v.is(Type::Tensor)) return {};
+  if (auto& f = v.as<TensorObj>()->fake) return f->shape;
   const auto& dims = asTensor(v).shape();
   return shapes::SymShape(dims.begin(), dims.end());
 }
 
 DType dtypeOf(const Value& v) {
-  if (v.is(Type::Tensor)) return asTensor(v).dtype();
+  if (v.is(Type::Tensor)) {
+    if (auto& f = v.as<TensorObj>()->fake) return f->dtype;
+    return asTensor(v).dtype();
+  }
   if (v.is(Type::Float)) return DType::F32;
   if (v.is(Type::Bool)) return DType::Bool;
   return DType::I32;
@@ -128,20 +146,26 @@ Tensor tensorFromNested(const Value& v, std::optional<DType> dtype) {
   return {};
 }
 
-std::vector<int64_t> toDims(const Value& v, const std::string& what) {
+shapes::SymShape toSymDims(const Value& v, const std::string& what) {
   if (v.is(Type::Shape)) return v.as<ShapeObj>()->dims;
-  if (v.is(Type::Int)) return {v.asInt()};
+  if (v.is(Type::Int) || v.is(Type::SymInt)) return {toSymInt(v)};
   const auto* items = seqItems(v);
   if (!items)
     throwUserError(ErrorKind::TypeError, what + " must be a list or tuple of ints, not '" +
                                              std::string(typeName(v.type())) + "'");
-  std::vector<int64_t> dims;
+  shapes::SymShape dims;
   for (const Value& item : *items) {
-    if (!item.is(Type::Int))
+    if (!item.is(Type::Int) && !item.is(Type::SymInt))
       throwUserError(ErrorKind::TypeError, what + " must contain ints, not '" +
                                                std::string(typeName(item.type())) + "'");
-    dims.push_back(item.asInt());
+    dims.push_back(toSymInt(item));
   }
+  return dims;
+}
+
+std::vector<int64_t> toDims(const Value& v, const std::string& what) {
+  std::vector<int64_t> dims;
+  for (const shapes::SymInt& d : toSymDims(v, what)) dims.push_back(shapes::evaluateInt(d));
   return dims;
 }
 

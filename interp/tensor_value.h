@@ -13,15 +13,38 @@ namespace tessel::interp {
 using backends::Tensor;
 using shapes::DType;
 
-struct TensorObj : Object {
-  explicit TensorObj(Tensor t) : Object(Type::Tensor), tensor(std::move(t)) {}
-  Tensor tensor;
+/// A tensor seen while a @compile function is traced: no data, symbolic sizes, and the graph
+/// value that will compute it (compiler.md, "Tracing").
+struct FakeTensor {
+  uint32_t value = 0;  ///< graph::ValueId in the tracer's graph
+  shapes::SymShape shape;
+  DType dtype = DType::F32;
+  backends::Device device = backends::Device::Cpu;
+  const void* tracer = nullptr;  ///< the tracer that made it (fakes must not escape it)
 };
 
-/// `x.shape`: a tuple-like sequence of sizes that prints as `shape([4, 8])`.
+/// How mark_dynamic & co. marked one dimension (compiler.md, policy 2-3).
+struct DimMark {
+  enum class Kind : uint8_t { None, Static, Dynamic, MaybeDynamic, Unbacked } kind = Kind::None;
+  std::optional<int64_t> min, max;
+};
+
+struct TensorObj : Object {
+  explicit TensorObj(Tensor t) : Object(Type::Tensor), tensor(std::move(t)) {}
+  explicit TensorObj(FakeTensor f)
+      : Object(Type::Tensor), fake(std::make_shared<FakeTensor>(std::move(f))) {}
+  Tensor tensor;                     ///< the data; undefined for fake tensors
+  std::shared_ptr<FakeTensor> fake;  ///< set while tracing
+  std::vector<DimMark> marks;        ///< per dim; metadata on this value (mark_dynamic)
+};
+
+/// `x.shape`: a tuple-like sequence of sizes that prints as `shape([4, 8])`; sizes are
+/// symbolic (`shape([s0, 8])`) while tracing.
 struct ShapeObj : Object {
-  explicit ShapeObj(std::vector<int64_t> d) : Object(Type::Shape), dims(std::move(d)) {}
-  std::vector<int64_t> dims;
+  explicit ShapeObj(shapes::SymShape d) : Object(Type::Shape), dims(std::move(d)) {}
+  explicit ShapeObj(const std::vector<int64_t>& d)
+      : Object(Type::Shape), dims(d.begin(), d.end()) {}
+  shapes::SymShape dims;
 };
 
 /// `f32`, `i32`, `bool` as values (x.dtype, tensor(xs, dtype = f32)).
@@ -31,7 +54,9 @@ struct DTypeObj : Object {
 };
 
 inline Value makeTensor(Tensor t) { return Value::object(new TensorObj(std::move(t))); }
-inline const Tensor& asTensor(const Value& v) { return v.as<TensorObj>()->tensor; }
+inline bool isFake(const Value& v) { return v.is(Type::Tensor) && v.as<TensorObj>()->fake != nullptr; }
+/// The data of a real tensor value; a UserError for a fake one that escaped its trace.
+const Tensor& asTensor(const Value& v);
 
 /// A tensor from a tensor value, or a 0-d tensor from a number/bool (ints give i32, floats
 /// f32, bools bool). TypeError naming `what` for anything else.
@@ -43,8 +68,11 @@ shapes::SymShape shapeOf(const Value& v);
 DType dtypeOf(const Value& v);
 /// A tensor from nested lists/tuples of numbers (dtype inferred unless given).
 Tensor tensorFromNested(const Value& v, std::optional<DType> dtype);
-/// Sizes from a list/tuple of ints, a shape value, or a single int.
+/// Sizes from a list/tuple of ints, a shape value, or a single int (symbolic sizes are
+/// specialized to their values).
 std::vector<int64_t> toDims(const Value& v, const std::string& what);
+/// Like toDims, keeping symbolic sizes symbolic (shape arguments of ops while tracing).
+shapes::SymShape toSymDims(const Value& v, const std::string& what);
 /// A dtype from a dtype value or a name ("f32").
 DType toDType(const Value& v, const std::string& what);
 /// x.tolist(): nested lists of int/float/bool (a scalar for 0-d).
