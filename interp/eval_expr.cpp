@@ -50,6 +50,8 @@ Value Evaluator::evalName(Name* n, Frame& f) {
     }
     case VarRef::Kind::Global: {
       const Value& v = f.module->globals[n->ref.index];
+      if (traceHooks_) [[unlikely]]
+        traceHooks_->globalRead(*f.module, n->ref.index, v);
       if (!v.is(Type::Undefined)) return v;
       if (Value* builtin = interp_.prelude().lookup(n->name)) return *builtin;
       raise(ErrorKind::NameError, "name '" + n->name + "' is not defined", n->span);

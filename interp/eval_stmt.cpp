@@ -208,6 +208,18 @@ Flow Evaluator::execFor(For* s, Frame& f) {
 }
 
 Flow Evaluator::exec(Stmt* s, Frame& f) {
+  if (!traceHooks_) [[likely]]
+    return execStmt(s, f);
+  TraceHooks* hooks = traceHooks_;
+  hooks->enterStatement(s->span);
+  struct Leave {
+    TraceHooks* h;
+    ~Leave() { h->leaveStatement(); }
+  } leave{hooks};
+  return execStmt(s, f);
+}
+
+Flow Evaluator::execStmt(Stmt* s, Frame& f) {
   switch (s->kind) {
     case StmtKind::Let: {
       auto* n = static_cast<Let*>(s);

@@ -22,6 +22,17 @@ struct Frame {
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
+/// What a tracer (interp/tracer.h) needs to see while a @compile function runs on fake
+/// tensors: each statement (for guard provenance) and each global the body reads (globals are
+/// guarded like arguments). Null outside tracing, so eager code pays one pointer test.
+class TraceHooks {
+ public:
+  virtual ~TraceHooks() = default;
+  virtual void enterStatement(Span span) = 0;
+  virtual void leaveStatement() = 0;
+  virtual void globalRead(ModuleObj& module, uint32_t slot, const Value& value) = 0;
+};
+
 class Evaluator {
  public:
   explicit Evaluator(Interpreter& interp);
@@ -36,6 +47,9 @@ class Evaluator {
   Value eval(Expr* e, Frame& f);
   /// Binds a resolved name as `let` does (a fresh cell for captured variables).
   void bindRef(const VarRef& ref, Value v, Frame& f);
+  /// Installs (or, with nullptr, removes) the hooks of the tracer now running.
+  void setTraceHooks(TraceHooks* hooks) { traceHooks_ = hooks; }
+  TraceHooks* traceHooks() const { return traceHooks_; }
 
  private:
   Value evalInner(Expr* e, Frame& f);
@@ -47,6 +61,7 @@ class Evaluator {
   Value makeClosure(FnProto* proto, Frame& f);
 
   Flow exec(Stmt* s, Frame& f);
+  Flow execStmt(Stmt* s, Frame& f);
   Flow execBlock(const Block& b, Frame& f);
   Flow execFor(For* s, Frame& f);
   void execAssign(Assign* s, Frame& f);
@@ -62,6 +77,7 @@ class Evaluator {
   std::vector<Value> stack_;  // frame slots of every active call
   size_t sp_ = 0;
   int depth_ = 0;
+  TraceHooks* traceHooks_ = nullptr;
 };
 
 }  // namespace tessel::interp
