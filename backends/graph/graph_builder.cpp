@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "backends/graph/sym_eval.h"
+#include "shapes/expr.h"
 #include "shapes/shape_env.h"
 #include "shapes/shape_rules.h"
 #include "shapes/source_loc.h"

@@ -1,0 +1,503 @@
+// CpuFusedKernel: register allocation and the tiled evaluation loop (Note [Tiled fused
+// evaluation] in cpu_fused.h). The op loops mirror backends/cpu/unary.cpp and binary.cpp.
+#include "backends/graph/cpu_fused.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "backends/cpu/loops.h"
+#include "backends/cpu/vec_math.h"
+#include "backends/cpu/vec_rows.h"
+#include "shapes/user_error.h"
+
+namespace tessel::graph {
+
+using backends::Dims;
+using backends::Tensor;
+using shapes::DType;
+using shapes::OpKind;
+using Kind = FusedInstr::Kind;
+
+namespace {
+
+constexpr int64_t kTile = CpuFusedKernel::kTile;
+
+int fileOf(DType t) { return t == DType::F32 ? 0 : 1; }
+
+// ---- Conversions, as castTo in backends/cpu/unary.cpp -------------------------------------
+
+inline int32_t floatToI32(float v) {
+  if (!(v == v)) return 0;
+  if (v >= 2147483647.0f) return std::numeric_limits<int32_t>::max();
+  if (v <= -2147483648.0f) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(v);
+}
+
+/// One tile of registers and conversion scratch for a run.
+struct Frame {
+  float* f;     // float file: numRegs[0] tiles
+  int32_t* i;   // int file: numRegs[1] tiles
+  float* fs;    // 3 float scratch tiles
+  int32_t* is;  // 3 int scratch tiles
+};
+
+struct Operand {
+  const float* f = nullptr;
+  const int32_t* i = nullptr;  // i32 or bool (0/1)
+  DType dtype = DType::F32;
+};
+
+const float* asF32(const Operand& a, float* scratch, int64_t n) {
+  if (a.dtype == DType::F32) return a.f;
+  for (int64_t k = 0; k < n; ++k) scratch[k] = static_cast<float>(a.i[k]);
+  return scratch;
+}
+const int32_t* asI32(const Operand& a, int32_t* scratch, int64_t n) {
+  if (a.dtype != DType::F32) return a.i;  // bool registers hold 0/1 already
+  for (int64_t k = 0; k < n; ++k) scratch[k] = floatToI32(a.f[k]);
+  return scratch;
+}
+const int32_t* asBool(const Operand& a, int32_t* scratch, int64_t n) {
+  if (a.dtype == DType::Bool) return a.i;
+  if (a.dtype == DType::F32)
+    for (int64_t k = 0; k < n; ++k) scratch[k] = a.f[k] != 0.0f;
+  else
+    for (int64_t k = 0; k < n; ++k) scratch[k] = a.i[k] != 0;
+  return scratch;
+}
+
+template <class T, class F>
+inline void map1(T* __restrict o, const T* __restrict a, int64_t n, F f) {
+  for (int64_t k = 0; k < n; ++k) o[k] = f(a[k]);
+}
+template <class O, class T, class F>
+inline void map2(O* __restrict o, const T* __restrict a, const T* __restrict b, int64_t n, F f) {
+  for (int64_t k = 0; k < n; ++k) o[k] = f(a[k], b[k]);
+}
+
+// ---- Unary ---------------------------------------------------------------------------------
+
+constexpr float kInvSqrt2 = 0.70710678118654752f;
+
+void floatUnary(OpKind op, const float* __restrict a, float* __restrict o, int64_t n) {
+  using backends::cpu::vexp;
+  switch (op) {
+    case OpKind::Neg: return map1(o, a, n, [](float v) { return -v; });
+    case OpKind::Exp: return backends::cpu::expRow(o, a, n);
+    case OpKind::Log: return backends::cpu::logRow(o, a, n);
+    case OpKind::Sigmoid: return backends::cpu::sigmoidRow(o, a, n);
+    case OpKind::Sqrt: return map1(o, a, n, [](float v) { return std::sqrt(v); });
+    case OpKind::Rsqrt: return map1(o, a, n, [](float v) { return 1.0f / std::sqrt(v); });
+    case OpKind::Abs: return map1(o, a, n, [](float v) { return std::fabs(v); });
+    case OpKind::Sin: return map1(o, a, n, [](float v) { return std::sin(v); });
+    case OpKind::Cos: return map1(o, a, n, [](float v) { return std::cos(v); });
+    case OpKind::Tanh: return map1(o, a, n, [](float v) { return std::tanh(v); });
+    case OpKind::Relu:
+      return map1(o, a, n, [](float v) { return (v > 0.0f || v != v) ? v : 0.0f; });
+    case OpKind::Gelu:
+      return map1(o, a, n, [](float v) { return 0.5f * v * (1.0f + std::erf(v * kInvSqrt2)); });
+    default: TESSEL_ASSERT(false, "fused: not a float unary op");
+  }
+}
+
+void intUnary(OpKind op, const int32_t* __restrict a, int32_t* __restrict o, int64_t n) {
+  switch (op) {
+    case OpKind::Neg: return map1(o, a, n, [](int32_t v) { return int32_t(0u - uint32_t(v)); });
+    case OpKind::Abs:
+      return map1(o, a, n, [](int32_t v) { return v < 0 ? int32_t(0u - uint32_t(v)) : v; });
+    case OpKind::Relu: return map1(o, a, n, [](int32_t v) { return v > 0 ? v : 0; });
+    default: TESSEL_ASSERT(false, "fused: unary op has no integer kernel");
+  }
+}
+
+// ---- Binary --------------------------------------------------------------------------------
+
+inline float floorDivF(float a, float b) { return std::floor(a / b); }
+inline float modF(float a, float b) {
+  float r = std::fmod(a, b);
+  return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
+}
+inline int32_t floorDivI(int32_t a, int32_t b) {
+  if (b == -1) return int32_t(0u - uint32_t(a));
+  int32_t q = a / b;
+  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+inline int32_t modI(int32_t a, int32_t b) {
+  if (b == -1) return 0;
+  int32_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+inline int32_t powI(int32_t base, int32_t exp) {
+  uint32_t result = 1, b = uint32_t(base);
+  for (uint32_t e = uint32_t(exp); e; e >>= 1, b *= b)
+    if (e & 1) result *= b;
+  return int32_t(result);
+}
+
+bool isComparison(OpKind op) {
+  switch (op) {
+    case OpKind::Eq: case OpKind::Ne: case OpKind::Lt: case OpKind::Le: case OpKind::Gt:
+    case OpKind::Ge: case OpKind::LogicalAnd: case OpKind::LogicalOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <class T>
+void compare(OpKind op, const T* a, const T* b, int32_t* o, int64_t n) {
+  switch (op) {
+    case OpKind::Eq: return map2(o, a, b, n, [](T x, T y) { return int32_t(x == y); });
+    case OpKind::Ne: return map2(o, a, b, n, [](T x, T y) { return int32_t(x != y); });
+    case OpKind::Lt: return map2(o, a, b, n, [](T x, T y) { return int32_t(x < y); });
+    case OpKind::Le: return map2(o, a, b, n, [](T x, T y) { return int32_t(x <= y); });
+    case OpKind::Gt: return map2(o, a, b, n, [](T x, T y) { return int32_t(x > y); });
+    case OpKind::Ge: return map2(o, a, b, n, [](T x, T y) { return int32_t(x >= y); });
+    case OpKind::LogicalAnd:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x != 0 && y != 0); });
+    case OpKind::LogicalOr:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x != 0 || y != 0); });
+    default: TESSEL_ASSERT(false, "fused: not a comparison");
+  }
+}
+
+// `bIsTwo`: the exponent is a one-element value equal to 2 (the eager kernel's x * x path).
+void floatArith(OpKind op, const float* a, const float* b, float* o, int64_t n, bool bIsTwo) {
+  switch (op) {
+    case OpKind::Add: return map2(o, a, b, n, [](float x, float y) { return x + y; });
+    case OpKind::Sub: return map2(o, a, b, n, [](float x, float y) { return x - y; });
+    case OpKind::Mul: return map2(o, a, b, n, [](float x, float y) { return x * y; });
+    case OpKind::Div: return map2(o, a, b, n, [](float x, float y) { return x / y; });
+    case OpKind::Maximum:
+      return map2(o, a, b, n, [](float x, float y) { return (x != x || x > y) ? x : y; });
+    case OpKind::Minimum:
+      return map2(o, a, b, n, [](float x, float y) { return (x != x || x < y) ? x : y; });
+    case OpKind::FloorDiv: return map2(o, a, b, n, floorDivF);
+    case OpKind::Mod: return map2(o, a, b, n, modF);
+    case OpKind::Pow:
+      if (bIsTwo) return map1(o, a, n, [](float x) { return x * x; });
+      return map2(o, a, b, n, [](float x, float y) { return std::pow(x, y); });
+    default: TESSEL_ASSERT(false, "fused: binary op has no float kernel");
+  }
+}
+
+void intArith(OpKind op, const int32_t* a, const int32_t* b, int32_t* o, int64_t n) {
+  using T = int32_t;
+  auto anyZero = [&] {
+    bool z = false;
+    for (int64_t k = 0; k < n; ++k) z |= b[k] == 0;
+    return z;
+  };
+  switch (op) {
+    case OpKind::Add: return map2(o, a, b, n, [](T x, T y) { return T(x + y); });
+    case OpKind::Sub: return map2(o, a, b, n, [](T x, T y) { return T(x - y); });
+    case OpKind::Mul: return map2(o, a, b, n, [](T x, T y) { return T(x * y); });
+    case OpKind::Maximum: return map2(o, a, b, n, [](T x, T y) { return x > y ? x : y; });
+    case OpKind::Minimum: return map2(o, a, b, n, [](T x, T y) { return x < y ? x : y; });
+    case OpKind::FloorDiv:
+    case OpKind::Mod:
+      if (anyZero())
+        throwUserError(ErrorKind::ZeroDivisionError,
+                       std::string(shapes::opName(op)) + ": integer division by zero");
+      return op == OpKind::Mod ? map2(o, a, b, n, modI) : map2(o, a, b, n, floorDivI);
+    case OpKind::Pow: {
+      bool negative = false;
+      for (int64_t k = 0; k < n; ++k) negative |= b[k] < 0;
+      if (negative)
+        throwUserError(ErrorKind::ValueError,
+                       "pow: integers to negative integer powers are not allowed (use a float "
+                       "base)");
+      return map2(o, a, b, n, powI);
+    }
+    default: TESSEL_ASSERT(false, "fused: binary op has no integer kernel");
+  }
+}
+
+void toBoolInPlace(int32_t* o, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) o[k] = o[k] != 0;
+}
+
+// ---- Loads and stores ----------------------------------------------------------------------
+
+// Copies `n` elements at byte address p with element stride s (elements) into a register.
+template <class In, class Reg>
+void gather(const In* p, int64_t s, Reg* dst, int64_t n) {
+  if (s == 1) {
+    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k]);
+  } else if (s == 0) {
+    const Reg v = static_cast<Reg>(*p);
+    for (int64_t k = 0; k < n; ++k) dst[k] = v;
+  } else {
+    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k * s]);
+  }
+}
+
+/// Coalesced loop dims over the output and every loaded input (strides in elements).
+struct Plan {
+  Dims dims;                     // outer..inner, size-1 dims dropped, mergeable dims merged
+  std::vector<Dims> strides;     // per load
+};
+
+Plan makePlan(const Dims& shape, std::span<const Tensor> inputs) {
+  std::vector<Dims> full;
+  for (const Tensor& t : inputs) full.push_back(backends::cpu::broadcastStrides(t, shape));
+  const Dims outStrides = backends::contiguousStrides(shape);
+  Plan p;
+  p.strides.resize(inputs.size());
+  Dims outPlan;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (!p.dims.empty()) {
+      bool merge = outPlan.back() == outStrides[d] * shape[d];
+      for (size_t k = 0; k < inputs.size() && merge; ++k)
+        merge = p.strides[k].back() == full[k][d] * shape[d];
+      if (merge) {
+        p.dims.back() *= shape[d];
+        outPlan.back() = outStrides[d];
+        for (size_t k = 0; k < inputs.size(); ++k) p.strides[k].back() = full[k][d];
+        continue;
+      }
+    }
+    p.dims.push_back(shape[d]);
+    outPlan.push_back(outStrides[d]);
+    for (size_t k = 0; k < inputs.size(); ++k) p.strides[k].push_back(full[k][d]);
+  }
+  if (p.dims.empty()) {  // one element
+    p.dims.push_back(1);
+    for (auto& s : p.strides) s.push_back(0);
+  }
+  return p;
+}
+
+}  // namespace
+
+CpuFusedKernel::CpuFusedKernel(std::shared_ptr<const FusedProgram> program)
+    : program_(std::move(program)) {
+  const auto& code = program_->code;
+  const int n = static_cast<int>(code.size());
+  TESSEL_ASSERT(n > 0, "empty fused program");
+  std::vector<int> lastUse(n, -1);
+  for (int i = 0; i < n; ++i)
+    for (int a = 0; a < code[i].numArgs(); ++a) lastUse[code[i].args[a]] = i;
+  lastUse[n - 1] = n;  // the result lives to the store
+  // Loads run at the start of every tile and scalars are filled once per run, so both get
+  // their registers first; then a linear scan over the ops per file. A result never shares a
+  // register with its operands (the loops use __restrict); scalars are never freed.
+  std::vector<int> freeRegs[2];
+  reg_.assign(n, -1);
+  for (int i = 0; i < n; ++i)
+    if (code[i].kind != Kind::Op) reg_[i] = numRegs_[fileOf(code[i].dtype)]++;
+  for (int i = 0; i < n; ++i) {
+    if (code[i].kind != Kind::Op) continue;
+    const int f = fileOf(code[i].dtype);
+    if (!freeRegs[f].empty()) {
+      reg_[i] = freeRegs[f].back();
+      freeRegs[f].pop_back();
+    } else {
+      reg_[i] = numRegs_[f]++;
+    }
+    for (int a = 0; a < code[i].numArgs(); ++a) {
+      const int x = code[i].args[a];
+      bool last = lastUse[x] == i;
+      for (int b = 0; b < a; ++b) last = last && code[i].args[b] != x;  // free once
+      if (last && code[x].kind != Kind::Scalar) freeRegs[fileOf(code[x].dtype)].push_back(reg_[x]);
+    }
+    if (lastUse[i] < 0) freeRegs[f].push_back(reg_[i]);
+  }
+}
+
+void CpuFusedKernel::run(std::span<const Tensor> inputs, const Tensor& out) const {
+  const auto& code = program_->code;
+  const int64_t total = out.numel();
+  TESSEL_ASSERT(inputs.size() == program_->numInputs, "fused: wrong operand count");
+  TESSEL_ASSERT(out.isContiguous(), "fused: output must be contiguous");
+  if (total == 0) return;
+
+  thread_local std::vector<float> fbuf;
+  thread_local std::vector<int32_t> ibuf;
+  fbuf.resize(size_t(numRegs_[0] + 3) * kTile);
+  ibuf.resize(size_t(numRegs_[1] + 3) * kTile);
+  Frame fr{fbuf.data(), ibuf.data(), fbuf.data() + numRegs_[0] * kTile,
+           ibuf.data() + numRegs_[1] * kTile};
+  auto operand = [&](int x) {
+    Operand o;
+    o.dtype = code[x].dtype;
+    if (o.dtype == DType::F32)
+      o.f = fr.f + reg_[x] * kTile;
+    else
+      o.i = fr.i + reg_[x] * kTile;
+    return o;
+  };
+
+  // Per run: which temporaries hold one-element values (pow's x * x rule), and scalar fills.
+  std::vector<uint8_t> oneElement(code.size(), 0);
+  for (size_t x = 0; x < code.size(); ++x) {
+    const FusedInstr& ins = code[x];
+    if (ins.kind == Kind::Load) oneElement[x] = inputs[ins.input].numel() == 1;
+    if (ins.kind == Kind::Op) oneElement[x] = total == 1;
+    if (ins.kind != Kind::Scalar) continue;
+    oneElement[x] = 1;
+    if (ins.dtype == DType::F32)
+      std::fill_n(fr.f + reg_[x] * kTile, kTile, static_cast<float>(ins.scalar));
+    else
+      std::fill_n(fr.i + reg_[x] * kTile, kTile,
+                  ins.dtype == DType::Bool ? int32_t(ins.scalar != 0) : int32_t(ins.scalar));
+  }
+
+  const Plan plan = makePlan(out.shape(), inputs);
+  const int64_t nd = static_cast<int64_t>(plan.dims.size());
+  Dims idx(nd);
+  std::vector<int64_t> off(inputs.size());
+
+  for (int64_t t0 = 0; t0 < total; t0 += kTile) {
+    const int64_t n = std::min(kTile, total - t0);
+    // Loads: walk the tile segment by segment along the innermost coalesced dim.
+    if (!inputs.empty()) {
+      int64_t rem = t0;
+      for (int64_t d = nd - 1; d >= 0; --d) {
+        idx[d] = rem % plan.dims[d];
+        rem /= plan.dims[d];
+      }
+      for (size_t k = 0; k < inputs.size(); ++k) {
+        off[k] = 0;
+        for (int64_t d = 0; d < nd; ++d) off[k] += idx[d] * plan.strides[k][d];
+      }
+      for (int64_t pos = 0; pos < n;) {
+        const int64_t seg = std::min(n - pos, plan.dims[nd - 1] - idx[nd - 1]);
+        for (size_t x = 0; x < code.size(); ++x) {
+          const FusedInstr& ins = code[x];
+          if (ins.kind != Kind::Load) continue;
+          const Tensor& t = inputs[ins.input];
+          const int64_t s = plan.strides[ins.input][nd - 1];
+          const int64_t o = off[ins.input];
+          switch (t.dtype()) {
+            case DType::F32: gather(t.data<float>() + o, s, fr.f + reg_[x] * kTile + pos, seg); break;
+            case DType::I32: gather(t.data<int32_t>() + o, s, fr.i + reg_[x] * kTile + pos, seg); break;
+            case DType::Bool: gather(t.data<uint8_t>() + o, s, fr.i + reg_[x] * kTile + pos, seg); break;
+          }
+        }
+        pos += seg;
+        // Advance the index by seg, carrying into outer dims.
+        idx[nd - 1] += seg;
+        for (size_t k = 0; k < inputs.size(); ++k) off[k] += seg * plan.strides[k][nd - 1];
+        for (int64_t d = nd - 1; d > 0 && idx[d] == plan.dims[d]; --d) {
+          idx[d] = 0;
+          ++idx[d - 1];
+          for (size_t k = 0; k < inputs.size(); ++k)
+            off[k] += plan.strides[k][d - 1] - plan.strides[k][d] * plan.dims[d];
+        }
+      }
+    }
+
+    for (size_t x = 0; x < code.size(); ++x) {
+      const FusedInstr& ins = code[x];
+      if (ins.kind != Kind::Op) continue;
+      const DType od = ins.dtype;
+      float* of = od == DType::F32 ? fr.f + reg_[x] * kTile : nullptr;
+      int32_t* oi = od == DType::F32 ? nullptr : fr.i + reg_[x] * kTile;
+      const Operand a = operand(ins.args[0]);
+      switch (shapes::opCategory(ins.op)) {
+        case shapes::OpCategory::Unary: {
+          if (ins.op == OpKind::LogicalNot) {
+            if (a.dtype == DType::F32)
+              for (int64_t k = 0; k < n; ++k) oi[k] = a.f[k] == 0.0f;
+            else
+              for (int64_t k = 0; k < n; ++k) oi[k] = a.i[k] == 0;
+            break;
+          }
+          if (od == DType::F32) {
+            floatUnary(ins.op, asF32(a, fr.fs, n), of, n);
+          } else {
+            intUnary(ins.op, asI32(a, fr.is, n), oi, n);
+            if (od == DType::Bool) toBoolInPlace(oi, n);
+          }
+          break;
+        }
+        case shapes::OpCategory::Binary: {
+          const Operand b = operand(ins.args[1]);
+          if (isComparison(ins.op)) {
+            if (shapes::promote(a.dtype, b.dtype) == DType::F32)
+              compare(ins.op, asF32(a, fr.fs, n), asF32(b, fr.fs + kTile, n), oi, n);
+            else
+              compare(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
+            break;
+          }
+          if (od == DType::F32) {
+            const float* bf = asF32(b, fr.fs + kTile, n);
+            const bool two = ins.op == OpKind::Pow && oneElement[ins.args[1]] && bf[0] == 2.0f;
+            floatArith(ins.op, asF32(a, fr.fs, n), bf, of, n, two);
+          } else {
+            intArith(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
+            if (od == DType::Bool) toBoolInPlace(oi, n);
+          }
+          break;
+        }
+        case shapes::OpCategory::Ternary: {
+          const Operand b = operand(ins.args[1]), c = operand(ins.args[2]);
+          if (ins.op == OpKind::Where) {
+            const int32_t* cond = asBool(a, fr.is + 2 * kTile, n);
+            if (od == DType::F32) {
+              const float* x1 = asF32(b, fr.fs, n);
+              const float* x2 = asF32(c, fr.fs + kTile, n);
+              for (int64_t k = 0; k < n; ++k) of[k] = cond[k] ? x1[k] : x2[k];
+            } else {
+              const int32_t* x1 = od == DType::Bool ? asBool(b, fr.is, n) : asI32(b, fr.is, n);
+              const int32_t* x2 =
+                  od == DType::Bool ? asBool(c, fr.is + kTile, n) : asI32(c, fr.is + kTile, n);
+              for (int64_t k = 0; k < n; ++k) oi[k] = cond[k] ? x1[k] : x2[k];
+            }
+            break;
+          }
+          TESSEL_ASSERT(ins.op == OpKind::Clamp, "fused: unknown ternary op");
+          auto clamp = [](auto v, auto l, auto h) {
+            auto r = v < l ? l : v;
+            return r > h ? h : r;
+          };
+          if (od == DType::F32) {
+            const float* v = asF32(a, fr.fs, n);
+            const float* l = asF32(b, fr.fs + kTile, n);
+            const float* h = asF32(c, fr.fs + 2 * kTile, n);
+            for (int64_t k = 0; k < n; ++k) of[k] = clamp(v[k], l[k], h[k]);
+          } else {
+            const int32_t* v = asI32(a, fr.is, n);
+            const int32_t* l = asI32(b, fr.is + kTile, n);
+            const int32_t* h = asI32(c, fr.is + 2 * kTile, n);
+            for (int64_t k = 0; k < n; ++k) oi[k] = clamp(v[k], l[k], h[k]);
+            if (od == DType::Bool) toBoolInPlace(oi, n);
+          }
+          break;
+        }
+        default: {
+          TESSEL_ASSERT(ins.op == OpKind::Cast, "fused: not an elementwise op");
+          if (od == DType::F32) {
+            std::memcpy(of, asF32(a, fr.fs, n), sizeof(float) * n);
+          } else {
+            const int32_t* v = od == DType::Bool ? asBool(a, fr.is, n) : asI32(a, fr.is, n);
+            std::memcpy(oi, v, sizeof(int32_t) * n);
+          }
+          break;
+        }
+      }
+    }
+
+    const int r = static_cast<int>(code.size()) - 1;
+    switch (out.dtype()) {
+      case DType::F32:
+        std::memcpy(out.data<float>() + t0, fr.f + reg_[r] * kTile, sizeof(float) * n);
+        break;
+      case DType::I32:
+        std::memcpy(out.data<int32_t>() + t0, fr.i + reg_[r] * kTile, sizeof(int32_t) * n);
+        break;
+      case DType::Bool: {
+        const int32_t* v = fr.i + reg_[r] * kTile;
+        uint8_t* o = out.data<uint8_t>() + t0;
+        for (int64_t k = 0; k < n; ++k) o[k] = static_cast<uint8_t>(v[k]);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tessel::graph
