@@ -53,6 +53,7 @@ std::vector<Tensor> gradients(const Tape& tape, const Tensor& output, std::span<
                      std::string("grad: can only differentiate with respect to f32 tensors, got ") +
                          std::string(shapes::name(w.dtype())));
 
+  SuspendTape suspend(tape);
   std::unordered_map<const TensorImpl*, Tensor> grads;
   grads[output.id()] = ops::full(output.shape(), 1.0);
   const auto& entries = tape.entries();

@@ -40,6 +40,18 @@ TapeScope::~TapeScope() {
   tActive.erase(std::next(it).base());
 }
 
+SuspendTape::SuspendTape(const Tape& tape) {
+  auto it = std::find(tActive.begin(), tActive.end(), &tape);
+  if (it == tActive.end()) return;
+  tape_ = *it;
+  position_ = static_cast<size_t>(it - tActive.begin());
+  tActive.erase(it);
+}
+
+SuspendTape::~SuspendTape() {
+  if (tape_) tActive.insert(tActive.begin() + static_cast<std::ptrdiff_t>(position_), tape_);
+}
+
 bool anyTapeActive() {
   return !tActive.empty();
 }

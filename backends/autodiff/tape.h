@@ -63,6 +63,21 @@ class TapeScope {
   Tape* tape_;
 };
 
+/// While alive, `tape` is taken off this thread's active stack (if it is on it) and put back
+/// at the same place afterwards. gradients() uses it so that backward ops are never appended
+/// to the tape it is walking.
+class SuspendTape {
+ public:
+  explicit SuspendTape(const Tape& tape);
+  ~SuspendTape();
+  SuspendTape(const SuspendTape&) = delete;
+  SuspendTape& operator=(const SuspendTape&) = delete;
+
+ private:
+  Tape* tape_ = nullptr;
+  size_t position_ = 0;
+};
+
 /// True when some tape is active on this thread (dispatch's fast check).
 bool anyTapeActive();
 /// Offers an op to every active tape.

@@ -63,7 +63,12 @@ OptimizedGraph optimize(const Graph& g, const CompileOptions& options) {
     r.stats.constantsFolded = before - r.graph.numNodes();
     if (options.deadCode && r.stats.constantsFolded) run("dce", eliminateDeadCode);
   }
-  if (options.fusion) run("fusion", fuseElementwise);
+  if (options.fusion) {
+    const size_t before = r.graph.numNodes();
+    run("fusion", fuseElementwise);
+    // Constants inlined as immediates are dead now.
+    if (options.deadCode && r.graph.numNodes() != before) run("dce", eliminateDeadCode);
+  }
   r.stats.passesMs = msSince(start);
   r.stats.nodesAfter = r.graph.numNodes();
   for (const Value& v : r.graph.values())

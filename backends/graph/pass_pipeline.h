@@ -45,7 +45,8 @@ struct OptimizedGraph {
   CompileStats stats;
 };
 
-/// DCE, constant folding, DCE again (folded operands die), then elementwise fusion.
+/// DCE, constant folding, DCE again (folded operands die), elementwise fusion, DCE again
+/// (constants inlined into fused programs die). The later DCE runs only when needed.
 OptimizedGraph optimize(const Graph& g, const CompileOptions& options = {});
 
 }  // namespace tessel::graph

@@ -78,14 +78,14 @@ BufferArg bufferOf(const Tensor& t) {
     throwUserError(ErrorKind::DeviceError,
                    "vulkan: a tensor on '" + std::string(deviceName(t.device())) +
                        "' reached the vulkan backend; move it with .to(\"vulkan\")");
-  Runtime::instance()->stream().keepAlive(t.storage());
+  Runtime::existing()->stream().keepAlive(t.storage());
   return {a->buffer, a->offset, a->size};
 }
 
 Scratch scratch(size_t bytes) {
   std::shared_ptr<Storage> s = deviceStorage(bytes);
   const Allocation* a = allocationOf(s);
-  Runtime::instance()->stream().keepAlive(s);
+  Runtime::existing()->stream().keepAlive(s);
   return {s, {a->buffer, a->offset, a->size}, a->mapped};
 }
 

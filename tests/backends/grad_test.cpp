@@ -270,6 +270,17 @@ TEST(Grad, SecondOrder) {
   expectValues(autodiff::gradients(outer, d2, {&x, 1})[0], {6, -12});
 }
 
+TEST(Grad, GradientsInsideTheTapesOwnScope) {
+  // The backward pass must not append to the tape it walks, even if it is still active.
+  Tape tape;
+  Tensor x = tape.watch(F({1, 2}));
+  TapeScope scope(tape);
+  Tensor y = ops::sum(ops::mul(x, x));
+  const size_t before = tape.entries().size();
+  expectValues(autodiff::gradients(tape, y, {&x, 1})[0], {2, 4});
+  EXPECT_EQ(tape.entries().size(), before);
+}
+
 TEST(Grad, Errors) {
   Tape tape;
   Tensor x = tape.watch(F({1, 2}));

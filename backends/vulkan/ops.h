@@ -1,0 +1,75 @@
+// The vulkan backend's eager kernels by category and the launch helpers they share. Internal.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "backends/tensor.h"
+#include "backends/vulkan/runtime.h"
+#include "shapes/op_attrs.h"
+#include "shapes/op_kind.h"
+#include "shapes/shape_rules.h"
+
+namespace tessel::backends::vulkan {
+
+using shapes::OpAttrs;
+using shapes::OpKind;
+using shapes::OpSignature;
+
+/// The runtime (the backend is only reachable once it exists).
+inline Runtime& rt() { return *Runtime::existing(); }
+/// Concrete sizes of an eager signature.
+Dims concreteShape(const shapes::SymShape& shape);
+inline int64_t wrapDim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
+/// The shader code of a dtype (DT_BOOL, DT_I32, DT_F32 in shaders/ew_ops.h).
+inline uint32_t dtypeCode(DType t) { return uint32_t(t); }
+/// Element offsets, strides and counts go to kernels as u32: DeviceError past that.
+uint32_t u32(int64_t v, const char* what);
+
+/// Records one dispatch of shaders/<kernel>.comp over `groups` workgroups.
+void launch(std::string_view kernel, std::span<const BufferArg> buffers, const void* push,
+            size_t pushBytes, uint64_t groups, uint32_t variant = 0);
+template <class PC>
+void launch(std::string_view kernel, std::span<const BufferArg> buffers, const PC& push,
+            uint64_t groups, uint32_t variant = 0) {
+  launch(kernel, buffers, &push, sizeof(PC), groups, variant);
+}
+inline uint64_t groupsFor(uint64_t n, uint64_t perGroup = 256) { return (n + perGroup - 1) / perGroup; }
+
+/// out = op(ins...) elementwise; `out` is a device tensor or a view of one, the inputs are
+/// broadcast to its shape, loads convert to `compute` and stores convert to out's dtype.
+/// `flag` (integer floordiv/mod/pow) receives error bits.
+void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const Tensor> ins,
+                 const BufferArg* flag = nullptr);
+/// x converted to dtype (x itself when it has it); a contiguous copy; copy into a view.
+Tensor castDevice(const Tensor& x, DType dtype);
+Tensor contiguousDevice(const Tensor& x);
+void copyInto(const Tensor& dst, const Tensor& src);
+/// A view of `x` with `shape` (a copy first when x is not contiguous).
+Tensor reshapeDevice(const Tensor& x, const Dims& shape);
+
+/// A zeroed scratch word for kernels' error bits, and reading it back (waits for the device).
+Scratch errorFlag();
+uint32_t readFlag(const Scratch& flag);
+/// Copies `bytes` at byte `offset` of a device buffer range to host memory (waits).
+void readBack(const BufferArg& src, VkDeviceSize offset, void* dst, size_t bytes);
+
+Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& out);
+Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& out);
+Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& out);
+Tensor runReduce(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
+/// Reduction of a contiguous device tensor seen as [A, R, B] over R (also used by nn ops).
+Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
+                 const Dims& outShape, DType outType);
+Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
+Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
+Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
+Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
+Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
+Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
+
+}  // namespace tessel::backends::vulkan

@@ -1,0 +1,184 @@
+// Data-dependent ops on the device (backends.md): 0/1 flags, an inclusive prefix sum
+// (scan.comp), one read-back of the count to size the output, then a scatter (compact.comp).
+// unique sorts first (bitonic, sort.comp) and flags the first of each run.
+#include "backends/vulkan/ops.h"
+#include "backends/vulkan/shaders/ew_ops.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::vulkan {
+
+namespace {
+
+struct ScanPush {
+  uint32_t n, mode;
+};
+struct CompactPush {
+  uint32_t n, mode, rank, dtype;
+  uint32_t shape[8];
+};
+struct SortPush {
+  uint32_t n, k, j, isFloat;
+};
+constexpr uint32_t kNonzero = 0, kSelect = 1, kScatter = 2;
+
+void scanInPlace(const BufferArg& data, uint64_t n) {
+  const uint64_t groups = groupsFor(n, 1024);
+  Scratch sums = scratch(groups * 4);
+  ScanPush pc{u32(int64_t(n), "element count"), 0};
+  const BufferArg bufs[] = {data, sums.arg};
+  launch("scan", bufs, pc, groups);
+  if (groups > 1) {
+    scanInPlace(sums.arg, groups);
+    pc.mode = 1;
+    launch("scan", bufs, pc, groups);
+  }
+}
+
+// 0/1 i32 flags of `src != 0` over `shape` (src broadcast), scanned in place; returns the count.
+int64_t flagsAndCount(const Tensor& flags) {
+  const int64_t n = flags.numel();
+  if (n == 0) return 0;
+  BufferArg arg = bufferOf(flags);
+  scanInPlace(arg, uint64_t(n));
+  uint32_t count = 0;
+  readBack(arg, VkDeviceSize(n - 1) * 4, &count, 4);
+  return count;
+}
+
+Tensor nonzeroFlags(const Tensor& src, const Dims& shape) {
+  Tensor flags = emptyDevice(shape, DType::I32);
+  const Tensor in[] = {src};
+  elementwise(EW_NONZERO, src.dtype() == DType::F32 ? DType::F32 : DType::I32, flags, in);
+  return flags;
+}
+
+OpSignature ruleWithSize(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                         int64_t size) {
+  std::vector<OpSignature> sigs;
+  for (const Tensor& t : in)
+    sigs.push_back({shapes::SymShape(t.shape().begin(), t.shape().end()), t.dtype()});
+  OpAttrs a = attrs;
+  a.outputSize = size;
+  return shapes::inferShape(op, sigs, a).at(0);
+}
+
+void compact(uint32_t mode, const Tensor& out, const Tensor& flags, const Tensor* values,
+             const Tensor* src, const Dims& shape) {
+  const int64_t n = flags.numel();
+  if (n == 0) return;
+  CompactPush pc{};
+  pc.n = u32(n, "element count");
+  pc.mode = mode;
+  pc.rank = uint32_t(shape.size());
+  pc.dtype = dtypeCode(out.dtype());
+  if (shape.size() > 8)
+    throwUserError(ErrorKind::DeviceError, "vulkan: nonzero supports tensors of rank <= 8");
+  for (size_t d = 0; d < shape.size(); ++d) pc.shape[d] = u32(shape[d], "dimension");
+  BufferArg bufs[4] = {bufferOf(out), bufferOf(flags), {}, {}};
+  bufs[2] = values ? bufferOf(*values) : bufs[1];
+  bufs[3] = src ? bufferOf(*src) : bufs[1];
+  launch("compact", bufs, pc, groupsFor(pc.n));
+}
+
+Tensor nonzero(const Tensor& x, const OpAttrs& attrs) {
+  Tensor flags = nonzeroFlags(x, x.shape());
+  const int64_t count = flagsAndCount(flags);
+  const Tensor in[] = {x};
+  OpSignature sig = ruleWithSize(OpKind::Nonzero, in, attrs, count);
+  Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
+  if (count > 0 && x.ndim() > 0) compact(kNonzero, out, flags, nullptr, nullptr, x.shape());
+  return out;
+}
+
+Tensor maskedSelect(const Tensor& x, const Tensor& mask, const OpAttrs& attrs) {
+  Dims shape = concreteShape(shapes::broadcastShapes(
+      shapes::SymShape(x.shape().begin(), x.shape().end()),
+      shapes::SymShape(mask.shape().begin(), mask.shape().end()), "masked_select"));
+  Tensor flags = nonzeroFlags(mask, shape);
+  const int64_t count = flagsAndCount(flags);
+  const Tensor in[] = {x, mask};
+  OpSignature sig = ruleWithSize(OpKind::MaskedSelect, in, attrs, count);
+  Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
+  if (count == 0) return out;
+  Tensor values = emptyDevice(shape, sig.dtype);
+  copyInto(values, x);
+  compact(kSelect, out, flags, &values, nullptr, {});
+  return out;
+}
+
+Tensor maskedScatter(std::span<const Tensor> in, const OpAttrs& attrs) {
+  const Tensor& x = in[0];
+  Tensor flags = nonzeroFlags(in[1], x.shape());
+  const int64_t count = flagsAndCount(flags);
+  OpSignature sig = ruleWithSize(OpKind::MaskedScatter, in, attrs, count);
+  if (in[2].numel() < count)
+    throwUserError(ErrorKind::ValueError,
+                   "masked_scatter: the mask selects " + std::to_string(count) +
+                       " elements but the source has only " + std::to_string(in[2].numel()));
+  Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
+  Tensor xs = emptyDevice(x.shape(), sig.dtype);
+  copyInto(xs, x);
+  Tensor src = emptyDevice(Dims{std::max<int64_t>(in[2].numel(), 1)}, sig.dtype);
+  if (in[2].numel() > 0) copyInto(src.slice(0, 0, in[2].numel(), 1), reshapeDevice(in[2], Dims{in[2].numel()}));
+  compact(kScatter, out, flags, &xs, &src, {});
+  return out;
+}
+
+Tensor unique(const Tensor& x, const OpAttrs& attrs) {
+  const DType keyType = x.dtype() == DType::F32 ? DType::F32 : DType::I32;
+  const int64_t n = x.numel();
+  const Tensor in[] = {x};
+  if (n == 0) {
+    OpSignature sig = ruleWithSize(OpKind::Unique, in, attrs, 0);
+    return emptyDevice(concreteShape(sig.shape), sig.dtype);
+  }
+  int64_t P = 1;
+  while (P < n) P *= 2;
+  Tensor keys = emptyDevice(Dims{P}, keyType);
+  copyInto(keys.slice(0, 0, n, 1), reshapeDevice(x, Dims{n}));
+  BufferArg arg = bufferOf(keys);
+  if (P > n)  // padding sorts last: NaN for floats, INT32_MAX for ints
+    rt().stream().fill({arg.buffer, arg.offset + VkDeviceSize(n) * 4, VkDeviceSize(P - n) * 4},
+                       keyType == DType::F32 ? 0x7fc00000u : 0x7fffffffu);
+  SortPush sp{u32(P, "element count"), 0, 0, keyType == DType::F32 ? 1u : 0u};
+  const BufferArg sbufs[] = {arg};
+  for (int64_t k = 2; k <= P; k <<= 1)
+    for (int64_t j = k >> 1; j > 0; j >>= 1) {
+      sp.k = uint32_t(k);
+      sp.j = uint32_t(j);
+      launch("sort", sbufs, sp, groupsFor(uint64_t(P)));
+    }
+  Tensor sorted = keys.slice(0, 0, n, 1);
+  Tensor flags = emptyDevice(Dims{n}, DType::I32);
+  BufferArg farg = bufferOf(flags);
+  rt().stream().fill({farg.buffer, farg.offset, 4}, 1);
+  if (n > 1) {
+    const Tensor pair[] = {sorted.slice(0, 1, n, 1), sorted.slice(0, 0, n - 1, 1)};
+    elementwise(EW_NE, keyType, flags.slice(0, 1, n, 1), pair);
+  }
+  const int64_t count = flagsAndCount(flags);
+  OpSignature sig = ruleWithSize(OpKind::Unique, in, attrs, count);
+  Tensor out = emptyDevice(concreteShape(sig.shape), keyType);
+  compact(kSelect, out, flags, &sorted, nullptr, {});
+  return castDevice(out, sig.dtype);
+}
+
+}  // namespace
+
+Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs) {
+  switch (op) {
+    case OpKind::Nonzero:
+      return nonzero(in[0], attrs);
+    case OpKind::MaskedSelect:
+      return maskedSelect(in[0], in[1], attrs);
+    case OpKind::MaskedScatter:
+      return maskedScatter(in, attrs);
+    case OpKind::Unique:
+      return unique(in[0], attrs);
+    default:
+      TESSEL_ASSERT(false, "not a data-dependent op");
+  }
+  return {};
+}
+
+}  // namespace tessel::backends::vulkan

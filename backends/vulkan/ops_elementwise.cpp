@@ -1,0 +1,106 @@
+// Elementwise unary, binary and ternary ops: pick the op code and compute dtype the way the
+// cpu backend does (backends/cpu/unary.cpp, binary.cpp) and run elementwise.comp once.
+#include "backends/vulkan/ops.h"
+#include "backends/vulkan/shaders/ew_ops.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::vulkan {
+
+namespace {
+
+uint32_t ewCode(OpKind op) {
+  switch (op) {
+    case OpKind::Neg: return EW_NEG;
+    case OpKind::Exp: return EW_EXP;
+    case OpKind::Log: return EW_LOG;
+    case OpKind::Sqrt: return EW_SQRT;
+    case OpKind::Rsqrt: return EW_RSQRT;
+    case OpKind::Abs: return EW_ABS;
+    case OpKind::Sin: return EW_SIN;
+    case OpKind::Cos: return EW_COS;
+    case OpKind::Tanh: return EW_TANH;
+    case OpKind::Sigmoid: return EW_SIGMOID;
+    case OpKind::Relu: return EW_RELU;
+    case OpKind::Gelu: return EW_GELU;
+    case OpKind::LogicalNot: return EW_LOGICAL_NOT;
+    case OpKind::Add: return EW_ADD;
+    case OpKind::Sub: return EW_SUB;
+    case OpKind::Mul: return EW_MUL;
+    case OpKind::Div: return EW_DIV;
+    case OpKind::FloorDiv: return EW_FLOORDIV;
+    case OpKind::Mod: return EW_MOD;
+    case OpKind::Pow: return EW_POW;
+    case OpKind::Maximum: return EW_MAXIMUM;
+    case OpKind::Minimum: return EW_MINIMUM;
+    case OpKind::Eq: return EW_EQ;
+    case OpKind::Ne: return EW_NE;
+    case OpKind::Lt: return EW_LT;
+    case OpKind::Le: return EW_LE;
+    case OpKind::Gt: return EW_GT;
+    case OpKind::Ge: return EW_GE;
+    case OpKind::LogicalAnd: return EW_AND;
+    case OpKind::LogicalOr: return EW_OR;
+    case OpKind::Where: return EW_WHERE;
+    case OpKind::Clamp: return EW_CLAMP;
+    default: break;
+  }
+  TESSEL_ASSERT(false, "not an elementwise op");
+  return 0;
+}
+
+bool isComparison(OpKind op) {
+  switch (op) {
+    case OpKind::Eq: case OpKind::Ne: case OpKind::Lt: case OpKind::Le: case OpKind::Gt:
+    case OpKind::Ge: case OpKind::LogicalAnd: case OpKind::LogicalOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Arithmetic on bool runs in i32 (true + true is 2, then stored as true), as on cpu.
+DType arithmeticType(DType t) { return t == DType::Bool ? DType::I32 : t; }
+
+}  // namespace
+
+Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
+  Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
+  DType compute = op == OpKind::LogicalNot ? (x.dtype() == DType::F32 ? DType::F32 : DType::I32)
+                                           : arithmeticType(sig.dtype);
+  const Tensor in[] = {x};
+  elementwise(ewCode(op), compute, out, in);
+  return out;
+}
+
+Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& sig) {
+  Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
+  DType compute = isComparison(op) ? arithmeticType(shapes::promote(a.dtype(), b.dtype()))
+                                   : arithmeticType(sig.dtype);
+  const Tensor in[] = {a, b};
+  const bool checked = compute == DType::I32 &&
+                       (op == OpKind::FloorDiv || op == OpKind::Mod || op == OpKind::Pow);
+  if (!checked) {
+    elementwise(ewCode(op), compute, out, in);
+    return out;
+  }
+  // Integer division by zero and negative integer powers are user errors (as on cpu); the
+  // kernel raises a flag, read back at once (a sync, but only for these integer ops).
+  Scratch flag = errorFlag();
+  elementwise(ewCode(op), compute, out, in, &flag.arg);
+  uint32_t bits = readFlag(flag);
+  if (bits & FLAG_INT_DIV_ZERO)
+    throwUserError(ErrorKind::ZeroDivisionError,
+                   std::string(shapes::opName(op)) + ": integer division by zero");
+  if (bits & FLAG_NEG_EXPONENT)
+    throwUserError(ErrorKind::ValueError,
+                   "pow: integers to negative integer powers are not allowed (use a float base)");
+  return out;
+}
+
+Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& sig) {
+  Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
+  elementwise(ewCode(op), arithmeticType(sig.dtype), out, in);
+  return out;
+}
+
+}  // namespace tessel::backends::vulkan

@@ -1,0 +1,74 @@
+// index_select and gather with index.comp. Indices are data: a bad one raises a flag that is
+// read back, and the error names the first bad index as on cpu (backends/cpu/index.cpp).
+#include "backends/vulkan/ops.h"
+#include "backends/vulkan/shaders/ew_ops.h"
+#include "backends/vulkan/vulkan.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::vulkan {
+
+namespace {
+
+struct IndexPush {
+  uint32_t n, rank, dim, dimSize;
+  uint32_t xOff, idxOff, dtype, pad;
+  uint32_t shape[6];
+  uint32_t xStrides[6];
+  uint32_t idxStrides[6];
+};
+static_assert(sizeof(IndexPush) <= 128);
+
+[[noreturn]] void badIndex(OpKind op, const Tensor& idx, int64_t size, int64_t dim) {
+  for (int64_t i : toCpu(idx).toInts())
+    if (i < -size || i >= size)
+      throwUserError(ErrorKind::IndexError, std::string(shapes::opName(op)) + ": index " +
+                                                std::to_string(i) + " is out of range for dim " +
+                                                std::to_string(dim) + " of size " +
+                                                std::to_string(size));
+  TESSEL_ASSERT(false, "index kernel flagged a valid index");
+  throw 0;
+}
+
+}  // namespace
+
+Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& sig) {
+  const Tensor& x = in[0];
+  Tensor outFull = emptyDevice(concreteShape(sig.shape), sig.dtype);
+  if (x.ndim() == 0) {
+    // A 0-d tensor indexes like a 1-element vector (PyTorch, and cpu).
+    Tensor idx = reshapeDevice(in[1], Dims{in[1].numel()});
+    const Tensor parts[] = {x.unsqueeze(0), idx};
+    Tensor r = runIndexOp(op, parts, attrs, OpSignature{{in[1].numel()}, sig.dtype});
+    return reshapeDevice(r, concreteShape(sig.shape));
+  }
+  const int64_t dim = wrapDim(attrs.dim, x.ndim());
+  Tensor idx = castDevice(in[1], DType::I32);
+  Tensor out = outFull;
+  const int64_t rank = out.ndim();
+  if (rank > 6)
+    throwUserError(ErrorKind::DeviceError, "vulkan: " + std::string(shapes::opName(op)) +
+                                               " supports tensors of rank <= 6");
+  if (out.numel() == 0) return out;
+  IndexPush pc{};
+  pc.n = u32(out.numel(), "element count");
+  pc.rank = uint32_t(rank);
+  pc.dim = uint32_t(dim);
+  pc.dimSize = u32(x.size(dim), "dimension");
+  pc.xOff = u32(x.offset(), "element offset");
+  pc.idxOff = u32(idx.offset(), "element offset");
+  pc.dtype = dtypeCode(x.dtype());
+  for (int64_t d = 0; d < rank; ++d) {
+    pc.shape[d] = u32(out.size(d), "dimension");
+    pc.xStrides[d] = u32(x.strides()[d], "stride");
+    if (op == OpKind::Gather) pc.idxStrides[d] = u32(idx.strides()[d], "stride");
+  }
+  if (op == OpKind::IndexSelect) pc.idxStrides[dim] = u32(idx.ndim() ? idx.strides()[0] : 0, "stride");
+  Scratch flag = errorFlag();
+  const BufferArg bufs[] = {bufferOf(out), bufferOf(x), bufferOf(idx), flag.arg};
+  launch("index", bufs, pc, groupsFor(pc.n));
+  if (readFlag(flag) & FLAG_BAD_INDEX) badIndex(op, idx, x.size(dim), dim);
+  return out;
+}
+
+}  // namespace tessel::backends::vulkan

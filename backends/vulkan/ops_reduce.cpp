@@ -1,0 +1,97 @@
+// Reductions: lay the input out as contiguous [A, R, B] (a copy only when the reduced dims are
+// not adjacent in a contiguous input, as in backends/cpu/reduce.cpp) and run reduce.comp.
+#include "backends/vulkan/ops.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::vulkan {
+
+namespace {
+
+struct ReducePush {
+  uint32_t A, R, B, op;
+  uint32_t tin, tout, compute, inOff;
+  float scale;
+  uint32_t rowMode;
+};
+
+uint32_t reduceCode(OpKind op) {
+  switch (op) {
+    case OpKind::Sum: return 0;
+    case OpKind::Mean: return 1;
+    case OpKind::Max: return 2;
+    case OpKind::Min: return 3;
+    case OpKind::Argmax: return 4;
+    case OpKind::Argmin: return 5;
+    case OpKind::All: return 6;
+    case OpKind::Any: return 7;
+    default: break;
+  }
+  TESSEL_ASSERT(false, "not a reduction");
+  return 0;
+}
+
+}  // namespace
+
+Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
+                 const Dims& outShape, DType outType) {
+  Tensor out = emptyDevice(outShape, outType);
+  if (A * B == 0) return out;
+  ReducePush pc{};
+  pc.A = u32(A, "reduction size");
+  pc.R = u32(R, "reduction size");
+  pc.B = u32(B, "reduction size");
+  u32(A * R * B, "reduction size");
+  pc.op = reduceCode(op);
+  pc.tin = dtypeCode(x.dtype());
+  pc.tout = dtypeCode(outType);
+  pc.compute = dtypeCode(compute);
+  pc.inOff = u32(x.offset(), "element offset");
+  pc.scale = float(1.0 / double(R));
+  pc.rowMode = B == 1 ? 1 : 0;
+  const BufferArg bufs[] = {bufferOf(out), bufferOf(x)};
+  launch("reduce", bufs, pc, B == 1 ? uint64_t(A) : groupsFor(uint64_t(A * B)));
+  return out;
+}
+
+Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpSignature& sig) {
+  const int64_t rank = input.ndim();
+  std::vector<bool> reduced(rank, attrs.dims.empty());
+  for (int64_t d : attrs.dims) reduced[wrapDim(d, rank)] = true;
+
+  DType compute = input.dtype();
+  if (op == OpKind::Sum || op == OpKind::Mean || op == OpKind::Max || op == OpKind::Min)
+    compute = sig.dtype;
+  if (op == OpKind::All || op == OpKind::Any) compute = DType::Bool;
+  if (compute == DType::Bool && op != OpKind::All && op != OpKind::Any) compute = DType::I32;
+
+  int64_t first = rank, last = -1;
+  for (int64_t d = 0; d < rank; ++d)
+    if (reduced[d]) first = std::min(first, d), last = std::max(last, d);
+  bool adjacent = true;
+  for (int64_t d = first; d <= last; ++d) adjacent = adjacent && reduced[d];
+  int64_t A = 1, R = 1, B = 1;
+  Tensor x = input;
+  if (input.isContiguous() && adjacent) {
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d < first) A *= x.size(d);
+      else if (d <= last) R *= x.size(d);
+      else B *= x.size(d);
+    }
+    if (first > last) A = x.numel(), R = 1, B = 1;
+  } else {
+    Dims perm;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!reduced[d]) perm.push_back(d), A *= x.size(d);
+    for (int64_t d = 0; d < rank; ++d)
+      if (reduced[d]) perm.push_back(d), R *= x.size(d);
+    x = contiguousDevice(input.permute(perm));
+  }
+  const bool needsElements = op == OpKind::Max || op == OpKind::Min || op == OpKind::Argmax ||
+                             op == OpKind::Argmin;
+  if (needsElements && R == 0 && A * B > 0)
+    throwUserError(ErrorKind::ValueError, std::string(shapes::opName(op)) +
+                                              ": cannot reduce over a dimension of size 0");
+  return reduceARB(op, x, A, R, B, compute, concreteShape(sig.shape), sig.dtype);
+}
+
+}  // namespace tessel::backends::vulkan

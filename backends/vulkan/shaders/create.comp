@@ -1,0 +1,88 @@
+// Creation and random ops: full, arange, eye, rand, randn, randint, dropout. Random ops read
+// the Philox4x32-10 stream exactly as the cpu backend does (backends/rng.h): element i uses
+// word i % 4 of counter base + i / 4.
+#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#include "common.glsl"
+layout(local_size_x = 256) in;
+
+#define C_FULL 0u
+#define C_ARANGE 1u
+#define C_EYE 2u
+#define C_RAND 3u
+#define C_RANDN 4u
+#define C_RANDINT 5u
+#define C_DROPOUT 6u
+
+layout(push_constant) uniform PC {
+  uint n, mode, dtype, cols;
+  uint keyLo, keyHi, baseLo, baseHi;
+  uint valueBits;        // full: the value's bits in dtype
+  float p, scale;        // dropout
+  uint xOff;
+  int64_t start, step;   // arange; randint: start = low, step = range
+} pc;
+
+uvec4 philox(uvec4 c, uvec2 k) {
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) k += uvec2(0x9E3779B9u, 0xBB67AE85u);
+    uint hi0, lo0, hi1, lo1;
+    umulExtended(0xD2511F53u, c.x, hi0, lo0);
+    umulExtended(0xCD9E8D57u, c.z, hi1, lo1);
+    c = uvec4(hi1 ^ c.y ^ k.x, lo1, hi0 ^ c.w ^ k.y, lo0);
+  }
+  return c;
+}
+
+uvec4 block(uint blk) {
+  uint lo = pc.baseLo + blk;
+  uint hi = pc.baseHi + (lo < pc.baseLo ? 1u : 0u);
+  return philox(uvec4(lo, hi, 0u, 0u), uvec2(pc.keyLo, pc.keyHi));
+}
+
+float uniformFromBits(uint w) { return float(w >> 8) * (1.0 / 16777216.0); }
+
+void main() {
+  uint i = linearGroup() * 256u + gl_LocalInvocationID.x;
+  if (i >= pc.n) return;
+  switch (pc.mode) {
+    case C_FULL:
+      if (pc.dtype == DT_BOOL) storeByte(0, i, pc.valueBits);
+      else buf[0].d[i] = pc.valueBits;
+      return;
+    case C_ARANGE: {
+      int64_t v = pc.start + int64_t(i) * pc.step;
+      if (pc.dtype == DT_F32) buf[0].d[i] = floatBitsToUint(float(v));
+      else if (pc.dtype == DT_I32) buf[0].d[i] = uint(v);
+      else storeByte(0, i, v != 0 ? 1u : 0u);
+      return;
+    }
+    case C_EYE: {
+      uint one = (i / pc.cols == i % pc.cols) ? 1u : 0u;
+      if (pc.dtype == DT_F32) buf[0].d[i] = floatBitsToUint(float(one));
+      else if (pc.dtype == DT_I32) buf[0].d[i] = one;
+      else storeByte(0, i, one);
+      return;
+    }
+  }
+  uvec4 w = block(i / 4u);
+  uint word = w[i % 4u];
+  if (pc.mode == C_RAND) {
+    buf[0].d[i] = floatBitsToUint(uniformFromBits(word));
+  } else if (pc.mode == C_RANDINT) {
+    int64_t v = pc.start + int64_t(uint64_t(word) % uint64_t(pc.step));
+    if (pc.dtype == DT_F32) buf[0].d[i] = floatBitsToUint(float(v));
+    else if (pc.dtype == DT_I32) buf[0].d[i] = uint(v);
+    else storeByte(0, i, v != 0 ? 1u : 0u);
+  } else if (pc.mode == C_DROPOUT) {
+    float x = uintBitsToFloat(buf[1].d[pc.xOff + i]);
+    buf[0].d[i] = floatBitsToUint(uniformFromBits(word) < pc.p ? 0.0 : x * pc.scale);
+  } else {
+    uint pair = (i % 4u) / 2u;
+    float u1 = (float(w[2u * pair] >> 8) + 1.0) / 16777216.0;
+    float u2 = float(w[2u * pair + 1u] >> 8) / 16777216.0;
+    float r = sqrt(-2.0 * log(u1));
+    float th = 6.283185307179586 * u2;
+    buf[0].d[i] = floatBitsToUint((i % 2u) == 0u ? r * cos(th) : r * sin(th));
+  }
+}

@@ -1,0 +1,6 @@
+#version 450
+// f32 matmul (see matmul.glsl).
+#define T float
+#define LOAD(k, e) uintBitsToFloat(buf[k].d[e])
+#define STORE(v) floatBitsToUint(v)
+#include "matmul.glsl"

@@ -1,0 +1,148 @@
+// VulkanBackend::run, registration, transfers and stats.
+#include "backends/vulkan/vulkan_backend.h"
+
+#include <cstring>
+
+#include "backends/vulkan/counters.h"
+#include "backends/vulkan/ops.h"
+#include "backends/vulkan/vulkan.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::vulkan {
+
+std::vector<Tensor> VulkanBackend::run(OpKind op, std::span<const Tensor> inputs,
+                                       const OpAttrs& attrs) {
+  std::vector<OpSignature> sigs;
+  sigs.reserve(inputs.size());
+  for (const Tensor& t : inputs) {
+    TESSEL_ASSERT(t.defined(), "undefined tensor passed to an op");
+    sigs.push_back({shapes::SymShape(t.shape().begin(), t.shape().end()), t.dtype()});
+  }
+  std::lock_guard<std::recursive_mutex> lock(Runtime::instance()->mutex());
+  const shapes::OpCategory cat = shapes::opCategory(op);
+  if (cat == shapes::OpCategory::DataDependent) {
+    OpAttrs probe = attrs;
+    probe.outputSize = attrs.outputSize.value_or(0);
+    shapes::inferShape(op, sigs, probe);
+    return {runDataDependent(op, inputs, attrs)};
+  }
+  const OpSignature out = shapes::inferShape(op, sigs, attrs).at(0);
+  switch (cat) {
+    case shapes::OpCategory::Unary:
+      return {runUnary(op, inputs[0], out)};
+    case shapes::OpCategory::Binary:
+      return {runBinary(op, inputs[0], inputs[1], out)};
+    case shapes::OpCategory::Ternary:
+      return {runTernary(op, inputs, out)};
+    case shapes::OpCategory::Reduce:
+      return {runReduce(op, inputs[0], attrs, out)};
+    case shapes::OpCategory::Shape:
+      return {runShapeOp(op, inputs, attrs, out)};
+    case shapes::OpCategory::Index:
+      return {runIndexOp(op, inputs, attrs, out)};
+    case shapes::OpCategory::NN:
+      return {runNN(op, inputs, attrs, out)};
+    case shapes::OpCategory::Create:
+      return {runCreate(op, attrs, out)};
+    case shapes::OpCategory::Convert:
+      if (op == OpKind::Cast) return {castDevice(inputs[0], out.dtype)};
+      return {contiguousDevice(inputs[0]).alias()};
+    case shapes::OpCategory::DataDependent:
+      break;
+  }
+  TESSEL_ASSERT(false, "op category without kernels");
+  return {};
+}
+
+bool registerVulkanBackend() {
+  static VulkanBackend backend;
+  try {
+    Runtime::instance();
+  } catch (const UserError&) {
+    return false;
+  }
+  registerBackend(Device::Vulkan, &backend);
+  return true;
+}
+
+Tensor toVulkan(const Tensor& t) {
+  if (t.device() == Device::Vulkan) return t;
+  Runtime& r = *Runtime::instance();
+  std::lock_guard<std::recursive_mutex> lock(r.mutex());
+  Tensor c = t.contiguous();
+  Tensor out = emptyDevice(c.shape(), c.dtype());
+  const size_t bytes = size_t(c.numel()) * size_t(elementSize(c.dtype()));
+  if (bytes == 0) return out;
+  const Allocation* a = allocationOf(out.storage());
+  if (a->mapped) {
+    // Fresh memory no recorded command touches: write it directly.
+    std::memcpy(a->mapped, c.data<char>(), bytes);
+    return out;
+  }
+  Allocation stage = r.staging().allocate(bytes);
+  std::memcpy(stage.mapped, c.data<char>(), bytes);
+  r.stream().copy({stage.buffer, stage.offset, stage.size}, bufferOf(out), bytes);
+  try {
+    r.stream().flush();  // the staging range is reused right after
+  } catch (...) {
+    r.staging().release(stage);
+    throw;
+  }
+  r.staging().release(stage);
+  return out;
+}
+
+Tensor toCpu(const Tensor& t) {
+  if (t.device() != Device::Vulkan) return t;
+  Runtime& r = *Runtime::instance();
+  std::lock_guard<std::recursive_mutex> lock(r.mutex());
+  Tensor c = contiguousDevice(t);
+  Tensor out = Tensor::empty(c.shape(), c.dtype());
+  const size_t bytes = size_t(c.numel()) * size_t(elementSize(c.dtype()));
+  if (bytes == 0) return out;
+  const Allocation* a = allocationOf(c.storage());
+  const VkDeviceSize start = VkDeviceSize(c.offset()) * elementSize(c.dtype());
+  if (a->mapped) {
+    r.stream().flush();
+    std::memcpy(out.data<char>(), a->mapped + start, bytes);
+    return out;
+  }
+  readBack(bufferOf(c), start, out.data<char>(), bytes);
+  return out;
+}
+
+Tensor toDevice(const Tensor& t, Device device) {
+  switch (device) {
+    case Device::Cpu:
+      return toCpu(t);
+    case Device::Vulkan:
+      return toVulkan(toCpu(t));
+    default:
+      throwUserError(ErrorKind::DeviceError, "vulkan: cannot copy to device '" +
+                                                 std::string(deviceName(device)) + "'");
+  }
+}
+
+void synchronize() {
+  if (Runtime* r = Runtime::existing()) {
+    std::lock_guard<std::recursive_mutex> lock(r->mutex());
+    r->stream().flush();
+  }
+}
+
+VulkanStats vulkanStats() {
+  VulkanStats s;
+  s.pipelinesCreated = counters().pipelinesCreated.load();
+  s.dispatches = counters().dispatches.load();
+  s.submits = counters().submits.load();
+  s.validationMessages = counters().validationMessages.load();
+  if (Runtime* r = Runtime::existing()) {
+    std::lock_guard<std::recursive_mutex> lock(r->mutex());
+    s.bytesInUse = r->pool().bytesInUse();
+    s.bytesReserved = r->pool().bytesReserved();
+    s.deviceName = r->context().name();
+  }
+  return s;
+}
+
+}  // namespace tessel::backends::vulkan
