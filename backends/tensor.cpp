@@ -186,7 +186,7 @@ std::optional<Dims> viewStrides(const Tensor& t, std::span<const int64_t> shape)
   int64_t tensorNumel = 1, viewNumel = 1;
   for (int64_t d = t.ndim() - 1; d >= 0; --d) {
     tensorNumel *= os[d];
-    if (d == 0 || (os[d - 1] != 1 && ost[d - 1] != tensorNumel * ost[d])) {
+    if (d == 0 || (os[d - 1] != 1 && ost[d - 1] != tensorNumel * baseStride)) {
       while (viewD >= 0 && (viewNumel < tensorNumel || shape[viewD] == 1)) {
         out[viewD] = viewNumel * baseStride;
         viewNumel *= shape[viewD];

@@ -61,6 +61,16 @@ Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& sig) {
       return out;
     }
     case OpKind::Arange: {
+      if (attrs.scalars.size() == 3) {
+        // A float range {start, stop, step} (the rule gives the count).
+        const double fstart = attrs.scalars[0], fstep = attrs.scalars[2];
+        visitDType(sig.dtype, [&](auto t) {
+          using T = decltype(t);
+          T* o = out.data<T>();
+          for (int64_t i = 0; i < n; ++i) o[i] = static_cast<T>(fstart + double(i) * fstep);
+        });
+        return out;
+      }
       const int64_t start = attrs.start ? attrs.start->constant() : 0;
       const int64_t step = attrs.step.constant();
       visitDType(sig.dtype, [&](auto t) {

@@ -22,6 +22,7 @@ class CpuGraphExecutor final : public GraphExecutable {
   explicit CpuGraphExecutor(const Graph& g, const CompileOptions& options = {});
   ~CpuGraphExecutor() override;
 
+  using GraphExecutable::run;
   std::vector<Tensor> run(std::span<const Tensor> inputs,
                           std::span<const int64_t> symbolValues = {}) override;
   const Graph& graph() const override { return graph_; }

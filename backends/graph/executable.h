@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
@@ -35,6 +36,10 @@ class GraphExecutable {
   /// assert is an AssertionError; kernel errors are those of eager execution.
   virtual std::vector<Tensor> run(std::span<const Tensor> inputs,
                                   std::span<const int64_t> symbolValues = {}) = 0;
+  std::vector<Tensor> run(std::initializer_list<Tensor> inputs,
+                          std::span<const int64_t> symbolValues = {}) {
+    return run(std::span<const Tensor>(inputs.begin(), inputs.size()), symbolValues);
+  }
 
   /// The optimized graph this executable runs.
   virtual const Graph& graph() const = 0;

@@ -30,8 +30,8 @@ bool registerVulkanBackend();
 /// DeviceError when the backend is not registered or device memory runs out.
 Tensor toVulkan(const Tensor& t);
 Tensor toCpu(const Tensor& t);
-/// Either of the above, for `x.to(device)`: Cpu or Vulkan targets.
-Tensor toDevice(const Tensor& t, Device device);
+/// (backends::toDevice, which `x.to("vulkan")` calls, reaches these through
+/// VulkanBackend::fromHost/toHost once the backend is registered.)
 
 /// Waits for all recorded device work (eager ops are batched until the host needs a value).
 void synchronize();

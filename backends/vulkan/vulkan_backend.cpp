@@ -111,17 +111,8 @@ Tensor toCpu(const Tensor& t) {
   return out;
 }
 
-Tensor toDevice(const Tensor& t, Device device) {
-  switch (device) {
-    case Device::Cpu:
-      return toCpu(t);
-    case Device::Vulkan:
-      return toVulkan(toCpu(t));
-    default:
-      throwUserError(ErrorKind::DeviceError, "vulkan: cannot copy to device '" +
-                                                 std::string(deviceName(device)) + "'");
-  }
-}
+Tensor VulkanBackend::toHost(const Tensor& src) { return toCpu(src); }
+Tensor VulkanBackend::fromHost(const Tensor& host) { return toVulkan(host); }
 
 void synchronize() {
   if (Runtime* r = Runtime::existing()) {

@@ -12,6 +12,8 @@ class VulkanBackend final : public Backend {
   /// Validates with the op's shape rule, then records the op's kernels (Note [Eager batching]).
   std::vector<Tensor> run(shapes::OpKind op, std::span<const Tensor> inputs,
                           const shapes::OpAttrs& attrs) override;
+  Tensor toHost(const Tensor& src) override;
+  Tensor fromHost(const Tensor& host) override;
 };
 
 }  // namespace tessel::backends::vulkan

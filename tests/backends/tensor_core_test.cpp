@@ -79,6 +79,28 @@ TEST(TensorCore, ReshapeViewsWhenStridesAllow) {
   EXPECT_EQ(f.toDoubles(), tr.toDoubles());
 }
 
+// Reshape of many strided views: whether it views or copies, the values are the row-major
+// values of the source.
+TEST(TensorCore, ReshapeOfStridedViewsKeepsRowMajorOrder) {
+  Tensor base = iota({4, 3, 2});
+  std::vector<Tensor> views = {base,
+                               base.transpose(0, 1),
+                               base.permute(Dims{2, 0, 1}),
+                               base.slice(0, 1, 4, 2),
+                               base.slice(1, 0, 3, 2),
+                               base.select(2, 1).unsqueeze(1),
+                               base.slice(2, 0, 1, 1)};
+  for (const Tensor& v : views) {
+    const int64_t n = v.numel();
+    for (const Dims& shape : {Dims{n}, Dims{1, n}, Dims{n, 1}, Dims{n / 2, 2}, Dims{2, 1, n / 2}}) {
+      if (numelOf(shape) != n) continue;
+      Tensor r = v.reshape(shape);
+      EXPECT_EQ(r.shape(), shape);
+      EXPECT_EQ(r.toDoubles(), v.toDoubles());
+    }
+  }
+}
+
 TEST(TensorCore, EmptyAndScalar) {
   Tensor e = Tensor::empty({0, 3}, DType::F32);
   EXPECT_EQ(e.numel(), 0);
