@@ -4,6 +4,7 @@ grammar Tessel;
 
 @lexer::header {
 #include <vector>
+#include "CommonToken.h"
 }
 
 @lexer::members {
@@ -14,33 +15,80 @@ grammar Tessel;
   bool newlineIsSpace() const { return !openBrackets.empty() && openBrackets.back() != '{'; }
   void openBracket(char c) { openBrackets.push_back(c); }
   void closeBracket() { if (!openBrackets.empty()) openBrackets.pop_back(); }
+
+  // Note [Virtual newlines]
+  // Every simple statement must be followed by a separator (`stmt` below). So that the last
+  // statement of a block or file needs none, the lexer emits a virtual NEWLINE before a `}`
+  // that closes a `{` and before the end of input (outside (...) and [...]). Its text is
+  // "}" or "" so that error messages can name what was really there. This keeps the grammar
+  // free of semantic predicates, whose full-lookahead evaluation made long expressions
+  // quadratic to parse.
+  std::unique_ptr<antlr4::Token> pendingToken;
+  size_t lastType = 0;
+  std::unique_ptr<antlr4::Token> nextToken() override {
+    if (pendingToken) {
+      lastType = pendingToken->getType();
+      return std::move(pendingToken);
+    }
+    bool closesBrace = !openBrackets.empty() && openBrackets.back() == '{';
+    bool atTop = openBrackets.empty() || closesBrace;
+    std::unique_ptr<antlr4::Token> t = antlr4::Lexer::nextToken();
+    size_t type = t->getType();
+    bool wantsNewline = (type == RBRACE && closesBrace) || (type == antlr4::Token::EOF && atTop);
+    if (wantsNewline && lastType != NEWLINE && lastType != SEMI && lastType != LBRACE &&
+        lastType != 0) {
+      auto nl = std::make_unique<antlr4::CommonToken>(NEWLINE, type == RBRACE ? "}" : "");
+      nl->setLine(t->getLine());
+      nl->setCharPositionInLine(t->getCharPositionInLine());
+      nl->setStartIndex(t->getStartIndex());
+      nl->setStopIndex(t->getStartIndex() - 1);
+      pendingToken = std::move(t);
+      lastType = NEWLINE;
+      return nl;
+    }
+    lastType = type;
+    return t;
+  }
+}
+
+@parser::header {
+#include <cstddef>
 }
 
 @parser::members {
-  // A statement that ends with a block may be followed by another on the same line:
-  // `if n < 2 { return n } return f(n)`.
-  bool afterBlock() { return _input->LT(-1)->getType() == RBRACE; }
+  // Rules that recurse (expr, unary, notExpr, block) call this on entry, so that deeply
+  // nested input becomes a LimitError instead of a native stack overflow. parser.cpp installs
+  // the hook; it counts the depth and checks the native stack.
+  void (*onEnterNested)(TesselParser& parser, bool enter) = nullptr;
+  int nesting = 0;
+  void enterNested() { ++nesting; if (onEnterNested) onEnterNested(*this, true); }
+  void exitNested() { --nesting; }
 }
 
-// program: statements separated by newlines or ';'.
-program : sep* (statement (sep+ statement | {afterBlock()}? statement)*)? sep* EOF ;
+// program: statements. A simple statement ends with newlines or ';' (Note [Virtual newlines]);
+// one that ends with a block may be followed by another on the same line:
+// `if n < 2 { return n } return f(n)`.
+program : sep* stmt* EOF ;
 sep : NEWLINE | SEMI ;
-block : LBRACE sep* (statement (sep+ statement | {afterBlock()}? statement)*)? sep* RBRACE ;
+block @init { enterNested(); } @after { exitNested(); } : LBRACE sep* stmt* RBRACE ;
+stmt : simpleStmt sep+ | compoundStmt sep* ;
 
-statement
+simpleStmt
   : LET target ASSIGN expr                                          # letStmt
-  | decorator* FN NAME LPAREN params? RPAREN (ARROW typeExpr)?
-      whereClause? NEWLINE* block                                   # fnStmt
-  | IF expr block elifClause* elseClause?                           # ifStmt
-  | WHILE expr block                                                # whileStmt
-  | FOR target IN expr block                                        # forStmt
   | BREAK                                                           # breakStmt
   | CONTINUE                                                        # continueStmt
   | RETURN expr?                                                    # returnStmt
   | ASSERT expr (COMMA expr)?                                       # assertStmt
   | IMPORT (NAME | STRING) (AS NAME)?                               # importStmt
-  | expr assignOp expr                                              # assignStmt
-  | expr                                                            # exprStmt
+  | expr (assignOp expr)?                                           # exprStmt
+  ;
+
+compoundStmt
+  : decorator* FN NAME LPAREN params? RPAREN (ARROW typeExpr)?
+      whereClause? NEWLINE* block                                   # fnStmt
+  | IF expr block elifClause* elseClause?                           # ifStmt
+  | WHILE expr block                                                # whileStmt
+  | FOR target IN expr block                                        # forStmt
   ;
 
 assignOp : ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN ;
@@ -63,17 +111,17 @@ dimExpr : INT | NAME ;
 whereClause : NEWLINE* WHERE expr (COMMA expr)* ;
 
 // Expressions, lowest precedence first (language.md).
-expr : orExpr (IF orExpr ELSE expr)? ;
+expr @init { enterNested(); } @after { exitNested(); } : orExpr (IF orExpr ELSE expr)? ;
 orExpr : andExpr (OR andExpr)* ;
 andExpr : notExpr (AND notExpr)* ;
-notExpr : NOT notExpr | comparison ;
+notExpr @init { enterNested(); } @after { exitNested(); } : NOT notExpr | comparison ;
 comparison : arith (compOp arith)* ;
 compOp : EQ | NE | LT | LE | GT | GE | IN | NOT IN ;
 arith : term (addOp term)* ;
 addOp : PLUS | MINUS ;
 term : unary (mulOp unary)* ;
 mulOp : STAR | SLASH | DSLASH | PERCENT | AT ;
-unary : (MINUS | PLUS) unary | power ;
+unary @init { enterNested(); } @after { exitNested(); } : (MINUS | PLUS) unary | power ;
 power : postfix (POW unary)? ;
 postfix : primary trailer* ;
 trailer
@@ -97,8 +145,7 @@ primary
   | FALSE                                                           # falseLit
   | NONE                                                            # noneLit
   | (NAME | WHERE)                                                  # nameRef
-  | LPAREN expr RPAREN                                              # parenExpr
-  | LPAREN (expr COMMA (expr (COMMA expr)* COMMA?)?)? RPAREN         # tupleLit
+  | LPAREN (expr (COMMA expr)* COMMA?)? RPAREN                       # parenOrTuple
   | LBRACK (expr (COMMA expr)* COMMA?)? RBRACK                      # listLit
   | LBRACE sep* (dictEntry (COMMA sep* dictEntry)* COMMA?)? sep* RBRACE  # dictLit
   | FN LPAREN params? RPAREN NEWLINE* block                         # lambdaExpr

@@ -43,7 +43,8 @@ void Evaluator::bind(Pattern* p, Value v, Frame& f) {
   else if (v.is(Type::Tuple)) items = v.as<TupleObj>()->items;
   else if (v.is(Type::Tensor) || v.is(Type::Shape)) items = iterateTensorLike(v);
   else
-    raise(ErrorKind::TypeError, "cannot unpack a '" + std::string(typeName(v.type())) + "'", p->span);
+    raise(ErrorKind::TypeError, "cannot unpack a value of type '" + std::string(typeName(v.type())) + "'"
+, p->span);
   if (items.size() != p->elems.size())
     raise(ErrorKind::ValueError,
           "cannot unpack " + std::to_string(items.size()) + " values into " +
@@ -80,6 +81,13 @@ void Evaluator::execAssign(Assign* s, Frame& f) {
                                      BinaryOp::Div};
   auto combine = [&](const Value& old, Value rhs) -> Value {
     if (s->op == AssignOp::Set) return rhs;
+    // `xs += ys` extends the list in place, like Python, so aliases see the new items.
+    if (s->op == AssignOp::Add && old.is(Type::List) && rhs.is(Type::List)) {
+      auto& items = old.as<ListObj>()->items;
+      std::vector<Value> more = rhs.as<ListObj>()->items;  // a copy: `xs += xs` is allowed
+      items.insert(items.end(), more.begin(), more.end());
+      return old;
+    }
     try {
       return binaryOp(kAugOps[static_cast<int>(s->op)], old, rhs);
     } catch (const ScriptError&) {

@@ -206,7 +206,10 @@ Value unaryOp(UnaryOp op, const Value& a) {
   if (a.is(Type::SymBool)) return unaryOp(op, Value::boolean(concreteBool(a)));
   if (a.is(Type::Int) || a.is(Type::Bool)) {
     int64_t v = a.is(Type::Bool) ? a.asBool() : a.asInt();
-    return Value::integer(op == UnaryOp::Neg ? checkedSub(0, v) : v);
+    if (op == UnaryOp::Neg && v == INT64_MIN)
+      throwUserError(ErrorKind::OverflowError, "integer overflow in -(" + std::to_string(v) + ")");
+    return Value::integer(op == UnaryOp::Neg ? -v : v);
+
   }
   if (a.is(Type::Float)) return Value::real(op == UnaryOp::Neg ? -a.asFloat() : a.asFloat());
   throwUserError(ErrorKind::TypeError, std::string("bad operand type for unary ") +
@@ -227,6 +230,9 @@ bool valuesEqual(const Value& a, const Value& b) {
     if (a.is(Type::Int) && b.is(Type::Int)) return a.asInt() == b.asInt();
     return a.toDouble() == b.toDouble();
   }
+  // bool is numeric in arithmetic (true + 1 == 2), so it compares like Python: true == 1.
+  if (a.is(Type::Bool) && b.isNumber()) return valuesEqual(Value::integer(a.asBool()), b);
+  if (b.is(Type::Bool) && a.isNumber()) return valuesEqual(a, Value::integer(b.asBool()));
   if (a.type() != b.type()) return false;
   switch (a.type()) {
     case Type::None: return true;

@@ -9,6 +9,7 @@
 #include "TesselLexer.h"
 #include "TesselParser.h"
 #include "interp/diagnostics.h"
+#include "interp/stack_guard.h"
 
 namespace tessel::interp {
 namespace {
@@ -19,8 +20,49 @@ using antlr4::Token;
 
 std::string describeToken(const Token* t) {
   if (!t || t->getType() == Token::EOF) return "end of input";
-  if (t->getType() == P::NEWLINE) return "end of line";
+  if (t->getType() == P::NEWLINE) {
+    // Virtual newlines (Note [Virtual newlines] in Tessel.g4) carry the text of what follows.
+    if (t->getText().empty()) return "end of input";
+    if (t->getText() == "}") return "'}'";
+    return "end of line";
+  }
   return "'" + t->getText() + "'";
+}
+
+// "expected ..." for a syntax error: tokens that can start an expression (or a statement) are
+// summarized, so that the list stays short enough to read.
+std::string describeExpected(const antlr4::Parser& parser, const antlr4::misc::IntervalSet& set) {
+  static const size_t kExprStart[] = {P::INT, P::FLOAT, P::STRING, P::TRUE, P::FALSE, P::NONE,
+                                      P::NAME, P::LPAREN, P::LBRACK, P::LBRACE, P::FN,
+                                      P::MINUS, P::PLUS, P::NOT, P::WHERE};
+  static const size_t kStmtStart[] = {P::LET, P::IF, P::WHILE, P::FOR, P::BREAK, P::CONTINUE,
+                                      P::RETURN, P::ASSERT, P::IMPORT, P::AT};
+  auto has = [&set](size_t t) { return set.contains(static_cast<ssize_t>(t)); };
+  bool expression = has(P::INT) && has(P::NAME) && has(P::LPAREN);
+  bool statement = expression && has(P::LET) && has(P::IF);
+  std::vector<std::string> names;
+  for (ssize_t t : set.toList()) {
+    auto in = [t](const auto& list) {
+      return std::find(std::begin(list), std::end(list), static_cast<size_t>(t)) != std::end(list);
+    };
+    if (expression && in(kExprStart)) continue;
+    if (statement && in(kStmtStart)) continue;
+    if (t == P::NOT && has(P::IN)) continue;  // `not in` is listed as 'in'
+    std::string name = t == Token::EOF       ? "end of input"
+                       : t == P::NEWLINE     ? "end of line"
+                       : t == P::NAME        ? "a name"
+                       : t == P::STRING      ? "a string"
+                       : t == P::INT         ? "an integer"
+                                             : std::string(parser.getVocabulary().getDisplayName(t));
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (statement) names.insert(names.begin(), "a statement");
+  else if (expression) names.insert(names.begin(), "an expression");
+  if (names.empty() || names.size() > 8) return "";
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
 }
 
 // Reports the first syntax error as a ScriptError; ANTLR's recovery is not wanted.
@@ -44,17 +86,8 @@ class ErrorListener : public antlr4::BaseErrorListener {
       span.endCol = span.col;
     std::string text = "unexpected " + describeToken(offending);
     if (auto* parser = dynamic_cast<antlr4::Parser*>(recognizer)) {
-      antlr4::misc::IntervalSet expected = parser->getExpectedTokens();
-      if (!expected.isEmpty() && expected.size() <= 8) {
-        std::string list;
-        for (ssize_t t : expected.toList()) {
-          std::string name = t == Token::EOF ? "end of input"
-                             : t == P::NEWLINE ? "end of line"
-                             : std::string(parser->getVocabulary().getDisplayName(t));
-          list += (list.empty() ? "" : ", ") + name;
-        }
-        text += ", expected " + list;
-      }
+      std::string expected = describeExpected(*parser, parser->getExpectedTokens());
+      if (!expected.empty()) text += ", expected " + expected;
     }
     raise(ErrorKind::SyntaxError, text, span);
   }
@@ -82,23 +115,27 @@ class AstBuilder {
                 static_cast<uint32_t>(b->getLine()), endCol};
   }
 
-  // program : sep* (statement (sep+ statement)*)? sep* EOF
+  // program : sep* stmt* EOF
   FnProto* program(P::ProgramContext* ctx) {
     FnProto* proto = arena_.make<FnProto>();
     proto->name = "<module>";
     proto->span = span(ctx);
-    for (auto* s : ctx->statement()) proto->body.push_back(statement(s));
+    for (auto* s : ctx->stmt()) proto->body.push_back(statement(s));
     return proto;
   }
 
-  // block : '{' sep* (statement (sep+ statement)*)? sep* '}'
+  // block : '{' sep* stmt* '}'
   Block block(P::BlockContext* ctx) {
+    checkStack(span(ctx));
     Block out;
-    for (auto* s : ctx->statement()) out.push_back(statement(s));
+    for (auto* s : ctx->stmt()) out.push_back(statement(s));
     return out;
   }
 
-  Stmt* statement(P::StatementContext* ctx) {
+  // stmt : simpleStmt sep+ | compoundStmt sep*
+  Stmt* statement(P::StmtContext* stmt) {
+    ParserRuleContext* ctx = stmt->simpleStmt();
+    if (!ctx) ctx = stmt->compoundStmt();
     Span s = span(ctx);
     if (auto* c = dynamic_cast<P::LetStmtContext*>(ctx))
       return arena_.make<Let>(s, target(c->target()), expr(c->expr()));
@@ -133,9 +170,9 @@ class AstBuilder {
       return arena_.make<Assert>(s, expr(es[0]), es.size() > 1 ? expr(es[1]) : nullptr);
     }
     if (auto* c = dynamic_cast<P::ImportStmtContext*>(ctx)) return importStmt(c, s);
-    if (auto* c = dynamic_cast<P::AssignStmtContext*>(ctx)) return assignStmt(c, s);
     auto* c = dynamic_cast<P::ExprStmtContext*>(ctx);
-    return arena_.make<ExprStmt>(s, expr(c->expr()));
+    if (c->assignOp()) return assignStmt(c, s);
+    return arena_.make<ExprStmt>(s, expr(c->expr(0)));
   }
 
   // IMPORT (NAME | STRING) (AS NAME)?
@@ -156,7 +193,7 @@ class AstBuilder {
   }
 
   // expr assignOp expr
-  Stmt* assignStmt(P::AssignStmtContext* c, Span s) {
+  Stmt* assignStmt(P::ExprStmtContext* c, Span s) {
     Expr* lhs = expr(c->expr(0));
     if (lhs->kind != ExprKind::Name && lhs->kind != ExprKind::Index && lhs->kind != ExprKind::Attr)
       raise(ErrorKind::SyntaxError, "cannot assign to this expression", lhs->span);
@@ -242,6 +279,7 @@ class AstBuilder {
 
   // expr : orExpr (IF orExpr ELSE expr)?
   Expr* expr(P::ExprContext* ctx) {
+    checkStack(span(ctx));
     Expr* value = orExpr(ctx->orExpr(0));
     if (!ctx->IF()) return value;
     return arena_.make<Ternary>(span(ctx), orExpr(ctx->orExpr(1)), value, expr(ctx->expr()));
@@ -269,6 +307,7 @@ class AstBuilder {
 
   // notExpr : NOT notExpr | comparison
   Expr* notExpr(P::NotExprContext* ctx) {
+    checkStack(span(ctx));
     if (ctx->NOT()) return arena_.make<Not>(span(ctx), notExpr(ctx->notExpr()));
     return comparison(ctx->comparison());
   }
@@ -325,7 +364,15 @@ class AstBuilder {
 
   // unary : ('-' | '+') unary | power
   Expr* unary(P::UnaryContext* ctx) {
+    checkStack(span(ctx));
     if (ctx->power()) return power(ctx->power());
+    // `-9223372036854775808` is the most negative int: its digits alone do not fit in 64 bits.
+    if (ctx->MINUS() && ctx->unary()->power()) {
+      P::PowerContext* pw = ctx->unary()->power();
+      if (!pw->POW() && pw->postfix()->trailer().empty())
+        if (auto* lit = dynamic_cast<P::IntLitContext*>(pw->postfix()->primary()))
+          return arena_.make<IntLit>(span(ctx), parseInt(lit->INT()->getSymbol(), /*negate=*/true));
+    }
     Expr* operand = unary(ctx->unary());
     // Fold `-literal` so that the most negative int literal and negative constants stay exact.
     if (ctx->MINUS() && operand->kind == ExprKind::FloatLit)
@@ -409,8 +456,9 @@ class AstBuilder {
     if (dynamic_cast<P::NoneLitContext*>(ctx)) return arena_.make<NoneLit>(s);
     if (auto* c = dynamic_cast<P::NameRefContext*>(ctx))  // `where` is also the function where()
       return arena_.make<Name>(s, c->getStart()->getText());
-    if (auto* c = dynamic_cast<P::ParenExprContext*>(ctx)) return expr(c->expr());
-    if (auto* c = dynamic_cast<P::TupleLitContext*>(ctx)) {
+    if (auto* c = dynamic_cast<P::ParenOrTupleContext*>(ctx)) {
+      // '(' (expr (',' expr)* ','?)? ')': one expression without a comma is parenthesized.
+      if (c->expr().size() == 1 && c->COMMA().empty()) return expr(c->expr(0));
       std::vector<Expr*> elems;
       for (auto* e : c->expr()) elems.push_back(expr(e));
       return arena_.make<TupleLit>(s, std::move(elems));
@@ -437,7 +485,7 @@ class AstBuilder {
     return arena_.make<Lambda>(s, proto);
   }
 
-  int64_t parseInt(Token* t) {
+  int64_t parseInt(Token* t, bool negate = false) {
     std::string text;
     for (char ch : t->getText())
       if (ch != '_') text += ch;
@@ -447,12 +495,15 @@ class AstBuilder {
       base = 16;
       begin += 2;
     }
-    int64_t value = 0;
-    auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), value, base);
-    if (ec != std::errc() || ptr != text.data() + text.size())
-      raise(ErrorKind::SyntaxError, "integer literal " + t->getText() + " does not fit in 64 bits",
+    uint64_t magnitude = 0;
+    auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), magnitude, base);
+    uint64_t limit = negate ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
+    if (ec != std::errc() || ptr != text.data() + text.size() || magnitude > limit)
+      raise(ErrorKind::SyntaxError,
+            "integer literal " + std::string(negate ? "-" : "") + t->getText() +
+                " does not fit in 64 bits",
             spanOf(t, t));
-    return value;
+    return negate ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
   }
 
   double parseFloat(Token* t) {
@@ -543,6 +594,22 @@ void checkNesting(antlr4::CommonTokenStream& tokens, uint32_t file) {
   }
 }
 
+// Thrown by the parser's nesting hook; parseProgram turns it into a LimitError with a span.
+struct NestingTooDeep {
+  size_t line, col;
+};
+
+// Each level of brackets costs about three recursive rules (expr, notExpr, unary).
+constexpr int kMaxRuleNesting = 3 * kMaxNesting;
+
+void onParserNesting(grammar::TesselParser& parser, bool) {
+  char marker;
+  if (parser.nesting > kMaxRuleNesting || &marker < stackLimit()) {
+    Token* t = parser.getCurrentToken();
+    throw NestingTooDeep{t->getLine(), t->getCharPositionInLine()};
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Program> parseProgram(const SourceRegistry& sources, uint32_t file) {
@@ -564,19 +631,29 @@ std::unique_ptr<Program> parseProgram(const SourceRegistry& sources, uint32_t fi
   grammar::TesselParser parser(&tokens);
   parser.removeErrorListeners();
   parser.addErrorListener(&listener);
+  parser.onEnterNested = onParserNesting;
   // SLL prediction is much faster and, with errors reported on the first failure, exact
   // enough: a failure retries in full LL mode before reporting.
   parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
       antlr4::atn::PredictionMode::SLL);
   P::ProgramContext* tree = nullptr;
   try {
-    tree = parser.program();
-  } catch (const ScriptError&) {
-    tokens.seek(0);
-    parser.reset();
-    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
-        antlr4::atn::PredictionMode::LL);
-    tree = parser.program();
+    try {
+      tree = parser.program();
+    } catch (const ScriptError& e) {
+      if (e.kind() != ErrorKind::SyntaxError) throw;
+      tokens.seek(0);
+      parser.reset();
+      parser.nesting = 0;
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+          antlr4::atn::PredictionMode::LL);
+      tree = parser.program();
+    }
+  } catch (const NestingTooDeep& n) {
+    Span s{file, static_cast<uint32_t>(n.line), static_cast<uint32_t>(n.col + 1),
+           static_cast<uint32_t>(n.line), static_cast<uint32_t>(n.col + 1)};
+    raise(ErrorKind::LimitError,
+          "expression nested too deeply (more than " + std::to_string(kMaxNesting) + " levels)", s);
   }
   auto program = std::make_unique<Program>();
   AstBuilder builder(*program, file);
