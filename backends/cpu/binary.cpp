@@ -1,4 +1,5 @@
 // Elementwise binary and ternary kernels: arithmetic, comparisons, logic, where, clamp.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -37,16 +38,16 @@ inline int32_t powI(int32_t base, int32_t exp) {
 // Integer division by zero and negative integer powers have no answer: user errors, found
 // before any work (PyTorch raises for both too).
 void checkIntDivisor(OpKind op, const Tensor& b) {
-  bool zero = false;
-  forEachElement(b, [&](auto v) { zero = zero || v == 0; });
-  if (zero)
+  Tensor c = b.contiguous();  // i32 here: the op runs in the integer dtype
+  const int32_t* p = c.data<int32_t>();
+  if (std::find(p, p + c.numel(), 0) != p + c.numel())
     throwUserError(ErrorKind::ZeroDivisionError,
                    std::string(shapes::opName(op)) + ": integer division by zero");
 }
 void checkIntExponent(const Tensor& b) {
-  bool negative = false;
-  forEachElement(b, [&](auto v) { negative = negative || v < 0; });
-  if (negative)
+  Tensor c = b.contiguous();
+  const int32_t* p = c.data<int32_t>();
+  if (std::any_of(p, p + c.numel(), [](int32_t v) { return v < 0; }))
     throwUserError(ErrorKind::ValueError,
                    "pow: integers to negative integer powers are not allowed (use a float base)");
 }

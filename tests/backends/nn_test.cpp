@@ -96,7 +96,9 @@ TEST(NN, DropoutKeepsExpectationAndReplaysWithSeed) {
   for (double e : v) {
     zeros += e == 0;
     total += e;
-    if (e != 0) EXPECT_NEAR(e, 1 / 0.75, 1e-6);
+    if (e != 0) {
+      EXPECT_NEAR(e, 1 / 0.75, 1e-6);
+    }
   }
   EXPECT_NEAR(zeros / 10000.0, 0.25, 0.02);
   EXPECT_NEAR(total / 10000.0, 1.0, 0.03);
