@@ -69,7 +69,8 @@ std::string formatDiagnostic(const ScriptError& error, const SourceRegistry& sou
       out += "  ... (" + std::to_string(error.trace.size() - i) + " more calls)\n";
       break;
     }
-    out += "  in " + frame.function + ", called from " + location(sources, frame.callSite);
+    out += "  in " + frame.function;
+    if (frame.callSite.line) out += ", called from " + location(sources, frame.callSite);
     if (j - i > 1) out += " (" + std::to_string(j - i) + " times)";
     out += "\n";
     i = j;

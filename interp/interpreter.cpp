@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "interp/builtins.h"
+#include "interp/compiler_state.h"
 #include "interp/diagnostics.h"
 #include "interp/evaluator.h"
 #include "interp/native_modules.h"
@@ -18,7 +19,10 @@ namespace tessel::interp {
 namespace fs = std::filesystem;
 
 Interpreter::Interpreter(InterpreterOptions options)
-    : options_(std::move(options)), evaluator_(std::make_unique<Evaluator>(*this)), out_(&std::cout) {
+    : options_(std::move(options)),
+      compiler_(std::make_unique<CompilerState>()),
+      evaluator_(std::make_unique<Evaluator>(*this)),
+      out_(&std::cout) {
   prelude_ = newModule("builtins", "");
   registerCoreBuiltins(*prelude_);
   registerNativeBuiltins(*this, *prelude_);

@@ -16,6 +16,7 @@
 namespace tessel::interp {
 
 class Evaluator;
+class CompilerState;
 
 struct InterpreterOptions {
   /// Deepest chain of Tessel calls before a LimitError (the native stack is checked as well).
@@ -66,12 +67,17 @@ class Interpreter {
   ModuleObj& prelude() { return *prelude_; }
 
   Evaluator& evaluator() { return *evaluator_; }
+  /// Compilation state: config knobs, logs, compiled frames (interp/compiler_state.h).
+  CompilerState& compiler() { return *compiler_; }
 
  private:
   Ref<ModuleObj> newModule(std::string name, std::string path);
   Value runProgram(uint32_t file, ModuleObj& module, bool echo);
 
   InterpreterOptions options_;
+  // Before every member that can hold values: compiled frames unregister from it when the
+  // modules holding them are destroyed, so it must be destroyed last.
+  std::unique_ptr<CompilerState> compiler_;
   SourceRegistry sources_;
   std::vector<std::unique_ptr<Program>> programs_;  // kept alive: closures point into them
   Ref<ModuleObj> prelude_;

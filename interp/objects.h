@@ -67,6 +67,7 @@ struct ModuleObj : Object {
   /// Built-in modules with checked fields (`config`) validate assignments here; null for
   /// modules written in Tessel.
   void (*setField)(ModuleObj& self, const std::string& name, Value v) = nullptr;
+  void* native = nullptr;  // state of a built-in module (config: its CompilerConfig)
   std::vector<Value> globals;
   std::vector<std::string> globalNames;
   std::unordered_map<std::string, uint32_t> globalIndex;

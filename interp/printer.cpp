@@ -135,7 +135,11 @@ void appendRepr(std::string& out, const Value& v, int depth) {
       break;
     }
     case Type::Function: out += "<fn " + v.as<FunctionObj>()->proto->name + ">"; break;
-    case Type::Builtin: out += "<built-in fn " + v.as<BuiltinObj>()->name + ">"; break;
+    case Type::Builtin:
+      out += (v.as<BuiltinObj>()->self.is(Type::Compiled) ? "<compiled fn " : "<built-in fn ") +
+             v.as<BuiltinObj>()->name + ">";
+      break;
+    case Type::Compiled: out += "<frame>"; break;
     case Type::Module: out += "<module " + v.as<ModuleObj>()->name + ">"; break;
     case Type::Cell: out += "<cell>"; break;
     case Type::SymInt: out += v.as<SymIntObj>()->value.toString(); break;

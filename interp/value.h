@@ -28,7 +28,8 @@ namespace tessel::interp {
   X(DType, "dtype")                           \
   X(Cell, "cell")                             \
   X(SymInt, "int")                            \
-  X(SymBool, "bool")
+  X(SymBool, "bool")                          \
+  X(Compiled, "compiled")
 
 enum class Type : uint8_t {
 #define TESSEL_X(t, name) t,

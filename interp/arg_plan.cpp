@@ -1,0 +1,112 @@
+// Matching a call's arguments against an entry's ArgPlan.
+#include "interp/arg_plan.h"
+
+#include "interp/objects.h"
+#include "interp/ops.h"
+#include "interp/printer.h"
+#include "interp/tensor_value.h"
+
+namespace tessel::interp {
+namespace {
+
+std::string got(const Value& v) { return std::string(typeName(v.type())); }
+
+std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
+  switch (node.kind) {
+    case ArgNode::Kind::Tensor: {
+      if (!v.is(Type::Tensor) || isFake(v)) return node.path + ": expected a tensor, got " + got(v);
+      const Tensor& t = asTensor(v);
+      if (t.ndim() != node.rank)
+        return node.path + ".ndim: expected " + std::to_string(node.rank) + ", got " + std::to_string(t.ndim());
+      if (t.dtype() != node.dtype)
+        return node.path + ".dtype: expected " + std::string(shapes::name(node.dtype)) + ", got " +
+               std::string(shapes::name(t.dtype()));
+      if (t.device() != node.device)
+        return node.path + ".device: expected " + std::string(backends::deviceName(node.device)) +
+               ", got " + std::string(backends::deviceName(t.device()));
+      for (int64_t d = 0; d < node.rank; ++d)
+        if (!node.unbackedDims[d]) flat.sources.push_back(t.size(d));
+      flat.inputs.push_back(t);
+      return "";
+    }
+    case ArgNode::Kind::Int:
+      if (!v.is(Type::Int)) return node.path + ": expected an int, got " + got(v);
+      flat.sources.push_back(v.asInt());
+      return "";
+    case ArgNode::Kind::Float:
+      if (!v.is(Type::Float)) return node.path + ": expected a float, got " + got(v);
+      if (v.asFloat() != node.expected.asFloat())
+        return node.path + ": expected " + repr(node.expected) + ", got " + repr(v);
+      return "";
+    case ArgNode::Kind::FloatInput:
+      if (!v.is(Type::Float)) return node.path + ": expected a float, got " + got(v);
+      flat.inputs.push_back(Tensor::scalar(v.asFloat(), shapes::DType::F32));
+      return "";
+    case ArgNode::Kind::Exact:
+      if (v.type() != node.expected.type() || !valuesEqual(v, node.expected))
+        return node.path + ": expected " + repr(node.expected) + ", got " + repr(v);
+      return "";
+    case ArgNode::Kind::Identity:
+      if (!v.isHeap() || v.asObject() != node.expected.asObject())
+        return node.path + ": expected the same " + std::string(typeName(node.expected.type())) +
+               " as when compiled, got " + repr(v);
+      return "";
+    case ArgNode::Kind::List:
+    case ArgNode::Kind::Tuple: {
+      Type want = node.kind == ArgNode::Kind::List ? Type::List : Type::Tuple;
+      if (!v.is(want)) return node.path + ": expected a " + std::string(typeName(want)) + ", got " + got(v);
+      const auto& items = want == Type::List ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
+      if (items.size() != node.children.size())
+        return "len(" + node.path + "): expected " + std::to_string(node.children.size()) + ", got " +
+               std::to_string(items.size());
+      for (size_t i = 0; i < items.size(); ++i) {
+        std::string r = matchNode(node.children[i], items[i], flat);
+        if (!r.empty()) return r;
+      }
+      return "";
+    }
+    case ArgNode::Kind::Dict: {
+      if (!v.is(Type::Dict)) return node.path + ": expected a dict, got " + got(v);
+      auto* d = v.as<DictObj>();
+      if (d->entries.size() != node.keys.size())
+        return "len(" + node.path + "): expected " + std::to_string(node.keys.size()) + ", got " +
+               std::to_string(d->entries.size());
+      for (size_t i = 0; i < node.keys.size(); ++i) {
+        Value* item = d->find(node.keys[i]);
+        if (!item) return node.path + ": missing key " + quoteString(node.keys[i]);
+        std::string r = matchNode(node.children[i], *item, flat);
+        if (!r.empty()) return r;
+      }
+      return "";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string matchGlobals(const std::vector<GlobalGuard>& globals) {
+  for (const GlobalGuard& g : globals) {
+    const Value& now = g.module->globals[g.slot];
+    bool same = g.byIdentity ? (now.isHeap() && now.asObject() == g.expected.asObject())
+                             : (now.type() == g.expected.type() && valuesEqual(now, g.expected));
+    if (!same)
+      return "global '" + g.name + "': expected " + (g.byIdentity ? "the same object as when compiled" : repr(g.expected)) +
+             ", got " + repr(now);
+  }
+  return "";
+}
+
+std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat) {
+  flat.inputs.clear();
+  flat.sources.clear();
+  if (args.size() != plan.args.size())
+    return "expected " + std::to_string(plan.args.size()) + " arguments, got " + std::to_string(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string r = matchNode(plan.args[i], args[i], flat);
+    if (!r.empty()) return r;
+  }
+  return "";
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,79 @@
+// ArgPlan: how the arguments of a compiled call are checked against an entry and flattened
+// into graph inputs and guard inputs. Built while tracing (one node per argument, recursing
+// into lists, tuples and dicts so a model's parameter tree can be an argument); walked again
+// at every call in the same order, so the sizes it collects line up with the ShapeEnv's
+// sources and the guard program's input slots.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/tensor.h"
+#include "interp/objects.h"
+#include "shapes/sym_int.h"
+
+namespace tessel::interp {
+
+struct ArgNode {
+  enum class Kind : uint8_t {
+    Tensor,      // graph input; rank/dtype/device must match; sizes are guard sources
+    Int,         // a guard source (static or symbolic)
+    Float,       // specialized: must equal `expected`
+    FloatInput,  // dynamic float: becomes a 0-d f32 graph input
+    Exact,       // bool, str, none: must equal `expected`
+    Identity,    // functions, modules, ...: must be the same object
+    List,
+    Tuple,
+    Dict,
+  };
+  Kind kind = Kind::Exact;
+  std::string path;  // "x", "params[0][\"w\"]": for messages
+  // Tensor
+  int64_t rank = 0;
+  shapes::DType dtype = shapes::DType::F32;
+  backends::Device device = backends::Device::Cpu;
+  std::vector<bool> unbackedDims;  // dims marked unbacked: not guard sources
+  // Float, Exact, Identity
+  Value expected;
+  // List, Tuple, Dict
+  std::vector<std::string> keys;
+  std::vector<ArgNode> children;
+};
+
+struct ArgPlan {
+  std::vector<ArgNode> args;
+};
+
+/// A global the traced body read, and what it must still be for the entry to apply (compiler.md:
+/// globals read by the traced body are guarded like arguments).
+struct GlobalGuard {
+  Ref<ModuleObj> module;
+  uint32_t slot = 0;
+  std::string name;
+  Value expected;
+  bool byIdentity = false;  // tensors, functions, containers: the same object; scalars: equal
+};
+/// "" when every global still matches, else the reason.
+std::string matchGlobals(const std::vector<GlobalGuard>& globals);
+
+/// The flattened view of one call: graph inputs and guard inputs.
+struct FlatArgs {
+  std::vector<backends::Tensor> inputs;
+  std::vector<int64_t> sources;
+};
+
+/// Checks `args` against the plan. On success fills `flat` and returns ""; otherwise returns
+/// the reason ("x.dtype: expected f32, got i32").
+std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat);
+
+/// How a traced function's result is rebuilt from graph outputs at each call.
+struct OutputTemplate {
+  enum class Kind : uint8_t { Output, Constant, Size, List, Tuple, Dict } kind = Kind::Constant;
+  size_t output = 0;     // Output: index into the graph's outputs
+  Value constant;        // Constant
+  shapes::SymInt size;   // Size: evaluated under the call's symbol values
+  std::vector<std::string> keys;
+  std::vector<OutputTemplate> children;
+};
+
+}  // namespace tessel::interp

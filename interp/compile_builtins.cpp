@@ -1,0 +1,265 @@
+// Built-ins of the compiler (compiler.md): compile, the mark_* family, check, stats, explain,
+// reset, and the `config` module.
+#include <cstdlib>
+
+#include "interp/builtins.h"
+#include "interp/compiled_frame.h"
+#include "interp/compiler_state.h"
+#include "interp/interpreter.h"
+#include "interp/native_args.h"
+#include "interp/ops.h"
+#include "interp/printer.h"
+#include "interp/sym_value.h"
+#include "interp/tensor_value.h"
+#include "interp/tracer.h"
+#include "shapes/shape_env.h"
+#include "shapes/source_loc.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+CompilerState::CompilerState() {
+  if (const char* logs = std::getenv("TESSEL_LOGS")) log.configure(logs);
+  if (const char* sources = std::getenv("TESSEL_DYNAMIC_SOURCES")) {
+    std::string list = sources;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t comma = list.find(',', start);
+      std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!name.empty()) dynamicSources.insert(name);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+}
+
+namespace {
+
+FrameObj* frameOf(const Value& v) {
+  if (v.is(Type::Builtin)) {
+    const Value& self = v.as<BuiltinObj>()->self;
+    if (self.is(Type::Compiled)) return self.as<FrameObj>();
+  }
+  return nullptr;
+}
+
+FrameObj& expectFrame(const Value& v, const char* fn) {
+  FrameObj* f = frameOf(v);
+  if (!f) throwUserError(ErrorKind::TypeError, std::string(fn) + "(): expected a compiled function, got " + repr(v));
+  return *f;
+}
+
+CompileOptions parseOptions(const ArgBinder& b, size_t first) {
+  CompileOptions o;
+  if (b.has(first)) {
+    const Value& d = b.at(first);
+    if (d.is(Type::None)) o.dynamic = DynamicMode::Automatic;
+    else if (d.is(Type::Bool)) o.dynamic = d.asBool() ? DynamicMode::All : DynamicMode::None;
+    else throwUserError(ErrorKind::TypeError, "compile(): dynamic must be none, true or false");
+  }
+  if (b.has(first + 1)) o.fullgraph = b.toBool(first + 1);
+  if (b.has(first + 2)) o.backend = b.toStr(first + 2);
+  return o;
+}
+
+// @compile(dynamic = true) evaluates compile(dynamic = true) first: a decorator that remembers
+// the options.
+Value applyDecorator(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("compile", a, {"f"}, 1);
+  const auto& opts = a.self.as<TupleObj>()->items;
+  CompileOptions o;
+  o.dynamic = static_cast<DynamicMode>(opts[0].asInt());
+  o.fullgraph = opts[1].asBool();
+  o.backend = opts[2].as<StrObj>()->str;
+  return makeCompiled(interp, b.at(0), o);
+}
+
+Value nativeCompile(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("compile", a, {"f", "dynamic", "fullgraph", "backend"}, 0);
+  CompileOptions o = parseOptions(b, 1);
+  if (!b.has(0) || b.at(0).is(Type::None)) {
+    Value state = makeTuple({Value::integer(static_cast<int64_t>(o.dynamic)), Value::boolean(o.fullgraph),
+                             makeStr(o.backend)});
+    return Value::object(new BuiltinObj("compile", applyDecorator, state));
+  }
+  return makeCompiled(interp, b.at(0), o);
+}
+
+TensorObj& tensorToMark(const ArgBinder& b, const char* fn, int64_t& dim) {
+  const Value& x = b.at(0);
+  if (!x.is(Type::Tensor) || isFake(x))
+    throwUserError(ErrorKind::TypeError, std::string(fn) + "(): expected a tensor, got " + repr(x));
+  auto* t = x.as<TensorObj>();
+  int64_t rank = t->tensor.ndim();
+  dim = b.toInt(1);
+  if (dim < -rank || dim >= rank)
+    throwUserError(ErrorKind::IndexError, std::string(fn) + "(): dim " + std::to_string(dim) +
+                                              " is out of range for a tensor of rank " + std::to_string(rank));
+  if (dim < 0) dim += rank;
+  if (static_cast<int64_t>(t->marks.size()) < rank) t->marks.resize(rank);
+  return *t;
+}
+
+Value markWith(CallArgs& a, const char* fn, DimMark::Kind kind) {
+  ArgBinder b(fn, a, {"x", "dim", "min", "max"}, 2);
+  int64_t dim;
+  TensorObj& t = tensorToMark(b, fn, dim);
+  DimMark mark;
+  mark.kind = kind;
+  if (b.has(2) && !b.at(2).is(Type::None)) mark.min = b.toInt(2);
+  if (b.has(3) && !b.at(3).is(Type::None)) mark.max = b.toInt(3);
+  if (mark.min && mark.max && *mark.min > *mark.max)
+    throwUserError(ErrorKind::ValueError, std::string(fn) + "(): min " + std::to_string(*mark.min) +
+                                              " is greater than max " + std::to_string(*mark.max));
+  int64_t size = t.tensor.size(dim);
+  if ((mark.min && size < *mark.min) || (mark.max && size > *mark.max))
+    throwUserError(ErrorKind::ShapeError, std::string(fn) + "(): size " + std::to_string(size) + " of dim " +
+                                              std::to_string(dim) + " is outside [" +
+                                              (mark.min ? std::to_string(*mark.min) : "-inf") + ", " +
+                                              (mark.max ? std::to_string(*mark.max) : "inf") + "]");
+  t.marks[dim] = mark;
+  return Value::none();
+}
+
+Value nativeMarkDynamic(Interpreter&, CallArgs& a) { return markWith(a, "mark_dynamic", DimMark::Kind::Dynamic); }
+Value nativeMaybeMarkDynamic(Interpreter&, CallArgs& a) {
+  return markWith(a, "maybe_mark_dynamic", DimMark::Kind::MaybeDynamic);
+}
+Value nativeMarkStatic(Interpreter&, CallArgs& a) {
+  ArgBinder b("mark_static", a, {"x", "dim"}, 2);
+  int64_t dim;
+  tensorToMark(b, "mark_static", dim).marks[dim] = DimMark{DimMark::Kind::Static, {}, {}};
+  return Value::none();
+}
+Value nativeMarkUnbacked(Interpreter&, CallArgs& a) {
+  ArgBinder b("mark_unbacked", a, {"x", "dim"}, 2);
+  int64_t dim;
+  tensorToMark(b, "mark_unbacked", dim).marks[dim] = DimMark{DimMark::Kind::Unbacked, {}, {}};
+  return Value::none();
+}
+
+// check(cond): a fact for the solver and a runtime assert while tracing; an assertion eagerly.
+Value nativeCheck(Interpreter&, CallArgs& a) {
+  ArgBinder b("check", a, {"cond", "message"}, 1);
+  std::string message = b.has(1) ? str(b.at(1)) : "check failed";
+  const Value& c = b.at(0);
+  if (c.is(Type::SymBool)) {
+    shapes::ShapeEnv* env = shapes::currentShapeEnv();
+    TESSEL_ASSERT(env, "a symbolic bool outside tracing");
+    env->check(c.as<SymBoolObj>()->value, message);
+    return Value::none();
+  }
+  if (!truthy(c)) throwUserError(ErrorKind::AssertionError, message);
+  return Value::none();
+}
+
+Value nativeCheckIsSize(Interpreter&, CallArgs& a) {
+  ArgBinder b("check_is_size", a, {"n"}, 1);
+  const Value& n = b.at(0);
+  if (n.is(Type::SymInt)) {
+    shapes::ShapeEnv* env = shapes::currentShapeEnv();
+    TESSEL_ASSERT(env, "a symbolic int outside tracing");
+    env->checkIsSize(n.as<SymIntObj>()->value);
+    return Value::none();
+  }
+  if (b.toInt(0) < 0) throwUserError(ErrorKind::AssertionError, "check_is_size(): " + repr(n) + " is negative");
+  return Value::none();
+}
+
+Value statsDict(const FrameStats& s, const Entry* newest, int64_t entries) {
+  Ref<DictObj> d = make<DictObj>();
+  d->set("compiles", Value::integer(s.compiles));
+  d->set("cache_hits", Value::integer(s.cacheHits));
+  d->set("cache_misses", Value::integer(s.cacheMisses));
+  d->set("recompiles", Value::integer(s.recompiles));
+  d->set("entries", Value::integer(entries));
+  d->set("graph_breaks", Value::integer(s.graphBreaks));
+  d->set("fallbacks", Value::integer(s.fallbacks));
+  std::vector<Value> reasons;
+  for (auto& r : s.reasons) reasons.push_back(makeStr(r));
+  d->set("reasons", makeList(std::move(reasons)));
+  std::vector<Value> guards;
+  if (newest)
+    for (auto& g : newest->guardTexts) guards.push_back(makeStr(g));
+  d->set("guards", makeList(std::move(guards)));
+  d->set("compile_ms", Value::real(s.compileMs));
+  return d.value();
+}
+
+Value nativeStats(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("stats", a, {"f"}, 0);
+  if (b.has(0)) {
+    FrameObj& f = expectFrame(b.at(0), "stats");
+    return statsDict(f.stats, f.entries.empty() ? nullptr : f.entries.back().get(),
+                     static_cast<int64_t>(f.entries.size()));
+  }
+  FrameStats total;
+  int64_t entries = 0;
+  for (FrameObj* f : interp.compiler().frames) {
+    if (!f) continue;
+    total.compiles += f->stats.compiles;
+    total.cacheHits += f->stats.cacheHits;
+    total.cacheMisses += f->stats.cacheMisses;
+    total.recompiles += f->stats.recompiles;
+    total.fallbacks += f->stats.fallbacks;
+    total.graphBreaks += f->stats.graphBreaks;
+    total.compileMs += f->stats.compileMs;
+    total.reasons.insert(total.reasons.end(), f->stats.reasons.begin(), f->stats.reasons.end());
+    entries += static_cast<int64_t>(f->entries.size());
+  }
+  return statsDict(total, nullptr, entries);
+}
+
+Value nativeReset(Interpreter&, CallArgs& a) {
+  ArgBinder b("reset", a, {"f"}, 1);
+  resetFrame(expectFrame(b.at(0), "reset"));
+  return Value::none();
+}
+
+// explain(f, args...): traces f for these arguments without running it or touching its cache.
+Value nativeExplain(Interpreter& interp, CallArgs& a) {
+  if (a.positional.empty()) throwUserError(ErrorKind::TypeError, "explain() missing argument 'f'");
+  FrameObj& frame = expectFrame(a.positional[0], "explain");
+  auto* fn = frame.function.as<FunctionObj>();
+  std::vector<Value> args(a.positional.begin() + 1, a.positional.end());
+  if (args.size() != fn->proto->params.size())
+    throwUserError(ErrorKind::TypeError, "explain(): " + frame.name() + "() takes " +
+                                             std::to_string(fn->proto->params.size()) + " arguments, got " +
+                                             std::to_string(args.size()));
+  Entry entry;
+  Tracer(interp, frame, entry).trace(args, Span{});
+  std::string out = "explain " + frame.name() + " (" + frame.location() + ")\n";
+  out += "symbols:\n";
+  for (uint32_t s = 0; s < entry.env->numSymbols(); ++s) {
+    const shapes::SymbolInfo& info = entry.env->symbol(s);
+    out += "  " + info.name + (info.unbacked ? " (unbacked)" : " = " + std::to_string(*info.hint) + " from " + info.source) +
+           " in " + info.range.toString() + "\n";
+  }
+  out += "guards:\n";
+  for (auto& g : entry.guardTexts) out += "  " + g + "\n";
+  out += "graph breaks: 0\n";
+  out += "graph:\n" + entry.graphText;
+  if (!out.empty() && out.back() != '\n') out += "\n";
+  out += entry.executable->stats().toString();
+  return makeStr(out);
+}
+
+}  // namespace
+
+void registerCompileBuiltins(ModuleObj& prelude) {
+  static const std::pair<const char*, NativeFn> kBuiltins[] = {
+      {"compile", nativeCompile},
+      {"mark_dynamic", nativeMarkDynamic},
+      {"maybe_mark_dynamic", nativeMaybeMarkDynamic},
+      {"mark_static", nativeMarkStatic},
+      {"mark_unbacked", nativeMarkUnbacked},
+      {"check", nativeCheck},
+      {"check_is_size", nativeCheckIsSize},
+      {"stats", nativeStats},
+      {"reset", nativeReset},
+      {"explain", nativeExplain},
+  };
+  for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);
+}
+
+}  // namespace tessel::interp

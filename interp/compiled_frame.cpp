@@ -1,0 +1,223 @@
+// Calling a compiled function: the entry cache, automatic dynamic, recompiles, the recompile
+// limit and its eager fallback (compiler.md, "A call, step by step").
+#include "interp/compiled_frame.h"
+
+#include <iostream>
+
+#include "backends/graph/sym_eval.h"
+#include "interp/compiler_state.h"
+#include "interp/diagnostics.h"
+#include "interp/interpreter.h"
+#include "interp/printer.h"
+#include "interp/sym_value.h"
+#include "interp/tensor_value.h"
+#include "interp/tracer.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+FrameObj::FrameObj(Value fn, CompileOptions opts, CompilerState& st)
+    : Object(Type::Compiled), function(std::move(fn)), options(std::move(opts)), state(st) {
+  frameId = static_cast<int>(state.frames.size());
+  state.frames.push_back(this);
+}
+
+FrameObj::~FrameObj() {
+  for (auto& f : state.frames)
+    if (f == this) f = nullptr;
+}
+
+std::string FrameObj::name() const { return function.as<FunctionObj>()->proto->name; }
+
+
+void resetFrame(FrameObj& frame) {
+  frame.entries.clear();
+  frame.codeState = CodeState{};
+  frame.stats = FrameStats{};
+  frame.fellBack = false;
+  frame.warned = false;
+}
+
+namespace {
+
+// Binds positional and keyword arguments to the function's parameters (defaults filled), the
+// way a call would, so entries see one canonical argument list.
+std::vector<Value> bindParams(FunctionObj& fn, CallArgs& a) {
+  FnProto& proto = *fn.proto;
+  size_t n = proto.params.size();
+  if (a.positional.size() > n)
+    throwUserError(ErrorKind::TypeError, proto.name + "() takes " + std::to_string(n) + " arguments but " +
+                                             std::to_string(a.positional.size()) + " were given");
+  std::vector<Value> bound(n, Value::undefined());
+  for (size_t i = 0; i < a.positional.size(); ++i) bound[i] = a.positional[i];
+  for (size_t k = 0; k < a.kwNames.size(); ++k) {
+    size_t i = 0;
+    while (i < n && proto.params[i].name != a.kwNames[k]) ++i;
+    if (i == n) throwUserError(ErrorKind::TypeError, proto.name + "() got an unexpected keyword argument '" + a.kwNames[k] + "'");
+    if (!bound[i].is(Type::Undefined))
+      throwUserError(ErrorKind::TypeError, proto.name + "() got multiple values for argument '" + a.kwNames[k] + "'");
+    bound[i] = a.kwValues[k];
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!bound[i].is(Type::Undefined)) continue;
+    if (fn.defaults[i].is(Type::Undefined))
+      throwUserError(ErrorKind::TypeError, proto.name + "() missing argument '" + proto.params[i].name + "'");
+    bound[i] = fn.defaults[i];
+  }
+  return bound;
+}
+
+// The value of every size, int and float source of a call, by source name, for the code
+// state (automatic dynamic).
+void collectSources(const Value& v, const std::string& path, std::vector<std::pair<std::string, double>>& out) {
+  switch (v.type()) {
+    case Type::Tensor:
+      if (!isFake(v)) {
+        const Tensor& t = asTensor(v);
+        for (int64_t d = 0; d < t.ndim(); ++d)
+          out.emplace_back(path + ".shape[" + std::to_string(d) + "]", static_cast<double>(t.size(d)));
+      }
+      return;
+    case Type::Int: out.emplace_back(path, static_cast<double>(v.asInt())); return;
+    case Type::Float: out.emplace_back(path, v.asFloat()); return;
+    case Type::List:
+    case Type::Tuple: {
+      const auto& items = v.is(Type::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
+      for (size_t i = 0; i < items.size(); ++i) collectSources(items[i], path + "[" + std::to_string(i) + "]", out);
+      return;
+    }
+    case Type::Dict:
+      for (auto& [k, item] : v.as<DictObj>()->entries) collectSources(item, path + "[" + quoteString(k) + "]", out);
+      return;
+    default: return;
+  }
+}
+
+void updateCodeState(FrameObj& frame, std::span<const Value> args) {
+  FnProto& proto = *frame.function.as<FunctionObj>()->proto;
+  std::vector<std::pair<std::string, double>> sources;
+  for (size_t i = 0; i < args.size(); ++i) collectSources(args[i], proto.params[i].name, sources);
+  for (auto& [name, value] : sources) {
+    auto [it, inserted] = frame.codeState.values.emplace(name, value);
+    if (!inserted && it->second && *it->second != value) it->second = std::nullopt;  // "?"
+  }
+}
+
+Value rebuildOutput(const OutputTemplate& t, const std::vector<Tensor>& outs, const graph::SymbolValues& symbols) {
+  switch (t.kind) {
+    case OutputTemplate::Kind::Output: return makeTensor(outs.at(t.output));
+    case OutputTemplate::Kind::Constant: return t.constant;
+    case OutputTemplate::Kind::Size: return Value::integer(symbols.eval(t.size));
+    case OutputTemplate::Kind::List:
+    case OutputTemplate::Kind::Tuple: {
+      std::vector<Value> items;
+      for (const OutputTemplate& c : t.children) items.push_back(rebuildOutput(c, outs, symbols));
+      return t.kind == OutputTemplate::Kind::List ? makeList(std::move(items)) : makeTuple(std::move(items));
+    }
+    case OutputTemplate::Kind::Dict: {
+      Ref<DictObj> d = make<DictObj>();
+      for (size_t i = 0; i < t.keys.size(); ++i) d->set(t.keys[i], rebuildOutput(t.children[i], outs, symbols));
+      return d.value();
+    }
+  }
+  return Value::none();
+}
+
+Value runEntry(Entry& entry, const FlatArgs& flat) {
+  std::vector<int64_t> symbols = entry.guards.bindSymbols(flat.sources);
+  std::vector<Tensor> outs = entry.executable->run(flat.inputs, symbols);
+  graph::SymbolValues values;
+  values.reset(symbols.size());
+  for (size_t s = 0; s < symbols.size(); ++s)
+    if (!entry.env->symbol(static_cast<uint32_t>(s)).unbacked) values.bind(static_cast<uint32_t>(s), symbols[s]);
+  return rebuildOutput(entry.output, outs, values);
+}
+
+// Why an entry does not apply to this call ("" when it does).
+std::string entryMismatch(Entry& entry, std::span<const Value> args, FlatArgs& flat) {
+  std::string r = matchArgs(entry.plan, args, flat);
+  if (!r.empty()) return r;
+  r = matchGlobals(entry.globals);
+  if (!r.empty()) return r;
+  int failed = entry.guards.check(flat.sources);
+  return failed < 0 ? "" : entry.guards.failureReason(failed, flat.sources);
+}
+
+Value callCompiled(Interpreter& interp, CallArgs& a) {
+  FrameObj& frame = *a.self.as<FrameObj>();
+  // A compiled function called while another is traced is traced through (inlined).
+  if (interp.evaluator().traceHooks()) {
+    std::vector<Value> kw(a.kwValues.begin(), a.kwValues.end());
+    return interp.call(frame.function, a.positional, Span{}, a.kwNames, kw);
+  }
+  std::vector<Value> args = bindParams(*frame.function.as<FunctionObj>(), a);
+  if (frame.fellBack) {
+    ++frame.stats.fallbacks;
+    return interp.call(frame.function, args, Span{});
+  }
+  FlatArgs flat;
+  std::string reason;
+  for (size_t i = frame.entries.size(); i-- > 0;) {
+    Entry& entry = *frame.entries[i];
+    std::string r = entryMismatch(entry, args, flat);
+    if (r.empty()) {
+      ++frame.stats.cacheHits;
+      return runEntry(entry, flat);
+    }
+    if (i + 1 == frame.entries.size()) reason = r;  // the newest entry's first failing guard
+  }
+  ++frame.stats.cacheMisses;
+  CompilerState& state = frame.state;
+  if (!frame.entries.empty() &&
+      static_cast<int64_t>(frame.entries.size()) >= state.config.recompile_limit) {
+    if (!frame.warned) {
+      std::cerr << "tessel: warning: " << frame.name() << " (" << frame.location()
+                << ") reached config.recompile_limit (" << state.config.recompile_limit
+                << "); last failing guard: " << reason << "; running it eagerly from now on\n";
+      frame.warned = true;
+    }
+    frame.fellBack = true;
+    ++frame.stats.fallbacks;
+    return interp.call(frame.function, args, Span{});
+  }
+  int compileId = static_cast<int>(frame.entries.size());
+  if (compileId > 0) {
+    ++frame.stats.recompiles;
+    frame.stats.reasons.push_back(reason);
+    state.log.write(LogCategory::Recompiles, frame.frameId, compileId,
+                    "recompile " + frame.name() + " (" + frame.location() + "): " + reason);
+  }
+  updateCodeState(frame, args);
+  auto entry = std::make_unique<Entry>();
+  entry->compileId = compileId;
+  Tracer(interp, frame, *entry).trace(args, Span{});
+  ++frame.stats.compiles;
+  frame.stats.compileMs += entry->compileMs;
+  Entry& installed = *entry;
+  frame.entries.push_back(std::move(entry));
+  std::string r = entryMismatch(installed, args, flat);
+  TESSEL_ASSERT(r.empty(), "a fresh entry rejects the call it was traced for: " + r);
+  return runEntry(installed, flat);
+}
+
+}  // namespace
+
+Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options) {
+  if (!fn.is(Type::Function))
+    throwUserError(ErrorKind::TypeError, "compile() needs a function written in Tessel, not '" +
+                                             std::string(typeName(fn.type())) + "'");
+  if (options.backend != "auto" && options.backend != "cpu") {
+    if (options.backend == "vulkan" || options.backend == "tpu")
+      throwUserError(ErrorKind::DeviceError, "compile(backend = \"" + options.backend +
+                                                 "\") is not supported yet; use \"cpu\" or \"auto\"");
+    throwUserError(ErrorKind::ValueError, "compile(): unknown backend \"" + options.backend +
+                                              "\" (auto, cpu, vulkan, tpu)");
+  }
+  auto* frameObj = new FrameObj(fn, std::move(options), interp.compiler());
+  Value frame = Value::object(frameObj);
+  const Span& span = fn.as<FunctionObj>()->proto->span;
+  frameObj->where = interp.sources().name(span.file) + ":" + std::to_string(span.line);
+  return Value::object(new BuiltinObj(fn.as<FunctionObj>()->proto->name, callCompiled, frame));
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,44 @@
+// CompilerState: what one Interpreter knows about compilation: the `config` knobs, the logs,
+// every compiled frame (for stats() totals), and the dynamic-source allow-list.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "interp/compile_log.h"
+#include "interp/objects.h"
+
+namespace tessel::interp {
+
+struct FrameObj;
+
+/// The fields of the built-in `config` module (compiler.md, "config").
+struct CompilerConfig {
+  int64_t recompile_limit = 8;
+  bool automatic_dynamic = true;
+  bool duck_shape = true;
+  bool specialize_float = true;
+  bool backed_size_oblivious = false;
+  bool pgo = true;
+  bool compiler_collectives = false;
+  int64_t solver_rlimit = 2'000'000;
+};
+
+class CompilerState {
+ public:
+  CompilerState();
+  CompilerConfig config;
+  CompileLog log;
+  /// TESSEL_DYNAMIC_SOURCES: source names ("x", "y.shape[1]", "n") dynamic from the first
+  /// compile.
+  std::unordered_set<std::string> dynamicSources;
+  /// Every frame made by compile()/@compile, in creation order (its index is its frame id).
+  std::vector<FrameObj*> frames;
+  /// The `config` module value (created on first import/lookup).
+  Value configModule;
+};
+
+}  // namespace tessel::interp

@@ -1,0 +1,71 @@
+// The built-in `config` module (compiler.md, "config"): fields read and set like module
+// globals, validated on assignment and mirrored into the interpreter's CompilerConfig.
+#include "interp/builtins.h"
+#include "interp/compiler_state.h"
+#include "interp/printer.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+namespace {
+
+struct Field {
+  const char* name;
+  bool isBool;
+  int64_t min;  // ints only
+  void (*store)(CompilerConfig&, const Value&);
+  Value (*load)(const CompilerConfig&);
+};
+
+#define TESSEL_BOOL_FIELD(f)                                                 \
+  Field {                                                                    \
+    #f, true, 0, [](CompilerConfig& c, const Value& v) { c.f = v.asBool(); }, \
+        [](const CompilerConfig& c) { return Value::boolean(c.f); }          \
+  }
+#define TESSEL_INT_FIELD(f, lo)                                               \
+  Field {                                                                     \
+    #f, false, lo, [](CompilerConfig& c, const Value& v) { c.f = v.asInt(); }, \
+        [](const CompilerConfig& c) { return Value::integer(c.f); }           \
+  }
+
+const Field kFields[] = {
+    TESSEL_INT_FIELD(recompile_limit, 1),
+    TESSEL_BOOL_FIELD(automatic_dynamic),
+    TESSEL_BOOL_FIELD(duck_shape),
+    TESSEL_BOOL_FIELD(specialize_float),
+    TESSEL_BOOL_FIELD(backed_size_oblivious),
+    TESSEL_BOOL_FIELD(pgo),
+    TESSEL_BOOL_FIELD(compiler_collectives),
+    TESSEL_INT_FIELD(solver_rlimit, 0),
+};
+
+void setConfigField(ModuleObj& self, const std::string& name, Value v) {
+  auto& config = *static_cast<CompilerConfig*>(self.native);
+  for (const Field& f : kFields) {
+    if (name != f.name) continue;
+    if (f.isBool && !v.is(Type::Bool))
+      throwUserError(ErrorKind::TypeError, "config." + name + " must be a bool, not '" + std::string(typeName(v.type())) + "'");
+    if (!f.isBool && !v.is(Type::Int))
+      throwUserError(ErrorKind::TypeError, "config." + name + " must be an int, not '" + std::string(typeName(v.type())) + "'");
+    if (!f.isBool && v.asInt() < f.min)
+      throwUserError(ErrorKind::ValueError, "config." + name + " must be at least " + std::to_string(f.min) +
+                                                ", got " + std::to_string(v.asInt()));
+    f.store(config, v);
+    self.define(name, std::move(v));
+    return;
+  }
+  std::string names;
+  for (const Field& f : kFields) names += (names.empty() ? "" : ", ") + std::string(f.name);
+  throwUserError(ErrorKind::NameError, "config has no field '" + name + "' (fields: " + names + ")");
+}
+
+}  // namespace
+
+Value makeConfigModule(CompilerConfig& config) {
+  auto* m = new ModuleObj("config");
+  m->setField = setConfigField;
+  m->native = &config;
+  for (const Field& f : kFields) m->define(f.name, f.load(config));
+  return Value::object(m);
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,354 @@
+// Tracing a @compile function: inputs and the dynamic-shape policy, ops into the graph,
+// globals, outputs, and finishing the entry (guards, executable).
+#include "interp/tracer.h"
+
+#include <chrono>
+
+#include "backends/graph/cpu_executor.h"
+#include "backends/graph/sym_eval.h"
+#include "interp/compiler_state.h"
+#include "interp/diagnostics.h"
+#include "interp/interpreter.h"
+#include "interp/printer.h"
+#include "interp/sym_value.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+Tracer::Tracer(Interpreter& interp, FrameObj& frame, Entry& entry)
+    : interp_(interp), frame_(frame), entry_(entry) {}
+
+Tracer::~Tracer() = default;
+
+void Tracer::log(LogCategory c, const std::string& text) {
+  frame_.state.log.write(c, frame_.frameId, entry_.compileId, text);
+}
+
+namespace {
+
+bool namedDim(const TypeAnn* ann, size_t d) {
+  return ann && ann->hasDims && d < ann->dims.size() && ann->dims[d].isName && ann->dims[d].name != "_";
+}
+
+// "x.shape[0]" belongs to the tensor "x": TESSEL_DYNAMIC_SOURCES may name either.
+std::string tensorOfSource(const std::string& source) {
+  size_t dot = source.rfind(".shape[");
+  return dot == std::string::npos ? source : source.substr(0, dot);
+}
+
+}  // namespace
+
+shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const DimMark& mark,
+                                  bool named, bool isSize) {
+  const CompilerConfig& config = frame_.state.config;
+  shapes::SymbolOptions opts;
+  opts.isSize = isSize;
+  bool dynamic;
+  // Precedence: compiler.md, "Which sizes become symbols".
+  if (frame_.state.dynamicSources.count(source) || frame_.state.dynamicSources.count(tensorOfSource(source))) {
+    dynamic = true;
+  } else if (mark.kind == DimMark::Kind::Static) {
+    dynamic = false;
+  } else if (mark.kind == DimMark::Kind::Dynamic || mark.kind == DimMark::Kind::MaybeDynamic) {
+    dynamic = true;
+    opts.markedDynamic = mark.kind == DimMark::Kind::Dynamic;
+    opts.min = mark.min;
+    opts.max = mark.max;
+  } else if (named) {
+    dynamic = true;
+  } else if (frame_.options.dynamic == DynamicMode::All) {
+    dynamic = true;
+  } else if (frame_.options.dynamic == DynamicMode::None) {
+    dynamic = false;
+  } else {
+    dynamic = config.automatic_dynamic && frame_.codeState.isDynamic(source);
+  }
+  opts.dynamic = !dynamic ? shapes::DimDynamic::Static
+                 : config.duck_shape ? shapes::DimDynamic::Duck
+                                     : shapes::DimDynamic::Dynamic;
+  return entry_.env->createSymbol(source, hint, opts);
+}
+
+Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, const TypeAnn* ann) {
+  node.path = path;
+  switch (v.type()) {
+    case Type::Tensor: {
+      if (isFake(v)) throwUserError(ErrorKind::ValueError, path + ": a traced tensor was passed to a compiled function");
+      auto* obj = v.as<TensorObj>();
+      const Tensor& t = obj->tensor;
+      node.kind = ArgNode::Kind::Tensor;
+      node.rank = t.ndim();
+      node.dtype = t.dtype();
+      node.device = t.device();
+      node.unbackedDims.assign(node.rank, false);
+      shapes::SymShape shape;
+      for (int64_t d = 0; d < t.ndim(); ++d) {
+        DimMark mark = d < static_cast<int64_t>(obj->marks.size()) ? obj->marks[d] : DimMark{};
+        if (mark.kind == DimMark::Kind::Unbacked) {
+          node.unbackedDims[d] = true;
+          shape.push_back(entry_.env->createUnbacked(true));
+          continue;
+        }
+        shape.push_back(sizeSymbol(path + ".shape[" + std::to_string(d) + "]", t.size(d), mark,
+                                   namedDim(ann, d), true));
+      }
+      graph::ValueId id = builder_->input(path, shape, t.dtype());
+      Value f = Value::object(new TensorObj(FakeTensor{id, shape, t.dtype(), t.device(), this}));
+      inputFakes_.push_back(f);
+      return f;
+    }
+    case Type::Int: {
+      node.kind = ArgNode::Kind::Int;
+      return makeSymInt(sizeSymbol(path, v.asInt(), DimMark{}, false, false));
+    }
+    case Type::Float: {
+      const CompilerConfig& config = frame_.state.config;
+      bool dynamic = frame_.state.dynamicSources.count(path) ||
+                     frame_.options.dynamic == DynamicMode::All ||
+                     (frame_.options.dynamic == DynamicMode::Automatic && config.automatic_dynamic &&
+                      frame_.codeState.isDynamic(path));
+      if (dynamic && !config.specialize_float) {
+        // A varying float becomes a 0-d f32 input instead of a constant in the graph.
+        node.kind = ArgNode::Kind::FloatInput;
+        graph::ValueId id = builder_->input(path, {}, shapes::DType::F32);
+        return fake(id);
+      }
+      node.kind = ArgNode::Kind::Float;
+      node.expected = v;
+      return v;
+    }
+    case Type::List:
+    case Type::Tuple: {
+      bool isList = v.is(Type::List);
+      node.kind = isList ? ArgNode::Kind::List : ArgNode::Kind::Tuple;
+      const auto& items = isList ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
+      std::vector<Value> out;
+      node.children.resize(items.size());
+      for (size_t i = 0; i < items.size(); ++i)
+        out.push_back(planArg(items[i], path + "[" + std::to_string(i) + "]", node.children[i], nullptr));
+      return isList ? makeList(std::move(out)) : makeTuple(std::move(out));
+    }
+    case Type::Dict: {
+      node.kind = ArgNode::Kind::Dict;
+      Ref<DictObj> out = make<DictObj>();
+      for (auto& [k, item] : v.as<DictObj>()->entries) {
+        node.keys.push_back(k);
+        node.children.emplace_back();
+        out->set(k, planArg(item, path + "[" + quoteString(k) + "]", node.children.back(), nullptr));
+      }
+      return out.value();
+    }
+    case Type::None:
+    case Type::Bool:
+    case Type::Str:
+    case Type::DType:
+    case Type::Range:
+      node.kind = ArgNode::Kind::Exact;
+      node.expected = v;
+      return v;
+    default:
+      node.kind = ArgNode::Kind::Identity;
+      node.expected = v;
+      return v;
+  }
+}
+
+Value Tracer::fake(graph::ValueId id) {
+  return Value::object(new TensorObj(
+      FakeTensor{id, builder_->shape(id), builder_->dtype(id), backends::Device::Cpu, this}));
+}
+
+graph::ValueId Tracer::operand(const Value& v) {
+  switch (v.type()) {
+    case Type::Tensor: {
+      auto* obj = v.as<TensorObj>();
+      if (obj->fake) {
+        if (obj->fake->tracer != this)
+          throwUserError(ErrorKind::ValueError, "a tensor traced by another compiled function was used here");
+        return obj->fake->value;
+      }
+      // A real tensor read by the body (a closed-over weight): a constant of the graph.
+      auto [it, inserted] = constants_.emplace(obj->tensor.id(), 0);
+      if (inserted) it->second = builder_->constant(obj->tensor);
+      return it->second;
+    }
+    case Type::SymInt: {
+      // A size used as a tensor operand (x * x.shape[0]): arange(s, s + 1) reshaped to 0-d
+      // computes it in the graph from the symbol's run-time value.
+      shapes::SymInt s = toSymInt(v);
+      shapes::OpAttrs range;
+      range.start = s;
+      range.stop = s + 1;
+      range.step = 1;
+      range.dtype = shapes::DType::I32;
+      graph::ValueId one = builder_->op(shapes::OpKind::Arange, {}, range);
+      shapes::OpAttrs scalar;
+      return builder_->op(shapes::OpKind::Reshape, {one}, scalar);
+    }
+    default:
+      return builder_->constant(toTensor(v, "operand"));
+  }
+}
+
+Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
+  std::vector<graph::ValueId> ids;
+  ids.reserve(operands.size());
+  for (const Value& v : operands) ids.push_back(operand(v));
+  return fake(builder_->op(op, ids, attrs));
+}
+
+void Tracer::enterStatement(Span span) {
+  const SourceRegistry& sources = interp_.sources();
+  locs_.push_back(std::make_unique<shapes::ScopedSourceLoc>(
+      sources.name(span.file), static_cast<int>(span.line), static_cast<int>(span.col),
+      std::string(sources.line(span.file, span.line))));
+}
+
+void Tracer::leaveStatement() { locs_.pop_back(); }
+
+void Tracer::globalRead(ModuleObj& module, uint32_t slot, const Value& value) {
+  if (value.is(Type::Undefined)) return;
+  for (const GlobalGuard& g : entry_.globals)
+    if (g.module.get() == &module && g.slot == slot) return;
+  GlobalGuard g;
+  g.module = Ref<ModuleObj>(&module);
+  g.slot = slot;
+  g.name = module.globalNames[slot];
+  g.expected = value;
+  Type t = value.type();
+  g.byIdentity = !(t == Type::None || t == Type::Bool || t == Type::Int || t == Type::Float ||
+                   t == Type::Str || t == Type::DType);
+  entry_.globals.push_back(std::move(g));
+}
+
+OutputTemplate Tracer::planOutput(const Value& v) {
+  OutputTemplate out;
+  switch (v.type()) {
+    case Type::Tensor:
+      if (isFake(v)) {
+        out.kind = OutputTemplate::Kind::Output;
+        out.output = outputs_.size();
+        outputs_.push_back(operand(v));
+        return out;
+      }
+      break;
+    case Type::SymInt: {
+      shapes::SymInt s = toSymInt(v);
+      for (uint32_t sym : graph::freeSymbols(s))
+        if (entry_.env->symbol(sym).unbacked)
+          throwUserError(ErrorKind::DataDependentError,
+                         "a compiled function cannot return the data-dependent size " + s.toString());
+      out.kind = OutputTemplate::Kind::Size;
+      out.size = s;
+      return out;
+    }
+    case Type::SymBool:
+      out.constant = Value::boolean(concreteBool(v));
+      return out;
+    case Type::List:
+    case Type::Tuple: {
+      bool isList = v.is(Type::List);
+      out.kind = isList ? OutputTemplate::Kind::List : OutputTemplate::Kind::Tuple;
+      for (const Value& item : isList ? v.as<ListObj>()->items : v.as<TupleObj>()->items)
+        out.children.push_back(planOutput(item));
+      return out;
+    }
+    case Type::Dict:
+      out.kind = OutputTemplate::Kind::Dict;
+      for (auto& [k, item] : v.as<DictObj>()->entries) {
+        out.keys.push_back(k);
+        out.children.push_back(planOutput(item));
+      }
+      return out;
+    default: break;
+  }
+  out.kind = OutputTemplate::Kind::Constant;
+  out.constant = v;
+  return out;
+}
+
+void Tracer::trace(std::span<const Value> args, Span site) {
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  const CompilerConfig& config = frame_.state.config;
+  shapes::ShapeEnvConfig envConfig;
+  envConfig.duck_shape = config.duck_shape;
+  envConfig.backed_size_oblivious = config.backed_size_oblivious;
+  envConfig.specialize_zero_one = !config.backed_size_oblivious;
+  envConfig.solver_rlimit = static_cast<uint32_t>(std::max<int64_t>(0, config.solver_rlimit));
+  entry_.env = std::make_unique<shapes::ShapeEnv>(envConfig);
+  shapes::ShapeEnv& env = *entry_.env;
+  if (frame_.state.log.on(LogCategory::Dynamic)) {
+    env.logger = [this](std::string_view line) {
+      bool verbose = !(line.starts_with("create_symbol") || line.starts_with("eval") ||
+                       line.starts_with("update_range") || line.starts_with("set_replacement") ||
+                       line.starts_with("specialize"));
+      log(verbose ? LogCategory::DynamicVerbose : LogCategory::Dynamic, std::string(line));
+    };
+  }
+  shapes::ScopedShapeEnv envScope(&env);
+  builder_ = std::make_unique<graph::GraphBuilder>(&env);
+
+  auto* fn = frame_.function.as<FunctionObj>();
+  FnProto* proto = fn->proto;
+  std::vector<Value> fakes;
+  entry_.plan.args.resize(args.size());
+  {
+    // Symbols are created at the function's line (compiler.md's create_symbol log).
+    shapes::ScopedSourceLoc loc(interp_.sources().name(proto->span.file), static_cast<int>(proto->span.line), 0,
+                                std::string(interp_.sources().line(proto->span.file, proto->span.line)));
+    for (size_t i = 0; i < args.size(); ++i)
+      fakes.push_back(planArg(args[i], proto->params[i].name, entry_.plan.args[i], proto->params[i].type));
+  }
+  auto traced = Clock::now();
+
+  Value result;
+  {
+    ScopedOpSink sink(this);
+    Evaluator& ev = interp_.evaluator();
+    TraceHooks* saved = ev.traceHooks();
+    ev.setTraceHooks(this);
+    struct Restore {
+      Evaluator& ev;
+      TraceHooks* saved;
+      ~Restore() { ev.setTraceHooks(saved); }
+    } restore{ev, saved};
+    result = interp_.call(frame_.function, fakes, site);
+  }
+  entry_.output = planOutput(result);
+  for (graph::ValueId id : outputs_) builder_->output(id);
+  env.checkConstraints();
+  auto bodyDone = Clock::now();
+
+  graph::Graph g = builder_->build();
+  entry_.executable = std::make_unique<graph::CpuGraphExecutor>(g);
+  entry_.guards = env.compileGuards();
+  for (const shapes::Guard& guard : entry_.guards.guards()) entry_.guardTexts.push_back(guard.text);
+  for (const GlobalGuard& gg : entry_.globals)
+    entry_.guardTexts.push_back("global " + gg.name + (gg.byIdentity ? " is the same object" : " == " + repr(gg.expected)));
+  entry_.graphText = entry_.executable->graph().toString();
+  auto done = Clock::now();
+  auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  entry_.compileMs = ms(start, done);
+
+  if (frame_.state.log.on(LogCategory::Guards)) {
+    for (const shapes::Guard& guard : entry_.guards.guards())
+      log(LogCategory::Guards, "guard " + guard.text + (guard.loc.known() ? " at " + guard.loc.toString() : ""));
+    for (const GlobalGuard& gg : entry_.globals)
+      log(LogCategory::Guards, "guard global " + gg.name + (gg.byIdentity ? " is the same object" : " == " + repr(gg.expected)));
+  }
+  if (frame_.state.log.on(LogCategory::GraphCode))
+    log(LogCategory::GraphCode, "graph for " + frame_.name() + ":\n" + entry_.graphText);
+  if (frame_.state.log.on(LogCategory::Perf)) {
+    const shapes::ShapeEnvStats& st = env.stats();
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "compile %s: %.3f ms (inputs %.3f, trace %.3f, codegen %.3f; solver %.3f ms in %llu queries)",
+                  frame_.name().c_str(), entry_.compileMs, ms(start, traced), ms(traced, bodyDone),
+                  ms(bodyDone, done), st.solverNanos / 1e6, static_cast<unsigned long long>(st.solverQueries));
+    log(LogCategory::Perf, buf);
+    log(LogCategory::Perf, entry_.executable->stats().toString());
+  }
+}
+
+}  // namespace tessel::interp
