@@ -85,7 +85,24 @@ class ErrorListener : public antlr4::BaseErrorListener {
     if (offending->getType() == Token::EOF || offending->getType() == P::NEWLINE)
       span.endCol = span.col;
     std::string text = "unexpected " + describeToken(offending);
-    if (auto* parser = dynamic_cast<antlr4::Parser*>(recognizer)) {
+    auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    if (parser && describeToken(offending) == "end of input") {
+      // Point just past the last real token, on the line where the input stopped, rather than
+      // at the (possibly blank) line after it.
+      auto* stream = parser->getTokenStream();
+      for (size_t i = offending->getTokenIndex(); i-- > 0;) {
+        Token* prev = stream->get(i);
+        if (prev->getType() == P::NEWLINE || prev->getType() == P::SEMI) continue;
+        std::string prevText = prev->getText();
+        if (prevText.find('\n') != std::string::npos) break;
+        span.line = span.endLine = static_cast<uint32_t>(prev->getLine());
+        span.col = span.endCol =
+            static_cast<uint32_t>(prev->getCharPositionInLine() + prevText.size() + 1);
+        break;
+      }
+    }
+    if (parser) {
+
       std::string expected = describeExpected(*parser, parser->getExpectedTokens());
       if (!expected.empty()) text += ", expected " + expected;
     }

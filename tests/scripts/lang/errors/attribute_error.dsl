@@ -1,0 +1,3 @@
+# Unknown attributes.
+let s = "x"
+s.shout()   # expect error: TypeError: 'str' has no attribute 'shout'

@@ -1,0 +1,2 @@
+# continue needs a loop.
+continue   # expect error: SyntaxError: 'continue' outside a loop

@@ -1,0 +1,3 @@
+# Missing dict keys.
+let d = {"a": 1}
+print(d["b"])   # expect error: KeyError: key "b" not in dict

@@ -1,0 +1,3 @@
+# Parameters without defaults are required.
+fn f(a, b) { return a + b }
+f(1)   # expect error: TypeError: f() missing argument 'b'

@@ -1,0 +1,2 @@
+# for needs an iterable.
+for x in 5 { }   # expect error: TypeError: 'int' is not iterable

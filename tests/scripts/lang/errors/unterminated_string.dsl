@@ -1,0 +1,2 @@
+# Strings end on their line.
+let s = "abc   # expect error: SyntaxError: unterminated string

@@ -1,0 +1,2 @@
+# Division by zero is an error, for / // and %.
+print(1 / 0)   # expect error: ZeroDivisionError: division by zero
