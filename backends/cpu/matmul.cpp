@@ -63,6 +63,56 @@ void gemmInt(const Tensor& a, const Tensor& b, int32_t* c) {
     }
 }
 
+// Element offsets of every batch entry of `t` (batch dims first), row-major.
+std::vector<int64_t> batchOffsets(const Tensor& t, const Dims& batch) {
+  std::vector<int64_t> offsets(numelOf(batch));
+  Dims pos(batch.size(), 0);
+  for (int64_t& off : offsets) {
+    off = 0;
+    for (size_t d = 0; d < batch.size(); ++d) off += pos[d] * t.strides()[d];
+    for (int64_t d = static_cast<int64_t>(batch.size()) - 1; d >= 0; --d) {
+      if (++pos[d] < batch[d]) break;
+      pos[d] = 0;
+    }
+  }
+  return offsets;
+}
+
+// One sgemm per batch entry on pointers into a and b (expanded to [batch..., M, K] and
+// [batch..., K, N]): the 2-D layout is the same for every entry, so it is worked out once, and
+// broadcast operands (stride 0 batch dims) are never copied.
+void batchedGemm(Tensor a, Tensor b, const Dims& batch, float* c) {
+  const int64_t r = a.ndim();
+  const int64_t M = a.size(r - 2), K = a.size(r - 1), N = b.size(r - 1);
+  if (M == 0 || N == 0) return;
+  const int64_t nb = numelOf(batch);
+  if (K == 0) {
+    std::memset(c, 0, sizeof(float) * nb * M * N);
+    return;
+  }
+  auto oa = asOperand(a.data<float>(), M, K, a.strides()[r - 2], a.strides()[r - 1]);
+  if (!oa) a = a.contiguous(), oa = GemmOperand{a.data<float>(), CblasNoTrans, K};
+  auto ob = asOperand(b.data<float>(), K, N, b.strides()[r - 2], b.strides()[r - 1]);
+  if (!ob) b = b.contiguous(), ob = GemmOperand{b.data<float>(), CblasNoTrans, N};
+  const std::vector<int64_t> offA = batchOffsets(a, batch), offB = batchOffsets(b, batch);
+  for (int64_t i = 0; i < nb; ++i)
+    cblas_sgemm(CblasRowMajor, oa->trans, ob->trans, M, N, K, 1.0f, oa->data + offA[i], oa->ld,
+                ob->data + offB[i], ob->ld, 0.0f, c + i * M * N, N);
+}
+
+void batchedIntGemm(const Tensor& a, const Tensor& b, const Dims& batch, int32_t* c) {
+  const int64_t r = a.ndim();
+  const int64_t M = a.size(r - 2), N = b.size(r - 1);
+  const std::vector<int64_t> offA = batchOffsets(a, batch), offB = batchOffsets(b, batch);
+  const Dims aShape = {M, a.size(r - 1)}, bShape = {b.size(r - 2), N};
+  const Dims aStrides = {a.strides()[r - 2], a.strides()[r - 1]};
+  const Dims bStrides = {b.strides()[r - 2], b.strides()[r - 1]};
+  for (size_t i = 0; i < offA.size(); ++i)
+    gemmInt(Tensor::view(a.storage(), aShape, aStrides, a.offset() + offA[i], a.dtype()),
+            Tensor::view(b.storage(), bShape, bStrides, b.offset() + offB[i], b.dtype()),
+            c + int64_t(i) * M * N);
+}
+
 }  // namespace
 
 void gemmInto(const Tensor& a, const Tensor& b, float* c, bool accumulate) {
@@ -103,19 +153,10 @@ Tensor matmul(const Tensor& a0, const Tensor& b0, const OpSignature& sig) {
   fullA.insert(fullA.end(), {M, K});
   fullB.insert(fullB.end(), {K, N});
   Tensor ea = a.expand(fullA), eb = b.expand(fullB);
-  Dims pos(batch.size(), 0);
-  for (int64_t i = 0; i < nb; ++i) {
-    Tensor sa = ea, sb = eb;
-    for (size_t d = 0; d < batch.size(); ++d) sa = sa.select(0, pos[d]), sb = sb.select(0, pos[d]);
-    if (compute == DType::F32)
-      gemm2d(sa, sb, out.data<float>() + i * M * N, false);
-    else
-      gemmInt(sa, sb, out.data<int32_t>() + i * M * N);
-    for (int64_t d = static_cast<int64_t>(batch.size()) - 1; d >= 0; --d) {
-      if (++pos[d] < batch[d]) break;
-      pos[d] = 0;
-    }
-  }
+  if (compute == DType::F32)
+    batchedGemm(ea, eb, batch, out.data<float>());
+  else
+    batchedIntGemm(ea, eb, batch, out.data<int32_t>());
   Tensor result = out.reshape(concreteShape(sig.shape));
   return castTo(result, sig.dtype);
 }

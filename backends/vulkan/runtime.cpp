@@ -17,6 +17,7 @@ struct DeviceMemory {
   Allocation alloc;
   std::shared_ptr<Storage> tag;
   ~DeviceMemory() {
+    if (alloc.buffer == VK_NULL_HANDLE) return;  // allocation failed
     std::lock_guard<std::recursive_mutex> lock(runtime->mutex());
     runtime->pool().release(alloc);
   }
@@ -34,7 +35,7 @@ std::shared_ptr<Storage> deviceStorage(size_t bytes) {
   std::shared_ptr<DeviceMemory> owner(mem, DeviceMemoryDeleter{mem});
   {
     std::lock_guard<std::recursive_mutex> lock(rt->mutex());
-    mem->alloc = rt->pool().allocate(bytes);  // a throw here frees `mem` without a release
+    mem->alloc = rt->pool().allocate(bytes);  // on a throw `owner` frees mem, releasing nothing
   }
   mem->tag = Storage::allocate(0, Device::Vulkan);
   return std::shared_ptr<Storage>(owner, mem->tag.get());

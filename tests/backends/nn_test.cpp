@@ -41,6 +41,25 @@ TEST(Matmul, VectorsAndBatches) {
       ErrorKind::ShapeError, {"matmul", "[2, 3]", "[4, 5]"});
 }
 
+TEST(Matmul, BatchedMatchesPerBatchProducts) {
+  Tensor a = iota({2, 3, 4});
+  Tensor b = iota({2, 5, 4}).transpose(1, 2);  // strided [2, 4, 5]
+  Tensor r = run(OpKind::Matmul, {a, b});
+  ASSERT_EQ(r.shape(), (Dims{2, 3, 5}));
+  for (int64_t i = 0; i < 2; ++i)
+    EXPECT_EQ(r.select(0, i).toDoubles(),
+              run(OpKind::Matmul, {a.select(0, i), b.select(0, i)}).toDoubles());
+  // A broadcast batch operand (stride 0) and integer batches.
+  Tensor one = iota({1, 4, 5});
+  Tensor rb = run(OpKind::Matmul, {a, one});
+  EXPECT_EQ(rb.select(0, 1).toDoubles(),
+            run(OpKind::Matmul, {a.select(0, 1), one.select(0, 0)}).toDoubles());
+  OpAttrs toI;
+  toI.dtype = DType::I32;
+  Tensor ai = run(OpKind::Cast, {a}, toI), bi = run(OpKind::Cast, {b}, toI);
+  EXPECT_EQ(run(OpKind::Matmul, {ai, bi}).toDoubles(), r.toDoubles());
+}
+
 TEST(NN, SoftmaxIsStable) {
   Tensor x = F({1000, 1001, 1002, -1000, 0, 1000}, {2, 3});
   Tensor s = run(OpKind::Softmax, {x}, dimAttr(-1));

@@ -10,6 +10,14 @@ layout(std430, set = 0, binding = 0) buffer Buf { uint d[]; } buf[4];
 #define kNaN uintBitsToFloat(0x7fc00000u)
 #define kInf uintBitsToFloat(0x7f800000u)
 
+// Note [Loop limit]
+// llvmpipe (lavapipe) ends any single loop after 65535 iterations, silently, so a loop whose
+// trip count grows with the data is written as two nested loops, each bounded by 2^14 steps
+// per entry (STRIDED_LOOP below).
+#define STRIDED_LOOP(i, start, end, step) \
+  for (uint i##0 = (start); i##0 < (end); i##0 += (step) * 16384u) \
+    for (uint i = i##0; i < min((end), i##0 + (step) * 16384u); i += (step))
+
 // Workgroups beyond 65535 spill into y (the host splits the grid).
 uint linearGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 

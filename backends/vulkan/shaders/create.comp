@@ -54,7 +54,7 @@ void main() {
       int64_t v = pc.start + int64_t(i) * pc.step;
       if (pc.dtype == DT_F32) buf[0].d[i] = floatBitsToUint(float(v));
       else if (pc.dtype == DT_I32) buf[0].d[i] = uint(v);
-      else storeByte(0, i, v != 0 ? 1u : 0u);
+      else storeByte(0, i, uint(v) & 0xffu);  // the cpu's uint8 conversion wraps too
       return;
     }
     case C_EYE: {

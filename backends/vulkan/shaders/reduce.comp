@@ -94,11 +94,13 @@ void main() {
     uint a = o / pc.B, b = o % pc.B;
     float v; int iv; uint x;
     identity(v, iv, x);
-    for (uint r = 0u; r < pc.R; ++r) {
-      float v2; int iv2; uint x2;
-      element(pc.inOff + (a * pc.R + r) * pc.B + b, r, v2, iv2, x2);
-      combine(v, iv, x, v2, iv2, x2);
-    }
+    // Nested loops: lavapipe stops any single loop after 65535 iterations (Note [Loop limit]).
+    for (uint r0 = 0u; r0 < pc.R; r0 += 16384u)
+      for (uint r = r0; r < min(pc.R, r0 + 16384u); ++r) {
+        float v2; int iv2; uint x2;
+        element(pc.inOff + (a * pc.R + r) * pc.B + b, r, v2, iv2, x2);
+        combine(v, iv, x, v2, iv2, x2);
+      }
     finish(o, v, iv, x);
     return;
   }
@@ -106,11 +108,12 @@ void main() {
   if (a >= pc.A) return;
   float v; int iv; uint x;
   identity(v, iv, x);
-  for (uint r = t; r < pc.R; r += 256u) {
-    float v2; int iv2; uint x2;
-    element(pc.inOff + a * pc.R + r, r, v2, iv2, x2);
-    combine(v, iv, x, v2, iv2, x2);
-  }
+  for (uint r0 = t; r0 < pc.R; r0 += 256u * 16384u)
+    for (uint r = r0; r < min(pc.R, r0 + 256u * 16384u); r += 256u) {
+      float v2; int iv2; uint x2;
+      element(pc.inOff + a * pc.R + r, r, v2, iv2, x2);
+      combine(v, iv, x, v2, iv2, x2);
+    }
   sv[t] = v; si[t] = iv; sx[t] = x;
   barrier();
   for (uint s = 128u; s > 0u; s >>= 1) {

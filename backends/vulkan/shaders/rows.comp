@@ -20,7 +20,7 @@ shared float red[256];
 float rowMaxOf(uint base) {
   uint t = gl_LocalInvocationID.x;
   float m = -kInf;
-  for (uint i = t; i < pc.n; i += 256u) {
+  STRIDED_LOOP(i, t, pc.n, 256u) {
     float v = uintBitsToFloat(buf[1].d[base + i]);
     m = (v > m || isnan(v)) ? v : m;
   }
@@ -60,12 +60,12 @@ void main() {
   uint base = pc.xOff + row * pc.n, obase = row * pc.n;
   if (pc.op == ROW_LAYER_NORM) {
     float s = 0.0;
-    for (uint i = t; i < pc.n; i += 256u) s += x(base, i);
+    STRIDED_LOOP(i, t, pc.n, 256u) s += x(base, i);
     float mean = rowSum(s) / float(pc.n);
     float q = 0.0;
-    for (uint i = t; i < pc.n; i += 256u) q += (x(base, i) - mean) * (x(base, i) - mean);
+    STRIDED_LOOP(i, t, pc.n, 256u) q += (x(base, i) - mean) * (x(base, i) - mean);
     float rstd = 1.0 / sqrt(rowSum(q) / float(pc.n) + pc.eps);
-    for (uint i = t; i < pc.n; i += 256u) {
+    STRIDED_LOOP(i, t, pc.n, 256u) {
       float o = (x(base, i) - mean) * rstd;
       if ((pc.flags & 1u) != 0u) o *= uintBitsToFloat(buf[2].d[pc.wOff + i]);
       if ((pc.flags & 2u) != 0u) o += uintBitsToFloat(buf[3].d[pc.bOff + i]);
@@ -76,7 +76,7 @@ void main() {
   float m = rowMaxOf(base);
   float s = 0.0;
   if (!isinf(m))
-    for (uint i = t; i < pc.n; i += 256u) s += exp(x(base, i) - m);
+    STRIDED_LOOP(i, t, pc.n, 256u) s += exp(x(base, i) - m);
   float total = rowSum(s);
   if (pc.op == ROW_CROSS_ENTROPY) {
     if (t != 0u) return;
@@ -92,10 +92,10 @@ void main() {
   }
   if (pc.op == ROW_LOG_SOFTMAX) {
     float ls = isinf(m) ? 0.0 : log(total);
-    for (uint i = t; i < pc.n; i += 256u) buf[0].d[obase + i] = floatBitsToUint((x(base, i) - m) - ls);
+    STRIDED_LOOP(i, t, pc.n, 256u) buf[0].d[obase + i] = floatBitsToUint((x(base, i) - m) - ls);
     return;
   }
   float inv = 1.0 / total;
-  for (uint i = t; i < pc.n; i += 256u)
+  STRIDED_LOOP(i, t, pc.n, 256u)
     buf[0].d[obase + i] = floatBitsToUint(exp(x(base, i) - m) * inv);
 }
