@@ -121,6 +121,10 @@ class EditLineEditor : public LineEditor {
     errno = 0;
     interrupted_ = false;
     if (interrupt_) interrupt_->store(false);  // a ^C that ended the last computation is spent
+    // Editing mode before the prompt shows, not at the first key: on the first call el_gets
+    // would print the prompt while the terminal is still cooked, and a ^D typed at once would be
+    // eaten by the terminal's line discipline.
+    el_set(el_, EL_PREP_TERM, 1);
     const char* line = el_gets(el_, &count);
     if (interrupted_) {
       std::fputs("^C\n", stdout);
