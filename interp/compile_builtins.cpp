@@ -227,7 +227,7 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
                                              std::to_string(fn->proto->params.size()) + " arguments, got " +
                                              std::to_string(args.size()));
   Entry entry;
-  Tracer(interp, frame, entry).trace(args, Span{});
+  Tracer(interp, frame, entry).trace(args, a.site);
   std::string out = "explain " + frame.name() + " (" + frame.location() + ")\n";
   out += "symbols:\n";
   for (uint32_t s = 0; s < entry.env->numSymbols(); ++s) {

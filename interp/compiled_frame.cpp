@@ -9,6 +9,7 @@
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"
 #include "interp/printer.h"
+#include "interp/signature.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_value.h"
 #include "interp/tracer.h"
@@ -148,12 +149,15 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   // A compiled function called while another is traced is traced through (inlined).
   if (interp.evaluator().traceHooks()) {
     std::vector<Value> kw(a.kwValues.begin(), a.kwValues.end());
-    return interp.call(frame.function, a.positional, Span{}, a.kwNames, kw);
+    return interp.call(frame.function, a.positional, a.site, a.kwNames, kw);
   }
-  std::vector<Value> args = bindParams(*frame.function.as<FunctionObj>(), a);
+  auto* fn = frame.function.as<FunctionObj>();
+  std::vector<Value> args = bindParams(*fn, a);
+  // A call that breaks the signature fails before any work (language.md).
+  if (fn->proto->hasSignature) checkCallSignature(interp, *fn, args, a.site);
   if (frame.fellBack) {
     ++frame.stats.fallbacks;
-    return interp.call(frame.function, args, Span{});
+    return interp.call(frame.function, args, a.site);
   }
   FlatArgs flat;
   std::string reason;
@@ -178,7 +182,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
     }
     frame.fellBack = true;
     ++frame.stats.fallbacks;
-    return interp.call(frame.function, args, Span{});
+    return interp.call(frame.function, args, a.site);
   }
   int compileId = static_cast<int>(frame.entries.size());
   if (compileId > 0) {
@@ -190,7 +194,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   updateCodeState(frame, args);
   auto entry = std::make_unique<Entry>();
   entry->compileId = compileId;
-  Tracer(interp, frame, *entry).trace(args, Span{});
+  Tracer(interp, frame, *entry).trace(args, a.site);
   ++frame.stats.compiles;
   frame.stats.compileMs += entry->compileMs;
   Entry& installed = *entry;

@@ -74,7 +74,7 @@ Value Evaluator::evalCall(Call* c, Frame& f) {
   std::span<Value> positional(args, np);
   std::span<Value> kwValues(args + np, n - np);
   if (method) {
-    CallArgs ca{positional, c->kwNames, kwValues, std::move(self)};
+    CallArgs ca{positional, c->kwNames, kwValues, std::move(self), c->span};
     try {
       return method(interp_, ca);
     } catch (const ScriptError&) {
@@ -94,7 +94,7 @@ Value Evaluator::callValue(const Value& callee, std::span<Value> positional,
       return callFunction(callee.as<FunctionObj>(), positional, kwNames, kwValues, site);
     case Type::Builtin: {
       auto* b = callee.as<BuiltinObj>();
-      CallArgs ca{positional, kwNames, kwValues, b->self};
+      CallArgs ca{positional, kwNames, kwValues, b->self, site};
       try {
         return b->fn(interp_, ca);
       } catch (const ScriptError&) {

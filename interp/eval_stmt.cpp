@@ -10,6 +10,19 @@
 
 namespace tessel::interp {
 
+bool Evaluator::condition(Expr* e, Frame& f) {
+  Value v = eval(e, f);
+  if (v.is(Type::Bool)) [[likely]]
+    return v.asBool();
+  try {
+    return truthy(v);
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), e->span);
+  }
+}
+
 Flow Evaluator::execBlock(const Block& b, Frame& f) {
   for (Stmt* s : b) {
     Flow flow = exec(s, f);
@@ -215,16 +228,34 @@ Flow Evaluator::execFor(For* s, Frame& f) {
   return Flow::Normal;
 }
 
+// Errors a statement raises outside any expression (a branch on a data-dependent size, an
+// unpacking mismatch) get the statement's span; expression errors already have theirs.
 Flow Evaluator::exec(Stmt* s, Frame& f) {
-  if (!traceHooks_) [[likely]]
+  try {
+    if (!traceHooks_) [[likely]]
+      return execStmt(s, f);
+    TraceHooks* hooks = traceHooks_;
+    hooks->enterStatement(conditionSpan(s));
+    struct Leave {
+      TraceHooks* h;
+      ~Leave() { h->leaveStatement(); }
+    } leave{hooks};
     return execStmt(s, f);
-  TraceHooks* hooks = traceHooks_;
-  hooks->enterStatement(s->span);
-  struct Leave {
-    TraceHooks* h;
-    ~Leave() { h->leaveStatement(); }
-  } leave{hooks};
-  return execStmt(s, f);
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), conditionSpan(s));
+  }
+}
+
+Span Evaluator::conditionSpan(Stmt* s) {
+  // Guards and branch errors point at the condition (`at f.dsl:6:8: if x.shape[0] <= 30`).
+  switch (s->kind) {
+    case StmtKind::If: return static_cast<If*>(s)->conds[0]->span;
+    case StmtKind::While: return static_cast<While*>(s)->cond->span;
+    case StmtKind::Assert: return static_cast<Assert*>(s)->cond->span;
+    default: return s->span;
+  }
 }
 
 Flow Evaluator::execStmt(Stmt* s, Frame& f) {
@@ -240,13 +271,13 @@ Flow Evaluator::execStmt(Stmt* s, Frame& f) {
     case StmtKind::If: {
       auto* n = static_cast<If*>(s);
       for (size_t i = 0; i < n->conds.size(); ++i)
-        if (truthy(eval(n->conds[i], f))) return execBlock(n->blocks[i], f);
+        if (condition(n->conds[i], f)) return execBlock(n->blocks[i], f);
       if (n->blocks.size() > n->conds.size()) return execBlock(n->blocks.back(), f);
       return Flow::Normal;
     }
     case StmtKind::While: {
       auto* n = static_cast<While*>(s);
-      while (truthy(eval(n->cond, f))) {
+      while (condition(n->cond, f)) {
         checkInterrupt(s->span);
         Flow flow = execBlock(n->body, f);
         if (flow == Flow::Break) break;
@@ -264,7 +295,7 @@ Flow Evaluator::execStmt(Stmt* s, Frame& f) {
     }
     case StmtKind::Assert: {
       auto* n = static_cast<Assert*>(s);
-      if (!truthy(eval(n->cond, f))) {
+      if (!condition(n->cond, f)) {
         std::string message = n->message ? str(eval(n->message, f)) : "assertion failed";
         raise(ErrorKind::AssertionError, message, n->cond->span);
       }

@@ -62,6 +62,9 @@ class Evaluator {
 
   Flow exec(Stmt* s, Frame& f);
   Flow execStmt(Stmt* s, Frame& f);
+  static Span conditionSpan(Stmt* s);
+  /// The truth of a branch condition; errors (a data-dependent guard) point at it.
+  bool condition(Expr* e, Frame& f);
   Flow execBlock(const Block& b, Frame& f);
   Flow execFor(For* s, Frame& f);
   void execAssign(Assign* s, Frame& f);

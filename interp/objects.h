@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interp/source.h"
 #include "interp/value.h"
 
 namespace tessel::interp {
@@ -88,6 +89,7 @@ struct CallArgs {
   std::span<const std::string> kwNames;
   std::span<Value> kwValues;
   Value self;  // the receiver of a method call; None otherwise
+  Span site{};  // the call expression, for natives that call back into Tessel
 };
 
 using NativeFn = Value (*)(Interpreter& interp, CallArgs& args);

@@ -121,6 +121,15 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
   }
 }
 
+void checkCallSignature(Interpreter& interp, FunctionObj& fn, std::span<const Value> args, Span site) {
+  FnProto& proto = *fn.proto;
+  std::vector<Value> slots(proto.numSlots, Value::undefined());
+  for (size_t i = 0; i < args.size() && i < proto.params.size(); ++i)
+    slots[i] = proto.params[i].isCell ? make<CellObj>(args[i]).value() : args[i];
+  Frame frame{slots.data(), &fn, fn.module.get(), Value()};
+  checkSignature(interp, fn, frame, site);
+}
+
 void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value& result, Span site) {
   FnProto& proto = *fn.proto;
   DimMap dims;

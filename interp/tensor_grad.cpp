@@ -95,7 +95,7 @@ Value callGrad(Interpreter& interp, CallArgs& a) {
   {
     ad::TapeScope scope(tape);
     std::vector<Value> kw(a.kwValues.begin(), a.kwValues.end());
-    result = interp.call(f, args, Span{}, a.kwNames, kw);
+    result = interp.call(f, args, a.site, a.kwNames, kw);
   }
   if (!result.is(Type::Tensor))
     throwUserError(ErrorKind::TypeError, "grad: the function must return a one-element f32 tensor, not '" +

@@ -14,7 +14,7 @@ SelfArgs::SelfArgs(CallArgs& a) {
     positional_.reserve(a.positional.size() + 1);
     positional_.push_back(a.self);
     positional_.insert(positional_.end(), a.positional.begin(), a.positional.end());
-    args_ = CallArgs{positional_, a.kwNames, a.kwValues, Value()};
+    args_ = CallArgs{positional_, a.kwNames, a.kwValues, Value(), a.site};
   } else {
     args_ = a;
   }

@@ -324,8 +324,13 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   entry_.executable = std::make_unique<graph::CpuGraphExecutor>(g);
   entry_.guards = env.compileGuards();
   for (const shapes::Guard& guard : entry_.guards.guards()) entry_.guardTexts.push_back(guard.text);
-  for (const GlobalGuard& gg : entry_.globals)
+  for (const GlobalGuard& gg : entry_.globals) {
+    // Built-ins the body calls are guarded too (a script may rebind them), but listing them
+    // would bury the guards a user wants to read.
+    Value* builtin = interp_.prelude().lookup(gg.name);
+    if (builtin && builtin->isHeap() && gg.expected.isHeap() && builtin->asObject() == gg.expected.asObject()) continue;
     entry_.guardTexts.push_back("global " + gg.name + (gg.byIdentity ? " is the same object" : " == " + repr(gg.expected)));
+  }
   entry_.graphText = entry_.executable->graph().toString();
   auto done = Clock::now();
   auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
@@ -334,8 +339,8 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   if (frame_.state.log.on(LogCategory::Guards)) {
     for (const shapes::Guard& guard : entry_.guards.guards())
       log(LogCategory::Guards, "guard " + guard.text + (guard.loc.known() ? " at " + guard.loc.toString() : ""));
-    for (const GlobalGuard& gg : entry_.globals)
-      log(LogCategory::Guards, "guard global " + gg.name + (gg.byIdentity ? " is the same object" : " == " + repr(gg.expected)));
+    for (size_t i = entry_.guards.guards().size(); i < entry_.guardTexts.size(); ++i)
+      log(LogCategory::Guards, "guard " + entry_.guardTexts[i]);
   }
   if (frame_.state.log.on(LogCategory::GraphCode))
     log(LogCategory::GraphCode, "graph for " + frame_.name() + ":\n" + entry_.graphText);
