@@ -12,7 +12,11 @@ struct ReducePush {
   uint32_t tin, tout, compute, inOff;
   float scale;
   uint32_t rowMode;
+  uint32_t chunk, parts;
 };
+// Elements of R one output of a pass covers: 2048 steps per invocation in row mode (256
+// invocations), 4096 in column mode (Note [Loop limit] in shaders/common.glsl).
+constexpr int64_t kRowChunk = 256 * 2048, kColumnChunk = 4096;
 
 uint32_t reduceCode(OpKind op) {
   switch (op) {
@@ -32,10 +36,11 @@ uint32_t reduceCode(OpKind op) {
 
 }  // namespace
 
-Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
-                 const Dims& outShape, DType outType) {
-  Tensor out = emptyDevice(outShape, outType);
-  if (A * B == 0) return out;
+namespace {
+
+// One pass: each output reduces up to `chunk` elements of R; `scale` multiplies mean results.
+void reducePass(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
+                const Tensor& out, int64_t parts, int64_t chunk, double scale) {
   ReducePush pc{};
   pc.A = u32(A, "reduction size");
   pc.R = u32(R, "reduction size");
@@ -43,13 +48,41 @@ Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DT
   u32(A * R * B, "reduction size");
   pc.op = reduceCode(op);
   pc.tin = dtypeCode(x.dtype());
-  pc.tout = dtypeCode(outType);
+  pc.tout = dtypeCode(out.dtype());
   pc.compute = dtypeCode(compute);
   pc.inOff = u32(x.offset(), "element offset");
-  pc.scale = float(1.0 / double(R));
+  pc.scale = float(scale);
   pc.rowMode = B == 1 ? 1 : 0;
+  pc.chunk = u32(chunk, "reduction size");
+  pc.parts = u32(parts, "reduction size");
   const BufferArg bufs[] = {bufferOf(out), bufferOf(x)};
-  launch("reduce", bufs, pc, B == 1 ? uint64_t(A) : groupsFor(uint64_t(A * B)));
+  launch("reduce", bufs, pc, B == 1 ? uint64_t(A * parts) : groupsFor(uint64_t(A * parts * B)));
+}
+
+}  // namespace
+
+Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
+                 const Dims& outShape, DType outType) {
+  Tensor out = emptyDevice(outShape, outType);
+  if (A * B == 0) return out;
+  const bool arg = op == OpKind::Argmax || op == OpKind::Argmin;
+  TESSEL_ASSERT(B == 1 || !arg, "arg reductions run on rows");
+  if (arg && R > 65535 * 256)
+    throwUserError(ErrorKind::DeviceError, "vulkan: " + std::string(shapes::opName(op)) +
+                                               " over more than 16776960 elements per output");
+  const int64_t chunk = B == 1 ? kRowChunk : kColumnChunk;
+  const int64_t parts = arg ? 1 : std::max<int64_t>(1, (R + chunk - 1) / chunk);
+  const double scale = 1.0 / double(R);
+  if (parts == 1) {
+    reducePass(op, x, A, R, B, compute, out, 1, std::max<int64_t>(R, 1), scale);
+    return out;
+  }
+  // R split into chunks: partial results in the compute dtype ([A, parts, B]; a mean sums),
+  // then one more pass over the parts.
+  const OpKind first = op == OpKind::Mean ? OpKind::Sum : op;
+  Tensor partial = emptyDevice(Dims{A * parts * B}, compute);
+  reducePass(first, x, A, R, B, compute, partial, parts, chunk, 1.0);
+  reducePass(op, partial, A, parts, B, compute, out, 1, parts, scale);
   return out;
 }
 
@@ -71,7 +104,8 @@ Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpS
   for (int64_t d = first; d <= last; ++d) adjacent = adjacent && reduced[d];
   int64_t A = 1, R = 1, B = 1;
   Tensor x = input;
-  if (input.isContiguous() && adjacent) {
+  const bool arg = op == OpKind::Argmax || op == OpKind::Argmin;  // rows only (B == 1)
+  if (input.isContiguous() && adjacent && (!arg || last == rank - 1 || first > last)) {
     for (int64_t d = 0; d < rank; ++d) {
       if (d < first) A *= x.size(d);
       else if (d <= last) R *= x.size(d);

@@ -19,6 +19,8 @@ layout(push_constant) uniform PC {
   uint tin, tout, compute, inOff;
   float scale;  // 1/R for mean
   uint rowMode;
+  uint chunk;   // elements of R per output of this pass (Note [Loop limit]: the host splits
+  uint parts;   // R into `parts` chunks and reduces the partial results in a second pass)
 } pc;
 
 shared float sv[256];
@@ -90,30 +92,28 @@ void main() {
   uint t = gl_LocalInvocationID.x;
   if (pc.rowMode == 0u) {
     uint o = linearGroup() * 256u + t;
-    if (o >= pc.A * pc.B) return;
-    uint a = o / pc.B, b = o % pc.B;
+    if (o >= pc.A * pc.parts * pc.B) return;
+    uint b = o % pc.B, ac = o / pc.B, a = ac / pc.parts, c = ac % pc.parts;
     float v; int iv; uint x;
     identity(v, iv, x);
-    // Nested loops: lavapipe stops any single loop after 65535 iterations (Note [Loop limit]).
-    for (uint r0 = 0u; r0 < pc.R; r0 += 16384u)
-      for (uint r = r0; r < min(pc.R, r0 + 16384u); ++r) {
-        float v2; int iv2; uint x2;
-        element(pc.inOff + (a * pc.R + r) * pc.B + b, r, v2, iv2, x2);
-        combine(v, iv, x, v2, iv2, x2);
-      }
+    for (uint r = c * pc.chunk; r < min(pc.R, (c + 1u) * pc.chunk); ++r) {
+      float v2; int iv2; uint x2;
+      element(pc.inOff + (a * pc.R + r) * pc.B + b, r, v2, iv2, x2);
+      combine(v, iv, x, v2, iv2, x2);
+    }
     finish(o, v, iv, x);
     return;
   }
-  uint a = linearGroup();
-  if (a >= pc.A) return;
+  uint g = linearGroup();
+  if (g >= pc.A * pc.parts) return;
+  uint a = g / pc.parts, c = g % pc.parts;
   float v; int iv; uint x;
   identity(v, iv, x);
-  for (uint r0 = t; r0 < pc.R; r0 += 256u * 16384u)
-    for (uint r = r0; r < min(pc.R, r0 + 256u * 16384u); r += 256u) {
-      float v2; int iv2; uint x2;
-      element(pc.inOff + a * pc.R + r, r, v2, iv2, x2);
-      combine(v, iv, x, v2, iv2, x2);
-    }
+  for (uint r = c * pc.chunk + t; r < min(pc.R, (c + 1u) * pc.chunk); r += 256u) {
+    float v2; int iv2; uint x2;
+    element(pc.inOff + a * pc.R + r, r, v2, iv2, x2);
+    combine(v, iv, x, v2, iv2, x2);
+  }
   sv[t] = v; si[t] = iv; sx[t] = x;
   barrier();
   for (uint s = 128u; s > 0u; s >>= 1) {
@@ -124,5 +124,5 @@ void main() {
     }
     barrier();
   }
-  if (t == 0u) finish(a, v, iv, x);
+  if (t == 0u) finish(g, v, iv, x);
 }

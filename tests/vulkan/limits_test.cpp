@@ -1,0 +1,75 @@
+// Pipelines are built once per kernel, never per size; running out of device memory is a
+// DeviceError after which the backend keeps working.
+#include <gtest/gtest.h>
+
+#include "backends/dispatch.h"
+#include "backends/vulkan/vulkan.h"
+#include "shapes/user_error.h"
+#include "tests/vulkan/vk_test_util.h"
+
+namespace tessel::backends::vulkan {
+namespace {
+
+using shapes::OpAttrs;
+using shapes::OpKind;
+
+Tensor filled(Dims shape, float v) {
+  std::vector<float> data(numelOf(shape), v);
+  return toVulkan(Tensor::fromData(std::span<const float>(data), shape));
+}
+
+TEST_F(VulkanTest, PipelineCountDoesNotGrowWithSizes) {
+  auto runAll = [](int64_t n) {
+    Tensor a = filled({n, 3}, 1.5f), b = filled({3}, 2.0f);
+    Tensor s = call(OpKind::Add, {a, b});
+    OpAttrs r;
+    r.dims = {0};
+    Tensor t = call(OpKind::Sum, {s}, r);
+    Tensor m = call(OpKind::Matmul, {s, filled({3, n}, 0.5f)});
+    OpAttrs sm;
+    sm.dim = 1;
+    Tensor sf = call(OpKind::Softmax, {m}, sm);
+    return toCpu(t).toDoubles()[0] + toCpu(sf).numel();
+  };
+  runAll(1);  // builds the pipelines these ops use
+  const uint64_t before = vulkanStats().pipelinesCreated;
+  for (int64_t n = 2; n < 102; ++n) EXPECT_DOUBLE_EQ(runAll(n), 3.5 * double(n) + double(n * n));
+  EXPECT_EQ(vulkanStats().pipelinesCreated, before);
+}
+
+TEST_F(VulkanTest, OutOfMemoryIsDeviceErrorAndRecoverable) {
+  OpAttrs huge;
+  huge.shape = {int64_t(1) << 22, int64_t(1) << 20};  // 16 TiB of f32
+  huge.scalars = {1.0};
+  try {
+    dispatch(OpKind::Full, {}, huge, Device::Vulkan);
+    FAIL() << "a 16 TiB tensor was allocated";
+  } catch (const UserError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::DeviceError);
+    EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
+  }
+  Tensor x = filled({4}, 2.0f);
+  EXPECT_EQ(toCpu(call(OpKind::Mul, {x, x})).toDoubles(), (std::vector<double>{4, 4, 4, 4}));
+}
+
+TEST_F(VulkanTest, LargeGridSplitsOverWorkgroupLimit) {
+  // 65535 * 256 elements fit in one row of workgroups; this needs a second one.
+  const int64_t n = 65535 * 256 + 1000;
+  Tensor x = filled({n}, 1.0f);
+  Tensor y = call(OpKind::Add, {x, x});
+  OpAttrs all;
+  EXPECT_DOUBLE_EQ(toCpu(call(OpKind::Sum, {y}, all)).item(), 2.0 * double(n));
+}
+
+TEST_F(VulkanTest, TensorsStayOnDeviceAndBatch) {
+  Tensor x = filled({1000}, 1.0f);
+  const uint64_t submits = vulkanStats().submits;
+  Tensor y = x;
+  for (int i = 0; i < 50; ++i) y = call(OpKind::Add, {y, x});
+  EXPECT_EQ(y.device(), Device::Vulkan);
+  EXPECT_EQ(vulkanStats().submits, submits) << "eager ops waited for the device";
+  EXPECT_EQ(toCpu(y).toDoubles()[999], 51.0);
+}
+
+}  // namespace
+}  // namespace tessel::backends::vulkan

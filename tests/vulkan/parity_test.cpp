@@ -1,0 +1,486 @@
+// Parity: every op of op_list.def on vulkan against cpu, over shapes that include empty and
+// size-1 dims, broadcasting, strided views and every dtype; errors must match in kind too.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <random>
+
+#include "backends/dispatch.h"
+#include "backends/rng.h"
+#include "backends/vulkan/vulkan.h"
+#include "shapes/user_error.h"
+#include "tests/vulkan/vk_test_util.h"
+
+namespace tessel::backends::vulkan {
+namespace {
+
+using shapes::OpAttrs;
+using shapes::OpKind;
+
+struct Case {
+  std::vector<Tensor> inputs;  // cpu tensors
+  OpAttrs attrs;
+  std::string what;
+};
+
+const DType kDTypes[] = {DType::F32, DType::I32, DType::Bool};
+
+class Gen {
+ public:
+  explicit Gen(uint32_t seed) : rng_(seed) {}
+  // Values: f32 in [-3, 3], i32 in [-5, 5] (nonzero when asked), bool.
+  Tensor tensor(const Dims& shape, DType t, bool nonzero = false) {
+    const int64_t n = numelOf(shape);
+    if (t == DType::F32) {
+      std::vector<float> v(n);
+      for (auto& x : v) x = std::uniform_real_distribution<float>(-3, 3)(rng_);
+      return Tensor::fromData(std::span<const float>(v), shape);
+    }
+    if (t == DType::I32) {
+      std::vector<int32_t> v(n);
+      for (auto& x : v) {
+        x = std::uniform_int_distribution<int>(-5, 5)(rng_);
+        if (nonzero && x == 0) x = 1;
+      }
+      return Tensor::fromData(std::span<const int32_t>(v), shape);
+    }
+    std::vector<bool> v(n);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = rng_() % 2 || nonzero;
+    return Tensor::fromBools(v, shape);
+  }
+  Dims randomShape(int maxRank, int maxDim) {
+    Dims s(std::uniform_int_distribution<int>(0, maxRank)(rng_));
+    for (auto& d : s) d = std::uniform_int_distribution<int>(0, maxDim)(rng_);
+    return s;
+  }
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  std::mt19937 rng_;
+};
+
+const std::vector<Dims>& unaryShapes() {
+  static const std::vector<Dims> s = {{}, {0}, {1}, {7}, {3, 1}, {2, 3, 4}, {2, 0, 3}, {1037}};
+  return s;
+}
+
+std::vector<Case> elementwiseCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  const auto cat = shapes::opCategory(op);
+  const int arity = cat == shapes::OpCategory::Unary ? 1 : cat == shapes::OpCategory::Binary ? 2 : 3;
+  std::vector<std::vector<Dims>> shapeSets;
+  if (arity == 1) {
+    for (const Dims& s : unaryShapes()) shapeSets.push_back({s});
+  } else {
+    const std::vector<std::vector<Dims>> pairs = {
+        {{}, {}}, {{5}, {}}, {{3, 1}, {1, 4}}, {{2, 3, 4}, {4}}, {{0, 3}, {1, 3}},
+        {{1}, {1}}, {{257}, {257}}, {{2, 1, 3, 1, 2, 2}, {1, 4, 3, 1, 1, 2}}};
+    for (auto p : pairs) {
+      if (arity == 3) p.push_back(p[0]);
+      shapeSets.push_back(p);
+    }
+    for (int i = 0; i < 6; ++i) {  // random broadcastable shapes
+      Dims s = g.randomShape(4, 4);
+      Dims t = s;
+      for (auto& d : t)
+        if (g.pick(3) == 0) d = 1;
+      std::vector<Dims> set = {s, t};
+      if (arity == 3) set.push_back(g.pick(2) ? s : Dims{});
+      shapeSets.push_back(set);
+    }
+  }
+  for (const auto& shapes : shapeSets)
+    for (DType t0 : kDTypes)
+      for (DType t1 : kDTypes) {
+        if (arity == 1 && t1 != DType::F32) continue;
+        Case c;
+        for (int i = 0; i < arity; ++i) {
+          DType t = i == 0 ? t0 : t1;
+          if (op == OpKind::Where && i == 0) t = t0 == DType::F32 ? DType::Bool : t0;
+          c.inputs.push_back(g.tensor(shapes[i], t, i == 1));
+        }
+        cases.push_back(std::move(c));
+      }
+  // Strided (transposed) operands, and one rank-6 permuted operand.
+  {
+    Case c;
+    for (int i = 0; i < arity; ++i) c.inputs.push_back(g.tensor({3, 4}, DType::F32, i == 1).transpose(0, 1));
+    cases.push_back(std::move(c));
+    Case d;
+    const int64_t perm[] = {5, 3, 1, 0, 2, 4};
+    for (int i = 0; i < arity; ++i)
+      d.inputs.push_back(g.tensor({2, 3, 2, 3, 2, 3}, DType::F32, i == 1).permute(perm));
+    cases.push_back(std::move(d));
+  }
+  if (op == OpKind::FloorDiv || op == OpKind::Mod) {  // integer division by zero
+    Case c;
+    c.inputs = {g.tensor({4}, DType::I32), Tensor::fromData(std::span<const int32_t>(std::vector<int32_t>{1, 0, 2, 3}), {4})};
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+std::vector<Case> reduceCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  const std::vector<std::pair<Dims, std::vector<int64_t>>> layouts = {
+      {{2, 3, 4}, {}},     {{2, 3, 4}, {0}},  {{2, 3, 4}, {1}},   {{2, 3, 4}, {2}},
+      {{2, 3, 4}, {0, 2}}, {{2, 3, 4}, {-1}}, {{0, 3}, {0}},      {{0, 3}, {1}},
+      {{1}, {}},           {{}, {}},          {{1000}, {}},       {{5, 300}, {1}},
+      {{300, 5}, {0}},     {{4, 1, 6}, {1}},  {{70000}, {}},     {{3, 0}, {}},
+      {{70000, 2}, {0}}, {{2, 600000}, {1}}};
+  for (const auto& [shape, dims] : layouts)
+    for (DType t : kDTypes)
+      for (bool keep : {false, true}) {
+        Case c;
+        c.inputs = {g.tensor(shape, t)};
+        c.attrs.dims = dims;
+        c.attrs.keepdim = keep;
+        cases.push_back(std::move(c));
+      }
+  Case s;  // strided input
+  s.inputs = {g.tensor({4, 5}, DType::F32).transpose(0, 1)};
+  s.attrs.dims = {1};
+  cases.push_back(std::move(s));
+  return cases;
+}
+
+Case one(std::vector<Tensor> in, OpAttrs a = {}) { return {std::move(in), std::move(a), ""}; }
+
+std::vector<Case> shapeCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  for (DType t : kDTypes) {
+    Tensor x = g.tensor({2, 3, 4}, t);
+    Tensor xt = x.transpose(0, 2);
+    OpAttrs a;
+    switch (op) {
+      case OpKind::Reshape:
+        a.shape = {4, -1};
+        cases.push_back(one({x}, a));
+        cases.push_back(one({xt}, a));
+        a.shape = {0, 5};
+        cases.push_back(one({g.tensor({5, 0}, t)}, a));
+        break;
+      case OpKind::Transpose:
+        a.dims = {0, 2};
+        cases.push_back(one({x}, a));
+        break;
+      case OpKind::Permute:
+        a.dims = {2, 0, 1};
+        cases.push_back(one({x}, a));
+        break;
+      case OpKind::Unsqueeze:
+        a.dim = -1;
+        cases.push_back(one({x}, a));
+        break;
+      case OpKind::Squeeze:
+        cases.push_back(one({g.tensor({1, 3, 1}, t)}, a));
+        break;
+      case OpKind::Flatten:
+        a.dim = 1;
+        a.endDim = -1;
+        cases.push_back(one({xt}, a));
+        break;
+      case OpKind::Expand:
+        a.shape = {2, 2, 3, 4};
+        cases.push_back(one({x}, a));
+        break;
+      case OpKind::Cat:
+      case OpKind::Stack:
+        a.dim = 1;
+        cases.push_back(one({x, x, xt.transpose(0, 2)}, a));
+        a.dim = 0;
+        cases.push_back(one({g.tensor({0, 3, 4}, t), x}, a));
+        break;
+      case OpKind::Slice:
+        a.dim = 2;
+        a.start = 1;
+        a.stop = 4;
+        a.step = 2;
+        cases.push_back(one({x}, a));
+        break;
+      case OpKind::Select:
+        a.dim = 1;
+        a.index = -1;
+        cases.push_back(one({x}, a));
+        break;
+      default:
+        break;
+    }
+  }
+  if (op == OpKind::Cat) cases.push_back(one({g.tensor({2}, DType::I32), g.tensor({3}, DType::F32)}));
+  return cases;
+}
+
+Tensor ints(std::vector<int32_t> v, Dims shape) {
+  return Tensor::fromData(std::span<const int32_t>(v), std::move(shape));
+}
+
+std::vector<Case> indexCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  for (DType t : kDTypes) {
+    Tensor x = g.tensor({4, 5}, t);
+    OpAttrs a;
+    if (op == OpKind::IndexSelect) {
+      a.dim = 0;
+      cases.push_back(one({x, ints({3, -1, 0}, {3})}, a));
+      a.dim = 1;
+      cases.push_back(one({x.transpose(0, 1).transpose(0, 1), ints({4, 4, 2, 0}, {4})}, a));
+      cases.push_back(one({x, ints({}, {0})}, a));
+      cases.push_back(one({x, ints({5}, {1})}, a));  // IndexError
+    } else {
+      a.dim = 1;
+      cases.push_back(one({x, ints({0, 4, 1, 1, 2, 3, -1, 0}, {4, 2})}, a));
+      a.dim = 0;
+      cases.push_back(one({x, ints({3, 2, 1, 0, 0}, {1, 5})}, a));
+      cases.push_back(one({x, ints({9}, {1, 1})}, a));  // IndexError
+    }
+  }
+  return cases;
+}
+
+std::vector<Case> dataDependentCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  for (DType t : kDTypes)
+    for (const Dims& s : std::vector<Dims>{{}, {0}, {7}, {3, 4}, {2, 3, 5}, {3000}}) {
+      Tensor x = g.tensor(s, t);
+      switch (op) {
+        case OpKind::Nonzero:
+        case OpKind::Unique:
+          cases.push_back(one({x}));
+          break;
+        case OpKind::MaskedSelect:
+          cases.push_back(one({x, g.tensor(s, DType::Bool)}));
+          if (!s.empty()) cases.push_back(one({x, g.tensor({s.back()}, DType::Bool)}));
+          break;
+        case OpKind::MaskedScatter:
+          cases.push_back(one({x, g.tensor(s, DType::Bool), g.tensor({numelOf(s)}, t)}));
+          break;
+        default:
+          break;
+      }
+    }
+  if (op == OpKind::Unique) {
+    std::vector<float> v = {3, 1, NAN, 2, 1, 3, NAN, -0.5f};
+    cases.push_back(one({Tensor::fromData(std::span<const float>(v), {8})}));
+  }
+  return cases;
+}
+
+std::vector<Case> nnCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  OpAttrs a;
+  switch (op) {
+    case OpKind::Matmul: {
+      const std::vector<std::pair<Dims, Dims>> shapes = {
+          {{3, 4}, {4, 5}},        {{4}, {4}},           {{2, 3, 4}, {4, 5}},
+          {{2, 1, 3, 4}, {3, 4, 2}}, {{0, 3}, {3, 2}},   {{3, 0}, {0, 2}},
+          {{70, 130}, {130, 65}},  {{5}, {5, 3}},        {{1, 1}, {1, 1}}};
+      for (const auto& [sa, sb] : shapes)
+        for (DType t : {DType::F32, DType::I32}) cases.push_back(one({g.tensor(sa, t), g.tensor(sb, t)}));
+      cases.push_back(one({g.tensor({6, 5}, DType::F32).transpose(0, 1), g.tensor({6, 4}, DType::F32)}));
+      cases.push_back(one({g.tensor({3, 4}, DType::Bool), g.tensor({4, 2}, DType::Bool)}));
+      break;
+    }
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+      for (int64_t d : {0, 1, -1}) {
+        a.dim = d;
+        cases.push_back(one({g.tensor({3, 5}, DType::F32)}, a));
+      }
+      a.dim = 0;
+      cases.push_back(one({g.tensor({}, DType::F32)}, a));
+      cases.push_back(one({g.tensor({0, 4}, DType::F32)}, a));
+      a.dim = 1;
+      cases.push_back(one({g.tensor({4, 1000}, DType::I32)}, a));
+      break;
+    case OpKind::LayerNorm:
+      a.shape = {5};
+      cases.push_back(one({g.tensor({3, 5}, DType::F32)}, a));
+      cases.push_back(one({g.tensor({3, 5}, DType::F32), g.tensor({5}, DType::F32)}, a));
+      cases.push_back(one({g.tensor({2, 3, 5}, DType::F32), g.tensor({5}, DType::F32), g.tensor({5}, DType::F32)}, a));
+      a.shape = {3, 5};
+      cases.push_back(one({g.tensor({2, 3, 5}, DType::F32)}, a));
+      break;
+    case OpKind::Linear:
+      cases.push_back(one({g.tensor({4, 3}, DType::F32), g.tensor({5, 3}, DType::F32)}));
+      cases.push_back(one({g.tensor({2, 4, 3}, DType::F32), g.tensor({5, 3}, DType::F32), g.tensor({5}, DType::F32)}));
+      cases.push_back(one({g.tensor({0, 3}, DType::F32), g.tensor({5, 3}, DType::F32), g.tensor({5}, DType::F32)}));
+      break;
+    case OpKind::MseLoss:
+      cases.push_back(one({g.tensor({3, 4}, DType::F32), g.tensor({3, 4}, DType::F32)}));
+      cases.push_back(one({g.tensor({3, 4}, DType::F32), g.tensor({4}, DType::I32)}));
+      break;
+    case OpKind::CrossEntropy:
+      cases.push_back(one({g.tensor({4, 3}, DType::F32), ints({0, 2, 1, 2}, {4})}));
+      cases.push_back(one({g.tensor({2, 300}, DType::F32), ints({299, 0}, {2})}));
+      cases.push_back(one({g.tensor({2, 3}, DType::F32), ints({0, 3}, {2})}));  // IndexError
+      break;
+    case OpKind::Dropout:
+      for (double p : {0.0, 0.3, 1.0}) {
+        a.p = p;
+        cases.push_back(one({g.tensor({5, 7}, DType::F32)}, a));
+      }
+      break;
+    default:
+      break;
+  }
+  return cases;
+}
+
+std::vector<Case> createCases(OpKind op, Gen&) {
+  std::vector<Case> cases;
+  for (DType t : kDTypes)
+    for (const shapes::SymShape& s : std::vector<shapes::SymShape>{{}, {0}, {5}, {3, 4}, {1001}}) {
+      OpAttrs a;
+      a.dtype = t;
+      a.shape = s;
+      switch (op) {
+        case OpKind::Full:
+          a.scalars = {2.5};
+          break;
+        case OpKind::Arange:
+          a.shape = {};
+          a.start = -3;
+          a.stop = int64_t(s.size() * 7);
+          a.step = 2;
+          break;
+        case OpKind::Eye:
+          if (s.empty() || s.size() > 2) continue;
+          break;
+        case OpKind::Rand:
+        case OpKind::Randn:
+          if (t != DType::F32) continue;
+          break;
+        case OpKind::Randint:
+          if (t == DType::Bool) continue;
+          a.scalars = {-4, 9};
+          break;
+        default:
+          break;
+      }
+      cases.push_back(one({}, a));
+    }
+  return cases;
+}
+
+std::vector<Case> convertCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  std::vector<float> special = {1e10f, -1e10f, NAN, 2.7f, -2.7f, 0.0f, -0.0f, 1.0f};
+  Tensor sp = Tensor::fromData(std::span<const float>(special), {8});
+  for (DType from : kDTypes)
+    for (DType to : kDTypes) {
+      OpAttrs a;
+      a.dtype = to;
+      Tensor x = g.tensor({3, 4}, from);
+      cases.push_back(one({op == OpKind::Contiguous ? x.transpose(0, 1) : x}, a));
+      if (from == DType::F32) cases.push_back(one({sp}, a));
+      cases.push_back(one({g.tensor({0, 2}, from)}, a));
+    }
+  return cases;
+}
+
+std::vector<Case> casesFor(OpKind op, Gen& g) {
+  switch (shapes::opCategory(op)) {
+    case shapes::OpCategory::Unary:
+    case shapes::OpCategory::Binary:
+    case shapes::OpCategory::Ternary:
+      return elementwiseCases(op, g);
+    case shapes::OpCategory::Reduce:
+      return reduceCases(op, g);
+    case shapes::OpCategory::Shape:
+      return shapeCases(op, g);
+    case shapes::OpCategory::Index:
+      return indexCases(op, g);
+    case shapes::OpCategory::DataDependent:
+      return dataDependentCases(op, g);
+    case shapes::OpCategory::NN:
+      return nnCases(op, g);
+    case shapes::OpCategory::Create:
+      return createCases(op, g);
+    case shapes::OpCategory::Convert:
+      return convertCases(op, g);
+  }
+  return {};
+}
+
+std::string describe(const Case& c) {
+  std::string s;
+  for (const Tensor& t : c.inputs) {
+    s += std::string(shapes::name(t.dtype())) + "[";
+    for (int64_t d : t.shape()) s += std::to_string(d) + ",";
+    s += "] ";
+  }
+  return s;
+}
+
+// Runs on `device`; returns the cpu copy of the output or the error kind.
+struct Outcome {
+  Tensor value;
+  std::optional<ErrorKind> error;
+  std::string message;
+};
+Outcome runOn(Device device, OpKind op, const Case& c) {
+  Outcome o;
+  try {
+    std::vector<Tensor> in;
+    for (const Tensor& t : c.inputs) in.push_back(device == Device::Vulkan ? toVulkan(t) : t);
+    Tensor out = dispatch(op, in, c.attrs, device)[0];
+    if (device == Device::Vulkan) EXPECT_EQ(out.device(), Device::Vulkan);
+    o.value = toCpu(out);
+  } catch (const UserError& e) {
+    o.error = e.kind();
+    o.message = e.what();
+  }
+  return o;
+}
+
+class Parity : public VulkanTest, public ::testing::WithParamInterface<OpKind> {};
+
+TEST_P(Parity, MatchesCpu) {
+  const OpKind op = GetParam();
+  Gen g(1234 + uint32_t(op));
+  std::vector<Case> cases = casesFor(op, g);
+  ASSERT_FALSE(cases.empty()) << "no parity cases for " << shapes::opName(op);
+  int compared = 0;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(shapes::opName(op)) + " " + describe(c));
+    const RngState rng = rngState();
+    Outcome cpu = runOn(Device::Cpu, op, c);
+    setRngState(rng);  // random ops read the same stream on both devices
+    Outcome vk = runOn(Device::Vulkan, op, c);
+    ASSERT_EQ(cpu.error.has_value(), vk.error.has_value())
+        << "cpu: " << cpu.message << " | vulkan: " << vk.message;
+    if (cpu.error) {
+      EXPECT_EQ(*cpu.error, *vk.error) << cpu.message << " | " << vk.message;
+      continue;
+    }
+    ++compared;
+    ASSERT_EQ(cpu.value.shape(), vk.value.shape());
+    ASSERT_EQ(cpu.value.dtype(), vk.value.dtype());
+    std::vector<double> a = cpu.value.toDoubles(), b = vk.value.toDoubles();
+    const bool exact = op == OpKind::Rand || op == OpKind::Randint || op == OpKind::Dropout ||
+                       cpu.value.dtype() != DType::F32;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;
+      const double tol = exact ? 0 : 1e-4 + 1e-4 * std::fabs(a[i]);
+      if (!(std::fabs(a[i] - b[i]) <= tol)) {
+        ADD_FAILURE() << "element " << i << ": cpu " << a[i] << " vulkan " << b[i];
+        break;
+      }
+    }
+  }
+  EXPECT_GT(compared, 0) << "every case of " << shapes::opName(op) << " was an error";
+}
+
+std::vector<OpKind> allOps() {
+  return {
+#define TESSEL_OP(e, n, c) OpKind::e,
+#include "shapes/op_list.def"
+  };
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, Parity, ::testing::ValuesIn(allOps()),
+                         [](const auto& info) { return std::string(shapes::opName(info.param)); });
+
+}  // namespace
+}  // namespace tessel::backends::vulkan
