@@ -460,9 +460,13 @@ TEST_P(Parity, MatchesCpu) {
     std::vector<double> a = cpu.value.toDoubles(), b = vk.value.toDoubles();
     const bool exact = op == OpKind::Rand || op == OpKind::Randint || op == OpKind::Dropout ||
                        cpu.value.dtype() != DType::F32;
+    // Float sums of n terms: the order of additions differs from cpu's, error grows with n.
+    double sumScale = 1;
+    if (op == OpKind::Sum || op == OpKind::Mean)
+      sumScale = std::max(1.0, double(c.inputs[0].numel()) / 1000.0);
     for (size_t i = 0; i < a.size(); ++i) {
       if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;
-      const double tol = exact ? 0 : 1e-4 + 1e-4 * std::fabs(a[i]);
+      const double tol = exact ? 0 : 1e-4 * sumScale + 1e-4 * std::fabs(a[i]);
       if (!(std::fabs(a[i] - b[i]) <= tol)) {
         ADD_FAILURE() << "element " << i << ": cpu " << a[i] << " vulkan " << b[i];
         break;
