@@ -255,8 +255,10 @@ class PlainLineReader : public LineEditor {
       char chunk[4096];
       ssize_t n = w == Wait::Ready ? ::read(fd_, chunk, sizeof chunk) : -1;
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (n <= 0) eof_ = true;
-      else buffer_.append(chunk, static_cast<size_t>(n));
+      if (n <= 0)
+        eof_ = true;
+      else
+        buffer_.append(chunk, static_cast<size_t>(n));
     }
   }
   void addHistory(const std::string&) override {}
@@ -278,6 +280,8 @@ std::unique_ptr<LineEditor> LineEditor::forStdin() {
   return plain(STDIN_FILENO);
 }
 
-std::unique_ptr<LineEditor> LineEditor::plain(int fd) { return std::make_unique<PlainLineReader>(fd); }
+std::unique_ptr<LineEditor> LineEditor::plain(int fd) {
+  return std::make_unique<PlainLineReader>(fd);
+}
 
 }  // namespace tessel::repl

@@ -99,7 +99,8 @@ int runRepl(interp::Interpreter& interp) {
   if (editor->interactive()) {
     history = std::make_unique<HistoryFile>(HistoryFile::defaultPath());
     for (const std::string& line : history->load(kHistoryEntries)) editor->addHistory(line);
-    editor->setCompleter([&interp](std::string_view before) { return completeInput(interp, before); });
+    editor->setCompleter(
+        [&interp](std::string_view before) { return completeInput(interp, before); });
   }
   Session session(interp, *editor, history.get());
   int status = session.run();

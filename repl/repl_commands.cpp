@@ -29,9 +29,12 @@ void usageError(const Command& c) {
 // "1.234 ms": three significant-ish digits in a readable unit.
 std::string formatDuration(double seconds) {
   char buf[64];
-  if (seconds < 1e-3) std::snprintf(buf, sizeof buf, "%.1f us", seconds * 1e6);
-  else if (seconds < 1.0) std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.3f s", seconds);
+  if (seconds < 1e-3)
+    std::snprintf(buf, sizeof buf, "%.1f us", seconds * 1e6);
+  else if (seconds < 1.0)
+    std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.3f s", seconds);
   return buf;
 }
 
@@ -40,11 +43,14 @@ CommandOutcome cmdHelp(interp::Interpreter&, const std::string&) {
   return CommandOutcome::Continue;
 }
 
-CommandOutcome cmdQuit(interp::Interpreter&, const std::string&) { return CommandOutcome::Quit; }
+CommandOutcome cmdQuit(interp::Interpreter&, const std::string&) {
+  return CommandOutcome::Quit;
+}
 
 CommandOutcome cmdLoad(interp::Interpreter& interp, const std::string& arg) {
   std::string path = arg;
-  if (path.size() >= 2 && (path.front() == '"' || path.front() == '\'') && path.back() == path.front())
+  if (path.size() >= 2 && (path.front() == '"' || path.front() == '\'') &&
+      path.back() == path.front())
     path = path.substr(1, path.size() - 2);
   reportErrors(interp, [&] { interp.runFile(path); });
   return CommandOutcome::Continue;
@@ -162,7 +168,8 @@ CommandOutcome runCommand(interp::Interpreter& interp, std::string_view input) {
         std::cerr << (i ? ", :" : ":") << matches[i]->name;
       std::cerr << ")\n";
     } else {
-      std::cerr << "error: unknown command ':" << word << "'; type :help for the list of commands\n";
+      std::cerr << "error: unknown command ':" << word
+                << "'; type :help for the list of commands\n";
     }
     return CommandOutcome::Continue;
   }

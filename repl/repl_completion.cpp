@@ -19,10 +19,9 @@ using interp::Value;
 namespace {
 
 // language.md, "Lexical structure".
-const char* const kKeywords[] = {"let",      "fn",   "return", "if",    "elif",  "else",
-                                 "while",    "for",  "in",     "break", "continue", "and",
-                                 "or",       "not",  "true",   "false", "none",  "import",
-                                 "as",       "assert", "where"};
+const char* const kKeywords[] = {"let",  "fn",    "return", "if",       "elif", "else",   "while",
+                                 "for",  "in",    "break",  "continue", "and",  "or",     "not",
+                                 "true", "false", "none",   "import",   "as",   "assert", "where"};
 
 // Candidate method and property names per type. The interpreter has no list of its methods,
 // so these are a superset that is filtered through findMethod / tensorProperty: a name offered
@@ -32,22 +31,27 @@ struct NameList {
   std::vector<const char*> names;
 };
 const NameList kMethodCandidates[] = {
-    {Type::List, {"append", "pop", "extend", "insert", "index", "count", "reverse", "sort", "copy",
-                  "clear", "remove"}},
-    {Type::Dict, {"keys", "values", "items", "get", "pop", "update", "setdefault", "clear",
-                  "copy"}},
-    {Type::Str, {"split", "join", "upper", "lower", "startswith", "endswith", "strip", "lstrip",
-                 "rstrip", "replace", "find", "format"}},
-    {Type::Tensor, {"numel", "item", "tolist", "to", "reshape", "sum", "mean", "max", "min",
-                    "argmax", "argmin", "all", "any", "exp", "log", "sqrt", "rsqrt", "abs", "sin",
-                    "cos", "tanh", "sigmoid", "relu", "gelu", "softmax", "log_softmax",
-                    "transpose", "permute", "unsqueeze", "squeeze", "flatten", "expand",
-                    "matmul", "clamp", "backward", "detach"}},
+    {Type::List,
+     {"append", "pop", "extend", "insert", "index", "count", "reverse", "sort", "copy", "clear",
+      "remove"}},
+    {Type::Dict,
+     {"keys", "values", "items", "get", "pop", "update", "setdefault", "clear", "copy"}},
+    {Type::Str,
+     {"split", "join", "upper", "lower", "startswith", "endswith", "strip", "lstrip", "rstrip",
+      "replace", "find", "format"}},
+    {Type::Tensor,
+     {"numel",   "item",        "tolist",    "to",      "reshape",   "sum",     "mean",    "max",
+      "min",     "argmax",      "argmin",    "all",     "any",       "exp",     "log",     "sqrt",
+      "rsqrt",   "abs",         "sin",       "cos",     "tanh",      "sigmoid", "relu",    "gelu",
+      "softmax", "log_softmax", "transpose", "permute", "unsqueeze", "squeeze", "flatten", "expand",
+      "matmul",  "clamp",       "backward",  "detach"}},
     {Type::Shape, {"numel", "tolist"}},
 };
 const char* const kTensorProperties[] = {"shape", "ndim", "dtype", "device", "T", "rank"};
 
-bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // The start of the identifier-like word that ends at `end`.
 size_t wordStart(std::string_view text, size_t end) {
@@ -66,8 +70,10 @@ bool insideString(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (quote) {
-      if (c == '\\') ++i;
-      else if (c == quote) quote = 0;
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
     } else if (c == '"' || c == '\'') {
       quote = c;
     } else if (c == '#') {

@@ -1,4 +1,6 @@
 // Completion, commands and the history file, in process (no terminal needed).
+#include "repl/repl_completion.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include "interp/attributes.h"
 #include "interp/interpreter.h"
 #include "repl/repl_commands.h"
-#include "repl/repl_completion.h"
 #include "repl/repl_history.h"
 #include "tests/repl/pty_session.h"
 

@@ -51,8 +51,9 @@ TEST(ReplPiped, MultiLineAndErrorsContinue) {
 TEST(ReplPiped, Commands) {
   tessel::testing::TempDir dir;
   std::ofstream(dir.path() + "/m.dsl") << "let from_file = 10\n";
-  Result r = runPiped(":type 1\n:load " + dir.path() + "/m.dsl\nfrom_file\n:reset\n:type [\n1]\n"
-                      ":quit\nprint(\"not reached\")\n",
+  Result r = runPiped(":type 1\n:load " + dir.path() +
+                          "/m.dsl\nfrom_file\n:reset\n:type [\n1]\n"
+                          ":quit\nprint(\"not reached\")\n",
                       dir.path(), false);
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "int\n10\nsession reset: all definitions forgotten\nlist\n");
