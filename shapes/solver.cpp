@@ -41,8 +41,18 @@ z3::expr pyFloorDiv(const z3::expr& a, const z3::expr& b, std::optional<int64_t>
 
 }  // namespace
 
+// One Z3 context per thread, shared by every ShapeEnv on it: making a context costs ~10 ms,
+// more than a whole typical compile. Contexts are never freed (they would have to outlive
+// every Solver of the thread, and threads that compile are few). Solvers keep their own
+// expression caches, keyed by their ShapeEnv's nodes, so sharing the context shares nothing
+// else.
+z3::context& threadContext() {
+  thread_local z3::context* ctx = new z3::context();
+  return *ctx;
+}
+
 struct Solver::Impl {
-  z3::context ctx;
+  z3::context& ctx = threadContext();
   std::unordered_map<Expr, z3::expr> cache;
 
   z3::expr sym(uint32_t s) { return ctx.int_const(("s!" + std::to_string(s)).c_str()); }
@@ -177,13 +187,19 @@ SolverAnswer answerOf(z3::check_result r) {
 }
 }  // namespace
 
-Solver::Solver(uint32_t rlimit, ShapeEnvStats* stats)
-    : impl_(std::make_unique<Impl>()), rlimit_(rlimit), stats_(stats) {}
+// The Z3 context is made on the first query: creating one costs ~15 ms, and most compiles
+// (static shapes, conditions decided by ranges) never ask the solver anything.
+Solver::Solver(uint32_t rlimit, ShapeEnvStats* stats) : rlimit_(rlimit), stats_(stats) {}
 Solver::~Solver() = default;
+
+Solver::Impl& Solver::impl() {
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  return *impl_;
+}
 
 SolverResult Solver::check(const SolverQuery& q) {
   Timer t{stats_};
-  Impl& I = *impl_;
+  Impl& I = impl();
   z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({q.hard, q.tracked}));
   I.addRanges(s, q.ranges, {q.hard, q.tracked});
   for (Expr e : q.hard) s.add(I.enc(e));
@@ -217,7 +233,7 @@ SolverResult Solver::check(const SolverQuery& q) {
 std::vector<bool> Solver::implied(std::span<const Expr> cands, std::span<const Expr> hard,
                                   const std::vector<ValueRange>& ranges) {
   Timer t{stats_};
-  Impl& I = *impl_;
+  Impl& I = impl();
   z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({hard, cands}));
   I.addRanges(s, ranges, {hard, cands});
   for (Expr e : hard) s.add(I.enc(e));
@@ -247,7 +263,7 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
                                         const std::vector<ValueRange>& ranges, int64_t lo,
                                         int64_t hi) {
   Timer t{stats_};
-  Impl& I = *impl_;
+  Impl& I = impl();
   Expr one[] = {e};
   z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({hard, one}));
   I.addRanges(s, ranges, {hard, one});

@@ -56,6 +56,7 @@ class Solver {
   struct Impl;  ///< the Z3 context and translation cache (solver.cpp only)
 
  private:
+  Impl& impl();
   std::unique_ptr<Impl> impl_;
   uint32_t rlimit_;
   ShapeEnvStats* stats_;
