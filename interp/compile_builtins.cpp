@@ -33,8 +33,6 @@ CompilerState::CompilerState() {
   }
 }
 
-namespace {
-
 FrameObj* frameOf(const Value& v) {
   if (v.is(Type::Builtin)) {
     const Value& self = v.as<BuiltinObj>()->self;
@@ -42,6 +40,29 @@ FrameObj* frameOf(const Value& v) {
   }
   return nullptr;
 }
+
+std::string describeGuards(const FrameObj& frame) {
+  std::string out;
+  if (frame.entries.empty()) return frame.name() + " has no compiled entries yet\n";
+  for (const auto& e : frame.entries) {
+    out += "entry " + std::to_string(frame.frameId) + "/" + std::to_string(e->compileId) + ":\n";
+    if (e->guardTexts.empty()) out += "  (no guards)\n";
+    for (const auto& g : e->guardTexts) out += "  " + g + "\n";
+  }
+  return out;
+}
+
+std::string describeGraphs(const FrameObj& frame) {
+  std::string out;
+  if (frame.entries.empty()) return frame.name() + " has no compiled entries yet\n";
+  for (const auto& e : frame.entries) {
+    out += "entry " + std::to_string(frame.frameId) + "/" + std::to_string(e->compileId) + ":\n" + e->graphText;
+    if (!out.empty() && out.back() != '\n') out += "\n";
+  }
+  return out;
+}
+
+namespace {
 
 FrameObj& expectFrame(const Value& v, const char* fn) {
   FrameObj* f = frameOf(v);

@@ -80,5 +80,10 @@ struct FrameObj : Object {
 Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options);
 /// Forgets a frame's entries and code state (reset(f)).
 void resetFrame(FrameObj& frame);
+/// The frame behind a compiled function value, or nullptr.
+FrameObj* frameOf(const Value& v);
+/// Every entry's guards / optimized graph as text, newest last (the REPL's :guards, :graphs).
+std::string describeGuards(const FrameObj& frame);
+std::string describeGraphs(const FrameObj& frame);
 
 }  // namespace tessel::interp

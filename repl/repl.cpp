@@ -16,6 +16,16 @@
 
 namespace tessel::repl {
 
+// `@compile` alone on a line: the fn it decorates comes on the next line.
+static bool endsWithDecorator(const std::string& text) {
+  size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return false;
+  size_t start = text.find_last_of('\n', end);
+  start = start == std::string::npos ? 0 : start + 1;
+  size_t first = text.find_first_not_of(" \t", start);
+  return first != std::string::npos && text[first] == '@';
+}
+
 namespace {
 
 constexpr const char* kPrompt = ">>> ";
@@ -55,7 +65,7 @@ class Session {
   static bool needsMore(const std::string& text) {
     if (isCommand(text))
       return commandTakesExpression(text) && interp::needsMoreInput(commandArgument(text));
-    return interp::needsMoreInput(text);
+    return interp::needsMoreInput(text) || endsWithDecorator(text);
   }
 
   Input readInput() {

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include "interp/compiled_frame.h"
 #include "interp/interpreter.h"
+#include "interp/printer.h"
 #include "interp/value.h"
 #include "repl/repl_eval.h"
 
@@ -80,6 +82,37 @@ CommandOutcome cmdTime(interp::Interpreter& interp, const std::string& arg) {
   return CommandOutcome::Continue;
 }
 
+// :guards f / :graphs f: the entries of a compiled function.
+CommandOutcome showFrame(interp::Interpreter& interp, const std::string& arg,
+                         std::string (*describe)(const interp::FrameObj&)) {
+  reportErrors(interp, [&] {
+    interp::Value v = interp.evalExpression(kInputName, arg);
+    interp::FrameObj* frame = interp::frameOf(v);
+    if (!frame) throw UserError(ErrorKind::TypeError, arg + " is not a compiled function");
+    std::cout << describe(*frame);
+  });
+  return CommandOutcome::Continue;
+}
+
+CommandOutcome cmdGuards(interp::Interpreter& interp, const std::string& arg) {
+  return showFrame(interp, arg, interp::describeGuards);
+}
+
+CommandOutcome cmdGraphs(interp::Interpreter& interp, const std::string& arg) {
+  return showFrame(interp, arg, interp::describeGraphs);
+}
+
+// :stats [f]: stats(f), or the totals of every compiled function.
+CommandOutcome cmdStats(interp::Interpreter& interp, const std::string& arg) {
+  reportErrors(interp, [&] {
+    std::string expr = arg.empty() ? "stats()" : "stats(" + arg + ")";
+    interp::Value v = interp.evalExpression(kInputName, expr);
+    for (auto& [k, item] : v.as<interp::DictObj>()->entries)
+      std::cout << k << ": " << interp::repr(item) << "\n";
+  });
+  return CommandOutcome::Continue;
+}
+
 const Command kCommands[] = {
     {"help", "", "show this help", false, cmdHelp},
     {"quit", "", "leave the REPL (Ctrl-D on an empty line does too)", false, cmdQuit},
@@ -87,6 +120,9 @@ const Command kCommands[] = {
     {"reset", "", "forget every definition made in this session", false, cmdReset},
     {"type", "EXPR", "evaluate EXPR and show the type of its value", true, cmdType},
     {"time", "EXPR", "evaluate EXPR, show its value and how long it took", true, cmdTime},
+    {"guards", "F", "show the guards of each compiled entry of F", true, cmdGuards},
+    {"graphs", "F", "show the optimized graph of each compiled entry of F", true, cmdGraphs},
+    {"stats", "[F]", "show stats(F), or the totals of every compiled function", false, cmdStats},
 };
 
 std::string_view trim(std::string_view s) {
@@ -174,7 +210,8 @@ CommandOutcome runCommand(interp::Interpreter& interp, std::string_view input) {
     return CommandOutcome::Continue;
   }
   std::string arg = commandArgument(input);
-  if (arg.empty() != (*c->args == '\0')) {
+  bool optional = c->args[0] == '[';  // "[F]": the argument may be left out
+  if (!optional && arg.empty() != (*c->args == '\0')) {
     usageError(*c);
     return CommandOutcome::Continue;
   }
