@@ -32,7 +32,7 @@ void launch(std::string_view kernel, std::span<const BufferArg> buffers, const v
 namespace {
 
 struct EwPush {
-  uint32_t n, op, ndim, types;
+  uint32_t n, unused, ndim, unused2;
   uint32_t shape[4];
   uint32_t offs[4];
   uint32_t strides[16];
@@ -87,10 +87,10 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
   if (flag) bufs[3] = *flag;
 
   EwPush pc{};
-  pc.op = op;
   uint32_t types = dtypeCode(out.dtype());
   for (size_t i = 0; i < ins.size(); ++i) types |= dtypeCode(ins[i].dtype()) << (4 * (i + 1));
-  pc.types = types | (dtypeCode(compute) << 16);
+  types |= dtypeCode(compute) << 16;
+  const uint32_t variant = op | (types << 8);
   // Dims beyond the kernel's rank become a host loop over the leading ones.
   const int rank = int(sz.size());
   const int lead = std::max(0, rank - kKernelRank);
@@ -110,7 +110,7 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
       for (int d = 0; d < lead; ++d) off += pos[d] * st[k][d];
       pc.offs[k] = u32(off, "element offset");
     }
-    launch("elementwise", bufs, pc, groupsFor(inner));
+    launch("elementwise", bufs, pc, groupsFor(inner), variant);
     for (int d = lead - 1; d >= 0; --d) {
       if (++pos[d] < sz[d]) break;
       pos[d] = 0;
