@@ -26,6 +26,8 @@ const char* kUsage =
     "\n"
     "options:\n"
     "  -c CODE        run CODE as a program\n"
+    "  --logs CATS    compiler logs on stderr, e.g. recompiles,guards,dynamic,+dynamic,\n"
+    "                 graph_code,perf (the same as TESSEL_LOGS=CATS)\n"
     "  -h, --help     show this help\n"
     "  --version      print the version\n";
 
@@ -66,6 +68,21 @@ int main(int argc, char** argv) {
     if (a == "--version") {
       std::cout << "tessel " << TESSEL_VERSION << "\n";
       return 0;
+    }
+    if (a == "--logs" || a.rfind("--logs=", 0) == 0) {
+      std::string cats;
+      if (a == "--logs") {
+        if (i + 1 >= argc) {
+          std::cerr << "tessel: --logs needs a list of categories\n" << kUsage;
+          return 2;
+        }
+        cats = argv[++i];
+      } else {
+        cats = a.substr(7);
+      }
+      // The interpreter reads TESSEL_LOGS when it starts, so the flag is just that variable.
+      setenv("TESSEL_LOGS", cats.c_str(), 1);
+      continue;
     }
     if (a == "-c") {
       if (i + 1 >= argc) {

@@ -68,3 +68,52 @@ TEST(CommandLine, UnknownOptionIsAUsageError) {
 }
 
 }  // namespace
+
+namespace {
+
+// Each TESSEL_LOGS / --logs category (compiler.md, "Observing the compiler").
+const char* kLogScript =
+    "'@compile\nfn f(x) {\n  if x.shape[0] <= 30 { return x * 2 }\n  return x\n}\n"
+    "f(ones([10]))\nf(ones([20]))\nf(ones([25]))'";
+
+TEST(CommandLine, LogsRecompiles) {
+  Result r = run(std::string("--logs recompiles -c ") + kLogScript);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("[0/1] recompile f (<string>:2): x.shape[0]: expected 10, got 20"), std::string::npos) << r.out;
+}
+
+TEST(CommandLine, LogsGuards) {
+  Result r = run(std::string("--logs=guards -c ") + kLogScript);
+  EXPECT_NE(r.out.find("[0/0] guard x.shape[0] == 10"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[0/1] guard x.shape[0] <= 30 at <string>:3:6"), std::string::npos) << r.out;
+}
+
+TEST(CommandLine, LogsDynamic) {
+  Result r = run(std::string("--logs dynamic -c ") + kLogScript);
+  EXPECT_NE(r.out.find("[0/1] create_symbol s0 = 20 for x.shape[0] [2, inf] at <string>:2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[0/1] eval s0 <= 30 [guard added] at <string>:3:6:   if x.shape[0] <= 30"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[0/1] update_range s0 = [2, 30]"), std::string::npos) << r.out;
+}
+
+TEST(CommandLine, LogsGraphCodeAndPerf) {
+  Result r = run(std::string("--logs graph_code,perf -c ") + kLogScript);
+  EXPECT_NE(r.out.find("[0/1] %0: f32[s0] = input x"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[0/1] compile f: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("solver"), std::string::npos) << r.out;
+}
+
+TEST(CommandLine, LogsFromEnvironmentAndUnknownCategory) {
+  Result r = run(std::string("-c ") + kLogScript);
+  EXPECT_EQ(r.out.find("[0/"), std::string::npos) << "no logs unless asked: " << r.out;
+  std::string cmd = std::string("TESSEL_LOGS=recompiles,bogus ") + TESSEL_BINARY_DIR + "/repl/tessel -c " + kLogScript + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  pclose(p);
+  EXPECT_NE(out.find("unknown log category 'bogus'"), std::string::npos) << out;
+  EXPECT_NE(out.find("[0/1] recompile f"), std::string::npos) << out;
+}
+
+}  // namespace
