@@ -12,6 +12,17 @@
 #include "backends/cpu/vec_rows.h"
 #include "shapes/user_error.h"
 
+// The tile loops are compute-bound once fused (each instruction streams tiles from L1), so
+// run() is compiled for several ISA levels like the eager exp/log rows (Note [ISA clones] in
+// backends/cpu/vec_rows.h). -ffp-contract=off (CMakeLists.txt) keeps the AVX2/AVX-512 clones
+// from contracting a * b + c into an FMA, so every clone rounds like the eager kernels.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define TESSEL_ISA_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define TESSEL_ISA_CLONES
+#endif
+
 namespace tessel::graph {
 
 using backends::Dims;
@@ -81,7 +92,7 @@ inline void map2(O* __restrict o, const T* __restrict a, const T* __restrict b, 
 
 constexpr float kInvSqrt2 = 0.70710678118654752f;
 
-void floatUnary(OpKind op, const float* __restrict a, float* __restrict o, int64_t n) {
+TESSEL_ISA_CLONES void floatUnary(OpKind op, const float* __restrict a, float* __restrict o, int64_t n) {
   using backends::cpu::vexp;
   switch (op) {
     case OpKind::Neg: return map1(o, a, n, [](float v) { return -v; });
@@ -102,7 +113,7 @@ void floatUnary(OpKind op, const float* __restrict a, float* __restrict o, int64
   }
 }
 
-void intUnary(OpKind op, const int32_t* __restrict a, int32_t* __restrict o, int64_t n) {
+TESSEL_ISA_CLONES void intUnary(OpKind op, const int32_t* __restrict a, int32_t* __restrict o, int64_t n) {
   switch (op) {
     case OpKind::Neg: return map1(o, a, n, [](int32_t v) { return int32_t(0u - uint32_t(v)); });
     case OpKind::Abs:
@@ -147,7 +158,7 @@ bool isComparison(OpKind op) {
 }
 
 template <class T>
-void compare(OpKind op, const T* a, const T* b, int32_t* o, int64_t n) {
+inline void compare(OpKind op, const T* a, const T* b, int32_t* o, int64_t n) {
   switch (op) {
     case OpKind::Eq: return map2(o, a, b, n, [](T x, T y) { return int32_t(x == y); });
     case OpKind::Ne: return map2(o, a, b, n, [](T x, T y) { return int32_t(x != y); });
@@ -163,8 +174,16 @@ void compare(OpKind op, const T* a, const T* b, int32_t* o, int64_t n) {
   }
 }
 
+TESSEL_ISA_CLONES void compareF(OpKind op, const float* a, const float* b, int32_t* o, int64_t n) {
+  compare(op, a, b, o, n);
+}
+TESSEL_ISA_CLONES void compareI(OpKind op, const int32_t* a, const int32_t* b, int32_t* o,
+                                int64_t n) {
+  compare(op, a, b, o, n);
+}
+
 // `bIsTwo`: the exponent is a one-element value equal to 2 (the eager kernel's x * x path).
-void floatArith(OpKind op, const float* a, const float* b, float* o, int64_t n, bool bIsTwo) {
+TESSEL_ISA_CLONES void floatArith(OpKind op, const float* a, const float* b, float* o, int64_t n, bool bIsTwo) {
   switch (op) {
     case OpKind::Add: return map2(o, a, b, n, [](float x, float y) { return x + y; });
     case OpKind::Sub: return map2(o, a, b, n, [](float x, float y) { return x - y; });
@@ -183,7 +202,7 @@ void floatArith(OpKind op, const float* a, const float* b, float* o, int64_t n, 
   }
 }
 
-void intArith(OpKind op, const int32_t* a, const int32_t* b, int32_t* o, int64_t n) {
+TESSEL_ISA_CLONES void intArith(OpKind op, const int32_t* a, const int32_t* b, int32_t* o, int64_t n) {
   using T = int32_t;
   auto anyZero = [&] {
     bool z = false;
@@ -221,16 +240,39 @@ void toBoolInPlace(int32_t* o, int64_t n) {
 
 // ---- Loads and stores ----------------------------------------------------------------------
 
-// Copies `n` elements at byte address p with element stride s (elements) into a register.
+// Fills dst[0, n) with the elements of one operand for output elements [t0, t0 + n): walks
+// the coalesced dims segment by segment along the innermost one (stride 1, 0 or any).
+// `idx` is scratch for nd indices.
 template <class In, class Reg>
-void gather(const In* p, int64_t s, Reg* dst, int64_t n) {
-  if (s == 1) {
-    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k]);
-  } else if (s == 0) {
-    const Reg v = static_cast<Reg>(*p);
-    for (int64_t k = 0; k < n; ++k) dst[k] = v;
-  } else {
-    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k * s]);
+inline void gatherTile(const In* base, const int64_t* dims, const int64_t* strides, int64_t nd,
+                       int64_t t0, int64_t n, Reg* __restrict dst, int64_t* idx) {
+  int64_t rem = t0, off = 0;
+  for (int64_t d = nd - 1; d >= 0; --d) {
+    idx[d] = rem % dims[d];
+    rem /= dims[d];
+    off += idx[d] * strides[d];
+  }
+  const int64_t inner = dims[nd - 1], s = strides[nd - 1];
+  for (int64_t pos = 0; pos < n;) {
+    const int64_t seg = std::min(n - pos, inner - idx[nd - 1]);
+    const In* __restrict p = base + off;
+    Reg* __restrict o = dst + pos;
+    if (s == 1) {
+      for (int64_t k = 0; k < seg; ++k) o[k] = static_cast<Reg>(p[k]);
+    } else if (s == 0) {
+      const Reg v = static_cast<Reg>(*p);
+      for (int64_t k = 0; k < seg; ++k) o[k] = v;
+    } else {
+      for (int64_t k = 0; k < seg; ++k) o[k] = static_cast<Reg>(p[k * s]);
+    }
+    pos += seg;
+    off += seg * s;
+    idx[nd - 1] += seg;
+    for (int64_t d = nd - 1; d > 0 && idx[d] == dims[d]; --d) {
+      idx[d] = 0;
+      off += strides[d - 1] - dims[d] * strides[d];
+      ++idx[d - 1];
+    }
   }
 }
 
@@ -308,7 +350,8 @@ CpuFusedKernel::CpuFusedKernel(std::shared_ptr<const FusedProgram> program)
   }
 }
 
-void CpuFusedKernel::run(std::span<const Tensor> inputs, const Tensor& out) const {
+TESSEL_ISA_CLONES void CpuFusedKernel::run(std::span<const Tensor> inputs,
+                                           const Tensor& out) const {
   const auto& code = program_->code;
   const int64_t total = out.numel();
   TESSEL_ASSERT(inputs.size() == program_->numInputs, "fused: wrong operand count");
@@ -349,45 +392,26 @@ void CpuFusedKernel::run(std::span<const Tensor> inputs, const Tensor& out) cons
   const Plan plan = makePlan(out.shape(), inputs);
   const int64_t nd = static_cast<int64_t>(plan.dims.size());
   Dims idx(nd);
-  std::vector<int64_t> off(inputs.size());
+  std::vector<int> loads;
+  for (size_t x = 0; x < code.size(); ++x)
+    if (code[x].kind == Kind::Load) loads.push_back(static_cast<int>(x));
 
   for (int64_t t0 = 0; t0 < total; t0 += kTile) {
     const int64_t n = std::min(kTile, total - t0);
-    // Loads: walk the tile segment by segment along the innermost coalesced dim.
-    if (!inputs.empty()) {
-      int64_t rem = t0;
-      for (int64_t d = nd - 1; d >= 0; --d) {
-        idx[d] = rem % plan.dims[d];
-        rem /= plan.dims[d];
-      }
-      for (size_t k = 0; k < inputs.size(); ++k) {
-        off[k] = 0;
-        for (int64_t d = 0; d < nd; ++d) off[k] += idx[d] * plan.strides[k][d];
-      }
-      for (int64_t pos = 0; pos < n;) {
-        const int64_t seg = std::min(n - pos, plan.dims[nd - 1] - idx[nd - 1]);
-        for (size_t x = 0; x < code.size(); ++x) {
-          const FusedInstr& ins = code[x];
-          if (ins.kind != Kind::Load) continue;
-          const Tensor& t = inputs[ins.input];
-          const int64_t s = plan.strides[ins.input][nd - 1];
-          const int64_t o = off[ins.input];
-          switch (t.dtype()) {
-            case DType::F32: gather(t.data<float>() + o, s, fr.f + reg_[x] * kTile + pos, seg); break;
-            case DType::I32: gather(t.data<int32_t>() + o, s, fr.i + reg_[x] * kTile + pos, seg); break;
-            case DType::Bool: gather(t.data<uint8_t>() + o, s, fr.i + reg_[x] * kTile + pos, seg); break;
-          }
-        }
-        pos += seg;
-        // Advance the index by seg, carrying into outer dims.
-        idx[nd - 1] += seg;
-        for (size_t k = 0; k < inputs.size(); ++k) off[k] += seg * plan.strides[k][nd - 1];
-        for (int64_t d = nd - 1; d > 0 && idx[d] == plan.dims[d]; --d) {
-          idx[d] = 0;
-          ++idx[d - 1];
-          for (size_t k = 0; k < inputs.size(); ++k)
-            off[k] += plan.strides[k][d - 1] - plan.strides[k][d] * plan.dims[d];
-        }
+    for (int x : loads) {
+      const FusedInstr& ins = code[x];
+      const Tensor& t = inputs[ins.input];
+      const int64_t* st = plan.strides[ins.input].data();
+      switch (t.dtype()) {
+        case DType::F32:
+          gatherTile(t.data<float>(), plan.dims.data(), st, nd, t0, n, fr.f + reg_[x] * kTile, idx.data());
+          break;
+        case DType::I32:
+          gatherTile(t.data<int32_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile, idx.data());
+          break;
+        case DType::Bool:
+          gatherTile(t.data<uint8_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile, idx.data());
+          break;
       }
     }
 
@@ -419,9 +443,9 @@ void CpuFusedKernel::run(std::span<const Tensor> inputs, const Tensor& out) cons
           const Operand b = operand(ins.args[1]);
           if (isComparison(ins.op)) {
             if (shapes::promote(a.dtype, b.dtype) == DType::F32)
-              compare(ins.op, asF32(a, fr.fs, n), asF32(b, fr.fs + kTile, n), oi, n);
+              compareF(ins.op, asF32(a, fr.fs, n), asF32(b, fr.fs + kTile, n), oi, n);
             else
-              compare(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
+              compareI(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
             break;
           }
           if (od == DType::F32) {

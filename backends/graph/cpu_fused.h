@@ -24,7 +24,7 @@ namespace tessel::graph {
 // log and sigmoid rows), so fused results equal eager ones.
 class CpuFusedKernel {
  public:
-  static constexpr int64_t kTile = 512;
+  static constexpr int64_t kTile = 1024;
 
   explicit CpuFusedKernel(std::shared_ptr<const FusedProgram> program);
   /// Fills `out` (fresh, contiguous, the fused value's shape and dtype) from `inputs`, each
