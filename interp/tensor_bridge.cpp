@@ -6,6 +6,7 @@
 #include "backends/format.h"
 #include "backends/ops.h"
 #include "interp/builtins.h"
+#include "interp/device_support.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
 #include "interp/sym_value.h"
@@ -75,7 +76,7 @@ bool tensorTruthy(const Value& v) {
   if (t.numel() != 1)
     throwUserError(ErrorKind::ValueError, "the truth value of a tensor with " + std::to_string(t.numel()) +
                                               " elements is ambiguous; use .any() or .all()");
-  return t.item() != 0;
+  return hostTensor(t).item() != 0;
 }
 
 std::string tensorRepr(const Value& v) {
@@ -83,7 +84,14 @@ std::string tensorRepr(const Value& v) {
     case Type::Tensor:
       if (auto& f = v.as<TensorObj>()->fake)
         return "<traced tensor " + std::string(shapes::name(f->dtype)) + dimsText(f->shape) + ">";
-      return backends::formatTensor(asTensor(v));
+    {
+      const Tensor& t = asTensor(v);
+      std::string text = backends::formatTensor(hostTensor(t));
+      // Like PyTorch's device='cuda:0': a tensor off the host says where it lives.
+      if (t.device() != backends::Device::Cpu && !text.empty() && text.back() == ')')
+        text.insert(text.size() - 1, ", device=\"" + std::string(backends::deviceName(t.device())) + "\"");
+      return text;
+    }
     case Type::Shape: return "shape(" + dimsText(v.as<ShapeObj>()->dims) + ")";
     case Type::DType: return std::string(shapes::name(v.as<DTypeObj>()->dtype));
     default: return "?";
@@ -204,21 +212,15 @@ namespace {
 
 Value nativeDevice(Interpreter&, CallArgs& a) {
   ArgBinder b("device", a, {}, 0);
-  const char* env = std::getenv("TESSEL_DEVICE");
-  return makeStr(env && *env ? env : "cpu");
+  if (const char* env = std::getenv("TESSEL_DEVICE"); env && *env && !backends::deviceFromName(env))
+    throwUserError(ErrorKind::ValueError, std::string("TESSEL_DEVICE names no device: '") + env +
+                                              "' (cpu, vulkan, tpu)");
+  return makeStr(std::string(backends::deviceName(defaultDevice())));
 }
 
 Value nativeDevices(Interpreter&, CallArgs& a) {
   ArgBinder b("devices", a, {}, 0);
-  std::vector<Value> out;
-  for (auto d : {backends::Device::Cpu, backends::Device::Vulkan, backends::Device::Tpu}) {
-    try {
-      backends::backendFor(d);
-      out.push_back(makeStr(std::string(backends::deviceName(d))));
-    } catch (const UserError&) {
-    }
-  }
-  return makeList(std::move(out));
+  return listDevices();
 }
 
 }  // namespace

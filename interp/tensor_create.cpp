@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "backends/rng.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
 
@@ -63,14 +64,19 @@ Value nativeArange(Interpreter&, CallArgs& a) {
     if (b.has(i) && b.at(i).is(Type::Float)) anyFloat = true;
   std::optional<DType> dtype = dtypeArg(b, 3, "arange");
   if (!anyFloat) {
-    int64_t start = 0, stop, step = b.intOr(2, 1);
+    // Sizes stay symbolic while tracing: arange(x.shape[0]) does not specialize.
+    auto symArg = [&](size_t i) {
+      if (!isIntLike(b.at(i))) b.toInt(i);  // the TypeError naming the argument
+      return toSymInt(b.at(i));
+    };
+    shapes::SymInt start = 0, stop, step = b.has(2) ? symArg(2) : shapes::SymInt(1);
     if (b.has(1)) {
-      start = b.toInt(0);
-      stop = b.toInt(1);
+      start = symArg(0);
+      stop = symArg(1);
     } else {
-      stop = b.toInt(0);
+      stop = symArg(0);
     }
-    if (step == 0) throwUserError(ErrorKind::ValueError, "arange(): step must not be zero");
+    if (shapes::evaluate(step == 0)) throwUserError(ErrorKind::ValueError, "arange(): step must not be zero");
     OpAttrs attrs;
     attrs.start = start;
     attrs.stop = stop;
@@ -107,8 +113,12 @@ Value nativeArange(Interpreter&, CallArgs& a) {
 Value nativeEye(Interpreter&, CallArgs& a) {
   ArgBinder b("eye", a, {"n", "m", "dtype"}, 1);
   OpAttrs attrs;
-  attrs.shape = {b.toInt(0)};
-  if (b.has(1) && !b.at(1).is(Type::None)) attrs.shape.push_back(b.toInt(1));
+  if (!isIntLike(b.at(0))) b.toInt(0);
+  attrs.shape = {toSymInt(b.at(0))};
+  if (b.has(1) && !b.at(1).is(Type::None)) {
+    if (!isIntLike(b.at(1))) b.toInt(1);
+    attrs.shape.push_back(toSymInt(b.at(1)));
+  }
   attrs.dtype = dtypeArg(b, 2, "eye").value_or(DType::F32);
   return emitOp(OpKind::Eye, {}, attrs);
 }

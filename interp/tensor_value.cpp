@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interp/device_support.h"
 #include "interp/printer.h"
 #include "interp/sym_value.h"
 #include "shapes/user_error.h"
@@ -102,7 +103,7 @@ void flatten(const Value& v, size_t depth, std::vector<int64_t>& shape, std::vec
       const Tensor& t = asTensor(v);
       if (t.numel() != 1 || t.ndim() != 0)
         throwUserError(ErrorKind::ValueError, "tensor(): only 0-d tensors can be list elements; use stack()");
-      out.push_back(t.item());
+      out.push_back(hostTensor(t).item());
       kind = shapes::promote(kind, t.dtype());
       break;
     }
@@ -201,7 +202,7 @@ Value nestedList(const std::vector<double>& flat, const std::vector<int64_t>& sh
 }  // namespace
 
 Value tensorToList(const Tensor& t) {
-  std::vector<double> flat = t.toDoubles();
+  std::vector<double> flat = hostTensor(t).toDoubles();
   size_t pos = 0;
   return nestedList(flat, t.shape(), 0, pos, t.dtype());
 }
@@ -210,7 +211,7 @@ Value tensorItemValue(const Tensor& t) {
   if (t.numel() != 1)
     throwUserError(ErrorKind::ValueError, "item(): the tensor has " + std::to_string(t.numel()) +
                                               " elements, not 1");
-  return elementValue(t.item(), t.dtype());
+  return elementValue(hostTensor(t).item(), t.dtype());
 }
 
 }  // namespace tessel::interp

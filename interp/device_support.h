@@ -1,0 +1,23 @@
+// Devices as the interpreter sees them (backends.md): the default device, lazily starting the
+// Vulkan backend the first time a program asks for it, and host copies for printing.
+#pragma once
+
+#include "backends/device.h"
+#include "backends/tensor.h"
+#include "interp/value.h"
+
+namespace tessel::interp {
+
+/// TESSEL_DEVICE, else cpu: where creation ops put their results.
+backends::Device defaultDevice();
+/// Makes sure `device` has a registered backend (starting Vulkan on first use); DeviceError
+/// when this machine has none.
+void ensureDevice(backends::Device device);
+/// `t` itself on cpu; otherwise a host copy (the only way data crosses to the host).
+backends::Tensor hostTensor(const backends::Tensor& t);
+/// `t` on `device` (no copy when it is already there).
+backends::Tensor onDevice(const backends::Tensor& t, backends::Device device);
+/// devices(): what this machine offers, as dicts with the device, an index and a name.
+Value listDevices();
+
+}  // namespace tessel::interp
