@@ -190,12 +190,17 @@ Value Evaluator::evalCompare(Compare* c, Frame& f) {
 
 namespace {
 
-std::optional<int64_t> sliceBound(const Value& v, const char* what) {
+std::optional<shapes::SymInt> symSliceBound(const Value& v, const char* what) {
   if (v.is(Type::None)) return std::nullopt;
-  if (v.is(Type::Int)) return v.asInt();
-  if (v.is(Type::Bool)) return v.asBool() ? 1 : 0;
+  if (isIntLike(v)) return toSymInt(v);
   throwUserError(ErrorKind::TypeError, std::string("slice ") + what + " must be int or none, not '" +
                                            std::string(typeName(v.type())) + "'");
+}
+
+std::optional<int64_t> sliceBound(const Value& v, const char* what) {
+  auto b = symSliceBound(v, what);
+  if (!b) return std::nullopt;
+  return shapes::evaluateInt(*b);  // lists and strings need the concrete bound
 }
 
 }  // namespace
@@ -209,8 +214,8 @@ Value Evaluator::evalIndex(Index* x, Frame& f) {
       item.kind = s.kind;
       if (s.kind == Subscript::Kind::Single) item.index = eval(s.index, f);
       if (s.kind == Subscript::Kind::Slice) {
-        item.lo = s.lo ? sliceBound(eval(s.lo, f), "start") : std::nullopt;
-        item.hi = s.hi ? sliceBound(eval(s.hi, f), "stop") : std::nullopt;
+        if (s.lo) item.lo = symSliceBound(eval(s.lo, f), "start");
+        if (s.hi) item.hi = symSliceBound(eval(s.hi, f), "stop");
         item.step = s.step ? sliceBound(eval(s.step, f), "step") : std::nullopt;
       }
       items.push_back(std::move(item));

@@ -56,7 +56,8 @@ class Interpreter {
   void resetMain();
 
   /// Calls any callable value with positional and keyword arguments (natives use this for
-  /// callbacks such as sorted's key). `site` is the span errors and tracebacks point at.
+  /// callbacks such as sorted's key). `site` is the span errors and tracebacks point at. The
+  /// argument values may be moved from (the callee's frame takes them).
   Value call(const Value& callee, std::span<Value> positional, Span site,
              std::span<const std::string> kwNames = {}, std::span<Value> kwValues = {});
 

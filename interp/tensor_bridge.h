@@ -19,7 +19,8 @@ class Interpreter;
 struct IndexItem {
   Subscript::Kind kind = Subscript::Kind::Single;
   Value index;  // Single: an int, a bool/int tensor, or none (a new axis)
-  std::optional<int64_t> lo, hi, step;
+  std::optional<shapes::SymInt> lo, hi;  // sizes stay symbolic while tracing: x[:n]
+  std::optional<int64_t> step;
 };
 
 Value tensorIndex(Interpreter& interp, const Value& tensor, const std::vector<IndexItem>& items);

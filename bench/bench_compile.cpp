@@ -1,0 +1,111 @@
+// Compiled-function benchmarks (issue 5): the cost of a cache-hit call against an eager call,
+// compile latency by graph size (trace, solver, codegen), and the seeds' loop.
+//   build/bench/bench_compile --benchmark_min_time=0.5
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+
+#include "interp/diagnostics.h"
+#include "interp/interpreter.h"
+#include "interp/objects.h"
+
+using namespace tessel::interp;
+
+namespace {
+
+Value global(Interpreter& interp, const char* name) { return *interp.mainModule().lookup(name); }
+
+// 4 tensor inputs, a 2-op body: the same function called compiled (cache hit) and eagerly.
+const char* kSmall =
+    "fn body(a, b, c, d) { return a * b + c }\n"
+    "let f = compile(body)\n"
+    "let a = ones([4])\nlet b = ones([4])\nlet c = ones([4])\nlet d = ones([4])\n"
+    "let warm = f(a, b, c, d)\n";
+
+void callLoop(benchmark::State& state, const char* callee) {
+  Interpreter interp;
+  interp.runSource("<bench>", kSmall);
+  Value fn = global(interp, callee);
+  std::vector<Value> args = {global(interp, "a"), global(interp, "b"), global(interp, "c"), global(interp, "d")};
+  for (auto _ : state) {
+    Value call[4] = {args[0], args[1], args[2], args[3]};  // a call consumes its arguments
+    benchmark::DoNotOptimize(interp.call(fn, call, Span{}));
+  }
+}
+
+void BM_CallCompiledHit(benchmark::State& state) { callLoop(state, "f"); }
+void BM_CallEager(benchmark::State& state) { callLoop(state, "body"); }
+BENCHMARK(BM_CallCompiledHit);
+BENCHMARK(BM_CallEager);
+
+// A body of n ops over a dynamic input, with a branch on a size every 10 ops so the shape
+// engine has guards to decide and prune.
+std::string chain(int n) {
+  std::ostringstream s;
+  s << "fn body(x, y) {\n  let h = x\n";
+  for (int i = 0; i < n; ++i) {
+    if (i % 10 == 9)
+      s << "  if x.shape[0] + " << i << " > y.shape[0] { h = h + y[:x.shape[0]] } else { h = h - 1.0 }\n";
+    else if (i % 3 == 0)
+      s << "  h = h * 1.01\n";
+    else if (i % 3 == 1)
+      s << "  h = relu(h + 0.5)\n";
+    else
+      s << "  h = h.reshape([x.shape[0], -1]).reshape([-1])\n";
+  }
+  s << "  return h.sum()\n}\nlet f = compile(body, dynamic = true)\n";
+  return s.str();
+}
+
+void BM_CompileLatency(benchmark::State& state) {
+  int n = static_cast<int>(state.range(0));
+  Interpreter interp;
+  interp.runSource("<bench>", chain(n) + "let x = ones([40])\nlet y = ones([64])\n");
+  Value reset = *interp.prelude().lookup("reset");
+  Value f = global(interp, "f");
+  std::vector<Value> args = {global(interp, "x"), global(interp, "y")};
+  double trace = 0, solver = 0, codegen = 0;
+  for (auto _ : state) {
+    Value r[] = {f};
+    interp.call(reset, r, Span{});
+    std::vector<Value> call = args;  // a call consumes its arguments
+    interp.call(f, call, Span{});   // compiles (and runs once)
+    state.PauseTiming();
+    Value stats = interp.runSource("<bench>", "stats(f)", true);
+    auto* d = stats.as<DictObj>();
+    trace += d->find("trace_ms")->asFloat();
+    solver += d->find("solver_ms")->asFloat();
+    codegen += d->find("codegen_ms")->asFloat();
+    state.ResumeTiming();
+  }
+  double iters = static_cast<double>(state.iterations());
+  state.counters["trace_ms"] = trace / iters;
+  state.counters["solver_ms"] = solver / iters;
+  state.counters["codegen_ms"] = codegen / iters;
+}
+BENCHMARK(BM_CompileLatency)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
+
+// The seeds' loop: ten sins over sizes 2..99, for each policy.
+void seedLoop(benchmark::State& state, const char* setup) {
+  for (auto _ : state) {
+    Interpreter interp;
+    interp.runSource("<bench>",
+                     std::string("fn foo(x) {\n  for i in range(10) { x = sin(x) }\n  return x\n}\n"
+                                 "config.recompile_limit = 100\n") +
+                         setup +
+                         "for i in range(2, 100) {\n  let x = randn([i])\n  if marked { mark_dynamic(x, 0) }\n"
+                         "  f(x)\n}\n");
+    Value stats = interp.runSource("<bench>", "stats(f)", true);
+    state.counters["compiles"] = static_cast<double>(stats.as<DictObj>()->find("compiles")->asInt());
+  }
+}
+void BM_SeedLoopStatic(benchmark::State& s) { seedLoop(s, "let f = compile(foo, dynamic = false)\nlet marked = false\n"); }
+void BM_SeedLoopAutomatic(benchmark::State& s) { seedLoop(s, "let f = compile(foo)\nlet marked = false\n"); }
+void BM_SeedLoopMarkDynamic(benchmark::State& s) { seedLoop(s, "let f = compile(foo)\nlet marked = true\n"); }
+BENCHMARK(BM_SeedLoopStatic)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SeedLoopAutomatic)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SeedLoopMarkDynamic)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
