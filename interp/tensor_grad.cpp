@@ -1,9 +1,14 @@
 // grad(f, argnums) and value_and_grad(f, argnums) (language.md, "Differentiation"). The
 // arguments being differentiated may be tensors or nested lists/tuples/dicts of tensors (like
 // JAX pytrees), so a model's parameters can travel as one list.
+#include <functional>
+
 #include "backends/autodiff/tape.h"
 #include "interp/interpreter.h"
+#include "interp/op_sink.h"
 #include "interp/tensor_natives.h"
+#include "interp/tensor_value.h"
+#include "interp/trace_tape.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -11,33 +16,31 @@ namespace {
 
 namespace ad = backends::autodiff;
 
-// Replaces every tensor leaf of `v` by tape.watch(leaf), collecting the watched tensors.
-Value watchLeaves(ad::Tape& tape, const Value& v, std::vector<Tensor>& leaves, const std::string& what) {
+// Makes a leaf differentiable: returns the watched value standing for it.
+using WatchFn = std::function<Value(const Value& leaf)>;
+
+// Replaces every tensor/float leaf of `v` by watch(leaf), collecting the watched values.
+Value watchLeaves(const WatchFn& watch, const Value& v, std::vector<Value>& leaves, const std::string& what) {
   switch (v.type()) {
     case Type::Tensor: {
-      const Tensor& t = asTensor(v);
-      if (t.dtype() != DType::F32)
+      DType dtype = dtypeOf(v);
+      if (dtype != DType::F32)
         throwUserError(ErrorKind::TypeError, what + " must be f32 to be differentiated, got " +
-                                                 std::string(shapes::name(t.dtype())));
-      Tensor w = tape.watch(t);
-      leaves.push_back(w);
-      return makeTensor(w);
+                                                 std::string(shapes::name(dtype)));
+      leaves.push_back(watch(v));
+      return leaves.back();
     }
-    case Type::Float: {
-      Tensor w = tape.watch(Tensor::scalar(v.asFloat(), DType::F32));
-      leaves.push_back(w);
-      return makeTensor(w);
-    }
+    case Type::Float: leaves.push_back(watch(v)); return leaves.back();
     case Type::List:
     case Type::Tuple: {
       std::vector<Value> out;
       const auto& items = v.is(Type::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
-      for (const Value& item : items) out.push_back(watchLeaves(tape, item, leaves, what));
+      for (const Value& item : items) out.push_back(watchLeaves(watch, item, leaves, what));
       return v.is(Type::List) ? makeList(std::move(out)) : makeTuple(std::move(out));
     }
     case Type::Dict: {
       Ref<DictObj> out = make<DictObj>();
-      for (auto& [k, item] : v.as<DictObj>()->entries) out->set(k, watchLeaves(tape, item, leaves, what));
+      for (auto& [k, item] : v.as<DictObj>()->entries) out->set(k, watchLeaves(watch, item, leaves, what));
       return out.value();
     }
     default:
@@ -47,10 +50,10 @@ Value watchLeaves(ad::Tape& tape, const Value& v, std::vector<Tensor>& leaves, c
 }
 
 // Rebuilds the structure of `v` with the next gradients in place of its leaves.
-Value fillLeaves(const Value& v, const std::vector<Tensor>& grads, size_t& next) {
+Value fillLeaves(const Value& v, const std::vector<Value>& grads, size_t& next) {
   switch (v.type()) {
     case Type::Tensor:
-    case Type::Float: return makeTensor(grads[next++]);
+    case Type::Float: return grads[next++];
     case Type::List:
     case Type::Tuple: {
       std::vector<Value> out;
@@ -67,45 +70,82 @@ Value fillLeaves(const Value& v, const std::vector<Tensor>& grads, size_t& next)
   }
 }
 
+void checkResult(const Value& result) {
+  if (!result.is(Type::Tensor))
+    throwUserError(ErrorKind::TypeError, "grad: the function must return a one-element f32 tensor, not '" +
+                                             std::string(typeName(result.type())) + "'");
+}
+
+// Differentiation of one call, eagerly (a Tape over dispatch) or, while a @compile function is
+// traced, in the graph (a TraceTape over the tracer's ops).
+struct Differentiate {
+  Interpreter& interp;
+  CallArgs& a;
+  std::vector<Value> args;  // with the differentiated leaves watched
+  std::vector<int64_t> nums;  // the differentiated arguments
+  std::vector<Value> leaves;
+  Value result;
+
+  // Runs f on the watched arguments; returns the gradients of the leaves.
+  std::vector<Value> eager(const Value& f) {
+    ad::Tape tape;
+    watchAll([&](const Value& leaf) {
+      return makeTensor(tape.watch(leaf.is(Type::Float) ? Tensor::scalar(leaf.asFloat(), DType::F32)
+                                                        : asTensor(leaf)));
+    });
+    {
+      ad::TapeScope scope(tape);
+      call(f);
+    }
+    std::vector<Tensor> wrt;
+    for (const Value& l : leaves) wrt.push_back(asTensor(l));
+    std::vector<Value> grads;
+    for (const Tensor& g : ad::gradients(tape, asTensor(result), wrt)) grads.push_back(makeTensor(g));
+    return grads;
+  }
+
+  std::vector<Value> traced(const Value& f) {
+    TraceTape tape;
+    watchAll([&](const Value& leaf) { return tape.watch(leaf); });
+    {
+      TraceTapeScope scope(tape);
+      call(f);
+    }
+    return tape.gradients(result, leaves);
+  }
+
+  void watchAll(const WatchFn& watch) {
+    for (int64_t n : nums) args[n] = watchLeaves(watch, args[n], leaves, "argument " + std::to_string(n));
+  }
+  void call(const Value& f) {
+    std::vector<Value> kw(a.kwValues.begin(), a.kwValues.end());
+    result = interp.call(f, args, a.site, a.kwNames, kw);
+    checkResult(result);
+  }
+};
+
 // The closure state lives in the returned built-in's `self`: (f, argnums, withValue).
 Value callGrad(Interpreter& interp, CallArgs& a) {
   const auto& state = a.self.as<TupleObj>()->items;
   const Value& f = state[0];
   const Value& argnums = state[1];
   bool withValue = state[2].asBool();
-  std::vector<int64_t> nums;
+  Differentiate d{interp, a, std::vector<Value>(a.positional.begin(), a.positional.end()), {}, {}, {}};
   bool single = argnums.is(Type::Int);
-  if (single) nums.push_back(argnums.asInt());
+  if (single) d.nums.push_back(argnums.asInt());
   else
-    for (const Value& n : argnums.as<TupleObj>()->items) nums.push_back(n.asInt());
-
-  std::vector<Value> args(a.positional.begin(), a.positional.end());
-  ad::Tape tape;
-  std::vector<Tensor> leaves;
-  std::vector<size_t> leafCounts;
-  for (int64_t n : nums) {
-    if (n < 0 || n >= static_cast<int64_t>(args.size()))
+    for (const Value& n : argnums.as<TupleObj>()->items) d.nums.push_back(n.asInt());
+  for (int64_t n : d.nums)
+    if (n < 0 || n >= static_cast<int64_t>(d.args.size()))
       throwUserError(ErrorKind::IndexError, "grad: argnums " + std::to_string(n) + " is out of range for " +
-                                                std::to_string(args.size()) + " positional arguments");
-    size_t before = leaves.size();
-    args[n] = watchLeaves(tape, args[n], leaves, "argument " + std::to_string(n));
-    leafCounts.push_back(leaves.size() - before);
-  }
-  Value result;
-  {
-    ad::TapeScope scope(tape);
-    std::vector<Value> kw(a.kwValues.begin(), a.kwValues.end());
-    result = interp.call(f, args, a.site, a.kwNames, kw);
-  }
-  if (!result.is(Type::Tensor))
-    throwUserError(ErrorKind::TypeError, "grad: the function must return a one-element f32 tensor, not '" +
-                                             std::string(typeName(result.type())) + "'");
-  std::vector<Tensor> grads = ad::gradients(tape, asTensor(result), leaves);
+                                                std::to_string(d.args.size()) + " positional arguments");
+
+  std::vector<Value> grads = currentOpSink() ? d.traced(f) : d.eager(f);
   std::vector<Value> perArg;
   size_t next = 0;
-  for (int64_t n : nums) perArg.push_back(fillLeaves(a.positional[n], grads, next));
+  for (int64_t n : d.nums) perArg.push_back(fillLeaves(a.positional[n], grads, next));
   Value g = single ? perArg[0] : makeTuple(std::move(perArg));
-  return withValue ? makeTuple({result, g}) : g;
+  return withValue ? makeTuple({d.result, g}) : g;
 }
 
 Value makeGrad(CallArgs& a, const char* name, bool withValue) {

@@ -11,6 +11,7 @@
 #include "interp/interpreter.h"
 #include "interp/printer.h"
 #include "interp/sym_value.h"
+#include "interp/trace_tape.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -194,7 +195,15 @@ Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands, const sha
   std::vector<graph::ValueId> ids;
   ids.reserve(operands.size());
   for (const Value& v : operands) ids.push_back(operand(v));
-  return fake(builder_->op(op, ids, attrs));
+  Value out = fake(builder_->op(op, ids, attrs));
+  if (anyTraceTapeActive()) {
+    // grad() inside the trace (interp/trace_tape.h): operands as the graph values they became.
+    std::vector<Value> fakes;
+    for (size_t i = 0; i < operands.size(); ++i)
+      fakes.push_back(isFake(operands[i]) ? operands[i] : fake(ids[i]));
+    recordOnTraceTapes(op, fakes, attrs, out);
+  }
+  return out;
 }
 
 void Tracer::enterStatement(Span span) {
@@ -335,6 +344,9 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   auto done = Clock::now();
   auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   entry_.compileMs = ms(start, done);
+  entry_.traceMs = ms(start, bodyDone);
+  entry_.codegenMs = ms(bodyDone, done);
+  entry_.solverMs = env.stats().solverNanos / 1e6;
 
   if (frame_.state.log.on(LogCategory::Guards)) {
     for (const shapes::Guard& guard : entry_.guards.guards())

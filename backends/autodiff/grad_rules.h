@@ -1,9 +1,11 @@
-// Gradient rules: one per differentiable op, written with dispatch() (backends/ops.h) so that
-// the same rules run eagerly and inside a traced graph, and can themselves be differentiated.
+// Gradient rules: one per differentiable op, written with the Var ops of grad_ops.h so that the
+// same rule runs eagerly and inside a traced graph (Note [Emitters]), and can itself be
+// differentiated.
 #pragma once
 
 #include <vector>
 
+#include "backends/autodiff/emitter.h"
 #include "backends/autodiff/tape.h"
 
 namespace tessel::backends::autodiff {
@@ -24,11 +26,11 @@ namespace tessel::backends::autodiff {
 // clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined
-/// Tensor where none flows, e.g. integer operands). Results may still carry broadcast dims;
-/// gradients() sums them down to the input's shape.
-using GradRule = std::vector<Tensor> (*)(const TapeEntry& entry, const Tensor& grad);
+/// Var where none flows, e.g. integer operands). Results may still carry broadcast dims;
+/// backward() sums them down to the input's shape.
+using GradRule = std::vector<Var> (*)(const GradEntry& entry, const Var& grad);
 
-#define TESSEL_X(Op) std::vector<Tensor> grad##Op(const TapeEntry& e, const Tensor& g);
+#define TESSEL_X(Op) std::vector<Var> grad##Op(const GradEntry& e, const Var& g);
 TESSEL_DIFFERENTIABLE_OPS(TESSEL_X)
 #undef TESSEL_X
 

@@ -1,27 +1,29 @@
 // Gradient rules of reductions, layout ops and indexing. Ops that pick elements (slice,
 // select, index_select, gather, masked_select) send the gradient back to the picked positions
-// and zeros elsewhere, built from cat, one-hot matmuls and masked_scatter.
+// and zeros elsewhere, built from cat, one-hot matmuls and masked_scatter. Sizes may be
+// symbolic: size questions go through shapes::evaluate & co., as in the shape rules.
 #include <algorithm>
 
+#include "backends/autodiff/grad_ops.h"
 #include "backends/autodiff/grad_rules.h"
-#include "backends/ops.h"
 
 namespace tessel::backends::autodiff {
-
-using namespace ops;  // NOLINT: rules read like the math
-using shapes::OpKind;
 
 namespace {
 
 int64_t wrap(int64_t d, int64_t rank) {
   return d < 0 ? d + rank : d;
 }
-Tensor zeros(const Dims& shape) {
-  return full(shape, 0.0);
+Var zeros(const Var& like, const SymShape& shape) {
+  return full(like, shape, 0.0);
+}
+// A size question the graph may specialize on (a guard while tracing).
+bool holds(const shapes::SymBool& c) {
+  return shapes::evaluate(c);
 }
 
 // The reduced dims of a reduction entry, normalized and sorted.
-Dims reducedDims(const TapeEntry& e) {
+Dims reducedDims(const GradEntry& e) {
   const int64_t rank = e.inputs[0].ndim();
   Dims dims;
   if (e.attrs.dims.empty())
@@ -32,180 +34,187 @@ Dims reducedDims(const TapeEntry& e) {
 }
 
 // A reduction's output (or its gradient) broadcast back over the input's shape.
-Tensor expandBack(const TapeEntry& e, Tensor t) {
+Var expandBack(const GradEntry& e, Var t) {
   if (!e.attrs.keepdim)
     for (int64_t d : reducedDims(e)) t = unsqueeze(t, d);
   return expand(t, e.inputs[0].shape());
 }
 
 // Places `g` at [start, start + g.size(dim)) along dim in zeros of size n.
-Tensor padAlong(const Tensor& g, int64_t dim, int64_t start, int64_t n) {
-  std::vector<Tensor> parts;
-  Dims shape = g.shape();
-  if (start > 0) shape[dim] = start, parts.push_back(zeros(shape));
+Var padAlong(const Var& g, int64_t dim, const SymInt& start, const SymInt& n) {
+  std::vector<Var> parts;
+  SymShape shape = g.shape();
+  const SymInt after = n - start - shape[dim];
+  if (!shapes::definitelyTrue(start == SymInt(0))) {
+    shape[dim] = start;
+    parts.push_back(zeros(g, shape));
+  }
   parts.push_back(g);
-  const int64_t after = n - start - g.size(dim);
-  if (after > 0) shape[dim] = after, parts.push_back(zeros(shape));
+  if (!shapes::definitelyTrue(after == SymInt(0))) {
+    shape[dim] = after;
+    parts.push_back(zeros(g, shape));
+  }
   return parts.size() == 1 ? g : cat(parts, dim);
 }
 
-// Python slice bounds for step > 0, as the kernel computes them.
-int64_t sliceBound(const std::optional<shapes::SymInt>& v, int64_t n, int64_t dflt) {
+// Python slice bounds for step > 0, as the slice shape rule computes them.
+SymInt sliceBound(const std::optional<SymInt>& v, const SymInt& n, const SymInt& dflt) {
   if (!v) return dflt;
-  int64_t b = v->constant();
-  if (b < 0) b += n;
-  return std::clamp<int64_t>(b, 0, n);
+  bool negative = v->isConstant() ? v->constant() < 0 : holds(*v < SymInt(0));
+  return negative ? shapes::max(SymInt(0), n + *v) : shapes::min(*v, n);
 }
 
 // f32 one-hot rows: result[..., j] = (idx[...] == j) for j < n, negative indices wrapped.
-Tensor oneHot(const Tensor& idx, int64_t n) {
-  Tensor i = cast(idx, DType::I32);
-  Tensor wrapped = where(binary(OpKind::Lt, i, Tensor::scalar(0, DType::I32)),
-                         add(i, Tensor::scalar(double(n), DType::I32)), i);
-  return cast(binary(OpKind::Eq, unsqueeze(wrapped, -1), arange(n)), DType::F32);
+Var oneHot(const Var& idx, const SymInt& n) {
+  Var i = cast(idx, DType::I32);
+  Var wrapped =
+      where(binary(OpKind::Lt, i, lit(i, 0, DType::I32)), add(i, sizeScalar(i, n, DType::I32)), i);
+  return cast(binary(OpKind::Eq, unsqueeze(wrapped, -1), arange(i, n)), DType::F32);
 }
 
 }  // namespace
 
-std::vector<Tensor> gradSum(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradSum(const GradEntry& e, const Var& g) {
   return {expandBack(e, g)};
 }
-std::vector<Tensor> gradMean(const TapeEntry& e, const Tensor& g) {
-  const Tensor& x = e.inputs[0];
-  const int64_t count = x.numel() / std::max<int64_t>(e.outputs[0].numel(), 1);
-  return {div(expandBack(e, g), scalar(double(count)))};
+std::vector<Var> gradMean(const GradEntry& e, const Var& g) {
+  const SymShape xs = e.inputs[0].shape();
+  SymInt count = 1;
+  for (int64_t d : reducedDims(e)) count = count * xs[d];
+  return {div(expandBack(e, g), sizeScalar(g, count))};
 }
 // Shared equally among the positions that attain the max (or min).
-static std::vector<Tensor> gradExtremeReduce(const TapeEntry& e, const Tensor& g) {
-  const Tensor& x = e.inputs[0];
-  Tensor hit = cast(binary(OpKind::Eq, x, expandBack(e, e.outputs[0])), DType::F32);
-  Tensor count = sum(hit, reducedDims(e), true);
+static std::vector<Var> gradExtremeReduce(const GradEntry& e, const Var& g) {
+  const Var& x = e.inputs[0];
+  Var hit = cast(binary(OpKind::Eq, x, expandBack(e, e.outputs[0])), DType::F32);
+  Var count = sum(hit, reducedDims(e), true);
   return {div(mul(expandBack(e, g), hit), expand(count, x.shape()))};
 }
-std::vector<Tensor> gradMax(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradMax(const GradEntry& e, const Var& g) {
   return gradExtremeReduce(e, g);
 }
-std::vector<Tensor> gradMin(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradMin(const GradEntry& e, const Var& g) {
   return gradExtremeReduce(e, g);
 }
 
-std::vector<Tensor> gradReshape(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradReshape(const GradEntry& e, const Var& g) {
   return {reshape(g, e.inputs[0].shape())};
 }
-std::vector<Tensor> gradFlatten(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradFlatten(const GradEntry& e, const Var& g) {
   return gradReshape(e, g);
 }
-std::vector<Tensor> gradSqueeze(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradSqueeze(const GradEntry& e, const Var& g) {
   return gradReshape(e, g);
 }
-std::vector<Tensor> gradUnsqueeze(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradUnsqueeze(const GradEntry& e, const Var& g) {
   return {squeeze(g, {wrap(e.attrs.dim, e.inputs[0].ndim() + 1)})};
 }
-std::vector<Tensor> gradTranspose(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradTranspose(const GradEntry& e, const Var& g) {
   if (e.attrs.dims.size() < 2) return {g};
   return {transpose(g, e.attrs.dims[0], e.attrs.dims[1])};
 }
-std::vector<Tensor> gradPermute(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradPermute(const GradEntry& e, const Var& g) {
   const int64_t rank = g.ndim();
   Dims inverse(rank);
   for (int64_t i = 0; i < rank; ++i) inverse[wrap(e.attrs.dims[i], rank)] = i;
   return {permute(g, inverse)};
 }
-std::vector<Tensor> gradExpand(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradExpand(const GradEntry& e, const Var& g) {
   return {g};
 }
 
-std::vector<Tensor> gradCat(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradCat(const GradEntry& e, const Var& g) {
   const int64_t dim = wrap(e.attrs.dim, g.ndim());
-  std::vector<Tensor> out;
-  int64_t offset = 0;
-  for (const Tensor& in : e.inputs) {
-    if (in.numel() == 0 && in.ndim() != g.ndim()) {
-      out.push_back(Tensor());
+  std::vector<Var> out;
+  SymInt offset = 0;
+  for (const Var& in : e.inputs) {
+    if (in.ndim() != g.ndim() && shapes::definitelyTrue(in.numel() == SymInt(0))) {
+      out.push_back(Var());  // an empty 1-D tensor cat skips
       continue;
     }
-    const int64_t len = in.size(dim);
-    out.push_back(in.dtype() == DType::F32 ? slice(g, dim, offset, offset + len) : Tensor());
-    offset += len;
+    const SymInt len = in.size(dim);
+    out.push_back(in.dtype() == DType::F32 ? slice(g, dim, offset, offset + len) : Var());
+    offset = offset + len;
   }
   return out;
 }
-std::vector<Tensor> gradStack(const TapeEntry& e, const Tensor& g) {
+std::vector<Var> gradStack(const GradEntry& e, const Var& g) {
   const int64_t dim = wrap(e.attrs.dim, g.ndim());
-  std::vector<Tensor> out;
+  std::vector<Var> out;
   for (size_t i = 0; i < e.inputs.size(); ++i)
-    out.push_back(e.inputs[i].dtype() == DType::F32 ? select(g, dim, int64_t(i)) : Tensor());
+    out.push_back(e.inputs[i].dtype() == DType::F32 ? select(g, dim, int64_t(i)) : Var());
   return out;
 }
 
 // Gradient of x[start:stop:step] along dim: interleave step-1 zeros after each element, then
 // pad to the input size.
-std::vector<Tensor> gradSlice(const TapeEntry& e, const Tensor& g) {
-  const Tensor& x = e.inputs[0];
+std::vector<Var> gradSlice(const GradEntry& e, const Var& g) {
+  const Var& x = e.inputs[0];
   const int64_t dim = wrap(e.attrs.dim, x.ndim());
-  const int64_t n = x.size(dim), len = g.size(dim);
-  const int64_t step = e.attrs.step.constant();
-  const int64_t start = sliceBound(e.attrs.start, n, 0);
-  if (len == 0) return {zeros(x.shape())};
-  Tensor spread = g;
+  const SymInt n = x.size(dim), len = g.size(dim);
+  const int64_t step = shapes::evaluateInt(e.attrs.step);
+  const SymInt start = sliceBound(e.attrs.start, n, 0);
+  if (shapes::definitelyTrue(len == SymInt(0))) return {zeros(g, x.shape())};
+  Var spread = g;
   if (step > 1) {
-    Tensor col = unsqueeze(g, dim + 1);
-    Dims zshape = col.shape();
+    Var col = unsqueeze(g, dim + 1);
+    SymShape zshape = col.shape();
     zshape[dim + 1] = step - 1;
-    Dims merged = g.shape();
+    SymShape merged = g.shape();
     merged[dim] = len * step;
-    spread = reshape(cat({col, zeros(zshape)}, dim + 1), merged);
-    spread = slice(spread, dim, 0, std::min(len * step, n - start));
+    spread = reshape(cat({col, zeros(g, zshape)}, dim + 1), merged);
+    spread = slice(spread, dim, 0, shapes::min(len * step, n - start));
   }
   return {padAlong(spread, dim, start, n)};
 }
-std::vector<Tensor> gradSelect(const TapeEntry& e, const Tensor& g) {
-  const Tensor& x = e.inputs[0];
+std::vector<Var> gradSelect(const GradEntry& e, const Var& g) {
+  const Var& x = e.inputs[0];
   const int64_t dim = wrap(e.attrs.dim, x.ndim());
-  int64_t index = e.attrs.index.constant();
-  if (index < 0) index += x.size(dim);
+  SymInt index = e.attrs.index;
+  if (holds(index < SymInt(0))) index = index + x.size(dim);
   return {padAlong(unsqueeze(g, dim), dim, index, x.size(dim))};
 }
 
 // x[..., idx, ...] -> the gradient is g @ onehot(idx) along dim (sums repeated indices).
-std::vector<Tensor> gradIndexSelect(const TapeEntry& e, const Tensor& g) {
-  const Tensor& x = e.inputs[0];
-  if (x.ndim() == 0) return {sum(g), Tensor()};
+std::vector<Var> gradIndexSelect(const GradEntry& e, const Var& g) {
+  const Var& x = e.inputs[0];
+  if (x.ndim() == 0) return {sum(g), Var()};
   const int64_t dim = wrap(e.attrs.dim, x.ndim());
   const int64_t last = g.ndim() - 1;
-  Tensor moved = transpose(g, dim, last);
-  Tensor back = matmul(moved, oneHot(reshape(e.inputs[1], {e.inputs[1].numel()}), x.size(dim)));
-  return {transpose(back, dim, last), Tensor()};
+  Var moved = transpose(g, dim, last);
+  Var back = matmul(moved, oneHot(reshape(e.inputs[1], {e.inputs[1].numel()}), x.size(dim)));
+  return {transpose(back, dim, last), Var()};
 }
 // out[..i..] = x[..idx[..i..]..] along dim -> x's gradient sums g over positions naming it.
-std::vector<Tensor> gradGather(const TapeEntry& e, const Tensor& g) {
-  const Tensor& x = e.inputs[0];
-  const Tensor& idx = e.inputs[1];
-  if (x.ndim() == 0) return {sum(g), Tensor()};
+std::vector<Var> gradGather(const GradEntry& e, const Var& g) {
+  const Var& x = e.inputs[0];
+  const Var& idx = e.inputs[1];
+  if (x.ndim() == 0) return {sum(g), Var()};
   const int64_t rank = x.ndim();
   const int64_t dim = wrap(e.attrs.dim, rank);
-  Tensor contrib = sum(mul(unsqueeze(g, -1), oneHot(idx, x.size(dim))), {dim});
+  Var contrib = sum(mul(unsqueeze(g, -1), oneHot(idx, x.size(dim))), {dim});
   // contrib holds x's dims without `dim`, then `dim` last: move it back into place.
   Dims perm;
   for (int64_t d = 0; d < rank; ++d) perm.push_back(d == dim ? rank - 1 : (d < dim ? d : d - 1));
-  Tensor gx = permute(contrib, perm);
+  Var gx = permute(contrib, perm);
   for (int64_t d = 0; d < rank; ++d)
-    if (gx.size(d) < x.size(d)) gx = padAlong(gx, d, 0, x.size(d));
-  return {gx, Tensor()};
+    if (!gx.size(d).sameAs(x.size(d)) && holds(gx.size(d) < x.size(d)))
+      gx = padAlong(gx, d, 0, x.size(d));
+  return {gx, Var()};
 }
 
-std::vector<Tensor> gradMaskedSelect(const TapeEntry& e, const Tensor& g) {
-  const Tensor &x = e.inputs[0], &mask = e.inputs[1];
-  Tensor zerosB = add(zeros(x.shape()), zeros(mask.shape()));  // the broadcast shape
-  return {maskedScatter(zerosB, mask, g), Tensor()};
+std::vector<Var> gradMaskedSelect(const GradEntry& e, const Var& g) {
+  const Var &x = e.inputs[0], &mask = e.inputs[1];
+  Var zerosB = add(zeros(g, x.shape()), zeros(g, mask.shape()));  // the broadcast shape
+  return {maskedScatter(zerosB, mask, g), Var()};
 }
-std::vector<Tensor> gradMaskedScatter(const TapeEntry& e, const Tensor& g) {
-  const Tensor &mask = e.inputs[1], &src = e.inputs[2];
-  Tensor gx = where(mask, scalar(0), g);
-  Tensor picked = maskedSelect(g, mask);
-  Tensor gsrc = reshape(padAlong(picked, 0, 0, src.numel()), src.shape());
-  return {e.inputs[0].dtype() == DType::F32 ? gx : Tensor(), Tensor(),
-          src.dtype() == DType::F32 ? gsrc : Tensor()};
+std::vector<Var> gradMaskedScatter(const GradEntry& e, const Var& g) {
+  const Var &mask = e.inputs[1], &src = e.inputs[2];
+  Var gx = where(mask, lit(g, 0), g);
+  Var picked = maskedSelect(g, mask);
+  Var gsrc = reshape(padAlong(picked, 0, 0, src.numel()), src.shape());
+  return {e.inputs[0].dtype() == DType::F32 ? gx : Var(), Var(),
+          src.dtype() == DType::F32 ? gsrc : Var()};
 }
 
 }  // namespace tessel::backends::autodiff

@@ -1,0 +1,58 @@
+// EagerEmitter: handles index a vector of tensors.
+#include "backends/autodiff/eager_emitter.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "backends/dispatch.h"
+
+namespace tessel::backends::autodiff {
+
+Handle EagerEmitter::add(Tensor t) {
+  values_.push_back(std::move(t));
+  return static_cast<Handle>(values_.size() - 1);
+}
+
+Var EagerEmitter::wrap(const Tensor& t) {
+  auto [it, fresh] = wrapped_.try_emplace(t.id(), 0);
+  if (fresh) it->second = add(t);
+  pinned_ = std::max(pinned_, static_cast<size_t>(it->second) + 1);
+  return Var(this, it->second);
+}
+
+Handle EagerEmitter::op(shapes::OpKind op, std::span<const Handle> inputs,
+                        const shapes::OpAttrs& attrs) {
+  std::vector<Tensor> in;
+  in.reserve(inputs.size());
+  for (Handle h : inputs) in.push_back(values_[h]);
+  return add(dispatch(op, in, attrs).at(0));
+}
+
+shapes::SymShape EagerEmitter::shape(Handle h) const {
+  const Dims& d = values_[h].shape();
+  return shapes::SymShape(d.begin(), d.end());
+}
+
+Handle EagerEmitter::constant(double v, shapes::DType dtype) {
+  return add(Tensor::scalar(v, dtype));
+}
+
+Handle EagerEmitter::replayRand(const RngState& rng, const shapes::SymShape& shape) {
+  RngState now = rngState();
+  setRngState(rng);
+  shapes::OpAttrs a;
+  a.shape = shape;
+  Tensor u = call(shapes::OpKind::Rand, {}, a);
+  setRngState(now);
+  return add(u);
+}
+
+void EagerEmitter::release(std::span<const Handle> live) {
+  if (values_.size() < nextSweep_) return;
+  std::unordered_set<Handle> keep(live.begin(), live.end());
+  for (size_t h = pinned_; h < values_.size(); ++h)
+    if (!keep.count(static_cast<Handle>(h))) values_[h] = Tensor();
+  nextSweep_ = values_.size() * 2;
+}
+
+}  // namespace tessel::backends::autodiff

@@ -1,0 +1,131 @@
+// TraceTape: recording traced ops and emitting the backward through emitOp.
+#include "interp/trace_tape.h"
+
+#include <algorithm>
+
+#include "backends/autodiff/backward.h"
+#include "backends/autodiff/tape.h"
+#include "interp/op_sink.h"
+#include "interp/tensor_value.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+namespace ad = backends::autodiff;
+using ad::Handle;
+
+namespace {
+
+thread_local std::vector<TraceTape*> tActive;
+
+const FakeTensor& fakeOf(const Value& v) {
+  TESSEL_ASSERT(isFake(v), "trace tapes only see fake tensors");
+  return *v.as<TensorObj>()->fake;
+}
+
+// Takes a tape off the active stack while its backward runs (ad::SuspendTape's twin).
+class Suspend {
+ public:
+  explicit Suspend(TraceTape* tape) {
+    auto it = std::find(tActive.begin(), tActive.end(), tape);
+    if (it == tActive.end()) return;
+    tape_ = tape;
+    position_ = static_cast<size_t>(it - tActive.begin());
+    tActive.erase(it);
+  }
+  ~Suspend() {
+    if (tape_) tActive.insert(tActive.begin() + static_cast<std::ptrdiff_t>(position_), tape_);
+  }
+
+ private:
+  TraceTape* tape_ = nullptr;
+  size_t position_ = 0;
+};
+
+}  // namespace
+
+ad::Var TraceTape::var(const Value& fake) {
+  Handle h = fakeOf(fake).value;
+  values_.emplace(h, fake);
+  return ad::Var(this, h);
+}
+
+Value TraceTape::watch(const Value& leaf) {
+  Value fresh = emitOp(shapes::OpKind::Contiguous, {leaf});
+  tracked_.insert(var(fresh).handle());
+  return fresh;
+}
+
+void TraceTape::record(shapes::OpKind op, std::span<const Value> operands,
+                       const shapes::OpAttrs& attrs, const Value& output) {
+  if (!ad::isDifferentiable(op)) return;
+  bool any = false;
+  for (const Value& v : operands) any = any || tracked_.count(fakeOf(v).value);
+  if (!any) return;
+  ad::GradEntry e{op, {}, attrs, {var(output)}, {}};
+  for (const Value& v : operands) e.inputs.push_back(var(v));
+  entries_.push_back(std::move(e));
+  if (fakeOf(output).dtype == shapes::DType::F32) tracked_.insert(fakeOf(output).value);
+}
+
+std::vector<Value> TraceTape::gradients(const Value& output, std::span<const Value> wrt) {
+  Suspend suspend(this);
+  // A result computed without tracked ops (or captured data) still needs a graph value.
+  ad::Var out = var(isFake(output) ? output : emitOp(shapes::OpKind::Contiguous, {output}));
+  std::vector<ad::Var> wrtVars;
+  for (const Value& w : wrt) wrtVars.push_back(var(w));
+  auto tracked = [this](Handle h) { return tracked_.count(h) > 0; };
+  std::vector<Value> result;
+  for (const ad::Var& g : ad::backward(entries_, out, wrtVars, tracked))
+    result.push_back(values_.at(g.handle()));
+  return result;
+}
+
+Handle TraceTape::op(shapes::OpKind op, std::span<const Handle> in, const shapes::OpAttrs& attrs) {
+  std::vector<Value> operands;
+  operands.reserve(in.size());
+  for (Handle h : in) operands.push_back(values_.at(h));
+  return var(emitOp(op, operands, attrs)).handle();
+}
+
+shapes::SymShape TraceTape::shape(Handle h) const {
+  return fakeOf(values_.at(h)).shape;
+}
+
+shapes::DType TraceTape::dtype(Handle h) const {
+  return fakeOf(values_.at(h)).dtype;
+}
+
+Handle TraceTape::constant(double v, shapes::DType dtype) {
+  shapes::OpAttrs a;  // a 0-d full: constants are graph values too
+  a.scalars = {v};
+  a.dtype = dtype;
+  return var(emitOp(shapes::OpKind::Full, {}, a)).handle();
+}
+
+Handle TraceTape::replayRand(const backends::RngState&, const shapes::SymShape&) {
+  throwUserError(ErrorKind::ValueError,
+                 "grad: dropout cannot be differentiated inside a compiled function (its random "
+                 "mask cannot be replayed in the graph); differentiate it eagerly");
+}
+
+TraceTapeScope::TraceTapeScope(TraceTape& tape) : tape_(&tape) {
+  tActive.push_back(tape_);
+}
+
+TraceTapeScope::~TraceTapeScope() {
+  auto it = std::find(tActive.rbegin(), tActive.rend(), tape_);
+  TESSEL_ASSERT(it != tActive.rend(), "TraceTapeScope closed twice");
+  tActive.erase(std::next(it).base());
+}
+
+bool anyTraceTapeActive() {
+  return !tActive.empty();
+}
+
+void recordOnTraceTapes(shapes::OpKind op, std::span<const Value> operands,
+                        const shapes::OpAttrs& attrs, const Value& output) {
+  for (TraceTape* t : tActive) t->record(op, operands, attrs, output);
+}
+
+}  // namespace tessel::interp
