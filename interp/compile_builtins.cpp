@@ -204,6 +204,9 @@ Value statsDict(const FrameStats& s, const Entry* newest, int64_t entries) {
     for (auto& g : newest->guardTexts) guards.push_back(makeStr(g));
   d->set("guards", makeList(std::move(guards)));
   d->set("compile_ms", Value::real(s.compileMs));
+  d->set("trace_ms", Value::real(s.traceMs));
+  d->set("solver_ms", Value::real(s.solverMs));
+  d->set("codegen_ms", Value::real(s.codegenMs));
   return d.value();
 }
 
@@ -225,6 +228,9 @@ Value nativeStats(Interpreter& interp, CallArgs& a) {
     total.fallbacks += f->stats.fallbacks;
     total.graphBreaks += f->stats.graphBreaks;
     total.compileMs += f->stats.compileMs;
+    total.traceMs += f->stats.traceMs;
+    total.solverMs += f->stats.solverMs;
+    total.codegenMs += f->stats.codegenMs;
     total.reasons.insert(total.reasons.end(), f->stats.reasons.begin(), f->stats.reasons.end());
     entries += static_cast<int64_t>(f->entries.size());
   }

@@ -197,6 +197,9 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   Tracer(interp, frame, *entry).trace(args, a.site);
   ++frame.stats.compiles;
   frame.stats.compileMs += entry->compileMs;
+  frame.stats.traceMs += entry->traceMs;
+  frame.stats.solverMs += entry->solverMs;
+  frame.stats.codegenMs += entry->codegenMs;
   Entry& installed = *entry;
   frame.entries.push_back(std::move(entry));
   std::string r = entryMismatch(installed, args, flat);

@@ -38,7 +38,10 @@ struct Entry {
   std::vector<std::string> guardTexts;    // for stats()["guards"] and :guards
   std::string graphText;                  // the optimized graph, for :graphs and explain()
   int compileId = 0;
-  double compileMs = 0;
+  double compileMs = 0;  // all of it; the parts below are for stats() and the benchmark
+  double traceMs = 0;    // inputs and the body on fake tensors (solver time included)
+  double solverMs = 0;   // inside Z3
+  double codegenMs = 0;  // guard pruning and compilation, graph passes, executor plan
 };
 
 /// Per-source memory across compiles (automatic dynamic): the value seen at earlier
@@ -54,7 +57,7 @@ struct CodeState {
 struct FrameStats {
   int64_t compiles = 0, cacheHits = 0, cacheMisses = 0, recompiles = 0, fallbacks = 0;
   int64_t graphBreaks = 0;
-  double compileMs = 0;
+  double compileMs = 0, traceMs = 0, solverMs = 0, codegenMs = 0;
   std::vector<std::string> reasons;
 };
 
