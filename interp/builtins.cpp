@@ -5,6 +5,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "interp/evaluator.h"
 #include "interp/interpreter.h"
 #include "interp/native_args.h"
 #include "interp/ops.h"
@@ -17,6 +18,12 @@ namespace tessel::interp {
 namespace {
 
 Value builtinPrint(Interpreter& interp, CallArgs& a) {
+  // Inside a function being compiled, print would run once, at trace time, and never again.
+  // Graph breaks (which would run it at every call) are not implemented yet, so it is refused.
+  if (interp.evaluator().traceHooks())
+    throwUserError(ErrorKind::ValueError,
+                   "print() inside a compiled function is not supported yet (it would run only "
+                   "while the function is traced); return the value and print it outside");
   std::string sep = " ", end = "\n";
   for (size_t k = 0; k < a.kwNames.size(); ++k) {
     if (a.kwNames[k] == "sep") sep = expectStr(a.kwValues[k], "print(): sep");

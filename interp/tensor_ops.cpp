@@ -265,14 +265,24 @@ Value methodNumel(Interpreter&, CallArgs& raw) {
   ArgBinder b("numel", s.args(), {"x"}, 1);
   return makeSymInt(shapes::product(shapeOf(tensorArg(b.at(0), "numel(): x"))));
 }
+// item() and tolist() need the data, which a traced tensor does not have.
+void requireData(const Value& v, const char* what) {
+  if (isFake(v))
+    throwUserError(ErrorKind::DataDependentError,
+                   std::string(what) + " inside a compiled function needs the tensor's data; graph "
+                   "breaks are not supported yet, so move it out of the compiled function");
+}
+
 Value methodItem(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("item", s.args(), {"x"}, 1);
+  requireData(b.at(0), "x.item()");
   return tensorItemValue(toTensor(b.at(0), "item(): x"));
 }
 Value methodTolist(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("tolist", s.args(), {"x"}, 1);
+  requireData(b.at(0), "x.tolist()");
   return tensorToList(toTensor(b.at(0), "tolist(): x"));
 }
 Value methodContiguous(Interpreter&, CallArgs& raw) {
