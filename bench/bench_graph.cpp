@@ -69,7 +69,8 @@ Graph buildGraph(ShapeEnv& env, int n, const Tensor& w) {
         i += 1;
         break;
       case 7:
-        v = b.op(OpKind::Reshape, {b.op(OpKind::Softmax, {b.op(OpKind::Reshape, {v}, reshape)}, softmax)}, flat);
+        v = b.op(OpKind::Reshape,
+                 {b.op(OpKind::Softmax, {b.op(OpKind::Reshape, {v}, reshape)}, softmax)}, flat);
         i += 3;
         break;
       case 9:
@@ -77,7 +78,8 @@ Graph buildGraph(ShapeEnv& env, int n, const Tensor& w) {
         i += 1;
         break;
       default:
-        v = b.op(i % 2 ? OpKind::Tanh : OpKind::Mul, i % 2 ? std::vector<ValueId>{v} : std::vector<ValueId>{v, half});
+        v = b.op(i % 2 ? OpKind::Tanh : OpKind::Mul,
+                 i % 2 ? std::vector<ValueId>{v} : std::vector<ValueId>{v, half});
         i += 1;
         break;
     }
@@ -131,8 +133,8 @@ struct TwoOps {
 void BM_TwoOpsEager(benchmark::State& state) {
   Tensor x = randomTensor({8}), y = randomTensor({8});
   for (auto _ : state)
-    benchmark::DoNotOptimize(tessel::backends::call(
-        OpKind::Mul, {tessel::backends::call(OpKind::Add, {x, y}), y}));
+    benchmark::DoNotOptimize(
+        tessel::backends::call(OpKind::Mul, {tessel::backends::call(OpKind::Add, {x, y}), y}));
 }
 BENCHMARK(BM_TwoOpsEager);
 
@@ -145,8 +147,8 @@ void BM_TwoOpsGraph(benchmark::State& state) {
   const std::vector<int64_t> symbols{8};
   const bool given = state.range(1) != 0;
   for (auto _ : state)
-    benchmark::DoNotOptimize(exe.run(in, given ? std::span<const int64_t>(symbols)
-                                               : std::span<const int64_t>()));
+    benchmark::DoNotOptimize(
+        exe.run(in, given ? std::span<const int64_t>(symbols) : std::span<const int64_t>()));
   state.SetLabel(std::string(o.fusion ? "fused" : "unfused") +
                  (given ? ", symbols given" : ", symbols from sizes"));
 }
@@ -215,9 +217,12 @@ void BM_Chain20Graph(benchmark::State& state) {
 
 BENCHMARK(BM_Chain20Eager)->Arg(4096)->Arg(1 << 20)->Arg(1 << 24)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Chain20Graph)
-    ->Args({4096, 0})->Args({4096, 1})
-    ->Args({1 << 20, 0})->Args({1 << 20, 1})
-    ->Args({1 << 24, 0})->Args({1 << 24, 1})
+    ->Args({4096, 0})
+    ->Args({4096, 1})
+    ->Args({1 << 20, 0})
+    ->Args({1 << 20, 1})
+    ->Args({1 << 24, 0})
+    ->Args({1 << 24, 1})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -23,7 +23,7 @@ struct CpuGraphExecutor::Step {
   bool staticSig = false;    ///< output shape is constant: `sig` is ready
   bool staticAttrs = false;  ///< no symbolic attribute: value->attrs is used as is
   shapes::OpSignature sig;
-  bool binds = false;  ///< its output shape mentions unbacked symbols it binds
+  bool binds = false;             ///< its output shape mentions unbacked symbols it binds
   std::vector<uint32_t> asserts;  ///< runtime asserts checkable after this step
   std::vector<ValueId> release;   ///< intermediates whose last use is this step
   std::unique_ptr<CpuFusedKernel> fused;
@@ -67,9 +67,9 @@ CpuGraphExecutor::CpuGraphExecutor(const Graph& g, const CompileOptions& options
     for (const SymInt& d : v.shape) need(freeSymbols(d));
     const int stepIndex = v.isNode() ? static_cast<int>(steps_.size()) : -1;
     bool binds = false;
-    const bool producer = v.kind == ValueKind::Input ||
-                          (v.kind == ValueKind::Op &&
-                           shapes::opCategory(v.op) == OpCategory::DataDependent);
+    const bool producer =
+        v.kind == ValueKind::Input ||
+        (v.kind == ValueKind::Op && shapes::opCategory(v.op) == OpCategory::DataDependent);
     for (uint32_t s : unbackedSymbolsOf(v.shape)) {
       if (bindStep[s] != INT_MAX) continue;
       if (producer) {
@@ -198,15 +198,24 @@ Tensor CpuGraphExecutor::execute(const Step& s, std::span<const Tensor> args) {
   if (!s.staticAttrs) dynAttrs = syms_.evalAttrs(v.attrs);
   const shapes::OpAttrs& attrs = s.staticAttrs ? v.attrs : dynAttrs;
   switch (s.cat) {
-    case OpCategory::Unary: return cpu::runUnary(v.op, args[0], sig);
-    case OpCategory::Binary: return cpu::runBinary(v.op, args[0], args[1], sig);
-    case OpCategory::Ternary: return cpu::runTernary(v.op, args, sig);
-    case OpCategory::Reduce: return cpu::runReduce(v.op, args[0], attrs, sig);
-    case OpCategory::Shape: return cpu::runShapeOp(v.op, args, attrs, sig);
-    case OpCategory::Index: return cpu::runIndexOp(v.op, args, attrs, sig);
-    case OpCategory::DataDependent: return cpu::runDataDependent(v.op, args, attrs);
-    case OpCategory::NN: return cpu::runNN(v.op, args, attrs, sig);
-    case OpCategory::Create: return cpu::runCreate(v.op, attrs, sig);
+    case OpCategory::Unary:
+      return cpu::runUnary(v.op, args[0], sig);
+    case OpCategory::Binary:
+      return cpu::runBinary(v.op, args[0], args[1], sig);
+    case OpCategory::Ternary:
+      return cpu::runTernary(v.op, args, sig);
+    case OpCategory::Reduce:
+      return cpu::runReduce(v.op, args[0], attrs, sig);
+    case OpCategory::Shape:
+      return cpu::runShapeOp(v.op, args, attrs, sig);
+    case OpCategory::Index:
+      return cpu::runIndexOp(v.op, args, attrs, sig);
+    case OpCategory::DataDependent:
+      return cpu::runDataDependent(v.op, args, attrs);
+    case OpCategory::NN:
+      return cpu::runNN(v.op, args, attrs, sig);
+    case OpCategory::Create:
+      return cpu::runCreate(v.op, attrs, sig);
     case OpCategory::Convert:
       if (v.op == OpKind::Cast) return cpu::castTo(args[0], sig.dtype);
       return args[0].contiguous();

@@ -35,7 +35,9 @@ namespace {
 
 constexpr int64_t kTile = CpuFusedKernel::kTile;
 
-int fileOf(DType t) { return t == DType::F32 ? 0 : 1; }
+int fileOf(DType t) {
+  return t == DType::F32 ? 0 : 1;
+}
 
 // ---- Conversions, as castTo in backends/cpu/unary.cpp -------------------------------------
 
@@ -92,40 +94,58 @@ inline void map2(O* __restrict o, const T* __restrict a, const T* __restrict b, 
 
 constexpr float kInvSqrt2 = 0.70710678118654752f;
 
-TESSEL_ISA_CLONES void floatUnary(OpKind op, const float* __restrict a, float* __restrict o, int64_t n) {
+TESSEL_ISA_CLONES void floatUnary(OpKind op, const float* __restrict a, float* __restrict o,
+                                  int64_t n) {
   using backends::cpu::vexp;
   switch (op) {
-    case OpKind::Neg: return map1(o, a, n, [](float v) { return -v; });
-    case OpKind::Exp: return backends::cpu::expRow(o, a, n);
-    case OpKind::Log: return backends::cpu::logRow(o, a, n);
-    case OpKind::Sigmoid: return backends::cpu::sigmoidRow(o, a, n);
-    case OpKind::Sqrt: return map1(o, a, n, [](float v) { return std::sqrt(v); });
-    case OpKind::Rsqrt: return map1(o, a, n, [](float v) { return 1.0f / std::sqrt(v); });
-    case OpKind::Abs: return map1(o, a, n, [](float v) { return std::fabs(v); });
-    case OpKind::Sin: return map1(o, a, n, [](float v) { return std::sin(v); });
-    case OpKind::Cos: return map1(o, a, n, [](float v) { return std::cos(v); });
-    case OpKind::Tanh: return map1(o, a, n, [](float v) { return std::tanh(v); });
+    case OpKind::Neg:
+      return map1(o, a, n, [](float v) { return -v; });
+    case OpKind::Exp:
+      return backends::cpu::expRow(o, a, n);
+    case OpKind::Log:
+      return backends::cpu::logRow(o, a, n);
+    case OpKind::Sigmoid:
+      return backends::cpu::sigmoidRow(o, a, n);
+    case OpKind::Sqrt:
+      return map1(o, a, n, [](float v) { return std::sqrt(v); });
+    case OpKind::Rsqrt:
+      return map1(o, a, n, [](float v) { return 1.0f / std::sqrt(v); });
+    case OpKind::Abs:
+      return map1(o, a, n, [](float v) { return std::fabs(v); });
+    case OpKind::Sin:
+      return map1(o, a, n, [](float v) { return std::sin(v); });
+    case OpKind::Cos:
+      return map1(o, a, n, [](float v) { return std::cos(v); });
+    case OpKind::Tanh:
+      return map1(o, a, n, [](float v) { return std::tanh(v); });
     case OpKind::Relu:
       return map1(o, a, n, [](float v) { return (v > 0.0f || v != v) ? v : 0.0f; });
     case OpKind::Gelu:
       return map1(o, a, n, [](float v) { return 0.5f * v * (1.0f + std::erf(v * kInvSqrt2)); });
-    default: TESSEL_ASSERT(false, "fused: not a float unary op");
+    default:
+      TESSEL_ASSERT(false, "fused: not a float unary op");
   }
 }
 
-TESSEL_ISA_CLONES void intUnary(OpKind op, const int32_t* __restrict a, int32_t* __restrict o, int64_t n) {
+TESSEL_ISA_CLONES void intUnary(OpKind op, const int32_t* __restrict a, int32_t* __restrict o,
+                                int64_t n) {
   switch (op) {
-    case OpKind::Neg: return map1(o, a, n, [](int32_t v) { return int32_t(0u - uint32_t(v)); });
+    case OpKind::Neg:
+      return map1(o, a, n, [](int32_t v) { return int32_t(0u - uint32_t(v)); });
     case OpKind::Abs:
       return map1(o, a, n, [](int32_t v) { return v < 0 ? int32_t(0u - uint32_t(v)) : v; });
-    case OpKind::Relu: return map1(o, a, n, [](int32_t v) { return v > 0 ? v : 0; });
-    default: TESSEL_ASSERT(false, "fused: unary op has no integer kernel");
+    case OpKind::Relu:
+      return map1(o, a, n, [](int32_t v) { return v > 0 ? v : 0; });
+    default:
+      TESSEL_ASSERT(false, "fused: unary op has no integer kernel");
   }
 }
 
 // ---- Binary --------------------------------------------------------------------------------
 
-inline float floorDivF(float a, float b) { return std::floor(a / b); }
+inline float floorDivF(float a, float b) {
+  return std::floor(a / b);
+}
 inline float modF(float a, float b) {
   float r = std::fmod(a, b);
   return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
@@ -149,8 +169,14 @@ inline int32_t powI(int32_t base, int32_t exp) {
 
 bool isComparison(OpKind op) {
   switch (op) {
-    case OpKind::Eq: case OpKind::Ne: case OpKind::Lt: case OpKind::Le: case OpKind::Gt:
-    case OpKind::Ge: case OpKind::LogicalAnd: case OpKind::LogicalOr:
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Le:
+    case OpKind::Gt:
+    case OpKind::Ge:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr:
       return true;
     default:
       return false;
@@ -160,17 +186,24 @@ bool isComparison(OpKind op) {
 template <class T>
 inline void compare(OpKind op, const T* a, const T* b, int32_t* o, int64_t n) {
   switch (op) {
-    case OpKind::Eq: return map2(o, a, b, n, [](T x, T y) { return int32_t(x == y); });
-    case OpKind::Ne: return map2(o, a, b, n, [](T x, T y) { return int32_t(x != y); });
-    case OpKind::Lt: return map2(o, a, b, n, [](T x, T y) { return int32_t(x < y); });
-    case OpKind::Le: return map2(o, a, b, n, [](T x, T y) { return int32_t(x <= y); });
-    case OpKind::Gt: return map2(o, a, b, n, [](T x, T y) { return int32_t(x > y); });
-    case OpKind::Ge: return map2(o, a, b, n, [](T x, T y) { return int32_t(x >= y); });
+    case OpKind::Eq:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x == y); });
+    case OpKind::Ne:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x != y); });
+    case OpKind::Lt:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x < y); });
+    case OpKind::Le:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x <= y); });
+    case OpKind::Gt:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x > y); });
+    case OpKind::Ge:
+      return map2(o, a, b, n, [](T x, T y) { return int32_t(x >= y); });
     case OpKind::LogicalAnd:
       return map2(o, a, b, n, [](T x, T y) { return int32_t(x != 0 && y != 0); });
     case OpKind::LogicalOr:
       return map2(o, a, b, n, [](T x, T y) { return int32_t(x != 0 || y != 0); });
-    default: TESSEL_ASSERT(false, "fused: not a comparison");
+    default:
+      TESSEL_ASSERT(false, "fused: not a comparison");
   }
 }
 
@@ -183,26 +216,35 @@ TESSEL_ISA_CLONES void compareI(OpKind op, const int32_t* a, const int32_t* b, i
 }
 
 // `bIsTwo`: the exponent is a one-element value equal to 2 (the eager kernel's x * x path).
-TESSEL_ISA_CLONES void floatArith(OpKind op, const float* a, const float* b, float* o, int64_t n, bool bIsTwo) {
+TESSEL_ISA_CLONES void floatArith(OpKind op, const float* a, const float* b, float* o, int64_t n,
+                                  bool bIsTwo) {
   switch (op) {
-    case OpKind::Add: return map2(o, a, b, n, [](float x, float y) { return x + y; });
-    case OpKind::Sub: return map2(o, a, b, n, [](float x, float y) { return x - y; });
-    case OpKind::Mul: return map2(o, a, b, n, [](float x, float y) { return x * y; });
-    case OpKind::Div: return map2(o, a, b, n, [](float x, float y) { return x / y; });
+    case OpKind::Add:
+      return map2(o, a, b, n, [](float x, float y) { return x + y; });
+    case OpKind::Sub:
+      return map2(o, a, b, n, [](float x, float y) { return x - y; });
+    case OpKind::Mul:
+      return map2(o, a, b, n, [](float x, float y) { return x * y; });
+    case OpKind::Div:
+      return map2(o, a, b, n, [](float x, float y) { return x / y; });
     case OpKind::Maximum:
       return map2(o, a, b, n, [](float x, float y) { return (x != x || x > y) ? x : y; });
     case OpKind::Minimum:
       return map2(o, a, b, n, [](float x, float y) { return (x != x || x < y) ? x : y; });
-    case OpKind::FloorDiv: return map2(o, a, b, n, floorDivF);
-    case OpKind::Mod: return map2(o, a, b, n, modF);
+    case OpKind::FloorDiv:
+      return map2(o, a, b, n, floorDivF);
+    case OpKind::Mod:
+      return map2(o, a, b, n, modF);
     case OpKind::Pow:
       if (bIsTwo) return map1(o, a, n, [](float x) { return x * x; });
       return map2(o, a, b, n, [](float x, float y) { return std::pow(x, y); });
-    default: TESSEL_ASSERT(false, "fused: binary op has no float kernel");
+    default:
+      TESSEL_ASSERT(false, "fused: binary op has no float kernel");
   }
 }
 
-TESSEL_ISA_CLONES void intArith(OpKind op, const int32_t* a, const int32_t* b, int32_t* o, int64_t n) {
+TESSEL_ISA_CLONES void intArith(OpKind op, const int32_t* a, const int32_t* b, int32_t* o,
+                                int64_t n) {
   using T = int32_t;
   auto anyZero = [&] {
     bool z = false;
@@ -210,11 +252,16 @@ TESSEL_ISA_CLONES void intArith(OpKind op, const int32_t* a, const int32_t* b, i
     return z;
   };
   switch (op) {
-    case OpKind::Add: return map2(o, a, b, n, [](T x, T y) { return T(x + y); });
-    case OpKind::Sub: return map2(o, a, b, n, [](T x, T y) { return T(x - y); });
-    case OpKind::Mul: return map2(o, a, b, n, [](T x, T y) { return T(x * y); });
-    case OpKind::Maximum: return map2(o, a, b, n, [](T x, T y) { return x > y ? x : y; });
-    case OpKind::Minimum: return map2(o, a, b, n, [](T x, T y) { return x < y ? x : y; });
+    case OpKind::Add:
+      return map2(o, a, b, n, [](T x, T y) { return T(x + y); });
+    case OpKind::Sub:
+      return map2(o, a, b, n, [](T x, T y) { return T(x - y); });
+    case OpKind::Mul:
+      return map2(o, a, b, n, [](T x, T y) { return T(x * y); });
+    case OpKind::Maximum:
+      return map2(o, a, b, n, [](T x, T y) { return x > y ? x : y; });
+    case OpKind::Minimum:
+      return map2(o, a, b, n, [](T x, T y) { return x < y ? x : y; });
     case OpKind::FloorDiv:
     case OpKind::Mod:
       if (anyZero())
@@ -230,7 +277,8 @@ TESSEL_ISA_CLONES void intArith(OpKind op, const int32_t* a, const int32_t* b, i
                        "base)");
       return map2(o, a, b, n, powI);
     }
-    default: TESSEL_ASSERT(false, "fused: binary op has no integer kernel");
+    default:
+      TESSEL_ASSERT(false, "fused: binary op has no integer kernel");
   }
 }
 
@@ -278,8 +326,8 @@ inline void gatherTile(const In* base, const int64_t* dims, const int64_t* strid
 
 /// Coalesced loop dims over the output and every loaded input (strides in elements).
 struct Plan {
-  Dims dims;                     // outer..inner, size-1 dims dropped, mergeable dims merged
-  std::vector<Dims> strides;     // per load
+  Dims dims;                  // outer..inner, size-1 dims dropped, mergeable dims merged
+  std::vector<Dims> strides;  // per load
 };
 
 Plan makePlan(const Dims& shape, std::span<const Tensor> inputs) {
@@ -404,13 +452,16 @@ TESSEL_ISA_CLONES void CpuFusedKernel::run(std::span<const Tensor> inputs,
       const int64_t* st = plan.strides[ins.input].data();
       switch (t.dtype()) {
         case DType::F32:
-          gatherTile(t.data<float>(), plan.dims.data(), st, nd, t0, n, fr.f + reg_[x] * kTile, idx.data());
+          gatherTile(t.data<float>(), plan.dims.data(), st, nd, t0, n, fr.f + reg_[x] * kTile,
+                     idx.data());
           break;
         case DType::I32:
-          gatherTile(t.data<int32_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile, idx.data());
+          gatherTile(t.data<int32_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile,
+                     idx.data());
           break;
         case DType::Bool:
-          gatherTile(t.data<uint8_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile, idx.data());
+          gatherTile(t.data<uint8_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile,
+                     idx.data());
           break;
       }
     }

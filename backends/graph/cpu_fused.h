@@ -37,8 +37,8 @@ class CpuFusedKernel {
 
  private:
   std::shared_ptr<const FusedProgram> program_;
-  std::vector<int> reg_;       ///< register of each instruction in its file
-  int numRegs_[2] = {0, 0};    ///< float file, int file
+  std::vector<int> reg_;     ///< register of each instruction in its file
+  int numRegs_[2] = {0, 0};  ///< float file, int file
 };
 
 }  // namespace tessel::graph

@@ -29,7 +29,9 @@ Analysis analyze(const Graph& g) {
   return a;
 }
 
-bool fusibleOp(const Value& v) { return v.kind == ValueKind::Op && isElementwise(v.op); }
+bool fusibleOp(const Value& v) {
+  return v.kind == ValueKind::Op && isElementwise(v.op);
+}
 
 // Grows the group of `root` with a worklist; members get group id `gid`. A candidate whose
 // uses are not all inside yet is looked at again when another user of it joins.

@@ -19,8 +19,8 @@ std::string FusedProgram::toString(const std::vector<std::string>& argNames,
     s += indent + "$" + std::to_string(i) + ": " + std::string(shapes::name(ins.dtype)) + " = ";
     switch (ins.kind) {
       case FusedInstr::Kind::Load:
-        s += "load " + (ins.input < argNames.size() ? argNames[ins.input]
-                                                    : "in" + std::to_string(ins.input));
+        s += "load " +
+             (ins.input < argNames.size() ? argNames[ins.input] : "in" + std::to_string(ins.input));
         break;
       case FusedInstr::Kind::Scalar:
         s += formatScalar(ins.scalar, ins.dtype);

@@ -30,10 +30,10 @@ struct FusedProgram;  // graph/fused_program.h
 
 /// How a value is defined. Every per-kind table (printing, passes, executors) switches on
 /// this one list.
-#define TESSEL_VALUE_KINDS(X) \
-  X(Input)    /* a placeholder: one argument tensor of the traced function */ \
+#define TESSEL_VALUE_KINDS(X)                                                             \
+  X(Input)    /* a placeholder: one argument tensor of the traced function */             \
   X(Constant) /* a concrete tensor captured at trace time (closed-over weight, scalar) */ \
-  X(Op)       /* one op of op_list.def applied to earlier values */ \
+  X(Op)       /* one op of op_list.def applied to earlier values */                       \
   X(Fused)    /* a fused elementwise program over earlier values (passes/fusion) */
 
 enum class ValueKind : uint8_t {

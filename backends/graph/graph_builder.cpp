@@ -15,7 +15,9 @@ namespace tessel::graph {
 
 GraphBuilder::GraphBuilder() : GraphBuilder(shapes::currentShapeEnv()) {}
 
-GraphBuilder::GraphBuilder(shapes::ShapeEnv* env) { graph_.env_ = env; }
+GraphBuilder::GraphBuilder(shapes::ShapeEnv* env) {
+  graph_.env_ = env;
+}
 
 void GraphBuilder::checkOperand(ValueId v) const {
   TESSEL_ASSERT(v < graph_.values_.size(), "graph operand %" + std::to_string(v) +
@@ -94,7 +96,8 @@ Graph GraphBuilder::build() {
       for (uint32_t s : unbackedSymbolsOf(v.shape)) bound[s] = 1;
     for (const shapes::Guard& g : env->runtimeAsserts()) {
       bool mine = true;
-      for (uint32_t s : g.expr->syms) mine = mine && (s >= bound.size() || bound[s] || !env->symbol(s).unbacked);
+      for (uint32_t s : g.expr->syms)
+        mine = mine && (s >= bound.size() || bound[s] || !env->symbol(s).unbacked);
       if (mine) graph_.asserts_.push_back({g.cond(), g.text});
     }
   }

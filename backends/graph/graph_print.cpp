@@ -17,7 +17,9 @@ std::string ints(const std::vector<int64_t>& v) {
   return s + "]";
 }
 
-std::string ref(ValueId v) { return "%" + std::to_string(v); }
+std::string ref(ValueId v) {
+  return "%" + std::to_string(v);
+}
 
 std::string constantText(const Tensor& t) {
   if (t.numel() == 1 && t.ndim() == 0) return formatScalar(t.item(), t.dtype());
@@ -171,12 +173,15 @@ std::string toString(const Graph& g) {
       }
     }
   }
-  for (const RuntimeAssert& a : g.runtimeAsserts()) s += "runtime_assert " + a.cond.toString() + "\n";
+  for (const RuntimeAssert& a : g.runtimeAsserts())
+    s += "runtime_assert " + a.cond.toString() + "\n";
   s += "return ";
   for (size_t i = 0; i < g.outputs().size(); ++i) s += (i ? ", " : "") + ref(g.outputs()[i]);
   return s + "\n";
 }
 
-std::string Graph::toString() const { return graph::toString(*this); }
+std::string Graph::toString() const {
+  return graph::toString(*this);
+}
 
 }  // namespace tessel::graph

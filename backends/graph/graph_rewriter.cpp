@@ -23,7 +23,9 @@ ValueId GraphRewriter::copy(ValueId old) {
   return map_[old] = out_.append(std::move(c));
 }
 
-ValueId GraphRewriter::replace(ValueId old, Value v) { return map_[old] = out_.append(std::move(v)); }
+ValueId GraphRewriter::replace(ValueId old, Value v) {
+  return map_[old] = out_.append(std::move(v));
+}
 
 Graph GraphRewriter::finish() {
   for (ValueId o : src_.outputs()) out_.output(mapped(o));

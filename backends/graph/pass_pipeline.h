@@ -33,7 +33,7 @@ struct CompileStats {
   size_t fusedGroups = 0;      ///< Fused values in the result
   size_t fusedOps = 0;         ///< ops inside them
   std::vector<PassStats> passes;
-  double passesMs = 0;  ///< all passes
+  double passesMs = 0;    ///< all passes
   double loweringMs = 0;  ///< the backend's own preparation (executor plan)
   /// "nodes 12 -> 4; dce 0.010 ms (12 -> 11), constant_folding ..., fusion ... (2 groups of
   /// 7 ops); lowering 0.020 ms"

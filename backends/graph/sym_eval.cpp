@@ -79,8 +79,7 @@ int64_t evalExpr(shapes::Expr e, std::span<const int64_t> values,
     TESSEL_ASSERT(s < bound.size() && bound[s],
                   "graph size " + e->toString() + " read before its symbols were bound");
   std::optional<int64_t> r = e->ctx->evalInt(e, values);
-  if (!r)
-    throwUserError(ErrorKind::OverflowError, "size " + e->toString() + " overflows int64");
+  if (!r) throwUserError(ErrorKind::OverflowError, "size " + e->toString() + " overflows int64");
   return *r;
 }
 }  // namespace

@@ -74,8 +74,8 @@ inline ::testing::AssertionResult sameTensor(const Tensor& got, const Tensor& wa
     return ::testing::AssertionFailure() << "shape [" << g << "] != [" << w << "]";
   }
   if (got.dtype() != want.dtype())
-    return ::testing::AssertionFailure() << "dtype " << shapes::name(got.dtype())
-                                         << " != " << shapes::name(want.dtype());
+    return ::testing::AssertionFailure()
+           << "dtype " << shapes::name(got.dtype()) << " != " << shapes::name(want.dtype());
   std::vector<double> a = got.toDoubles(), b = want.toDoubles();
   for (size_t i = 0; i < a.size(); ++i) {
     if (std::isnan(a[i]) && std::isnan(b[i])) continue;

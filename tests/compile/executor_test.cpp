@@ -18,8 +18,9 @@ TEST(Executor, OneGraphServesEverySizeItsGuardsAdmit) {
   Tensor w = randomTensor(rng, {8, 4}, Fill::Float), bias = randomTensor(rng, {4}, Fill::Float);
   SymInt s0 = dynamicSize(e.env, "x.shape[0]", 10);
   ValueId x = e.b.input("x", {s0, 8}, DType::F32);
-  ValueId h = e.b.op(OpKind::Relu,
-                     {e.b.op(OpKind::Add, {e.b.op(OpKind::Matmul, {x, e.b.constant(w)}), e.b.constant(bias)})});
+  ValueId h = e.b.op(
+      OpKind::Relu,
+      {e.b.op(OpKind::Add, {e.b.op(OpKind::Matmul, {x, e.b.constant(w)}), e.b.constant(bias)})});
   OpAttrs sum;
   sum.dims = {1};
   e.b.output(e.b.op(OpKind::Sum, {h}, sum));
@@ -83,8 +84,9 @@ TEST(Executor, SymbolicAttributesAreEvaluatedPerRun) {
     esl.stop = SymInt(n);
     ear.stop = SymInt(n - 1);
     ecol.shape = {n - 1, 1};
-    Tensor want = eager(OpKind::Mul, {eager(OpKind::Slice, {eager(OpKind::Reshape, {tx}, ers)}, esl),
-                                      eager(OpKind::Reshape, {eager(OpKind::Arange, {}, ear)}, ecol)});
+    Tensor want =
+        eager(OpKind::Mul, {eager(OpKind::Slice, {eager(OpKind::Reshape, {tx}, ers)}, esl),
+                            eager(OpKind::Reshape, {eager(OpKind::Arange, {}, ear)}, ecol)});
     Tensor got = exe.run({tx})[0];
     EXPECT_EQ(got.shape(), (Dims{n - 1, 4}));
     EXPECT_TRUE(sameTensor(got, want, 0));
@@ -108,7 +110,9 @@ TEST(Executor, ArgumentErrorsAreUserErrors) {
   EXPECT_EQ(errorOf([&] { exe.run({x5, y6}); }), ErrorKind::ShapeError);   // s0 disagrees
   EXPECT_EQ(errorOf([&] { exe.run({x57, y5}); }), ErrorKind::ShapeError);  // static 8
   EXPECT_EQ(errorOf([&] { exe.run({x5}); }), ErrorKind::ValueError);       // input count
-  EXPECT_EQ(errorOf([&] { exe.run({x5, randomTensor(rng, {5}, Fill::Int)}); }),
+  EXPECT_EQ(errorOf([&] {
+              exe.run({x5, randomTensor(rng, {5}, Fill::Int)});
+            }),
             ErrorKind::TypeError);
   // Values given for the symbols must agree with the inputs.
   EXPECT_EQ(errorOf([&] { exe.run({x5, y5}, std::vector<int64_t>{6}); }), ErrorKind::ShapeError);
@@ -173,7 +177,8 @@ TEST(DataDependent, UnbackedSizesBindAtRunTimeAndFeedLaterOps) {
   ValueId x = e.b.input("x", {s0}, DType::F32);
   ValueId mask = e.b.op(OpKind::Gt, {x, e.b.constant(Tensor::scalar(0, DType::F32))});
   ValueId sel = e.b.op(OpKind::MaskedSelect, {x, mask});
-  ValueId y = e.b.op(OpKind::Exp, {e.b.op(OpKind::Mul, {sel, e.b.constant(Tensor::scalar(2, DType::F32))})});
+  ValueId y = e.b.op(OpKind::Exp,
+                     {e.b.op(OpKind::Mul, {sel, e.b.constant(Tensor::scalar(2, DType::F32))})});
   OpAttrs ar;  // arange(u0): a symbolic attribute with an unbacked symbol
   ar.stop = e.b.shape(sel)[0];
   ar.dtype = DType::F32;
@@ -185,12 +190,14 @@ TEST(DataDependent, UnbackedSizesBindAtRunTimeAndFeedLaterOps) {
   std::mt19937 rng(9);
   for (int64_t n : {10, 3, 257}) {
     Tensor tx = randomTensor(rng, {n}, Fill::Float);
-    Tensor es = eager(OpKind::MaskedSelect, {tx, eager(OpKind::Gt, {tx, Tensor::scalar(0, DType::F32)})});
+    Tensor es =
+        eager(OpKind::MaskedSelect, {tx, eager(OpKind::Gt, {tx, Tensor::scalar(0, DType::F32)})});
     OpAttrs ear;
     ear.stop = SymInt(es.numel());
     ear.dtype = DType::F32;
-    Tensor ez = eager(OpKind::Add, {eager(OpKind::Exp, {eager(OpKind::Mul, {es, Tensor::scalar(2, DType::F32)})}),
-                                    eager(OpKind::Arange, {}, ear)});
+    Tensor ez = eager(
+        OpKind::Add, {eager(OpKind::Exp, {eager(OpKind::Mul, {es, Tensor::scalar(2, DType::F32)})}),
+                      eager(OpKind::Arange, {}, ear)});
     std::vector<Tensor> got = exe.run({tx});
     EXPECT_TRUE(sameTensor(got[0], ez, 0));
     EXPECT_TRUE(sameTensor(got[1], eager(OpKind::Sum, {ez}), 0));
@@ -214,12 +221,16 @@ TEST(DataDependent, RuntimeAssertsCheckUnbackedSizesAgainstEachOther) {
   EXPECT_NE(g.toString().find("runtime_assert u0 == u1"), std::string::npos) << g.toString();
   CpuGraphExecutor exe(g);
   Tensor tx = Tensor::fromData(std::vector<float>{1, 2, 3, 4, 5, 6}, {6});
-  Tensor ma = Tensor::fromBools({1, 0, 1, 0, 1, 0}, {6}), mb = Tensor::fromBools({0, 1, 0, 1, 0, 1}, {6});
+  Tensor ma = Tensor::fromBools({1, 0, 1, 0, 1, 0}, {6}),
+         mb = Tensor::fromBools({0, 1, 0, 1, 0, 1}, {6});
   Tensor mc = Tensor::fromBools({1, 1, 1, 1, 0, 0}, {6});
-  EXPECT_TRUE(sameTensor(exe.run({tx, ma, mb})[0], Tensor::fromData(std::vector<float>{3, 7, 11}, {3}), 0));
+  EXPECT_TRUE(
+      sameTensor(exe.run({tx, ma, mb})[0], Tensor::fromData(std::vector<float>{3, 7, 11}, {3}), 0));
   EXPECT_EQ(errorOf([&] { exe.run({tx, ma, mc}); }), ErrorKind::AssertionError);
-  EXPECT_EQ(errorOf([&] { eager(OpKind::Add, {eager(OpKind::MaskedSelect, {tx, ma}),
-                                               eager(OpKind::MaskedSelect, {tx, mc})}); }),
+  EXPECT_EQ(errorOf([&] {
+              eager(OpKind::Add,
+                    {eager(OpKind::MaskedSelect, {tx, ma}), eager(OpKind::MaskedSelect, {tx, mc})});
+            }),
             ErrorKind::ShapeError);
 }
 
@@ -235,7 +246,7 @@ TEST(DataDependent, NonzeroAndUniqueFollowedByIndexingOps) {
   OpAttrs d0;
   d0.dim = 0;
   ValueId picked = e.b.op(OpKind::IndexSelect, {x, rows}, d0);  // [u0, s1]
-  ValueId uniq = e.b.op(OpKind::Unique, {picked});                // [u1]
+  ValueId uniq = e.b.op(OpKind::Unique, {picked});              // [u1]
   e.b.output(picked);
   e.b.output(e.b.op(OpKind::Neg, {uniq}));
   CpuGraphExecutor exe(e.b.build());

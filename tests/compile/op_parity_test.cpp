@@ -92,10 +92,11 @@ std::map<OpKind, Case> cases() {
     c[k] = unary(k);
   for (K k : {K::Log, K::Sqrt, K::Rsqrt}) c[k] = unary(k, DType::F32, Fill::Positive);
   c[K::LogicalNot] = unary(K::LogicalNot, DType::Bool, Fill::Bool);
-  for (K k : {K::Add, K::Sub, K::Mul, K::Maximum, K::Minimum, K::Eq, K::Ne, K::Lt, K::Le, K::Gt,
-              K::Ge})
+  for (K k :
+       {K::Add, K::Sub, K::Mul, K::Maximum, K::Minimum, K::Eq, K::Ne, K::Lt, K::Le, K::Gt, K::Ge})
     c[k] = binary(k, DType::I32, Fill::Int, Fill::Int);
-  for (K k : {K::Div, K::FloorDiv, K::Mod}) c[k] = binary(k, DType::F32, Fill::Float, Fill::Positive);
+  for (K k : {K::Div, K::FloorDiv, K::Mod})
+    c[k] = binary(k, DType::F32, Fill::Float, Fill::Positive);
   c[K::Pow] = binary(K::Pow, DType::F32, Fill::Positive, Fill::Float);
   c[K::LogicalAnd] = binary(K::LogicalAnd, DType::Bool, Fill::Bool, Fill::Bool);
   c[K::LogicalOr] = binary(K::LogicalOr, DType::Bool, Fill::Bool, Fill::Bool);
@@ -305,7 +306,8 @@ void checkParity(OpKind op, const Case& build, bool fuse) {
 
 TEST(OpParity, EveryOpHasACase) {
   const auto c = cases();
-  for (OpKind op : allOps()) EXPECT_TRUE(c.count(op)) << "no parity case for " << shapes::opName(op);
+  for (OpKind op : allOps())
+    EXPECT_TRUE(c.count(op)) << "no parity case for " << shapes::opName(op);
 }
 
 TEST(OpParity, EveryOpMatchesEagerForSeveralSizes) {

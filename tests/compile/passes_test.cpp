@@ -103,11 +103,11 @@ TEST(ConstantFolding, FoldsOpsOnConstantsWithTheEagerKernels) {
     OpAttrs ones;
     ones.shape = {2};
     ones.scalars = {1};
-    Tensor want = eager(OpKind::Add,
-                        {eager(OpKind::Matmul,
-                               {in, eager(OpKind::Mul, {eager(OpKind::Transpose, {w}, t),
-                                                        Tensor::scalar(0.5, DType::F32)})}),
-                         eager(OpKind::Full, {}, ones)});
+    Tensor want =
+        eager(OpKind::Add,
+              {eager(OpKind::Matmul, {in, eager(OpKind::Mul, {eager(OpKind::Transpose, {w}, t),
+                                                              Tensor::scalar(0.5, DType::F32)})}),
+               eager(OpKind::Full, {}, ones)});
     EXPECT_TRUE(sameTensor(exe.run({in})[0], want, 0));
   }
 }
@@ -204,19 +204,22 @@ TEST(Fusion, FusesDagsWithSharedOperandsAndMixedDtypes) {
   ValueId w = e.b.op(OpKind::Where, {d, bsum, k});
   OpAttrs toInt;
   toInt.dtype = DType::I32;
-  ValueId out = e.b.op(OpKind::Mod, {e.b.op(OpKind::Cast, {w}, toInt), e.b.constant(Tensor::scalar(3, DType::I32))});
+  ValueId out = e.b.op(
+      OpKind::Mod, {e.b.op(OpKind::Cast, {w}, toInt), e.b.constant(Tensor::scalar(3, DType::I32))});
   e.b.output(out);
   CpuGraphExecutor exe(e.b.build());
   EXPECT_EQ(exe.graph().numNodes(), 1u) << exe.explain();
   for (auto [n0, n1] : {std::pair<int64_t, int64_t>{7, 5}, {33, 17}, {2, 600}}) {
     std::mt19937 rng(n0 * n1);
-    Tensor tx = randomTensor(rng, {n0, n1}, Fill::Float), tk = randomTensor(rng, {n0, n1}, Fill::Int);
+    Tensor tx = randomTensor(rng, {n0, n1}, Fill::Float),
+           tk = randomTensor(rng, {n0, n1}, Fill::Int);
     Tensor tm = randomTensor(rng, {n0, 1}, Fill::Bool);
     Tensor ea = eager(OpKind::Exp, {tx});
     Tensor eb = eager(OpKind::Add, {ea, tk});
     Tensor ed = eager(OpKind::LogicalAnd, {eager(OpKind::Gt, {eb, ea}), tm});
     Tensor ew = eager(OpKind::Where, {ed, eb, tk});
-    Tensor want = eager(OpKind::Mod, {eager(OpKind::Cast, {ew}, toInt), Tensor::scalar(3, DType::I32)});
+    Tensor want =
+        eager(OpKind::Mod, {eager(OpKind::Cast, {ew}, toInt), Tensor::scalar(3, DType::I32)});
     EXPECT_TRUE(sameTensor(exe.run({tx, tk, tm})[0], want, 0));
   }
 }
@@ -241,7 +244,8 @@ TEST(Fusion, StopsAtValuesUsedOutsideAndAtBroadcastProducers) {
   EXPECT_EQ(exe.graph().numNodes(), 4u) << exe.explain();
   std::mt19937 rng(1);
   Tensor tx = randomTensor(rng, {6, 8}, Fill::Float), tr = randomTensor(rng, {8}, Fill::Float);
-  Tensor et = eager(OpKind::Mul, {eager(OpKind::Add, {tx, eager(OpKind::Sin, {eager(OpKind::Exp, {tr})})}), tx});
+  Tensor et = eager(OpKind::Mul,
+                    {eager(OpKind::Add, {tx, eager(OpKind::Sin, {eager(OpKind::Exp, {tr})})}), tx});
   std::vector<Tensor> got = exe.run({tx, tr});
   EXPECT_TRUE(sameTensor(got[0], eager(OpKind::Sum, {et}, sum), 0));
   EXPECT_TRUE(sameTensor(got[1], eager(OpKind::Neg, {eager(OpKind::Relu, {et})}), 0));
@@ -264,11 +268,13 @@ TEST(Fusion, HandlesStridedInputsAndTilesThatCrossRows) {
   EXPECT_EQ(exe.stats().fusedGroups, 1u);
   for (auto [n0, n1] : {std::pair<int64_t, int64_t>{37, 19}, {3, 700}, {600, 3}, {2, 2}}) {
     std::mt19937 rng(n0 + n1);
-    Tensor tx = randomTensor(rng, {n0, n1}, Fill::Float), tc = randomTensor(rng, {n0, 1}, Fill::Float);
+    Tensor tx = randomTensor(rng, {n0, n1}, Fill::Float),
+           tc = randomTensor(rng, {n0, 1}, Fill::Float);
     Tensor ty = randomTensor(rng, {n1, n0}, Fill::Float);
-    Tensor want = eager(OpKind::Pow, {eager(OpKind::Sub, {eager(OpKind::Mul, {tx, tc}),
-                                                           eager(OpKind::Transpose, {ty}, t)}),
-                                      Tensor::scalar(2, DType::F32)});
+    Tensor want = eager(
+        OpKind::Pow,
+        {eager(OpKind::Sub, {eager(OpKind::Mul, {tx, tc}), eager(OpKind::Transpose, {ty}, t)}),
+         Tensor::scalar(2, DType::F32)});
     EXPECT_TRUE(sameTensor(exe.run({tx, tc, ty})[0], want, 0));
   }
 }
@@ -285,8 +291,9 @@ TEST(Fusion, IntegerDivisionByZeroRaisesLikeEager) {
   EXPECT_EQ(errorOf([&] { eager(OpKind::FloorDiv, {ta, tb}); }), ErrorKind::ZeroDivisionError);
   EXPECT_EQ(errorOf([&] { exe.run({ta, tb}); }), ErrorKind::ZeroDivisionError);
   Tensor ok = Tensor::fromData(std::vector<int32_t>{-2, 2, 3, -4, 5}, {5});
-  EXPECT_TRUE(sameTensor(exe.run({ta, ok})[0],
-                         eager(OpKind::Neg, {eager(OpKind::FloorDiv, {eager(OpKind::Abs, {ta}), ok})}), 0));
+  EXPECT_TRUE(
+      sameTensor(exe.run({ta, ok})[0],
+                 eager(OpKind::Neg, {eager(OpKind::FloorDiv, {eager(OpKind::Abs, {ta}), ok})}), 0));
 }
 
 TEST(Fusion, PassesCanBeTurnedOff) {
