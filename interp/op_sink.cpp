@@ -30,6 +30,10 @@ Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::O
   std::vector<Tensor> inputs;
   inputs.reserve(operands.size());
   for (const Value& v : operands) {
+    if (v.is(Type::Tensor)) [[likely]] {
+      inputs.push_back(asTensor(v));
+      continue;
+    }
     Tensor t = toTensor(v, std::string(shapes::opName(op)) + "() operand");
     // Numbers become 0-d tensors on the op's device, as Python scalars do in PyTorch.
     if (!v.is(Type::Tensor) && device != backends::Device::Cpu) t = onDevice(t, device);

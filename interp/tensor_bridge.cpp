@@ -41,7 +41,13 @@ std::string dimsText(const shapes::SymShape& dims) {
 }  // namespace
 
 Value tensorBinary(BinaryOp op, const Value& a, const Value& b) {
-  return emitOp(binaryKind(op), {tensorArg(a, operandName(op)), tensorArg(b, operandName(op))});
+  // The operand check builds its message only on failure: this is the hottest eager path.
+  auto check = [&](const Value& v) -> const Value& {
+    if (v.is(Type::Tensor) || v.isNumber() || v.is(Type::Bool) || v.is(Type::SymInt)) [[likely]]
+      return v;
+    return tensorArg(v, operandName(op));
+  };
+  return emitOp(binaryKind(op), {check(a), check(b)});
 }
 
 Value tensorUnary(UnaryOp op, const Value& a) {
