@@ -9,6 +9,7 @@
 #include "interp/printer.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
+#include "interp/tensor_value.h"
 #include "shapes/shape_env.h"
 #include "shapes/source_loc.h"
 
@@ -38,7 +39,16 @@ std::string describeAnn(const TypeAnn& t) {
 
 // Matches one value against an annotation, binding named dims into `dims`. Returns an error
 // message, empty when the value matches.
-std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, DimMap& dims) {
+// Whether two sizes are equal. Arguments are checked with their hints (a guard, like any
+// branch); a declared result must be *proven* from the traced graph (`prove`): a size the
+// solver cannot show equal is a mismatch, never a guard.
+bool sizesEqual(const shapes::SymInt& a, const shapes::SymInt& b, bool prove) {
+  if (!prove) return shapes::evaluate(a == b);
+  return shapes::staticallyKnown(a == b) == std::optional<bool>(true);
+}
+
+std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, DimMap& dims,
+                     bool prove = false) {
   if (!isTensorType(t.base)) {
     std::string actual(typeName(v.type()));
     bool ok = actual == t.base || (t.base == "float" && v.is(Type::Int)) || t.base == "any";
@@ -58,14 +68,14 @@ std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, 
   for (size_t i = 0; i < shape.size(); ++i) {
     const TypeAnn::Dim& d = t.dims[i];
     if (!d.isName) {
-      if (!shapes::evaluate(shape[i] == shapes::SymInt(d.size)))
+      if (!sizesEqual(shape[i], shapes::SymInt(d.size), prove))
         return what + " dimension " + std::to_string(i) + " must be " + std::to_string(d.size) +
                " (" + describeAnn(t) + "), got shape " + describeDims(shape);
       continue;
     }
     if (d.name == "_") continue;
     auto [it, inserted] = dims.emplace(d.name, shape[i]);
-    if (!inserted && !shapes::evaluate(it->second == shape[i]))
+    if (!inserted && !sizesEqual(it->second, shape[i], prove))
       return what + " dimension " + std::to_string(i) + " is " + d.name + " = " +
              shape[i].toString() + ", but " + d.name + " = " + it->second.toString() +
              " from an earlier argument (" + describeAnn(t) + ", got shape " + describeDims(shape) + ")";
@@ -138,7 +148,13 @@ void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value
     Value v = slotValue(frame.slots[dv.ref.index]);
     if (isIntLike(v)) dims.emplace(dv.name, toSymInt(v));
   }
-  std::string err = matchAnn(*proto.result, result, "result of " + proto.name + "()", dims);
+  bool tracing = shapes::currentShapeEnv() != nullptr && result.is(Type::Tensor) &&
+                 result.as<TensorObj>()->fake != nullptr;
+  std::string err = matchAnn(*proto.result, result, "result of " + proto.name + "()", dims, tracing);
+  if (!err.empty() && tracing)
+    err = "the declared result " + describeAnn(*proto.result) + " of " + proto.name +
+          "() could not be proven for the traced result " + std::string(shapes::name(dtypeOf(result))) +
+          describeDims(shapeOf(result)) + ": " + err;
   if (!err.empty())
     raise(err.find("dtype") != std::string::npos || err.find("must be a tensor") != std::string::npos
               ? ErrorKind::TypeError
