@@ -77,6 +77,11 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
       if (isFake(v)) throwUserError(ErrorKind::ValueError, path + ": a traced tensor was passed to a compiled function");
       auto* obj = v.as<TensorObj>();
       const Tensor& t = obj->tensor;
+      if (t.device() != backends::Device::Cpu)
+        throwUserError(ErrorKind::DeviceError,
+                       path + " is on " + std::string(backends::deviceName(t.device())) +
+                           ": compiled graphs run on cpu only for now; call the function "
+                           "uncompiled, or move the tensor with .to(\"cpu\")");
       node.kind = ArgNode::Kind::Tensor;
       node.rank = t.ndim();
       node.dtype = t.dtype();
