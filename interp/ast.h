@@ -10,8 +10,12 @@
 #include <vector>
 
 #include "interp/source.h"
+#include "interp/value.h"
 
 namespace tessel::interp {
+
+struct CallArgs;
+class Interpreter;
 
 // Every expression kind, written once (style.md rule 4).
 #define TESSEL_EXPR_KINDS(X) \
@@ -96,8 +100,9 @@ struct FloatLit : Expr {
   double value;
 };
 struct StrLit : Expr {
-  StrLit(Span s, std::string v) : Expr(s, ExprKind::StrLit), value(std::move(v)) {}
+  StrLit(Span s, std::string v);
   std::string value;
+  Value cached;  // the str value itself, made once: strings are immutable
 };
 struct BoolLit : Expr {
   BoolLit(Span s, bool v) : Expr(s, ExprKind::BoolLit), value(v) {}
@@ -171,7 +176,12 @@ struct Call : Expr {
   std::vector<Expr*> args;          // positional first, then keyword values
   std::vector<std::string> kwNames;  // names of the trailing keyword arguments
   size_t numPositional() const { return args.size() - kwNames.size(); }
+  /// Inline cache of `obj.method(...)`: the native found for the receiver type last seen.
+  /// A cache in the tree, not a change of meaning: the lookup is a pure function of the type.
+  Type cachedType = Type::Undefined;
+  Value (*cachedMethod)(Interpreter&, CallArgs&) = nullptr;
 };
+
 struct Subscript {
   enum class Kind : uint8_t { Single, Slice, Ellipsis } kind = Kind::Single;
   Expr* index = nullptr;  // Single
@@ -230,6 +240,8 @@ struct FnProto {
   };
   std::vector<DimVar> dimVars;
   bool hasSignature = false;  // any annotation or where-clause: checked at each call
+  bool hasCellParams = false;  // some parameter is captured: the prologue boxes it
+
   Block body;
   uint32_t numSlots = 0;
   std::vector<UpvalueDesc> upvalues;

@@ -12,55 +12,67 @@ namespace {
 
 constexpr size_t kValueStackSize = 1 << 20;
 
-// Pops a frame's slots when a call ends, normally or by an exception.
-struct StackFrameGuard {
-  std::vector<Value>& stack;
-  size_t& sp;
-  size_t base;
-  int& depth;
-  ~StackFrameGuard() {
-    for (size_t i = base; i < sp; ++i) stack[i] = Value();
-    sp = base;
-    --depth;
-  }
-};
-
-}  // namespace
-
-Evaluator::Evaluator(Interpreter& interp) : interp_(interp) { stack_.resize(kValueStackSize); }
-
-void Evaluator::checkInterrupt(Span span) {
-  if (interp_.interruptFlag().load(std::memory_order_relaxed)) [[unlikely]] {
-    interp_.interruptFlag().store(false);
-    raise(ErrorKind::Interrupted, "interrupted", span);
+// Converts a native's UserError into a ScriptError at `span` (Note [Spans] in eval_expr.cpp).
+template <class F>
+Value atSpan(const Span& span, F&& body) {
+  try {
+    return body();
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), span);
   }
 }
 
+}  // namespace
+
+// Note [Value stack]
+// Frames are windows of one preallocated vector of Values. Every slot at or above sp_ is
+// Undefined, so a new frame needs no initialization: arguments are evaluated straight into
+// their slots (callDirect), and FrameGuard resets a frame's slots to Undefined when it ends.
+struct Evaluator::FrameGuard {
+  Evaluator& e;
+  size_t base;
+  bool entered = false;  // depth_ was incremented
+  ~FrameGuard() {
+    for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value::undefined();
+    e.sp_ = base;
+    if (entered) --e.depth_;
+  }
+};
+
+Evaluator::Evaluator(Interpreter& interp)
+    : interp_(interp),
+      interruptFlag_(&interp.interruptFlag()),
+      maxCallDepth_(interp.options().maxCallDepth),
+      stack_(kValueStackSize) {}
+
+
+void Evaluator::interrupted(const Span& span) {
+  interruptFlag_->store(false);
+  raise(ErrorKind::Interrupted, "interrupted", span);
+}
+
+// The native stack is checked where frames are entered (enterFunction): expressions nest at
+// most kMaxNesting deep, so only calls can recurse without bound.
 Value Evaluator::evalCall(Call* c, Frame& f) {
-  checkStack(c->span);
-  // Arguments are evaluated into a small local buffer; most calls have few.
-  Value self;
   Value callee;
-  NativeFn method = nullptr;
-  if (c->callee->kind == ExprKind::Attr) {
-    // `obj.method(...)`: call the native directly with its receiver, without building a
-    // bound-method object.
-    auto* attr = static_cast<Attr*>(c->callee);
-    Value object = eval(attr->object, f);
-    if (!object.is(Type::Module)) method = findMethod(object.type(), attr->name);
-    if (method) self = std::move(object);
-    else {
-      try {
-        callee = getAttribute(interp_, object, attr->name);
-      } catch (const ScriptError&) {
-        throw;
-      } catch (const UserError& err) {
-        throw ScriptError(err.kind(), err.what(), attr->span);
-      }
-    }
+  auto* name = static_cast<Name*>(c->callee);
+  if (c->callee->kind == ExprKind::Name && name->ref.kind == VarRef::Kind::Global &&
+      !traceHooks_ && !f.module->globals[name->ref.index].is(Type::Undefined)) {
+    callee = f.module->globals[name->ref.index];  // `f(...)` with f a module-level fn
+  } else if (c->callee->kind == ExprKind::Attr) {
+    return evalMethodCall(c, f);
   } else {
     callee = eval(c->callee, f);
   }
+  // The common case: a Tessel fn called with positional arguments only.
+  if (callee.is(Type::Function) && c->kwNames.empty()) {
+    auto* fn = callee.as<FunctionObj>();
+    if (!fn->proto->hasSignature && c->args.size() <= fn->proto->params.size())
+      return callDirect(fn, c, f);
+  }
+  // Arguments are evaluated into a small local buffer; most calls have few.
   size_t n = c->args.size();
   Value small[8];
   std::vector<Value> big;
@@ -71,19 +83,45 @@ Value Evaluator::evalCall(Call* c, Frame& f) {
   }
   for (size_t i = 0; i < n; ++i) args[i] = eval(c->args[i], f);
   size_t np = c->numPositional();
-  std::span<Value> positional(args, np);
-  std::span<Value> kwValues(args + np, n - np);
-  if (method) {
-    CallArgs ca{positional, c->kwNames, kwValues, std::move(self), c->span};
-    try {
-      return method(interp_, ca);
-    } catch (const ScriptError&) {
-      throw;
-    } catch (const UserError& err) {
-      throw ScriptError(err.kind(), err.what(), c->span);
+  return atSpan(c->span, [&] {
+    return callValue(callee, std::span<Value>(args, np), c->kwNames,
+                     std::span<Value>(args + np, n - np), c->span);
+  });
+}
+
+
+// `obj.method(...)`: the native is called directly with its receiver, without building a
+// bound-method object; the Call node caches the lookup per receiver type.
+Value Evaluator::evalMethodCall(Call* c, Frame& f) {
+  auto* attr = static_cast<Attr*>(c->callee);
+  Value object = eval(attr->object, f);
+  NativeFn method = nullptr;
+  if (object.type() == c->cachedType) {
+    method = c->cachedMethod;
+  } else if (!object.is(Type::Module)) {
+    method = findMethod(object.type(), attr->name);
+    if (method) {
+      c->cachedType = object.type();
+      c->cachedMethod = method;
     }
   }
-  return callValue(callee, positional, c->kwNames, kwValues, c->span);
+  Value callee;
+  if (!method) callee = atSpan(attr->span, [&] { return getAttribute(interp_, object, attr->name); });
+  size_t n = c->args.size();
+  Value small[4];
+  std::vector<Value> big;
+  Value* args = small;
+  if (n > 4) {
+    big.resize(n);
+    args = big.data();
+  }
+  for (size_t i = 0; i < n; ++i) args[i] = eval(c->args[i], f);
+  size_t np = c->numPositional();
+  std::span<Value> positional(args, np);
+  std::span<Value> kwValues(args + np, n - np);
+  if (!method) return callValue(callee, positional, c->kwNames, kwValues, c->span);
+  CallArgs ca{positional, c->kwNames, kwValues, std::move(object), c->span};
+  return atSpan(c->span, [&] { return method(interp_, ca); });
 }
 
 Value Evaluator::callValue(const Value& callee, std::span<Value> positional,
@@ -95,30 +133,75 @@ Value Evaluator::callValue(const Value& callee, std::span<Value> positional,
     case Type::Builtin: {
       auto* b = callee.as<BuiltinObj>();
       CallArgs ca{positional, kwNames, kwValues, b->self, site};
-      try {
-        return b->fn(interp_, ca);
-      } catch (const ScriptError&) {
-        throw;
-      } catch (const UserError& err) {
-        throw ScriptError(err.kind(), err.what(), site);
-      }
+      return atSpan(site, [&] { return b->fn(interp_, ca); });
     }
     default:
       raise(ErrorKind::TypeError, "'" + std::string(typeName(callee.type())) + "' is not callable", site);
   }
 }
 
+// Positional arguments are evaluated into the slots of the new frame (Note [Value stack]).
+Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f) {
+  FnProto* proto = fn->proto;
+  size_t base = sp_;
+  if (base + proto->numSlots > stack_.size())
+    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", c->span);
+  FrameGuard guard{*this, base};
+  size_t n = c->args.size();
+  for (size_t i = 0; i < n; ++i) {
+    Value v = eval(c->args[i], f);
+    stack_[base + i] = std::move(v);
+    sp_ = base + i + 1;  // calls made by later arguments build their frames above this one
+  }
+  guard.entered = true;
+  return enterFunction(fn, base, n, c->span);
+}
+
+// Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
+// arguments. The caller's FrameGuard pops the frame and the depth. Inlined into both callers:
+// it is the prologue of every call.
+[[gnu::always_inline]] inline Value Evaluator::enterFunction(
+FunctionObj* fn, size_t base, size_t nargs, const Span& site) {
+  FnProto* proto = fn->proto;
+  checkInterrupt(site);
+  checkStack(site);
+  if (depth_ >= maxCallDepth_)
+    raise(ErrorKind::LimitError,
+          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
+              proto->name + "()",
+          site);
+  ++depth_;
+  sp_ = base + proto->numSlots;
+  Value* slots = stack_.data() + base;
+  size_t nparams = proto->params.size();
+  for (size_t i = nargs; i < nparams; ++i) {
+    if (slots[i].is(Type::Undefined)) {
+      if (fn->defaults[i].is(Type::Undefined))
+        raise(ErrorKind::TypeError,
+              proto->name + "() missing argument '" + proto->params[i].name + "'", site);
+      slots[i] = fn->defaults[i];
+    }
+  }
+  if (proto->hasCellParams)
+    for (size_t i = 0; i < nparams; ++i)
+      if (proto->params[i].isCell) slots[i] = make<CellObj>(std::move(slots[i])).value();
+
+  Frame frame{slots, fn, fn->module.get(), Value()};
+  try {
+    if (proto->hasSignature) checkSignature(interp_, *fn, frame, site);
+    execBlock(proto->body, frame);
+    if (proto->result) checkResult(interp_, *fn, frame, frame.result, site);
+  } catch (ScriptError& err) {
+    err.trace.push_back(TraceFrame{proto->name + "()", site});
+    throw;
+  }
+  return std::move(frame.result);
+}
+
 Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,
                               std::span<const std::string> kwNames, std::span<Value> kwValues,
                               Span site) {
   FnProto* proto = fn->proto;
-  checkInterrupt(site);
-  checkStack(site);
-  if (depth_ >= interp_.options().maxCallDepth)
-    raise(ErrorKind::LimitError,
-          "maximum recursion depth exceeded (" + std::to_string(interp_.options().maxCallDepth) +
-              " calls) in " + proto->name + "()",
-          site);
   if (sp_ + proto->numSlots > stack_.size())
     raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", site);
   size_t nparams = proto->params.size();
@@ -128,13 +211,10 @@ Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,
               (nparams == 1 ? "" : "s") + " but " + std::to_string(positional.size()) +
               " were given",
           site);
-
   size_t base = sp_;
-  ++depth_;
-  sp_ += proto->numSlots;
-  StackFrameGuard guard{stack_, sp_, base, depth_};
+  FrameGuard guard{*this, base};
+  sp_ = base + nparams;  // the parameters' slots are being filled
   Value* slots = stack_.data() + base;
-  for (size_t i = 0; i < proto->numSlots; ++i) slots[i] = Value::undefined();
   for (size_t i = 0; i < positional.size(); ++i) slots[i] = std::move(positional[i]);
   for (size_t k = 0; k < kwNames.size(); ++k) {
     size_t i = 0;
@@ -147,26 +227,8 @@ Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,
             site);
     slots[i] = std::move(kwValues[k]);
   }
-  for (size_t i = 0; i < nparams; ++i) {
-    if (slots[i].is(Type::Undefined)) {
-      if (fn->defaults[i].is(Type::Undefined))
-        raise(ErrorKind::TypeError,
-              proto->name + "() missing argument '" + proto->params[i].name + "'", site);
-      slots[i] = fn->defaults[i];
-    }
-    if (proto->params[i].isCell) slots[i] = make<CellObj>(std::move(slots[i])).value();
-  }
-
-  Frame frame{slots, fn, fn->module.get(), Value()};
-  try {
-    if (proto->hasSignature) checkSignature(interp_, *fn, frame, site);
-    execBlock(proto->body, frame);
-    if (proto->result) checkResult(interp_, *fn, frame, frame.result, site);
-  } catch (ScriptError& err) {
-    err.trace.push_back(TraceFrame{proto->name + "()", site});
-    throw;
-  }
-  return std::move(frame.result);
+  guard.entered = true;
+  return enterFunction(fn, base, positional.size(), site);
 }
 
 }  // namespace tessel::interp

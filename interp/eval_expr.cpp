@@ -15,18 +15,16 @@ namespace tessel::interp {
 
 // Note [Spans]
 // Natives and operators throw plain UserErrors: they do not know where in the script they run.
-// eval() catches them once, at the innermost expression being evaluated, and rethrows them as
-// ScriptErrors carrying that expression's span; ScriptErrors pass through untouched. A try
+// evalNode() catches them once, at the innermost expression being evaluated, and rethrows them
+// as ScriptErrors carrying that expression's span; ScriptErrors pass through untouched. A try
 // block costs nothing until something throws.
-Value Evaluator::eval(Expr* e, Frame& f) {
-  try {
-    return evalInner(e, f);
-  } catch (const ScriptError&) {
-    throw;
-  } catch (const UserError& err) {
-    throw ScriptError(err.kind(), err.what(), e->span);
-  }
-}
+//
+// Note [Fast paths]
+// The tree walk is kept fast by doing the common cases first and without allocation: eval()
+// (evaluator.h) answers int literals and locals inline; evalRef() reads locals and string
+// literals without copying them; binary operators and comparisons on two ints or two floats
+// never reach the generic operators; calls of Tessel fns with positional arguments evaluate
+// them straight into the callee's frame (eval_call.cpp); method calls cache their lookup.
 
 Value Evaluator::evalName(Name* n, Frame& f) {
   switch (n->ref.kind) {
@@ -61,11 +59,12 @@ Value Evaluator::evalName(Name* n, Frame& f) {
   TESSEL_ASSERT(false, "unresolved name " + n->name);
 }
 
-Value Evaluator::evalInner(Expr* e, Frame& f) {
+Value Evaluator::evalNode(Expr* e, Frame& f) try {
   switch (e->kind) {
     case ExprKind::IntLit: return Value::integer(static_cast<IntLit*>(e)->value);
     case ExprKind::FloatLit: return Value::real(static_cast<FloatLit*>(e)->value);
-    case ExprKind::StrLit: return makeStr(static_cast<StrLit*>(e)->value);
+    case ExprKind::StrLit: return static_cast<StrLit*>(e)->cached;
+
     case ExprKind::BoolLit: return Value::boolean(static_cast<BoolLit*>(e)->value);
     case ExprKind::NoneLit: return Value::none();
     case ExprKind::Name: return evalName(static_cast<Name*>(e), f);
@@ -121,27 +120,44 @@ Value Evaluator::evalInner(Expr* e, Frame& f) {
     case ExprKind::Lambda: return makeClosure(static_cast<Lambda*>(e)->proto, f);
   }
   return Value::none();
+} catch (const ScriptError&) {
+  throw;
+} catch (const UserError& err) {
+  throw ScriptError(err.kind(), err.what(), e->span);
+}
+
+// The four int operators a loop counter or an index usually needs, without overflow; false
+// when the generic path must decide (overflow, division by a non-positive number).
+static inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
+  switch (op) {
+    case BinaryOp::Add: return !__builtin_add_overflow(x, y, &r);
+    case BinaryOp::Sub: return !__builtin_sub_overflow(x, y, &r);
+    case BinaryOp::Mul: return !__builtin_mul_overflow(x, y, &r);
+    case BinaryOp::FloorDiv:
+      if (y <= 0) return false;
+      r = x / y - (x % y != 0 && x < 0);
+      return true;
+    case BinaryOp::Mod:
+      if (y <= 0) return false;
+      r = x % y;
+      if (r < 0) r += y;
+      return true;
+    default: return false;
+  }
 }
 
 Value Evaluator::evalBinary(Binary* b, Frame& f) {
+  int64_t x, y, r;
+  if (intOperand(b->lhs, f, x) && intOperand(b->rhs, f, y) && intArith(b->op, x, y, r))
+    return Value::integer(r);  // `n - 1`, `i * j`: no Value is built for the operands
   checkStack(b->span);
-  Value lhs = eval(b->lhs, f);
-  Value rhs = eval(b->rhs, f);
+  Value lt, rt;
+
+  const Value& lhs = evalRef(b->lhs, f, lt);
+  const Value& rhs = evalRef(b->rhs, f, rt);
   // The int fast path: no overflow, no allocation.
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
-    int64_t x = lhs.asInt(), y = rhs.asInt(), r;
-    switch (b->op) {
-      case BinaryOp::Add:
-        if (!__builtin_add_overflow(x, y, &r)) return Value::integer(r);
-        break;
-      case BinaryOp::Sub:
-        if (!__builtin_sub_overflow(x, y, &r)) return Value::integer(r);
-        break;
-      case BinaryOp::Mul:
-        if (!__builtin_mul_overflow(x, y, &r)) return Value::integer(r);
-        break;
-      default: break;
-    }
+    if (intArith(b->op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
   } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
     double x = lhs.asFloat(), y = rhs.asFloat();
     switch (b->op) {
@@ -151,13 +167,40 @@ Value Evaluator::evalBinary(Binary* b, Frame& f) {
       default: break;
     }
   }
+  return binarySlow(b, lhs, rhs);
+}
+
+Value Evaluator::binarySlow(Binary* b, const Value& lhs, const Value& rhs) try {
   return binaryOp(b->op, lhs, rhs);
+} catch (const ScriptError&) {
+  throw;
+} catch (const UserError& err) {
+  throw ScriptError(err.kind(), err.what(), b->span);
 }
 
 Value Evaluator::evalCompare(Compare* c, Frame& f) {
-  Value lhs = eval(c->operands[0], f);
-  for (size_t i = 0; i < c->ops.size(); ++i) {
-    Value rhs = eval(c->operands[i + 1], f);
+  int64_t x, y;
+  bool ok;
+  if (c->ops.size() == 1 && intOperand(c->operands[0], f, x) && intOperand(c->operands[1], f, y)) {
+    bool holds = compareInts(c->ops[0], x, y, ok);
+    if (ok) return Value::boolean(holds);
+  }
+  Value lt, rt;
+  const Value& lhs = evalRef(c->operands[0], f, lt);
+  const Value& rhs = evalRef(c->operands[1], f, rt);
+  if (c->ops.size() == 1 && lhs.is(Type::Int) && rhs.is(Type::Int)) {
+    bool holds
+ = compareInts(c->ops[0], lhs.asInt(), rhs.asInt(), ok);
+    if (ok) return Value::boolean(holds);
+  }
+
+  return compareChain(c, f, lhs, rhs);
+}
+
+// The general case: any types, chains evaluated left to right and stopped at the first false.
+Value Evaluator::compareChain(Compare* c, Frame& f, Value lhs, Value rhs) try {
+  for (size_t i = 0;; ++i) {
+    if (i > 0) rhs = eval(c->operands[i + 1], f);
     bool holds;
     if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
       int64_t x = lhs.asInt(), y = rhs.asInt();
@@ -183,10 +226,16 @@ Value Evaluator::evalCompare(Compare* c, Frame& f) {
       holds = compareValues(c->ops[i], lhs, rhs);
     }
     if (!holds) return Value::boolean(false);
+    if (i + 1 == c->ops.size()) return Value::boolean(true);
     lhs = std::move(rhs);
   }
-  return Value::boolean(true);
+} catch (const ScriptError&) {
+  throw;
+} catch (const UserError& err) {
+  throw ScriptError(err.kind(), err.what(), c->span);
 }
+
+
 
 namespace {
 
@@ -206,7 +255,8 @@ std::optional<int64_t> sliceBound(const Value& v, const char* what) {
 }  // namespace
 
 Value Evaluator::evalIndex(Index* x, Frame& f) {
-  Value object = eval(x->object, f);
+  Value ot;
+  const Value& object = evalRef(x->object, f, ot);
   if (object.is(Type::Tensor)) {
     std::vector<IndexItem> items;
     for (Subscript& s : x->subs) {
@@ -227,7 +277,18 @@ Value Evaluator::evalIndex(Index* x, Frame& f) {
           x->span);
   Subscript& s = x->subs[0];
   switch (s.kind) {
-    case Subscript::Kind::Single: return getIndex(object, eval(s.index, f));
+    case Subscript::Kind::Single: {
+      Value it;
+      const Value& index = evalRef(s.index, f, it);
+      if (object.is(Type::List) && index.is(Type::Int)) {
+        const auto& items = object.as<ListObj>()->items;
+        int64_t i = index.asInt(), n = static_cast<int64_t>(items.size());
+        if (i < 0) i += n;
+        if (i >= 0 && i < n) return items[i];
+      }
+      return getIndex(object, index);
+    }
+
     case Subscript::Kind::Slice: {
       auto lo = s.lo ? sliceBound(eval(s.lo, f), "start") : std::nullopt;
       auto hi = s.hi ? sliceBound(eval(s.hi, f), "stop") : std::nullopt;

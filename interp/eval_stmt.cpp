@@ -11,7 +11,28 @@
 namespace tessel::interp {
 
 bool Evaluator::condition(Expr* e, Frame& f) {
-  Value v = eval(e, f);
+  Value v;
+  if (e->kind == ExprKind::Compare && static_cast<Compare*>(e)->ops.size() == 1) {
+    // `if n < 2`: two ints compare without making a bool Value.
+    auto* c = static_cast<Compare*>(e);
+    int64_t x, y;
+    bool ok;
+    if (intOperand(c->operands[0], f, x) && intOperand(c->operands[1], f, y)) {
+      bool holds = compareInts(c->ops[0], x, y, ok);
+      if (ok) return holds;
+    }
+    Value lt, rt;
+    const Value& lhs = evalRef(c->operands[0], f, lt);
+    const Value& rhs = evalRef(c->operands[1], f, rt);
+    if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
+
+      bool holds = compareInts(c->ops[0], lhs.asInt(), rhs.asInt(), ok);
+      if (ok) return holds;
+    }
+    v = compareChain(c, f, lhs, rhs);
+  } else {
+    v = eval(e, f);
+  }
   if (v.is(Type::Bool)) [[likely]]
     return v.asBool();
   try {
@@ -23,10 +44,18 @@ bool Evaluator::condition(Expr* e, Frame& f) {
   }
 }
 
-Flow Evaluator::execBlock(const Block& b, Frame& f) {
-  for (Stmt* s : b) {
-    Flow flow = exec(s, f);
-    if (flow != Flow::Normal) return flow;
+Flow Evaluator::execStatements(Stmt* const* it, Stmt* const* end, Frame& f) {
+  try {
+    for (; it != end; ++it) {
+      Flow flow = exec(*it, f);
+      if (flow != Flow::Normal) return flow;
+    }
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    // Errors a statement raises outside any expression (a branch on a data-dependent size, an
+    // unpacking mismatch) get the statement's span; expression errors already have theirs.
+    throw ScriptError(err.kind(), err.what(), conditionSpan(*it));
   }
   return Flow::Normal;
 }
@@ -228,24 +257,16 @@ Flow Evaluator::execFor(For* s, Frame& f) {
   return Flow::Normal;
 }
 
-// Errors a statement raises outside any expression (a branch on a data-dependent size, an
-// unpacking mismatch) get the statement's span; expression errors already have theirs.
-Flow Evaluator::exec(Stmt* s, Frame& f) {
-  try {
-    if (!traceHooks_) [[likely]]
-      return execStmt(s, f);
-    TraceHooks* hooks = traceHooks_;
-    hooks->enterStatement(conditionSpan(s));
-    struct Leave {
-      TraceHooks* h;
-      ~Leave() { h->leaveStatement(); }
-    } leave{hooks};
-    return execStmt(s, f);
-  } catch (const ScriptError&) {
-    throw;
-  } catch (const UserError& err) {
-    throw ScriptError(err.kind(), err.what(), conditionSpan(s));
-  }
+// A statement run while tracing: the tracer records where guards come from.
+Flow Evaluator::execTraced(
+Stmt* s, Frame& f) {
+  TraceHooks* hooks = traceHooks_;
+  hooks->enterStatement(conditionSpan(s));
+  struct Leave {
+    TraceHooks* h;
+    ~Leave() { h->leaveStatement(); }
+  } leave{hooks};
+  return execStmt(s, f);
 }
 
 Span Evaluator::conditionSpan(Stmt* s) {
@@ -258,6 +279,8 @@ Span Evaluator::conditionSpan(Stmt* s) {
   }
 }
 
+// Each kind runs in its own small function, so that the dispatch below stays cheap: the hot
+// statements (if, return, expression statements) do not pay for the rarer ones' frames.
 Flow Evaluator::execStmt(Stmt* s, Frame& f) {
   switch (s->kind) {
     case StmtKind::Let: {
@@ -275,16 +298,7 @@ Flow Evaluator::execStmt(Stmt* s, Frame& f) {
       if (n->blocks.size() > n->conds.size()) return execBlock(n->blocks.back(), f);
       return Flow::Normal;
     }
-    case StmtKind::While: {
-      auto* n = static_cast<While*>(s);
-      while (condition(n->cond, f)) {
-        checkInterrupt(s->span);
-        Flow flow = execBlock(n->body, f);
-        if (flow == Flow::Break) break;
-        if (flow == Flow::Return) return flow;
-      }
-      return Flow::Normal;
-    }
+    case StmtKind::While: return execWhile(static_cast<While*>(s), f);
     case StmtKind::For: return execFor(static_cast<For*>(s), f);
     case StmtKind::Break: return Flow::Break;
     case StmtKind::Continue: return Flow::Continue;
@@ -293,22 +307,31 @@ Flow Evaluator::execStmt(Stmt* s, Frame& f) {
       f.result = n->value ? eval(n->value, f) : Value::none();
       return Flow::Return;
     }
-    case StmtKind::Assert: {
-      auto* n = static_cast<Assert*>(s);
-      if (!condition(n->cond, f)) {
-        std::string message = n->message ? str(eval(n->message, f)) : "assertion failed";
-        raise(ErrorKind::AssertionError, message, n->cond->span);
-      }
-      return Flow::Normal;
-    }
-    case StmtKind::Import: {
-      auto* n = static_cast<Import*>(s);
-      Value module = interp_.importModule(n->module, n->isPath, f.module->path, n->span);
-      bindRef(n->ref, module, f);
-      return Flow::Normal;
-    }
+    case StmtKind::Assert: execAssert(static_cast<Assert*>(s), f); return Flow::Normal;
+    case StmtKind::Import: execImport(static_cast<Import*>(s), f); return Flow::Normal;
   }
   return Flow::Normal;
+}
+
+Flow Evaluator::execWhile(While* n, Frame& f) {
+  while (condition(n->cond, f)) {
+    checkInterrupt(n->span);
+    Flow flow = execBlock(n->body, f);
+    if (flow == Flow::Break) break;
+    if (flow == Flow::Return) return flow;
+  }
+  return Flow::Normal;
+}
+
+void Evaluator::execAssert(Assert* n, Frame& f) {
+  if (condition(n->cond, f)) return;
+  std::string message = n->message ? str(eval(n->message, f)) : "assertion failed";
+  raise(ErrorKind::AssertionError, message, n->cond->span);
+}
+
+void Evaluator::execImport(Import* n, Frame& f) {
+  Value module = interp_.importModule(n->module, n->isPath, f.module->path, n->span);
+  bindRef(n->ref, module, f);
 }
 
 Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
@@ -320,7 +343,8 @@ Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
     Evaluator& e;
     size_t base;
     ~Pop() {
-      for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value();
+      for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value::undefined();
+
       e.sp_ = base;
     }
   } pop{*this, base};
@@ -332,7 +356,9 @@ Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
     Stmt* s = body[i];
     if (echo && i + 1 == body.size() && s->kind == StmtKind::ExprStmt)
       return eval(static_cast<ExprStmt*>(s)->expr, frame);
-    Flow flow = exec(s, frame);
+    Flow flow = execStatements(&body[i], &body[i] + 1, frame);
+
+
     if (flow == Flow::Return) return Value::none();  // `return` at top level ends the script
     if (flow != Flow::Normal)
       raise(ErrorKind::SyntaxError,

@@ -2,6 +2,10 @@
 // tracing run through it; natives reach it through Interpreter.
 #pragma once
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
 #include <span>
 #include <vector>
 
@@ -11,6 +15,21 @@
 namespace tessel::interp {
 
 class Interpreter;
+
+/// x op y for the orderings and equalities of two ints; `ok` is false for in / not in.
+inline bool compareInts(CompareOp op, int64_t x, int64_t y, bool& ok) {
+  ok = true;
+  switch (op) {
+    case CompareOp::Eq: return x == y;
+    case CompareOp::Ne: return x != y;
+    case CompareOp::Lt: return x < y;
+    case CompareOp::Le: return x <= y;
+    case CompareOp::Gt: return x > y;
+    case CompareOp::Ge: return x >= y;
+    default: ok = false; return false;
+  }
+}
+
 
 /// The activation of one function (or of a module's top-level code).
 struct Frame {
@@ -44,7 +63,69 @@ class Evaluator {
   Value callValue(const Value& callee, std::span<Value> positional,
                   std::span<const std::string> kwNames, std::span<Value> kwValues, Span site);
 
-  Value eval(Expr* e, Frame& f);
+  /// Evaluates an expression. Int literals and local variables, the commonest leaves, are
+  /// handled here inline; everything else in evalNode (Note [Fast paths] in eval_expr.cpp).
+  Value eval(Expr* e, Frame& f) {
+    switch (e->kind) {
+      case ExprKind::Name: {
+        auto* n = static_cast<Name*>(e);
+        if (n->ref.kind == VarRef::Kind::Local) {
+          const Value& v = f.slots[n->ref.index];
+          if (!v.is(Type::Undefined)) [[likely]]
+            return v;
+        }
+        return evalNode(e, f);
+
+      }
+      case ExprKind::IntLit: return Value::integer(static_cast<IntLit*>(e)->value);
+      // These three attach spans to their own errors (Note [Spans]).
+      case ExprKind::Binary: return evalBinary(static_cast<Binary*>(e), f);
+      case ExprKind::Compare: return evalCompare(static_cast<Compare*>(e), f);
+      case ExprKind::Call: return evalCall(static_cast<Call*>(e), f);
+      default: return evalNode(e, f);
+    }
+  }
+
+  /// When `e` is an int literal or a variable holding an int, stores it in `out`
+  /// without building a Value; the operand fast paths of operators start with this.
+  bool intOperand(Expr* e, const Frame& f, int64_t& out) const {
+    if (e->kind == ExprKind::IntLit) {
+      out = static_cast<IntLit*>(e)->value;
+      return true;
+    }
+    if (e->kind == ExprKind::Name) {
+      auto* n = static_cast<Name*>(e);
+      if (n->ref.kind == VarRef::Kind::Local && f.slots[n->ref.index].is(Type::Int)) {
+        out = f.slots[n->ref.index].asInt();
+        return true;
+      }
+      // Module globals too (top-level loops), unless a tracer must see the read.
+      if (n->ref.kind == VarRef::Kind::Global && !traceHooks_ &&
+          f.module->globals[n->ref.index].is(Type::Int)) {
+        out = f.module->globals[n->ref.index].asInt();
+        return true;
+      }
+    }
+    return false;
+  }
+  /// Like eval, but a local variable or a string literal comes back by reference, without a
+
+  /// copy; other expressions are evaluated into `tmp`. The reference is valid while the
+  /// current statement runs (only statements of this frame assign its local slots).
+  const Value& evalRef(Expr* e, Frame& f, Value& tmp) {
+    if (e->kind == ExprKind::Name) {
+      auto* n = static_cast<Name*>(e);
+      if (n->ref.kind == VarRef::Kind::Local) {
+        const Value& v = f.slots[n->ref.index];
+        if (!v.is(Type::Undefined)) [[likely]]
+          return v;
+      }
+    } else if (e->kind == ExprKind::StrLit) {
+      return static_cast<StrLit*>(e)->cached;
+    }
+    tmp = eval(e, f);
+    return tmp;
+  }
   /// Binds a resolved name as `let` does (a fresh cell for captured variables).
   void bindRef(const VarRef& ref, Value v, Frame& f);
   /// Installs (or, with nullptr, removes) the hooks of the tracer now running.
@@ -52,20 +133,42 @@ class Evaluator {
   TraceHooks* traceHooks() const { return traceHooks_; }
 
  private:
-  Value evalInner(Expr* e, Frame& f);
+  Value evalNode(Expr* e, Frame& f);
+  Value evalMethodCall(Call* c, Frame& f);
+  Value callDirect(FunctionObj* fn, Call* c, Frame& f);
+  Value enterFunction(FunctionObj* fn, size_t base, size_t nargs, const Span& site);
+
   Value evalBinary(Binary* e, Frame& f);
   Value evalCompare(Compare* e, Frame& f);
+  Value compareChain(Compare* c, Frame& f, Value lhs, Value rhs);
+  Value binarySlow(Binary* b, const Value& lhs, const Value& rhs);
+
+
   Value evalCall(Call* e, Frame& f);
   Value evalIndex(Index* e, Frame& f);
   Value evalName(Name* e, Frame& f);
   Value makeClosure(FnProto* proto, Frame& f);
 
-  Flow exec(Stmt* s, Frame& f);
+  /// Runs one statement; while tracing, the tracer sees it first (execTraced).
+  Flow exec(Stmt* s, Frame& f) {
+    if (!traceHooks_) [[likely]]
+      return execStmt(s, f);
+    return execTraced(s, f);
+  }
+  Flow execTraced(Stmt* s, Frame& f);
+  Flow execStatements(Stmt* const* begin, Stmt* const* end, Frame& f);
+
+
+  Flow execWhile(While* s, Frame& f);
+  void execAssert(Assert* s, Frame& f);
+  void execImport(Import* s, Frame& f);
+
   Flow execStmt(Stmt* s, Frame& f);
   static Span conditionSpan(Stmt* s);
   /// The truth of a branch condition; errors (a data-dependent guard) point at it.
   bool condition(Expr* e, Frame& f);
-  Flow execBlock(const Block& b, Frame& f);
+  Flow execBlock(const Block& b, Frame& f) { return execStatements(b.data(), b.data() + b.size(), f); }
+
   Flow execFor(For* s, Frame& f);
   void execAssign(Assign* s, Frame& f);
   void execFnDecl(FnDecl* s, Frame& f);
@@ -74,10 +177,41 @@ class Evaluator {
 
   Value callFunction(FunctionObj* fn, std::span<Value> positional,
                      std::span<const std::string> kwNames, std::span<Value> kwValues, Span site);
-  void checkInterrupt(Span span);
+  /// Stops the script with an Interrupted error once Interpreter::interrupt() was called.
+  void checkInterrupt(const Span& span) {
+    if (interruptFlag_->load(std::memory_order_relaxed)) [[unlikely]]
+      interrupted(span);
+  }
+  [[noreturn]] void interrupted(const Span& span);
 
+  struct FrameGuard;
   Interpreter& interp_;
-  std::vector<Value> stack_;  // frame slots of every active call
+
+  std::atomic<bool>* interruptFlag_;
+  int maxCallDepth_;
+
+  /// The frame slots of every active call (Note [Value stack] in eval_call.cpp): zeroed
+  /// memory from calloc, so that pages no script reaches cost nothing. All-zero bytes are an
+  /// Undefined Value, and every slot above the top is Undefined, so nothing is destroyed.
+  class ValueStack {
+   public:
+    explicit ValueStack(size_t n)
+        : data_(static_cast<Value*>(std::calloc(n, sizeof(Value)))), size_(n) {
+      static_assert(static_cast<int>(Type::Undefined) == 0);
+      if (!data_) throw std::bad_alloc();
+    }
+    ~ValueStack() { std::free(data_); }
+    ValueStack(const ValueStack&) = delete;
+    ValueStack& operator=(const ValueStack&) = delete;
+    Value& operator[](size_t i) { return data_[i]; }
+    Value* data() { return data_; }
+    size_t size() const { return size_; }
+
+   private:
+    Value* data_;
+    size_t size_;
+  };
+  ValueStack stack_;
   size_t sp_ = 0;
   int depth_ = 0;
   TraceHooks* traceHooks_ = nullptr;

@@ -1,6 +1,7 @@
 // ArgBinder and value-type expectations for natives.
 #include "interp/native_args.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "interp/printer.h"
@@ -12,16 +13,18 @@ namespace tessel::interp {
 
 ArgBinder::ArgBinder(const char* fn, CallArgs& args, std::initializer_list<const char*> params,
                      size_t required)
-    : fn_(fn), names_(params), bound_(params.size(), nullptr) {
-  if (args.positional.size() > names_.size())
+    : fn_(fn), count_(params.size()) {
+  TESSEL_ASSERT(count_ <= kMaxParams, std::string(fn) + "() has too many parameters for ArgBinder");
+  std::copy(params.begin(), params.end(), names_);
+  if (args.positional.size() > count_)
     throwUserError(ErrorKind::TypeError, std::string(fn) + "() takes at most " +
-                                             std::to_string(names_.size()) + " arguments (" +
+                                             std::to_string(count_) + " arguments (" +
                                              std::to_string(args.positional.size()) + " given)");
   for (size_t i = 0; i < args.positional.size(); ++i) bound_[i] = &args.positional[i];
   for (size_t k = 0; k < args.kwNames.size(); ++k) {
     size_t i = 0;
-    while (i < names_.size() && args.kwNames[k] != names_[i]) ++i;
-    if (i == names_.size())
+    while (i < count_ && args.kwNames[k] != names_[i]) ++i;
+    if (i == count_)
       throwUserError(ErrorKind::TypeError, std::string(fn) + "() got an unexpected keyword argument '" +
                                                args.kwNames[k] + "'");
     if (bound_[i])

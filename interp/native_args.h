@@ -28,9 +28,12 @@ class ArgBinder {
 
  private:
   [[noreturn]] void typeError(size_t i, const char* expected) const;
+  // Fixed arrays: natives are called in loops, and a binder must not allocate.
+  static constexpr size_t kMaxParams = 16;
   const char* fn_;
-  std::vector<const char*> names_;
-  std::vector<const Value*> bound_;
+  size_t count_;
+  const char* names_[kMaxParams];
+  const Value* bound_[kMaxParams] = {};
 };
 
 /// "expected int, got str" style helpers for natives that check one value.

@@ -9,9 +9,14 @@ Value* DictObj::find(const std::string& key) {
 }
 
 void DictObj::set(const std::string& key, Value v) {
-  auto [it, inserted] = index.emplace(key, entries.size());
-  if (inserted) entries.emplace_back(key, std::move(v));
-  else entries[it->second].second = std::move(v);
+  // Look up first: emplace would build (and allocate) a node even for an existing key.
+  auto it = index.find(key);
+  if (it != index.end()) {
+    entries[it->second].second = std::move(v);
+    return;
+  }
+  index.emplace(key, entries.size());
+  entries.emplace_back(key, std::move(v));
 }
 
 int64_t RangeObj::size() const {

@@ -48,7 +48,7 @@ std::string describeExpected(const antlr4::Parser& parser, const antlr4::misc::I
     if (expression && in(kExprStart)) continue;
     if (statement && in(kStmtStart)) continue;
     if (t == P::NOT && has(P::IN)) continue;  // `not in` is listed as 'in'
-    std::string name = t == Token::EOF       ? "end of input"
+    std::string name = t == static_cast<ssize_t>(Token::EOF)      ? "end of input"
                        : t == P::NEWLINE     ? "end of line"
                        : t == P::NAME        ? "a name"
                        : t == P::STRING      ? "a string"

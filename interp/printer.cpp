@@ -174,7 +174,11 @@ std::string_view typeName(Type t) {
   return "?";
 }
 
+StrLit::StrLit(Span s, std::string v)
+    : Expr(s, ExprKind::StrLit), value(std::move(v)), cached(makeStr(value)) {}
+
 const char* binaryOpSymbol(BinaryOp op) {
+
   static const char* names[] = {"+", "-", "*", "/", "//", "%", "**", "@"};
   return names[static_cast<int>(op)];
 }

@@ -109,7 +109,11 @@ class Resolver {
       ref->kind = var->captured ? VarRef::Kind::LocalCell : VarRef::Kind::Local;
       ref->index = var->slot;
     }
-    for (auto& [param, var] : f.paramVars) param->isCell = var->captured;
+    for (auto& [param, var] : f.paramVars) {
+      param->isCell = var->captured;
+      f.proto->hasCellParams = f.proto->hasCellParams || var->captured;
+    }
+
   }
 
   void block(Block& b) {

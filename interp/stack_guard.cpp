@@ -3,27 +3,28 @@
 
 #include <pthread.h>
 
+#include <cstdint>
+
 #include "interp/diagnostics.h"
 
 namespace tessel::interp {
 
-char* stackLimit() {
-  thread_local char* limit = [] {
-    pthread_attr_t attr;
-    void* base = nullptr;
-    size_t size = 0;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-      pthread_attr_getstack(&attr, &base, &size);
-      pthread_attr_destroy(&attr);
-    }
-    if (!base || size <= 2 * kStackMargin) {
-      // Unknown bounds: assume 1 MiB below here, which every platform thread provides.
-      char marker;
-      return &marker - (1 << 20) + kStackMargin;
-    }
-    return static_cast<char*>(base) + kStackMargin;
-  }();
-  return limit;
+char* computeStackLimit() {
+  pthread_attr_t attr;
+  void* base = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &base, &size);
+    pthread_attr_destroy(&attr);
+  }
+  if (!base || size <= 2 * kStackMargin) {
+    // Unknown bounds: assume 1 MiB below here, which every platform thread provides.
+    char marker;
+    auto here = reinterpret_cast<uintptr_t>(&marker);
+    return reinterpret_cast<char*>(here - (1 << 20) + kStackMargin);
+
+  }
+  return static_cast<char*>(base) + kStackMargin;
 }
 
 void stackExhausted(Span span) {
