@@ -169,7 +169,7 @@ Value extremum(Interpreter& interp, CallArgs& a, const char* name, bool wantMax)
     Value k = items[i];
     if (!key.is(Type::None)) {
       Value arg[] = {items[i]};
-      k = interp.call(key, arg, Span{});
+      k = interp.call(key, arg, a.site);
     }
     if (i == 0 || compareValues(wantMax ? CompareOp::Gt : CompareOp::Lt, k, bestKey)) {
       best = i;
@@ -269,7 +269,7 @@ Value builtinDict(Interpreter&, CallArgs& a) {
 Value builtinSorted(Interpreter& interp, CallArgs& a) {
   ArgBinder b("sorted", a, {"items", "key", "reverse"}, 1);
   std::vector<Value> items = iterate(b.at(0), "sorted()");
-  sortValues(interp, items, b.has(1) ? b.at(1) : Value::none(), b.has(2) && b.toBool(2));
+  sortValues(interp, items, b.has(1) ? b.at(1) : Value::none(), b.has(2) && b.toBool(2), a.site);
   return makeList(std::move(items));
 }
 

@@ -67,7 +67,7 @@ Value listReverse(Interpreter&, CallArgs& a) {
 Value listSort(Interpreter& interp, CallArgs& a) {
   ArgBinder b("sort", a, {"key", "reverse"}, 0);
   Value key = b.has(0) ? b.at(0) : Value::none();
-  sortValues(interp, self_list(a)->items, key, b.has(1) && b.toBool(1));
+  sortValues(interp, self_list(a)->items, key, b.has(1) && b.toBool(1), a.site);
   return Value::none();
 }
 Value listCopy(Interpreter&, CallArgs& a) {

@@ -3,6 +3,26 @@
 
 namespace tessel::interp {
 
+void destroyObject(Object* o) {
+  constexpr int kMaxDepth = 64;
+  thread_local int depth = 0;
+  thread_local std::vector<Object*> pending;
+  if (depth >= kMaxDepth) {
+    pending.push_back(o);
+    return;
+  }
+  ++depth;
+  delete o;
+  if (depth == 1) {
+    while (!pending.empty()) {
+      Object* next = pending.back();
+      pending.pop_back();
+      delete next;  // may queue more: the loop runs until the whole structure is gone
+    }
+  }
+  --depth;
+}
+
 Value* DictObj::find(const std::string& key) {
   auto it = index.find(key);
   return it == index.end() ? nullptr : &entries[it->second].second;

@@ -8,7 +8,8 @@
 
 namespace tessel::interp {
 
-void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse) {
+void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse,
+                Span site) {
   std::vector<Value> keys;
   keys.reserve(items.size());
   for (Value& v : items) {
@@ -16,7 +17,7 @@ void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key
       keys.push_back(v);
     } else {
       Value arg[] = {v};
-      keys.push_back(interp.call(key, arg, Span{}));
+      keys.push_back(interp.call(key, arg, site));
     }
   }
   std::vector<size_t> order(items.size());

@@ -3,11 +3,15 @@
 
 #include <vector>
 
+#include "interp/source.h"
 #include "interp/value.h"
 
 namespace tessel::interp {
 
 class Interpreter;
-void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse);
+/// Sorts `items` like Python's sorted(); `site` is the call that asked, where errors raised
+/// by the key function show their traceback.
+void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse,
+                Span site);
 
 }  // namespace tessel::interp

@@ -40,6 +40,12 @@ enum class Type : uint8_t {
 /// The name `type(v)` returns.
 std::string_view typeName(Type t);
 
+class Object;
+/// Deletes an object whose last reference went away. Freeing a deeply nested container would
+/// recurse once per level (a 100k-deep list would overflow the native stack), so past a small
+/// depth objects are queued and freed iteratively by the outermost call (CPython's trashcan).
+void destroyObject(Object* o);
+
 /// Base of every heap value. Reference counts are not atomic: an Interpreter is used from one
 /// thread at a time (interrupt() is the only cross-thread entry and touches no Value).
 class Object {
@@ -94,7 +100,7 @@ class Value {
   void retain() { if (isHeap()) ++u_.o->refs; }
   void retainConst() const { if (isHeap()) ++u_.o->refs; }
   void release() {
-    if (isHeap() && --u_.o->refs == 0) delete u_.o;
+    if (isHeap() && --u_.o->refs == 0) destroyObject(u_.o);
   }
 
   Type type_;
@@ -115,7 +121,7 @@ class Ref {
   Ref(const Ref& o) : p_(o.p_) { if (p_) ++p_->refs; }
   Ref(Ref&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
   Ref& operator=(Ref o) { std::swap(p_, o.p_); return *this; }
-  ~Ref() { if (p_ && --p_->refs == 0) delete p_; }
+  ~Ref() { if (p_ && --p_->refs == 0) destroyObject(p_); }
   T* get() const { return p_; }
   T* operator->() const { return p_; }
   T& operator*() const { return *p_; }

@@ -1,0 +1,89 @@
+// The rendering of errors (language.md, "Errors"): kind, file:line:col, the source line, a caret
+// under the span, and the calls that led to an error raised inside functions.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "interp/diagnostics.h"
+#include "interp/interpreter.h"
+
+using namespace tessel;
+
+namespace {
+
+std::string diagnosticOf(const std::string& text) {
+  interp::Interpreter interp;
+  std::ostringstream out;
+  interp.setOutput(&out);
+  try {
+    interp.runSource("script.dsl", text);
+  } catch (const interp::ScriptError& e) {
+    return interp::formatDiagnostic(e, interp.sources());
+  }
+  return "";
+}
+
+TEST(Diagnostics, KindLocationSourceLineAndCaret) {
+  EXPECT_EQ(diagnosticOf("let a = 1\nlet b = a + \"x\"\n"),
+            "script.dsl:2:9: TypeError: unsupported operand types for +: 'int' and 'str'\n"
+            " 2 | let b = a + \"x\"\n"
+            "   |         ^~~~~~~\n");
+}
+
+TEST(Diagnostics, TracebackNamesEveryCallInnermostFirst) {
+  EXPECT_EQ(diagnosticOf("fn inner(x) {\n"
+                         "  return x[5]\n"
+                         "}\n"
+                         "fn outer(xs) { return inner(xs) }\n"
+                         "outer([1, 2])\n"),
+            "script.dsl:2:10: IndexError: list index 5 out of range for length 2\n"
+            " 2 |   return x[5]\n"
+            "   |          ^~~~\n"
+            "  in inner(), called from script.dsl:4:23\n"
+            "  in outer(), called from script.dsl:5:1\n");
+}
+
+TEST(Diagnostics, RecursionTracebackIsCompressed) {
+  std::string d = diagnosticOf("fn down(n) {\n  return down(n + 1)\n}\ndown(0)\n");
+  EXPECT_NE(d.find("script.dsl:2:10: LimitError: maximum recursion depth exceeded"), std::string::npos) << d;
+  EXPECT_NE(d.find("  in down(), called from script.dsl:2:10 ("), std::string::npos) << d;
+  EXPECT_NE(d.find("  in down(), called from script.dsl:4:1\n"), std::string::npos) << d;
+  EXPECT_LT(std::count(d.begin(), d.end(), '\n'), 10) << d;
+}
+
+TEST(Diagnostics, ErrorsInsideLambdasAndCallbacks) {
+  std::string d = diagnosticOf("let key = fn (v) { return v + none }\nprint(sorted([1, 2], key = key))\n");
+  EXPECT_NE(d.find("script.dsl:1:27: TypeError: unsupported operand types for +: 'int' and 'none'"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("  in <lambda>(), called from script.dsl:2:7"), std::string::npos) << d;
+}
+
+TEST(Diagnostics, SyntaxErrorSaysWhatWasExpected) {
+  EXPECT_EQ(diagnosticOf("let x = [1, 2\nprint(x)\n"),
+            "script.dsl:2:1: SyntaxError: unexpected 'print', expected ']' or ','\n"
+            " 2 | print(x)\n"
+            "   | ^~~~~\n");
+  std::string d = diagnosticOf("fn f(a {\n}\n");
+  EXPECT_NE(d.find("script.dsl:1:8: SyntaxError: unexpected '{'"), std::string::npos) << d;
+}
+
+TEST(Diagnostics, CaretCountsCodePoints) {
+  EXPECT_EQ(diagnosticOf("let s = \"héé\" + 1\n"),
+            "script.dsl:1:9: TypeError: unsupported operand types for +: 'str' and 'int'\n"
+            " 1 | let s = \"héé\" + 1\n"
+            "   |         ^~~~~~~~~\n");
+}
+
+TEST(Diagnostics, ErrorsInImportedModulesNameTheImport) {
+  // A module that fails while it is imported: the diagnostic points into the module and
+  // names the import that ran it.
+  std::string path = std::string(TESSEL_SOURCE_DIR) + "/tests/scripts/lang/modules/broken.dsl";
+  std::string d = diagnosticOf("import \"" + path + "\" as broken\n");
+  EXPECT_NE(d.find("broken.dsl:3:"), std::string::npos) << d;
+  EXPECT_NE(d.find("ZeroDivisionError: integer division by zero"), std::string::npos) << d;
+  EXPECT_NE(d.find("  in import "), std::string::npos) << d;
+}
+
+}  // namespace
