@@ -149,10 +149,14 @@ Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f) {
   FrameGuard guard{*this, base};
   size_t n = c->args.size();
   for (size_t i = 0; i < n; ++i) {
+    // Not built in place: the slot may belong to a frame that a call in this argument
+    // pushes and pops while the argument's value is being returned.
     Value v = eval(c->args[i], f);
     stack_[base + i] = std::move(v);
+
     sp_ = base + i + 1;  // calls made by later arguments build their frames above this one
   }
+
   guard.entered = true;
   return enterFunction(fn, base, n, c->span);
 }
