@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <ostream>
 
 #include "interp/evaluator.h"
@@ -201,6 +203,14 @@ Value builtinRound(Interpreter&, CallArgs& a) {
     return Value::integer(static_cast<int64_t>(std::nearbyint(x)));  // half to even, like Python
   }
   int64_t nd = b.toInt(1);
+  if (!std::isfinite(x)) return Value::real(x);
+  if (nd >= 0 && nd <= 300) {
+    // Correctly rounded from the exact binary value, like Python: round(2.675, 2) is 2.67
+    // because 2.675 is stored as 2.67499999...
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(nd), x);
+    return Value::real(std::strtod(buf, nullptr));
+  }
   double scale = std::pow(10.0, static_cast<double>(nd));
   double r = std::nearbyint(x * scale) / scale;
   return Value::real(std::isfinite(r) ? r : x);

@@ -1,6 +1,7 @@
 // Printing values.
 #include "interp/printer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -92,10 +93,24 @@ void appendItems(std::string& out, const std::vector<Value>& items, int depth) {
 }
 
 void appendRepr(std::string& out, const Value& v, int depth) {
-  if (depth > 100) {  // self-containing lists print as [...] like Python
-    out += "[...]";
-    return;
+  // A container that (indirectly) contains itself prints its inner occurrences as [...] or
+  // {...}, like Python; the depth bound keeps absurdly deep (acyclic) nesting printable.
+  thread_local std::vector<const Object*> active;
+  bool container = v.is(Type::List) || v.is(Type::Dict) || v.is(Type::Tuple);
+  if (container) {
+    bool cycle = std::find(active.begin(), active.end(), v.asObject()) != active.end();
+    if (cycle || depth > 1000) {
+      out += v.is(Type::Dict) ? "{...}" : v.is(Type::List) ? "[...]" : "(...)";
+      return;
+    }
+    active.push_back(v.asObject());
   }
+  struct Pop {
+    bool on;
+    ~Pop() {
+      if (on) active.pop_back();
+    }
+  } pop{container};
   switch (v.type()) {
     case Type::Undefined: out += "<undefined>"; break;
     case Type::None: out += "none"; break;

@@ -12,7 +12,7 @@ print(bool(1), bool(0), bool(""), bool("x"), bool(none), bool([0]), bool())   # 
 print(min(4, 2, 8), min([5, 3]), min("b", "a"), min([], default = 0), min([1, -5], key = abs))   # expect: 2 3 a 0 1
 print(max(4, 2, 8), max((1.5, 2)), max(["x", "yy"], key = len))   # expect: 8 2 yy
 print(abs(-3), abs(2.5), abs(-0.0), abs(true))   # expect: 3 2.5 0.0 1
-print(round(2.5), round(3.5), round(-2.5), round(2.675, 2), round(7), round(1.5e10))   # expect: 2 4 -2 2.68 7 15000000000
+print(round(2.5), round(3.5), round(-2.5), round(2.675, 2), round(7), round(1.5e10), round(1234.5, -2))   # expect: 2 4 -2 2.67 7 15000000000 1200.0
 print(sum([1, 2, 3]), sum([]), sum([0.1, 0.2]), sum([1, 2], 10), sum(range(101)))   # expect: 6 0 0.30000000000000004 13 5050
 print(type(1), type(none), type(print), type(len), type(range(1)), type((1,)))   # expect: int none function function range tuple
 print(isinstance(1, int), isinstance(1, float), isinstance(1.0, "float"), isinstance("s", (int, str)), isinstance([], list))   # expect: true false true true true

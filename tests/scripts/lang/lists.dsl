@@ -30,3 +30,7 @@ let self_ref = [1]
 self_ref.append(self_ref)
 print(len(self_ref))                       # expect: 2
 print(list(range(3)), list("ab"), list((1, 2)))   # expect: [0, 1, 2] ["a", "b"] [1, 2]
+print(self_ref)                            # expect: [1, [...]]
+let d = {"k": 1}
+d["self"] = d
+print(d, [d])                              # expect: {"k": 1, "self": {...}} [{"k": 1, "self": {...}}]
