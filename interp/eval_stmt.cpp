@@ -10,22 +10,15 @@
 
 namespace tessel::interp {
 
-bool Evaluator::condition(Expr* e, Frame& f) {
+bool Evaluator::conditionSlow(Expr* e, Frame& f) {
   Value v;
   if (e->kind == ExprKind::Compare && static_cast<Compare*>(e)->ops.size() == 1) {
-    // `if n < 2`: two ints compare without making a bool Value.
     auto* c = static_cast<Compare*>(e);
-    int64_t x, y;
     bool ok;
-    if (intOperand(c->operands[0], f, x) && intOperand(c->operands[1], f, y)) {
-      bool holds = compareInts(c->ops[0], x, y, ok);
-      if (ok) return holds;
-    }
     Value lt, rt;
     const Value& lhs = evalRef(c->operands[0], f, lt);
     const Value& rhs = evalRef(c->operands[1], f, rt);
     if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
-
       bool holds = compareInts(c->ops[0], lhs.asInt(), rhs.asInt(), ok);
       if (ok) return holds;
     }

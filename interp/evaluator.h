@@ -166,7 +166,21 @@ class Evaluator {
   Flow execStmt(Stmt* s, Frame& f);
   static Span conditionSpan(Stmt* s);
   /// The truth of a branch condition; errors (a data-dependent guard) point at it.
-  bool condition(Expr* e, Frame& f);
+  /// `if n < 2` on two ints is answered here, inline, without making a bool Value.
+  [[gnu::always_inline]] bool condition(Expr* e, Frame& f) {
+    if (e->kind == ExprKind::Compare) {
+      auto* c = static_cast<Compare*>(e);
+      int64_t x, y;
+      bool ok;
+      if (c->ops.size() == 1 && intOperand(c->operands[0], f, x) &&
+          intOperand(c->operands[1], f, y)) {
+        bool holds = compareInts(c->ops[0], x, y, ok);
+        if (ok) return holds;
+      }
+    }
+    return conditionSlow(e, f);
+  }
+  bool conditionSlow(Expr* e, Frame& f);
   Flow execBlock(const Block& b, Frame& f) { return execStatements(b.data(), b.data() + b.size(), f); }
 
   Flow execFor(For* s, Frame& f);
