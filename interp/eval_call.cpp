@@ -53,6 +53,73 @@ void Evaluator::interrupted(const Span& span) {
   raise(ErrorKind::Interrupted, "interrupted", span);
 }
 
+// Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
+// arguments. The caller's FrameGuard pops the frame and the depth. Inlined into both callers:
+// it is the prologue of every call.
+[[gnu::always_inline]] inline Value Evaluator::enterFunction(
+FunctionObj* fn, size_t base, size_t nargs, const Span& site) {
+  FnProto* proto = fn->proto;
+  checkInterrupt(site);
+  checkStack(site);
+  if (depth_ >= maxCallDepth_)
+    raise(ErrorKind::LimitError,
+          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
+              proto->name + "()",
+          site);
+  ++depth_;
+  sp_ = base + proto->numSlots;
+  Value* slots = stack_.data() + base;
+  size_t nparams = proto->params.size();
+  for (size_t i = nargs; i < nparams; ++i) {
+    if (slots[i].is(Type::Undefined)) {
+      if (fn->defaults[i].is(Type::Undefined))
+        raise(ErrorKind::TypeError,
+              proto->name + "() missing argument '" + proto->params[i].name + "'", site);
+      slots[i] = fn->defaults[i];
+    }
+  }
+  if (proto->hasCellParams)
+    for (size_t i = 0; i < nparams; ++i)
+      if (proto->params[i].isCell) slots[i] = make<CellObj>(std::move(slots[i])).value();
+
+  Frame frame{slots, fn, fn->module.get(), Value()};
+  try {
+    if (proto->hasSignature) checkSignature(interp_, *fn, frame, site);
+    execBlock(proto->body, frame);
+    if (proto->result) checkResult(interp_, *fn, frame, frame.result, site);
+  } catch (ScriptError& err) {
+    err.trace.push_back(TraceFrame{proto->name + "()", site});
+    throw;
+  }
+  return std::move(frame.result);
+}
+
+// Positional arguments are evaluated into the slots of the new frame (Note [Value stack]).
+[[gnu::always_inline]] inline Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f) {
+  FnProto* proto = fn->proto;
+  size_t base = sp_;
+  if (base + proto->numSlots > stack_.size())
+    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", c->span);
+  FrameGuard guard{*this, base};
+  size_t n = c->args.size();
+  for (size_t i = 0; i < n; ++i) {
+    // Not built in place: the slot may belong to a frame that a call in this argument
+    // pushes and pops while the argument's value is being returned.
+    int64_t k;
+    if (intExpr(c->args[i], f, k)) {
+      stack_[base + i] = Value::integer(k);
+    } else {
+      Value v = eval(c->args[i], f);
+      stack_[base + i] = std::move(v);
+    }
+
+    sp_ = base + i + 1;  // calls made by later arguments build their frames above this one
+  }
+
+  guard.entered = true;
+  return enterFunction(fn, base, n, c->span);
+}
+
 // The native stack is checked where frames are entered (enterFunction): expressions nest at
 // most kMaxNesting deep, so only calls can recurse without bound.
 Value Evaluator::evalCall(Call* c, Frame& f) {
@@ -138,68 +205,6 @@ Value Evaluator::callValue(const Value& callee, std::span<Value> positional,
     default:
       raise(ErrorKind::TypeError, "'" + std::string(typeName(callee.type())) + "' is not callable", site);
   }
-}
-
-// Positional arguments are evaluated into the slots of the new frame (Note [Value stack]).
-Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f) {
-  FnProto* proto = fn->proto;
-  size_t base = sp_;
-  if (base + proto->numSlots > stack_.size())
-    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", c->span);
-  FrameGuard guard{*this, base};
-  size_t n = c->args.size();
-  for (size_t i = 0; i < n; ++i) {
-    // Not built in place: the slot may belong to a frame that a call in this argument
-    // pushes and pops while the argument's value is being returned.
-    Value v = eval(c->args[i], f);
-    stack_[base + i] = std::move(v);
-
-    sp_ = base + i + 1;  // calls made by later arguments build their frames above this one
-  }
-
-  guard.entered = true;
-  return enterFunction(fn, base, n, c->span);
-}
-
-// Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
-// arguments. The caller's FrameGuard pops the frame and the depth. Inlined into both callers:
-// it is the prologue of every call.
-[[gnu::always_inline]] inline Value Evaluator::enterFunction(
-FunctionObj* fn, size_t base, size_t nargs, const Span& site) {
-  FnProto* proto = fn->proto;
-  checkInterrupt(site);
-  checkStack(site);
-  if (depth_ >= maxCallDepth_)
-    raise(ErrorKind::LimitError,
-          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
-              proto->name + "()",
-          site);
-  ++depth_;
-  sp_ = base + proto->numSlots;
-  Value* slots = stack_.data() + base;
-  size_t nparams = proto->params.size();
-  for (size_t i = nargs; i < nparams; ++i) {
-    if (slots[i].is(Type::Undefined)) {
-      if (fn->defaults[i].is(Type::Undefined))
-        raise(ErrorKind::TypeError,
-              proto->name + "() missing argument '" + proto->params[i].name + "'", site);
-      slots[i] = fn->defaults[i];
-    }
-  }
-  if (proto->hasCellParams)
-    for (size_t i = 0; i < nparams; ++i)
-      if (proto->params[i].isCell) slots[i] = make<CellObj>(std::move(slots[i])).value();
-
-  Frame frame{slots, fn, fn->module.get(), Value()};
-  try {
-    if (proto->hasSignature) checkSignature(interp_, *fn, frame, site);
-    execBlock(proto->body, frame);
-    if (proto->result) checkResult(interp_, *fn, frame, frame.result, site);
-  } catch (ScriptError& err) {
-    err.trace.push_back(TraceFrame{proto->name + "()", site});
-    throw;
-  }
-  return std::move(frame.result);
 }
 
 Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,

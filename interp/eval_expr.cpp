@@ -126,26 +126,6 @@ Value Evaluator::evalNode(Expr* e, Frame& f) try {
   throw ScriptError(err.kind(), err.what(), e->span);
 }
 
-// The four int operators a loop counter or an index usually needs, without overflow; false
-// when the generic path must decide (overflow, division by a non-positive number).
-static inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
-  switch (op) {
-    case BinaryOp::Add: return !__builtin_add_overflow(x, y, &r);
-    case BinaryOp::Sub: return !__builtin_sub_overflow(x, y, &r);
-    case BinaryOp::Mul: return !__builtin_mul_overflow(x, y, &r);
-    case BinaryOp::FloorDiv:
-      if (y <= 0) return false;
-      r = x / y - (x % y != 0 && x < 0);
-      return true;
-    case BinaryOp::Mod:
-      if (y <= 0) return false;
-      r = x % y;
-      if (r < 0) r += y;
-      return true;
-    default: return false;
-  }
-}
-
 Value Evaluator::evalBinary(Binary* b, Frame& f) {
   int64_t x, y, r;
   if (intOperand(b->lhs, f, x) && intOperand(b->rhs, f, y) && intArith(b->op, x, y, r))

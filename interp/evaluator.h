@@ -16,6 +16,26 @@ namespace tessel::interp {
 
 class Interpreter;
 
+/// The int operators a loop counter or an index usually needs, without overflow; false when
+/// the generic path must decide (overflow, division by a non-positive number, other ops).
+inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
+  switch (op) {
+    case BinaryOp::Add: return !__builtin_add_overflow(x, y, &r);
+    case BinaryOp::Sub: return !__builtin_sub_overflow(x, y, &r);
+    case BinaryOp::Mul: return !__builtin_mul_overflow(x, y, &r);
+    case BinaryOp::FloorDiv:
+      if (y <= 0) return false;
+      r = x / y - (x % y != 0 && x < 0);
+      return true;
+    case BinaryOp::Mod:
+      if (y <= 0) return false;
+      r = x % y;
+      if (r < 0) r += y;
+      return true;
+    default: return false;
+  }
+}
+
 /// x op y for the orderings and equalities of two ints; `ok` is false for in / not in.
 inline bool compareInts(CompareOp op, int64_t x, int64_t y, bool& ok) {
   ok = true;
@@ -107,6 +127,15 @@ class Evaluator {
       }
     }
     return false;
+  }
+  /// intOperand, or an int operator over two such operands (`n - 1`): the argument of most
+  /// recursive calls, computed without a call or a Value.
+  bool intExpr(Expr* e, const Frame& f, int64_t& out) const {
+    if (intOperand(e, f, out)) return true;
+    if (e->kind != ExprKind::Binary) return false;
+    auto* b = static_cast<Binary*>(e);
+    int64_t x, y;
+    return intOperand(b->lhs, f, x) && intOperand(b->rhs, f, y) && intArith(b->op, x, y, out);
   }
   /// Like eval, but a local variable or a string literal comes back by reference, without a
 
