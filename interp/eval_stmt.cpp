@@ -78,8 +78,8 @@ void Evaluator::bind(Pattern* p, Value v, Frame& f) {
   else if (v.is(Type::Tuple)) items = v.as<TupleObj>()->items;
   else if (v.is(Type::Tensor) || v.is(Type::Shape)) items = iterateTensorLike(v);
   else
-    raise(ErrorKind::TypeError, "cannot unpack a value of type '" + std::string(typeName(v.type())) + "'"
-, p->span);
+    raise(ErrorKind::TypeError,
+          "cannot unpack a value of type '" + std::string(typeName(v.type())) + "'", p->span);
   if (items.size() != p->elems.size())
     raise(ErrorKind::ValueError,
           "cannot unpack " + std::to_string(items.size()) + " values into " +
