@@ -13,7 +13,9 @@ using namespace tessel::interp;
 
 namespace {
 
-Value global(Interpreter& interp, const char* name) { return *interp.mainModule().lookup(name); }
+Value global(Interpreter& interp, const char* name) {
+  return *interp.mainModule().lookup(name);
+}
 
 // 4 tensor inputs, a 2-op body: the same function called compiled (cache hit) and eagerly.
 const char* kSmall =
@@ -26,15 +28,20 @@ void callLoop(benchmark::State& state, const char* callee) {
   Interpreter interp;
   interp.runSource("<bench>", kSmall);
   Value fn = global(interp, callee);
-  std::vector<Value> args = {global(interp, "a"), global(interp, "b"), global(interp, "c"), global(interp, "d")};
+  std::vector<Value> args = {global(interp, "a"), global(interp, "b"), global(interp, "c"),
+                             global(interp, "d")};
   for (auto _ : state) {
     Value call[4] = {args[0], args[1], args[2], args[3]};  // a call consumes its arguments
     benchmark::DoNotOptimize(interp.call(fn, call, Span{}));
   }
 }
 
-void BM_CallCompiledHit(benchmark::State& state) { callLoop(state, "f"); }
-void BM_CallEager(benchmark::State& state) { callLoop(state, "body"); }
+void BM_CallCompiledHit(benchmark::State& state) {
+  callLoop(state, "f");
+}
+void BM_CallEager(benchmark::State& state) {
+  callLoop(state, "body");
+}
 BENCHMARK(BM_CallCompiledHit);
 BENCHMARK(BM_CallEager);
 
@@ -45,7 +52,8 @@ std::string chain(int n) {
   s << "fn body(x, y) {\n  let h = x\n";
   for (int i = 0; i < n; ++i) {
     if (i % 10 == 9)
-      s << "  if x.shape[0] + " << i << " > y.shape[0] { h = h + y[:x.shape[0]] } else { h = h - 1.0 }\n";
+      s << "  if x.shape[0] + " << i
+        << " > y.shape[0] { h = h + y[:x.shape[0]] } else { h = h - 1.0 }\n";
     else if (i % 3 == 0)
       s << "  h = h * 1.01\n";
     else if (i % 3 == 1)
@@ -69,7 +77,7 @@ void BM_CompileLatency(benchmark::State& state) {
     Value r[] = {f};
     interp.call(reset, r, Span{});
     std::vector<Value> call = args;  // a call consumes its arguments
-    interp.call(f, call, Span{});   // compiles (and runs once)
+    interp.call(f, call, Span{});    // compiles (and runs once)
     state.PauseTiming();
     Value stats = interp.runSource("<bench>", "stats(f)", true);
     auto* d = stats.as<DictObj>();
@@ -89,19 +97,27 @@ BENCHMARK(BM_CompileLatency)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMil
 void seedLoop(benchmark::State& state, const char* setup) {
   for (auto _ : state) {
     Interpreter interp;
-    interp.runSource("<bench>",
-                     std::string("fn foo(x) {\n  for i in range(10) { x = sin(x) }\n  return x\n}\n"
-                                 "config.recompile_limit = 100\n") +
-                         setup +
-                         "for i in range(2, 100) {\n  let x = randn([i])\n  if marked { mark_dynamic(x, 0) }\n"
-                         "  f(x)\n}\n");
+    interp.runSource(
+        "<bench>",
+        std::string("fn foo(x) {\n  for i in range(10) { x = sin(x) }\n  return x\n}\n"
+                    "config.recompile_limit = 100\n") +
+            setup +
+            "for i in range(2, 100) {\n  let x = randn([i])\n  if marked { mark_dynamic(x, 0) }\n"
+            "  f(x)\n}\n");
     Value stats = interp.runSource("<bench>", "stats(f)", true);
-    state.counters["compiles"] = static_cast<double>(stats.as<DictObj>()->find("compiles")->asInt());
+    state.counters["compiles"] =
+        static_cast<double>(stats.as<DictObj>()->find("compiles")->asInt());
   }
 }
-void BM_SeedLoopStatic(benchmark::State& s) { seedLoop(s, "let f = compile(foo, dynamic = false)\nlet marked = false\n"); }
-void BM_SeedLoopAutomatic(benchmark::State& s) { seedLoop(s, "let f = compile(foo)\nlet marked = false\n"); }
-void BM_SeedLoopMarkDynamic(benchmark::State& s) { seedLoop(s, "let f = compile(foo)\nlet marked = true\n"); }
+void BM_SeedLoopStatic(benchmark::State& s) {
+  seedLoop(s, "let f = compile(foo, dynamic = false)\nlet marked = false\n");
+}
+void BM_SeedLoopAutomatic(benchmark::State& s) {
+  seedLoop(s, "let f = compile(foo)\nlet marked = false\n");
+}
+void BM_SeedLoopMarkDynamic(benchmark::State& s) {
+  seedLoop(s, "let f = compile(foo)\nlet marked = true\n");
+}
 BENCHMARK(BM_SeedLoopStatic)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SeedLoopAutomatic)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SeedLoopMarkDynamic)->Unit(benchmark::kMillisecond);

@@ -25,7 +25,8 @@ void BM_Fib(benchmark::State& state) {
   Interpreter interp;
   std::ostringstream sink;
   interp.setOutput(&sink);
-  interp.runSource("<def>", "fn fib(n) {\n  if n < 2 { return n }\n  return fib(n - 1) + fib(n - 2)\n}\n");
+  interp.runSource("<def>",
+                   "fn fib(n) {\n  if n < 2 { return n }\n  return fib(n - 1) + fib(n - 2)\n}\n");
   std::string call = "let r = fib(" + std::to_string(state.range(0)) + ")\n";
   for (auto _ : state) interp.runSource("<call>", call);
 }
@@ -58,7 +59,8 @@ BENCHMARK(BM_EmptyishLoop)->Unit(benchmark::kMillisecond);
 void BM_Parse(benchmark::State& state) {
   std::string text;
   for (int i = 0; i < 1000; ++i)
-    text += "fn f" + std::to_string(i) + "(a, b = 2) { if a < b { return [a, b] } return {\"k\": a * b} }\n";
+    text += "fn f" + std::to_string(i) +
+            "(a, b = 2) { if a < b { return [a, b] } return {\"k\": a * b} }\n";
   for (auto _ : state) {
     Interpreter interp;
     interp.runSource("<parse>", text);

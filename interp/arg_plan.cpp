@@ -9,7 +9,9 @@
 namespace tessel::interp {
 namespace {
 
-std::string got(const Value& v) { return std::string(typeName(v.type())); }
+std::string got(const Value& v) {
+  return std::string(typeName(v.type()));
+}
 
 std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
   switch (node.kind) {
@@ -17,7 +19,8 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
       if (!v.is(Type::Tensor) || isFake(v)) return node.path + ": expected a tensor, got " + got(v);
       const Tensor& t = asTensor(v);
       if (t.ndim() != node.rank)
-        return node.path + ".ndim: expected " + std::to_string(node.rank) + ", got " + std::to_string(t.ndim());
+        return node.path + ".ndim: expected " + std::to_string(node.rank) + ", got " +
+               std::to_string(t.ndim());
       if (t.dtype() != node.dtype)
         return node.path + ".dtype: expected " + std::string(shapes::name(node.dtype)) + ", got " +
                std::string(shapes::name(t.dtype()));
@@ -54,11 +57,12 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
     case ArgNode::Kind::List:
     case ArgNode::Kind::Tuple: {
       Type want = node.kind == ArgNode::Kind::List ? Type::List : Type::Tuple;
-      if (!v.is(want)) return node.path + ": expected a " + std::string(typeName(want)) + ", got " + got(v);
+      if (!v.is(want))
+        return node.path + ": expected a " + std::string(typeName(want)) + ", got " + got(v);
       const auto& items = want == Type::List ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
       if (items.size() != node.children.size())
-        return "len(" + node.path + "): expected " + std::to_string(node.children.size()) + ", got " +
-               std::to_string(items.size());
+        return "len(" + node.path + "): expected " + std::to_string(node.children.size()) +
+               ", got " + std::to_string(items.size());
       for (size_t i = 0; i < items.size(); ++i) {
         std::string r = matchNode(node.children[i], items[i], flat);
         if (!r.empty()) return r;
@@ -91,8 +95,9 @@ std::string matchGlobals(const std::vector<GlobalGuard>& globals) {
     bool same = g.byIdentity ? (now.isHeap() && now.asObject() == g.expected.asObject())
                              : (now.type() == g.expected.type() && valuesEqual(now, g.expected));
     if (!same)
-      return "global '" + g.name + "': expected " + (g.byIdentity ? "the same object as when compiled" : repr(g.expected)) +
-             ", got " + repr(now);
+      return "global '" + g.name + "': expected " +
+             (g.byIdentity ? "the same object as when compiled" : repr(g.expected)) + ", got " +
+             repr(now);
   }
   return "";
 }
@@ -101,7 +106,8 @@ std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs
   flat.inputs.clear();
   flat.sources.clear();
   if (args.size() != plan.args.size())
-    return "expected " + std::to_string(plan.args.size()) + " arguments, got " + std::to_string(args.size());
+    return "expected " + std::to_string(plan.args.size()) + " arguments, got " +
+           std::to_string(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     std::string r = matchNode(plan.args[i], args[i], flat);
     if (!r.empty()) return r;

@@ -69,9 +69,9 @@ std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs
 /// How a traced function's result is rebuilt from graph outputs at each call.
 struct OutputTemplate {
   enum class Kind : uint8_t { Output, Constant, Size, List, Tuple, Dict } kind = Kind::Constant;
-  size_t output = 0;     // Output: index into the graph's outputs
-  Value constant;        // Constant
-  shapes::SymInt size;   // Size: evaluated under the call's symbol values
+  size_t output = 0;    // Output: index into the graph's outputs
+  Value constant;       // Constant
+  shapes::SymInt size;  // Size: evaluated under the call's symbol values
   std::vector<std::string> keys;
   std::vector<OutputTemplate> children;
 };

@@ -173,7 +173,7 @@ struct Ternary : Expr {
 struct Call : Expr {
   Call(Span s, Expr* c) : Expr(s, ExprKind::Call), callee(c) {}
   Expr* callee;
-  std::vector<Expr*> args;          // positional first, then keyword values
+  std::vector<Expr*> args;           // positional first, then keyword values
   std::vector<std::string> kwNames;  // names of the trailing keyword arguments
   size_t numPositional() const { return args.size() - kwNames.size(); }
   /// Inline cache of `obj.method(...)`: the native found for the receiver type last seen.
@@ -239,7 +239,7 @@ struct FnProto {
     VarRef ref;
   };
   std::vector<DimVar> dimVars;
-  bool hasSignature = false;  // any annotation or where-clause: checked at each call
+  bool hasSignature = false;   // any annotation or where-clause: checked at each call
   bool hasCellParams = false;  // some parameter is captured: the prologue boxes it
 
   Block body;
@@ -255,10 +255,10 @@ struct Lambda : Expr {
 /// A binding pattern for let and for: a name or nested tuple/list.
 struct Pattern {
   Span span;
-  std::string name;                // when elems is empty and !isSeq
+  std::string name;  // when elems is empty and !isSeq
   bool isSeq = false;
   std::vector<Pattern*> elems;
-  VarRef ref;                      // for names
+  VarRef ref;  // for names
 };
 
 struct Let : Stmt {
@@ -320,7 +320,7 @@ struct Import : Stmt {
       : Stmt(s, StmtKind::Import), module(std::move(m)), isPath(isPath), alias(std::move(a)) {}
   std::string module;  // `nn` or "lib/util.dsl"
   bool isPath;
-  std::string alias;   // the bound name
+  std::string alias;  // the bound name
   VarRef ref;
 };
 
@@ -331,11 +331,16 @@ class AstArena {
   T* make(A&&... args) {
     auto node = std::make_unique<T>(std::forward<A>(args)...);
     T* raw = node.get();
-    if constexpr (std::is_base_of_v<Expr, T>) exprs_.push_back(std::move(node));
-    else if constexpr (std::is_base_of_v<Stmt, T>) stmts_.push_back(std::move(node));
-    else if constexpr (std::is_same_v<T, FnProto>) protos_.push_back(std::move(node));
-    else if constexpr (std::is_same_v<T, Pattern>) patterns_.push_back(std::move(node));
-    else types_.push_back(std::move(node));
+    if constexpr (std::is_base_of_v<Expr, T>)
+      exprs_.push_back(std::move(node));
+    else if constexpr (std::is_base_of_v<Stmt, T>)
+      stmts_.push_back(std::move(node));
+    else if constexpr (std::is_same_v<T, FnProto>)
+      protos_.push_back(std::move(node));
+    else if constexpr (std::is_same_v<T, Pattern>)
+      patterns_.push_back(std::move(node));
+    else
+      types_.push_back(std::move(node));
     return raw;
   }
 

@@ -28,9 +28,13 @@ Value builtinPrint(Interpreter& interp, CallArgs& a) {
                    "while the function is traced); return the value and print it outside");
   std::string sep = " ", end = "\n";
   for (size_t k = 0; k < a.kwNames.size(); ++k) {
-    if (a.kwNames[k] == "sep") sep = expectStr(a.kwValues[k], "print(): sep");
-    else if (a.kwNames[k] == "end") end = expectStr(a.kwValues[k], "print(): end");
-    else throwUserError(ErrorKind::TypeError, "print() got an unexpected keyword argument '" + a.kwNames[k] + "'");
+    if (a.kwNames[k] == "sep")
+      sep = expectStr(a.kwValues[k], "print(): sep");
+    else if (a.kwNames[k] == "end")
+      end = expectStr(a.kwValues[k], "print(): end");
+    else
+      throwUserError(ErrorKind::TypeError,
+                     "print() got an unexpected keyword argument '" + a.kwNames[k] + "'");
   }
   std::string line;
   for (size_t i = 0; i < a.positional.size(); ++i) {
@@ -46,15 +50,22 @@ Value builtinLen(Interpreter&, CallArgs& a) {
   ArgBinder b("len", a, {"value"}, 1);
   const Value& v = b.at(0);
   switch (v.type()) {
-    case Type::Str: return Value::integer(static_cast<int64_t>(utf8Chars(v.as<StrObj>()->str).size()));
-    case Type::List: return Value::integer(static_cast<int64_t>(v.as<ListObj>()->items.size()));
-    case Type::Tuple: return Value::integer(static_cast<int64_t>(v.as<TupleObj>()->items.size()));
-    case Type::Dict: return Value::integer(static_cast<int64_t>(v.as<DictObj>()->entries.size()));
-    case Type::Range: return Value::integer(v.as<RangeObj>()->size());
+    case Type::Str:
+      return Value::integer(static_cast<int64_t>(utf8Chars(v.as<StrObj>()->str).size()));
+    case Type::List:
+      return Value::integer(static_cast<int64_t>(v.as<ListObj>()->items.size()));
+    case Type::Tuple:
+      return Value::integer(static_cast<int64_t>(v.as<TupleObj>()->items.size()));
+    case Type::Dict:
+      return Value::integer(static_cast<int64_t>(v.as<DictObj>()->entries.size()));
+    case Type::Range:
+      return Value::integer(v.as<RangeObj>()->size());
     case Type::Tensor:
-    case Type::Shape: return Value::integer(shapeLength(v));
+    case Type::Shape:
+      return Value::integer(shapeLength(v));
     default:
-      throwUserError(ErrorKind::TypeError, "object of type '" + std::string(typeName(v.type())) + "' has no len()");
+      throwUserError(ErrorKind::TypeError,
+                     "object of type '" + std::string(typeName(v.type())) + "' has no len()");
   }
 }
 
@@ -82,14 +93,17 @@ Value builtinInt(Interpreter&, CallArgs& a) {
   if (!b.has(0)) return Value::integer(0);
   const Value& v = b.at(0);
   switch (v.type()) {
-    case Type::Int: return v;
-    case Type::Bool: return Value::integer(v.asBool());
+    case Type::Int:
+      return v;
+    case Type::Bool:
+      return Value::integer(v.asBool());
     case Type::Float: {
       double d = v.asFloat();
       if (std::isnan(d) || std::isinf(d))
         throwUserError(ErrorKind::ValueError, "cannot convert " + formatFloat(d) + " to int");
       if (d >= 9.223372036854775807e18 || d < -9.223372036854775808e18)
-        throwUserError(ErrorKind::OverflowError, "float " + formatFloat(d) + " does not fit in an int");
+        throwUserError(ErrorKind::OverflowError,
+                       "float " + formatFloat(d) + " does not fit in an int");
       return Value::integer(static_cast<int64_t>(std::trunc(d)));
     }
     case Type::Str: {
@@ -101,14 +115,17 @@ Value builtinInt(Interpreter&, CallArgs& a) {
         long long r = std::stoll(t, &used, 10);
         if (used == t.size()) return Value::integer(r);
       } catch (const std::out_of_range&) {
-        throwUserError(ErrorKind::OverflowError, "int(): " + quoteString(s) + " does not fit in 64 bits");
+        throwUserError(ErrorKind::OverflowError,
+                       "int(): " + quoteString(s) + " does not fit in 64 bits");
       } catch (...) {
       }
       throwUserError(ErrorKind::ValueError, "invalid literal for int(): " + quoteString(s));
     }
-    case Type::Tensor: return tensorItem(v, /*asInt=*/true);
+    case Type::Tensor:
+      return tensorItem(v, /*asInt=*/true);
     default:
-      throwUserError(ErrorKind::TypeError, "int() cannot convert a '" + std::string(typeName(v.type())) + "'");
+      throwUserError(ErrorKind::TypeError,
+                     "int() cannot convert a '" + std::string(typeName(v.type())) + "'");
   }
 }
 
@@ -117,9 +134,12 @@ Value builtinFloat(Interpreter&, CallArgs& a) {
   if (!b.has(0)) return Value::real(0.0);
   const Value& v = b.at(0);
   switch (v.type()) {
-    case Type::Float: return v;
-    case Type::Int: return Value::real(static_cast<double>(v.asInt()));
-    case Type::Bool: return Value::real(v.asBool());
+    case Type::Float:
+      return v;
+    case Type::Int:
+      return Value::real(static_cast<double>(v.asInt()));
+    case Type::Bool:
+      return Value::real(v.asBool());
     case Type::Str: {
       std::string s = v.as<StrObj>()->str;
       size_t i = s.find_first_not_of(" \t\n"), j = s.find_last_not_of(" \t\n");
@@ -135,9 +155,11 @@ Value builtinFloat(Interpreter&, CallArgs& a) {
       }
       throwUserError(ErrorKind::ValueError, "could not convert string to float: " + quoteString(s));
     }
-    case Type::Tensor: return tensorItem(v, /*asInt=*/false);
+    case Type::Tensor:
+      return tensorItem(v, /*asInt=*/false);
     default:
-      throwUserError(ErrorKind::TypeError, "float() cannot convert a '" + std::string(typeName(v.type())) + "'");
+      throwUserError(ErrorKind::TypeError,
+                     "float() cannot convert a '" + std::string(typeName(v.type())) + "'");
   }
 }
 
@@ -153,14 +175,22 @@ Value extremum(Interpreter& interp, CallArgs& a, const char* name, bool wantMax)
   Value key = Value::none();
   Value dflt = Value::undefined();
   for (size_t k = 0; k < a.kwNames.size(); ++k) {
-    if (a.kwNames[k] == "key") key = a.kwValues[k];
-    else if (a.kwNames[k] == "default") dflt = a.kwValues[k];
-    else if (a.positional.size() == 1 && a.positional[0].is(Type::Tensor)) return tensorReduceBuiltin(interp, name, a);
-    else throwUserError(ErrorKind::TypeError, std::string(name) + "() got an unexpected keyword argument '" + a.kwNames[k] + "'");
+    if (a.kwNames[k] == "key")
+      key = a.kwValues[k];
+    else if (a.kwNames[k] == "default")
+      dflt = a.kwValues[k];
+    else if (a.positional.size() == 1 && a.positional[0].is(Type::Tensor))
+      return tensorReduceBuiltin(interp, name, a);
+    else
+      throwUserError(
+          ErrorKind::TypeError,
+          std::string(name) + "() got an unexpected keyword argument '" + a.kwNames[k] + "'");
   }
   std::vector<Value> items;
-  if (a.positional.size() == 1) items = iterate(a.positional[0], std::string(name) + "()");
-  else items.assign(a.positional.begin(), a.positional.end());
+  if (a.positional.size() == 1)
+    items = iterate(a.positional[0], std::string(name) + "()");
+  else
+    items.assign(a.positional.begin(), a.positional.end());
   if (items.empty()) {
     if (!dflt.is(Type::Undefined)) return dflt;
     throwUserError(ErrorKind::ValueError, std::string(name) + "() of an empty sequence");
@@ -180,8 +210,12 @@ Value extremum(Interpreter& interp, CallArgs& a, const char* name, bool wantMax)
   }
   return items[best];
 }
-Value builtinMin(Interpreter& interp, CallArgs& a) { return extremum(interp, a, "min", false); }
-Value builtinMax(Interpreter& interp, CallArgs& a) { return extremum(interp, a, "max", true); }
+Value builtinMin(Interpreter& interp, CallArgs& a) {
+  return extremum(interp, a, "min", false);
+}
+Value builtinMax(Interpreter& interp, CallArgs& a) {
+  return extremum(interp, a, "max", true);
+}
 
 Value builtinAbs(Interpreter& interp, CallArgs& a) {
   ArgBinder b("abs", a, {"value"}, 1);
@@ -190,7 +224,8 @@ Value builtinAbs(Interpreter& interp, CallArgs& a) {
   if (v.is(Type::Float)) return Value::real(std::fabs(v.asFloat()));
   if (v.is(Type::Bool)) return Value::integer(v.asBool());
   if (v.is(Type::Tensor)) return tensorReduceBuiltin(interp, "abs", a);
-  throwUserError(ErrorKind::TypeError, "bad operand type for abs(): '" + std::string(typeName(v.type())) + "'");
+  throwUserError(ErrorKind::TypeError,
+                 "bad operand type for abs(): '" + std::string(typeName(v.type())) + "'");
 }
 
 Value builtinRound(Interpreter&, CallArgs& a) {
@@ -199,7 +234,8 @@ Value builtinRound(Interpreter&, CallArgs& a) {
   if (v.is(Type::Int) || v.is(Type::Bool)) return Value::integer(b.toInt(0));
   double x = b.toFloat(0);
   if (!b.has(1) || b.at(1).is(Type::None)) {
-    if (std::isnan(x) || std::isinf(x)) throwUserError(ErrorKind::ValueError, "cannot round " + formatFloat(x) + " to an int");
+    if (std::isnan(x) || std::isinf(x))
+      throwUserError(ErrorKind::ValueError, "cannot round " + formatFloat(x) + " to an int");
     return Value::integer(static_cast<int64_t>(std::nearbyint(x)));  // half to even, like Python
   }
   int64_t nd = b.toInt(1);
@@ -217,7 +253,8 @@ Value builtinRound(Interpreter&, CallArgs& a) {
 }
 
 Value builtinSum(Interpreter& interp, CallArgs& a) {
-  if (!a.positional.empty() && a.positional[0].is(Type::Tensor)) return tensorReduceBuiltin(interp, "sum", a);
+  if (!a.positional.empty() && a.positional[0].is(Type::Tensor))
+    return tensorReduceBuiltin(interp, "sum", a);
   ArgBinder b("sum", a, {"items", "start"}, 1);
   Value total = b.has(1) ? b.at(1) : Value::integer(0);
   for (const Value& v : iterate(b.at(0), "sum()")) total = binaryOp(BinaryOp::Add, total, v);
@@ -238,9 +275,13 @@ bool matchesType(const Value& v, const Value& t) {
     return false;
   }
   std::string name;
-  if (t.is(Type::Str)) name = t.as<StrObj>()->str;
-  else if (t.is(Type::Builtin)) name = t.as<BuiltinObj>()->name;
-  else throwUserError(ErrorKind::TypeError, "isinstance(): the type must be a type name or a built-in like int");
+  if (t.is(Type::Str))
+    name = t.as<StrObj>()->str;
+  else if (t.is(Type::Builtin))
+    name = t.as<BuiltinObj>()->name;
+  else
+    throwUserError(ErrorKind::TypeError,
+                   "isinstance(): the type must be a type name or a built-in like int");
   if (name == "fn") name = "function";
   return typeName(v.type()) == name;
 }
@@ -259,7 +300,8 @@ Value builtinTuple(Interpreter&, CallArgs& a) {
 }
 Value builtinDict(Interpreter&, CallArgs& a) {
   Ref<DictObj> d = make<DictObj>();
-  if (a.positional.size() > 1) throwUserError(ErrorKind::TypeError, "dict() takes at most 1 positional argument");
+  if (a.positional.size() > 1)
+    throwUserError(ErrorKind::TypeError, "dict() takes at most 1 positional argument");
   if (a.positional.size() == 1) {
     const Value& src = a.positional[0];
     if (src.is(Type::Dict)) {
@@ -267,7 +309,8 @@ Value builtinDict(Interpreter&, CallArgs& a) {
     } else {
       for (const Value& pair : iterate(src, "dict()")) {
         std::vector<Value> kv = iterate(pair, "dict() item");
-        if (kv.size() != 2) throwUserError(ErrorKind::ValueError, "dict() items must be (key, value) pairs");
+        if (kv.size() != 2)
+          throwUserError(ErrorKind::ValueError, "dict() items must be (key, value) pairs");
         d->set(expectStr(kv[0], "dict key"), kv[1]);
       }
     }
@@ -287,7 +330,8 @@ Value builtinEnumerate(Interpreter&, CallArgs& a) {
   ArgBinder b("enumerate", a, {"items", "start"}, 1);
   int64_t i = b.intOr(1, 0);
   std::vector<Value> out;
-  for (Value& v : iterate(b.at(0), "enumerate()")) out.push_back(makeTuple({Value::integer(i++), v}));
+  for (Value& v : iterate(b.at(0), "enumerate()"))
+    out.push_back(makeTuple({Value::integer(i++), v}));
   return makeList(std::move(out));
 }
 
@@ -328,14 +372,28 @@ void defineNative(ModuleObj& module, const char* name, NativeFn fn) {
 
 void registerCoreBuiltins(ModuleObj& prelude) {
   static const std::pair<const char*, NativeFn> kBuiltins[] = {
-      {"print", builtinPrint},   {"len", builtinLen},         {"range", builtinRange},
-      {"str", builtinStr},       {"int", builtinInt},         {"float", builtinFloat},
-      {"bool", builtinBool},     {"min", builtinMin},         {"max", builtinMax},
-      {"abs", builtinAbs},       {"round", builtinRound},     {"sum", builtinSum},
-      {"type", builtinType},     {"isinstance", builtinIsinstance},
-      {"list", builtinList},     {"tuple", builtinTuple},     {"dict", builtinDict},
-      {"sorted", builtinSorted}, {"enumerate", builtinEnumerate},
-      {"zip", builtinZip},       {"now_ms", builtinNowMs},    {"exit", builtinExit},
+      {"print", builtinPrint},
+      {"len", builtinLen},
+      {"range", builtinRange},
+      {"str", builtinStr},
+      {"int", builtinInt},
+      {"float", builtinFloat},
+      {"bool", builtinBool},
+      {"min", builtinMin},
+      {"max", builtinMax},
+      {"abs", builtinAbs},
+      {"round", builtinRound},
+      {"sum", builtinSum},
+      {"type", builtinType},
+      {"isinstance", builtinIsinstance},
+      {"list", builtinList},
+      {"tuple", builtinTuple},
+      {"dict", builtinDict},
+      {"sorted", builtinSorted},
+      {"enumerate", builtinEnumerate},
+      {"zip", builtinZip},
+      {"now_ms", builtinNowMs},
+      {"exit", builtinExit},
   };
   for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);
 }

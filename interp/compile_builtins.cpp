@@ -25,7 +25,8 @@ CompilerState::CompilerState() {
     size_t start = 0;
     while (start <= list.size()) {
       size_t comma = list.find(',', start);
-      std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string name =
+          list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (!name.empty()) dynamicSources.insert(name);
       if (comma == std::string::npos) break;
       start = comma + 1;
@@ -56,7 +57,8 @@ std::string describeGraphs(const FrameObj& frame) {
   std::string out;
   if (frame.entries.empty()) return frame.name() + " has no compiled entries yet\n";
   for (const auto& e : frame.entries) {
-    out += "entry " + std::to_string(frame.frameId) + "/" + std::to_string(e->compileId) + ":\n" + e->graphText;
+    out += "entry " + std::to_string(frame.frameId) + "/" + std::to_string(e->compileId) + ":\n" +
+           e->graphText;
     if (!out.empty() && out.back() != '\n') out += "\n";
   }
   return out;
@@ -66,7 +68,9 @@ namespace {
 
 FrameObj& expectFrame(const Value& v, const char* fn) {
   FrameObj* f = frameOf(v);
-  if (!f) throwUserError(ErrorKind::TypeError, std::string(fn) + "(): expected a compiled function, got " + repr(v));
+  if (!f)
+    throwUserError(ErrorKind::TypeError,
+                   std::string(fn) + "(): expected a compiled function, got " + repr(v));
   return *f;
 }
 
@@ -74,9 +78,12 @@ CompileOptions parseOptions(const ArgBinder& b, size_t first) {
   CompileOptions o;
   if (b.has(first)) {
     const Value& d = b.at(first);
-    if (d.is(Type::None)) o.dynamic = DynamicMode::Automatic;
-    else if (d.is(Type::Bool)) o.dynamic = d.asBool() ? DynamicMode::All : DynamicMode::None;
-    else throwUserError(ErrorKind::TypeError, "compile(): dynamic must be none, true or false");
+    if (d.is(Type::None))
+      o.dynamic = DynamicMode::Automatic;
+    else if (d.is(Type::Bool))
+      o.dynamic = d.asBool() ? DynamicMode::All : DynamicMode::None;
+    else
+      throwUserError(ErrorKind::TypeError, "compile(): dynamic must be none, true or false");
   }
   if (b.has(first + 1)) o.fullgraph = b.toBool(first + 1);
   if (b.has(first + 2)) o.backend = b.toStr(first + 2);
@@ -99,8 +106,8 @@ Value nativeCompile(Interpreter& interp, CallArgs& a) {
   ArgBinder b("compile", a, {"f", "dynamic", "fullgraph", "backend"}, 0);
   CompileOptions o = parseOptions(b, 1);
   if (!b.has(0) || b.at(0).is(Type::None)) {
-    Value state = makeTuple({Value::integer(static_cast<int64_t>(o.dynamic)), Value::boolean(o.fullgraph),
-                             makeStr(o.backend)});
+    Value state = makeTuple({Value::integer(static_cast<int64_t>(o.dynamic)),
+                             Value::boolean(o.fullgraph), makeStr(o.backend)});
     return Value::object(new BuiltinObj("compile", applyDecorator, state));
   }
   return makeCompiled(interp, b.at(0), o);
@@ -115,7 +122,8 @@ TensorObj& tensorToMark(const ArgBinder& b, const char* fn, int64_t& dim) {
   dim = b.toInt(1);
   if (dim < -rank || dim >= rank)
     throwUserError(ErrorKind::IndexError, std::string(fn) + "(): dim " + std::to_string(dim) +
-                                              " is out of range for a tensor of rank " + std::to_string(rank));
+                                              " is out of range for a tensor of rank " +
+                                              std::to_string(rank));
   if (dim < 0) dim += rank;
   if (static_cast<int64_t>(t->marks.size()) < rank) t->marks.resize(rank);
   return *t;
@@ -134,15 +142,18 @@ Value markWith(CallArgs& a, const char* fn, DimMark::Kind kind) {
                                               " is greater than max " + std::to_string(*mark.max));
   int64_t size = t.tensor.size(dim);
   if ((mark.min && size < *mark.min) || (mark.max && size > *mark.max))
-    throwUserError(ErrorKind::ShapeError, std::string(fn) + "(): size " + std::to_string(size) + " of dim " +
-                                              std::to_string(dim) + " is outside [" +
-                                              (mark.min ? std::to_string(*mark.min) : "-inf") + ", " +
+    throwUserError(ErrorKind::ShapeError, std::string(fn) + "(): size " + std::to_string(size) +
+                                              " of dim " + std::to_string(dim) + " is outside [" +
+                                              (mark.min ? std::to_string(*mark.min) : "-inf") +
+                                              ", " +
                                               (mark.max ? std::to_string(*mark.max) : "inf") + "]");
   t.marks[dim] = mark;
   return Value::none();
 }
 
-Value nativeMarkDynamic(Interpreter&, CallArgs& a) { return markWith(a, "mark_dynamic", DimMark::Kind::Dynamic); }
+Value nativeMarkDynamic(Interpreter&, CallArgs& a) {
+  return markWith(a, "mark_dynamic", DimMark::Kind::Dynamic);
+}
 Value nativeMaybeMarkDynamic(Interpreter&, CallArgs& a) {
   return markWith(a, "maybe_mark_dynamic", DimMark::Kind::MaybeDynamic);
 }
@@ -183,7 +194,8 @@ Value nativeCheckIsSize(Interpreter&, CallArgs& a) {
     env->checkIsSize(n.as<SymIntObj>()->value);
     return Value::none();
   }
-  if (b.toInt(0) < 0) throwUserError(ErrorKind::AssertionError, "check_is_size(): " + repr(n) + " is negative");
+  if (b.toInt(0) < 0)
+    throwUserError(ErrorKind::AssertionError, "check_is_size(): " + repr(n) + " is negative");
   return Value::none();
 }
 
@@ -251,15 +263,17 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
   std::vector<Value> args(a.positional.begin() + 1, a.positional.end());
   if (args.size() != fn->proto->params.size())
     throwUserError(ErrorKind::TypeError, "explain(): " + frame.name() + "() takes " +
-                                             std::to_string(fn->proto->params.size()) + " arguments, got " +
-                                             std::to_string(args.size()));
+                                             std::to_string(fn->proto->params.size()) +
+                                             " arguments, got " + std::to_string(args.size()));
   Entry entry;
   Tracer(interp, frame, entry).trace(args, a.site);
   std::string out = "explain " + frame.name() + " (" + frame.location() + ")\n";
   out += "symbols:\n";
   for (uint32_t s = 0; s < entry.env->numSymbols(); ++s) {
     const shapes::SymbolInfo& info = entry.env->symbol(s);
-    out += "  " + info.name + (info.unbacked ? " (unbacked)" : " = " + std::to_string(*info.hint) + " from " + info.source) +
+    out += "  " + info.name +
+           (info.unbacked ? " (unbacked)"
+                          : " = " + std::to_string(*info.hint) + " from " + info.source) +
            " in " + info.range.toString() + "\n";
   }
   out += "guards:\n";

@@ -10,21 +10,23 @@ void CompileLog::configure(std::string_view spec) {
   size_t start = 0;
   while (start <= spec.size()) {
     size_t comma = spec.find(',', start);
-    std::string_view name = spec.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::string_view name = spec.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
     while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
     if (!name.empty()) {
       bool found = false;
-#define TESSEL_X(e, n)                                       \
-  if (name == n) {                                           \
-    mask_ |= 1u << static_cast<int>(LogCategory::e);         \
-    found = true;                                            \
+#define TESSEL_X(e, n)                               \
+  if (name == n) {                                   \
+    mask_ |= 1u << static_cast<int>(LogCategory::e); \
+    found = true;                                    \
   }
       TESSEL_LOG_CATEGORIES(TESSEL_X)
 #undef TESSEL_X
       if (!found)
-        std::cerr << "tessel: unknown log category '" << name
-                  << "' (known: recompiles, guards, dynamic, +dynamic, graph_breaks, graph_code, perf)\n";
+        std::cerr
+            << "tessel: unknown log category '" << name
+            << "' (known: recompiles, guards, dynamic, +dynamic, graph_breaks, graph_code, perf)\n";
     }
     if (comma == std::string_view::npos) break;
     start = comma + 1;

@@ -8,13 +8,13 @@
 
 namespace tessel::interp {
 
-#define TESSEL_LOG_CATEGORIES(X)        \
-  X(Recompiles, "recompiles")           \
-  X(Guards, "guards")                   \
-  X(Dynamic, "dynamic")                 \
-  X(DynamicVerbose, "+dynamic")         \
-  X(GraphBreaks, "graph_breaks")        \
-  X(GraphCode, "graph_code")            \
+#define TESSEL_LOG_CATEGORIES(X) \
+  X(Recompiles, "recompiles")    \
+  X(Guards, "guards")            \
+  X(Dynamic, "dynamic")          \
+  X(DynamicVerbose, "+dynamic")  \
+  X(GraphBreaks, "graph_breaks") \
+  X(GraphCode, "graph_code")     \
   X(Perf, "perf")
 
 enum class LogCategory : uint8_t {

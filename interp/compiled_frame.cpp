@@ -28,8 +28,9 @@ FrameObj::~FrameObj() {
     if (f == this) f = nullptr;
 }
 
-std::string FrameObj::name() const { return function.as<FunctionObj>()->proto->name; }
-
+std::string FrameObj::name() const {
+  return function.as<FunctionObj>()->proto->name;
+}
 
 void resetFrame(FrameObj& frame) {
   frame.entries.clear();
@@ -47,22 +48,27 @@ std::vector<Value> bindParams(FunctionObj& fn, CallArgs& a) {
   FnProto& proto = *fn.proto;
   size_t n = proto.params.size();
   if (a.positional.size() > n)
-    throwUserError(ErrorKind::TypeError, proto.name + "() takes " + std::to_string(n) + " arguments but " +
+    throwUserError(ErrorKind::TypeError, proto.name + "() takes " + std::to_string(n) +
+                                             " arguments but " +
                                              std::to_string(a.positional.size()) + " were given");
   std::vector<Value> bound(n, Value::undefined());
   for (size_t i = 0; i < a.positional.size(); ++i) bound[i] = a.positional[i];
   for (size_t k = 0; k < a.kwNames.size(); ++k) {
     size_t i = 0;
     while (i < n && proto.params[i].name != a.kwNames[k]) ++i;
-    if (i == n) throwUserError(ErrorKind::TypeError, proto.name + "() got an unexpected keyword argument '" + a.kwNames[k] + "'");
+    if (i == n)
+      throwUserError(ErrorKind::TypeError,
+                     proto.name + "() got an unexpected keyword argument '" + a.kwNames[k] + "'");
     if (!bound[i].is(Type::Undefined))
-      throwUserError(ErrorKind::TypeError, proto.name + "() got multiple values for argument '" + a.kwNames[k] + "'");
+      throwUserError(ErrorKind::TypeError,
+                     proto.name + "() got multiple values for argument '" + a.kwNames[k] + "'");
     bound[i] = a.kwValues[k];
   }
   for (size_t i = 0; i < n; ++i) {
     if (!bound[i].is(Type::Undefined)) continue;
     if (fn.defaults[i].is(Type::Undefined))
-      throwUserError(ErrorKind::TypeError, proto.name + "() missing argument '" + proto.params[i].name + "'");
+      throwUserError(ErrorKind::TypeError,
+                     proto.name + "() missing argument '" + proto.params[i].name + "'");
     bound[i] = fn.defaults[i];
   }
   return bound;
@@ -70,27 +76,36 @@ std::vector<Value> bindParams(FunctionObj& fn, CallArgs& a) {
 
 // The value of every size, int and float source of a call, by source name, for the code
 // state (automatic dynamic).
-void collectSources(const Value& v, const std::string& path, std::vector<std::pair<std::string, double>>& out) {
+void collectSources(const Value& v, const std::string& path,
+                    std::vector<std::pair<std::string, double>>& out) {
   switch (v.type()) {
     case Type::Tensor:
       if (!isFake(v)) {
         const Tensor& t = asTensor(v);
         for (int64_t d = 0; d < t.ndim(); ++d)
-          out.emplace_back(path + ".shape[" + std::to_string(d) + "]", static_cast<double>(t.size(d)));
+          out.emplace_back(path + ".shape[" + std::to_string(d) + "]",
+                           static_cast<double>(t.size(d)));
       }
       return;
-    case Type::Int: out.emplace_back(path, static_cast<double>(v.asInt())); return;
-    case Type::Float: out.emplace_back(path, v.asFloat()); return;
+    case Type::Int:
+      out.emplace_back(path, static_cast<double>(v.asInt()));
+      return;
+    case Type::Float:
+      out.emplace_back(path, v.asFloat());
+      return;
     case Type::List:
     case Type::Tuple: {
       const auto& items = v.is(Type::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items;
-      for (size_t i = 0; i < items.size(); ++i) collectSources(items[i], path + "[" + std::to_string(i) + "]", out);
+      for (size_t i = 0; i < items.size(); ++i)
+        collectSources(items[i], path + "[" + std::to_string(i) + "]", out);
       return;
     }
     case Type::Dict:
-      for (auto& [k, item] : v.as<DictObj>()->entries) collectSources(item, path + "[" + quoteString(k) + "]", out);
+      for (auto& [k, item] : v.as<DictObj>()->entries)
+        collectSources(item, path + "[" + quoteString(k) + "]", out);
       return;
-    default: return;
+    default:
+      return;
   }
 }
 
@@ -104,20 +119,26 @@ void updateCodeState(FrameObj& frame, std::span<const Value> args) {
   }
 }
 
-Value rebuildOutput(const OutputTemplate& t, const std::vector<Tensor>& outs, const graph::SymbolValues& symbols) {
+Value rebuildOutput(const OutputTemplate& t, const std::vector<Tensor>& outs,
+                    const graph::SymbolValues& symbols) {
   switch (t.kind) {
-    case OutputTemplate::Kind::Output: return makeTensor(outs.at(t.output));
-    case OutputTemplate::Kind::Constant: return t.constant;
-    case OutputTemplate::Kind::Size: return Value::integer(symbols.eval(t.size));
+    case OutputTemplate::Kind::Output:
+      return makeTensor(outs.at(t.output));
+    case OutputTemplate::Kind::Constant:
+      return t.constant;
+    case OutputTemplate::Kind::Size:
+      return Value::integer(symbols.eval(t.size));
     case OutputTemplate::Kind::List:
     case OutputTemplate::Kind::Tuple: {
       std::vector<Value> items;
       for (const OutputTemplate& c : t.children) items.push_back(rebuildOutput(c, outs, symbols));
-      return t.kind == OutputTemplate::Kind::List ? makeList(std::move(items)) : makeTuple(std::move(items));
+      return t.kind == OutputTemplate::Kind::List ? makeList(std::move(items))
+                                                  : makeTuple(std::move(items));
     }
     case OutputTemplate::Kind::Dict: {
       Ref<DictObj> d = make<DictObj>();
-      for (size_t i = 0; i < t.keys.size(); ++i) d->set(t.keys[i], rebuildOutput(t.children[i], outs, symbols));
+      for (size_t i = 0; i < t.keys.size(); ++i)
+        d->set(t.keys[i], rebuildOutput(t.children[i], outs, symbols));
       return d.value();
     }
   }
@@ -130,7 +151,8 @@ Value runEntry(Entry& entry, const FlatArgs& flat) {
   graph::SymbolValues values;
   values.reset(symbols.size());
   for (size_t s = 0; s < symbols.size(); ++s)
-    if (!entry.env->symbol(static_cast<uint32_t>(s)).unbacked) values.bind(static_cast<uint32_t>(s), symbols[s]);
+    if (!entry.env->symbol(static_cast<uint32_t>(s)).unbacked)
+      values.bind(static_cast<uint32_t>(s), symbols[s]);
   return rebuildOutput(entry.output, outs, values);
 }
 
@@ -215,8 +237,9 @@ Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options)
                                              std::string(typeName(fn.type())) + "'");
   if (options.backend != "auto" && options.backend != "cpu") {
     if (options.backend == "vulkan" || options.backend == "tpu")
-      throwUserError(ErrorKind::DeviceError, "compile(backend = \"" + options.backend +
-                                                 "\") is not supported yet; use \"cpu\" or \"auto\"");
+      throwUserError(ErrorKind::DeviceError,
+                     "compile(backend = \"" + options.backend +
+                         "\") is not supported yet; use \"cpu\" or \"auto\"");
     throwUserError(ErrorKind::ValueError, "compile(): unknown backend \"" + options.backend +
                                               "\" (auto, cpu, vulkan, tpu)");
   }

@@ -33,10 +33,10 @@ struct Entry {
   ArgPlan plan;                           // how arguments are checked and flattened
   shapes::GuardProgram guards;            // over plan's size/int sources, in order
   std::unique_ptr<graph::GraphExecutable> executable;
-  OutputTemplate output;                  // rebuilds the returned value from graph outputs
-  std::vector<GlobalGuard> globals;       // globals the body read
-  std::vector<std::string> guardTexts;    // for stats()["guards"] and :guards
-  std::string graphText;                  // the optimized graph, for :graphs and explain()
+  OutputTemplate output;                // rebuilds the returned value from graph outputs
+  std::vector<GlobalGuard> globals;     // globals the body read
+  std::vector<std::string> guardTexts;  // for stats()["guards"] and :guards
+  std::string graphText;                // the optimized graph, for :graphs and explain()
   int compileId = 0;
   double compileMs = 0;  // all of it; the parts below are for stats() and the benchmark
   double traceMs = 0;    // inputs and the body on fake tensors (solver time included)

@@ -16,15 +16,19 @@ struct Field {
   Value (*load)(const CompilerConfig&);
 };
 
-#define TESSEL_BOOL_FIELD(f)                                                 \
-  Field {                                                                    \
-    #f, true, 0, [](CompilerConfig& c, const Value& v) { c.f = v.asBool(); }, \
-        [](const CompilerConfig& c) { return Value::boolean(c.f); }          \
+#define TESSEL_BOOL_FIELD(f)                                                                \
+  Field {                                                                                   \
+#f, true, 0,                                                                            \
+        [](CompilerConfig & c,                                                              \
+           const Value& v) { c.f = v.asBool(); }, [](const CompilerConfig&                  \
+                                                         c) { return Value::boolean(c.f); } \
   }
-#define TESSEL_INT_FIELD(f, lo)                                               \
-  Field {                                                                     \
-    #f, false, lo, [](CompilerConfig& c, const Value& v) { c.f = v.asInt(); }, \
-        [](const CompilerConfig& c) { return Value::integer(c.f); }           \
+#define TESSEL_INT_FIELD(f, lo)                                                            \
+  Field {                                                                                  \
+#f, false, lo,                                                                         \
+        [](CompilerConfig & c,                                                             \
+           const Value& v) { c.f = v.asInt(); }, [](const CompilerConfig&                  \
+                                                        c) { return Value::integer(c.f); } \
   }
 
 const Field kFields[] = {
@@ -43,19 +47,23 @@ void setConfigField(ModuleObj& self, const std::string& name, Value v) {
   for (const Field& f : kFields) {
     if (name != f.name) continue;
     if (f.isBool && !v.is(Type::Bool))
-      throwUserError(ErrorKind::TypeError, "config." + name + " must be a bool, not '" + std::string(typeName(v.type())) + "'");
+      throwUserError(ErrorKind::TypeError, "config." + name + " must be a bool, not '" +
+                                               std::string(typeName(v.type())) + "'");
     if (!f.isBool && !v.is(Type::Int))
-      throwUserError(ErrorKind::TypeError, "config." + name + " must be an int, not '" + std::string(typeName(v.type())) + "'");
+      throwUserError(ErrorKind::TypeError, "config." + name + " must be an int, not '" +
+                                               std::string(typeName(v.type())) + "'");
     if (!f.isBool && v.asInt() < f.min)
-      throwUserError(ErrorKind::ValueError, "config." + name + " must be at least " + std::to_string(f.min) +
-                                                ", got " + std::to_string(v.asInt()));
+      throwUserError(ErrorKind::ValueError, "config." + name + " must be at least " +
+                                                std::to_string(f.min) + ", got " +
+                                                std::to_string(v.asInt()));
     f.store(config, v);
     self.define(name, std::move(v));
     return;
   }
   std::string names;
   for (const Field& f : kFields) names += (names.empty() ? "" : ", ") + std::string(f.name);
-  throwUserError(ErrorKind::NameError, "config has no field '" + name + "' (fields: " + names + ")");
+  throwUserError(ErrorKind::NameError,
+                 "config has no field '" + name + "' (fields: " + names + ")");
 }
 
 }  // namespace

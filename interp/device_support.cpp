@@ -25,7 +25,8 @@ backends::Device defaultDevice() {
 
 void ensureDevice(backends::Device device) {
   switch (device) {
-    case backends::Device::Cpu: return;
+    case backends::Device::Cpu:
+      return;
     case backends::Device::Vulkan: {
       // Starting Vulkan costs tens of milliseconds, so programs that never ask pay nothing.
       static const bool available = backends::vulkan::registerVulkanBackend();
@@ -64,7 +65,8 @@ std::string cpuName() {
   return "host cpu";
 }
 
-Value deviceDict(const char* device, int64_t index, const std::string& name, const std::string& type) {
+Value deviceDict(const char* device, int64_t index, const std::string& name,
+                 const std::string& type) {
   Ref<DictObj> d = make<DictObj>();
   d->set("device", makeStr(device));
   d->set("index", Value::integer(index));

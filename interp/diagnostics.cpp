@@ -12,8 +12,7 @@ void raise(ErrorKind kind, std::string message, Span span) {
 namespace {
 
 std::string location(const SourceRegistry& sources, Span span) {
-  return sources.name(span.file) + ":" + std::to_string(span.line) + ":" +
-         std::to_string(span.col);
+  return sources.name(span.file) + ":" + std::to_string(span.line) + ":" + std::to_string(span.col);
 }
 
 // Columns count code points (ANTLR decodes UTF-8), so the caret line is built per code point;
@@ -27,7 +26,10 @@ std::string caretLine(std::string_view line, uint32_t col, uint32_t endCol) {
     out += c == '\t' ? '\t' : ' ';
     ++cp;
   }
-  while (cp < col) { out += ' '; ++cp; }
+  while (cp < col) {
+    out += ' ';
+    ++cp;
+  }
   out += '^';
   for (uint32_t c = col + 1; c <= endCol; ++c) out += '~';
   return out;

@@ -47,7 +47,6 @@ Evaluator::Evaluator(Interpreter& interp)
       maxCallDepth_(interp.options().maxCallDepth),
       stack_(kValueStackSize) {}
 
-
 void Evaluator::interrupted(const Span& span) {
   interruptFlag_->store(false);
   raise(ErrorKind::Interrupted, "interrupted", span);
@@ -56,8 +55,8 @@ void Evaluator::interrupted(const Span& span) {
 // Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
 // arguments. The caller's FrameGuard pops the frame and the depth. Inlined into both callers:
 // it is the prologue of every call.
-[[gnu::always_inline]] inline Value Evaluator::enterFunction(
-FunctionObj* fn, size_t base, size_t nargs, const Span& site) {
+[[gnu::always_inline]] inline Value Evaluator::enterFunction(FunctionObj* fn, size_t base,
+                                                             size_t nargs, const Span& site) {
   FnProto* proto = fn->proto;
   checkInterrupt(site);
   checkStack(site);
@@ -125,8 +124,8 @@ FunctionObj* fn, size_t base, size_t nargs, const Span& site) {
 Value Evaluator::evalCall(Call* c, Frame& f) {
   Value callee;
   auto* name = static_cast<Name*>(c->callee);
-  if (c->callee->kind == ExprKind::Name && name->ref.kind == VarRef::Kind::Global &&
-      !traceHooks_ && !f.module->globals[name->ref.index].is(Type::Undefined)) {
+  if (c->callee->kind == ExprKind::Name && name->ref.kind == VarRef::Kind::Global && !traceHooks_ &&
+      !f.module->globals[name->ref.index].is(Type::Undefined)) {
     callee = f.module->globals[name->ref.index];  // `f(...)` with f a module-level fn
   } else if (c->callee->kind == ExprKind::Attr) {
     return evalMethodCall(c, f);
@@ -156,7 +155,6 @@ Value Evaluator::evalCall(Call* c, Frame& f) {
   });
 }
 
-
 // `obj.method(...)`: the native is called directly with its receiver, without building a
 // bound-method object; the Call node caches the lookup per receiver type.
 Value Evaluator::evalMethodCall(Call* c, Frame& f) {
@@ -173,7 +171,8 @@ Value Evaluator::evalMethodCall(Call* c, Frame& f) {
     }
   }
   Value callee;
-  if (!method) callee = atSpan(attr->span, [&] { return getAttribute(interp_, object, attr->name); });
+  if (!method)
+    callee = atSpan(attr->span, [&] { return getAttribute(interp_, object, attr->name); });
   size_t n = c->args.size();
   Value small[4];
   std::vector<Value> big;
@@ -203,7 +202,8 @@ Value Evaluator::callValue(const Value& callee, std::span<Value> positional,
       return atSpan(site, [&] { return b->fn(interp_, ca); });
     }
     default:
-      raise(ErrorKind::TypeError, "'" + std::string(typeName(callee.type())) + "' is not callable", site);
+      raise(ErrorKind::TypeError, "'" + std::string(typeName(callee.type())) + "' is not callable",
+            site);
   }
 }
 
@@ -229,11 +229,11 @@ Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,
     size_t i = 0;
     while (i < nparams && proto->params[i].name != kwNames[k]) ++i;
     if (i == nparams)
-      raise(ErrorKind::TypeError, proto->name + "() got an unexpected keyword argument '" + kwNames[k] + "'",
-            site);
+      raise(ErrorKind::TypeError,
+            proto->name + "() got an unexpected keyword argument '" + kwNames[k] + "'", site);
     if (!slots[i].is(Type::Undefined))
-      raise(ErrorKind::TypeError, proto->name + "() got multiple values for argument '" + kwNames[k] + "'",
-            site);
+      raise(ErrorKind::TypeError,
+            proto->name + "() got multiple values for argument '" + kwNames[k] + "'", site);
     slots[i] = std::move(kwValues[k]);
   }
   guard.entered = true;

@@ -31,13 +31,15 @@ Value Evaluator::evalName(Name* n, Frame& f) {
     case VarRef::Kind::Local: {
       const Value& v = f.slots[n->ref.index];
       if (v.is(Type::Undefined))
-        raise(ErrorKind::NameError, "local variable '" + n->name + "' used before assignment", n->span);
+        raise(ErrorKind::NameError, "local variable '" + n->name + "' used before assignment",
+              n->span);
       return v;
     }
     case VarRef::Kind::LocalCell: {
       const Value& cell = f.slots[n->ref.index];
       if (!cell.is(Type::Cell))
-        raise(ErrorKind::NameError, "local variable '" + n->name + "' used before assignment", n->span);
+        raise(ErrorKind::NameError, "local variable '" + n->name + "' used before assignment",
+              n->span);
       return cell.as<CellObj>()->value;
     }
     case VarRef::Kind::Upvalue: {
@@ -54,20 +56,27 @@ Value Evaluator::evalName(Name* n, Frame& f) {
       if (Value* builtin = interp_.prelude().lookup(n->name)) return *builtin;
       raise(ErrorKind::NameError, "name '" + n->name + "' is not defined", n->span);
     }
-    case VarRef::Kind::Unresolved: break;
+    case VarRef::Kind::Unresolved:
+      break;
   }
   TESSEL_ASSERT(false, "unresolved name " + n->name);
 }
 
 Value Evaluator::evalNode(Expr* e, Frame& f) try {
   switch (e->kind) {
-    case ExprKind::IntLit: return Value::integer(static_cast<IntLit*>(e)->value);
-    case ExprKind::FloatLit: return Value::real(static_cast<FloatLit*>(e)->value);
-    case ExprKind::StrLit: return static_cast<StrLit*>(e)->cached;
+    case ExprKind::IntLit:
+      return Value::integer(static_cast<IntLit*>(e)->value);
+    case ExprKind::FloatLit:
+      return Value::real(static_cast<FloatLit*>(e)->value);
+    case ExprKind::StrLit:
+      return static_cast<StrLit*>(e)->cached;
 
-    case ExprKind::BoolLit: return Value::boolean(static_cast<BoolLit*>(e)->value);
-    case ExprKind::NoneLit: return Value::none();
-    case ExprKind::Name: return evalName(static_cast<Name*>(e), f);
+    case ExprKind::BoolLit:
+      return Value::boolean(static_cast<BoolLit*>(e)->value);
+    case ExprKind::NoneLit:
+      return Value::none();
+    case ExprKind::Name:
+      return evalName(static_cast<Name*>(e), f);
     case ExprKind::TupleLit: {
       std::vector<Value> items;
       for (Expr* x : static_cast<TupleLit*>(e)->elems) items.push_back(eval(x, f));
@@ -86,7 +95,8 @@ Value Evaluator::evalNode(Expr* e, Frame& f) try {
       for (size_t i = 0; i < d->keys.size(); ++i) {
         Value k = eval(d->keys[i], f);
         if (!k.is(Type::Str))
-          raise(ErrorKind::TypeError, "dict keys must be str, not '" + std::string(typeName(k.type())) + "'",
+          raise(ErrorKind::TypeError,
+                "dict keys must be str, not '" + std::string(typeName(k.type())) + "'",
                 d->keys[i]->span);
         out->set(k.as<StrObj>()->str, eval(d->values[i], f));
       }
@@ -96,8 +106,10 @@ Value Evaluator::evalNode(Expr* e, Frame& f) try {
       auto* u = static_cast<Unary*>(e);
       return unaryOp(u->op, eval(u->operand, f));
     }
-    case ExprKind::Binary: return evalBinary(static_cast<Binary*>(e), f);
-    case ExprKind::Compare: return evalCompare(static_cast<Compare*>(e), f);
+    case ExprKind::Binary:
+      return evalBinary(static_cast<Binary*>(e), f);
+    case ExprKind::Compare:
+      return evalCompare(static_cast<Compare*>(e), f);
     case ExprKind::Logical: {
       // `and`/`or` return an operand, like Python: `x or default`.
       auto* l = static_cast<Logical*>(e);
@@ -106,18 +118,22 @@ Value Evaluator::evalNode(Expr* e, Frame& f) try {
       if (l->isAnd ? !t : t) return lhs;
       return eval(l->rhs, f);
     }
-    case ExprKind::Not: return Value::boolean(!truthy(eval(static_cast<Not*>(e)->operand, f)));
+    case ExprKind::Not:
+      return Value::boolean(!truthy(eval(static_cast<Not*>(e)->operand, f)));
     case ExprKind::Ternary: {
       auto* t = static_cast<Ternary*>(e);
       return truthy(eval(t->cond, f)) ? eval(t->then, f) : eval(t->otherwise, f);
     }
-    case ExprKind::Call: return evalCall(static_cast<Call*>(e), f);
-    case ExprKind::Index: return evalIndex(static_cast<Index*>(e), f);
+    case ExprKind::Call:
+      return evalCall(static_cast<Call*>(e), f);
+    case ExprKind::Index:
+      return evalIndex(static_cast<Index*>(e), f);
     case ExprKind::Attr: {
       auto* a = static_cast<Attr*>(e);
       return getAttribute(interp_, eval(a->object, f), a->name);
     }
-    case ExprKind::Lambda: return makeClosure(static_cast<Lambda*>(e)->proto, f);
+    case ExprKind::Lambda:
+      return makeClosure(static_cast<Lambda*>(e)->proto, f);
   }
   return Value::none();
 } catch (const ScriptError&) {
@@ -141,10 +157,14 @@ Value Evaluator::evalBinary(Binary* b, Frame& f) {
   } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
     double x = lhs.asFloat(), y = rhs.asFloat();
     switch (b->op) {
-      case BinaryOp::Add: return Value::real(x + y);
-      case BinaryOp::Sub: return Value::real(x - y);
-      case BinaryOp::Mul: return Value::real(x * y);
-      default: break;
+      case BinaryOp::Add:
+        return Value::real(x + y);
+      case BinaryOp::Sub:
+        return Value::real(x - y);
+      case BinaryOp::Mul:
+        return Value::real(x * y);
+      default:
+        break;
     }
   }
   return binarySlow(b, lhs, rhs);
@@ -169,8 +189,7 @@ Value Evaluator::evalCompare(Compare* c, Frame& f) {
   const Value& lhs = evalRef(c->operands[0], f, lt);
   const Value& rhs = evalRef(c->operands[1], f, rt);
   if (c->ops.size() == 1 && lhs.is(Type::Int) && rhs.is(Type::Int)) {
-    bool holds
- = compareInts(c->ops[0], lhs.asInt(), rhs.asInt(), ok);
+    bool holds = compareInts(c->ops[0], lhs.asInt(), rhs.asInt(), ok);
     if (ok) return Value::boolean(holds);
   }
 
@@ -185,13 +204,26 @@ Value Evaluator::compareChain(Compare* c, Frame& f, Value lhs, Value rhs) try {
     if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
       int64_t x = lhs.asInt(), y = rhs.asInt();
       switch (c->ops[i]) {
-        case CompareOp::Eq: holds = x == y; break;
-        case CompareOp::Ne: holds = x != y; break;
-        case CompareOp::Lt: holds = x < y; break;
-        case CompareOp::Le: holds = x <= y; break;
-        case CompareOp::Gt: holds = x > y; break;
-        case CompareOp::Ge: holds = x >= y; break;
-        default: holds = compareValues(c->ops[i], lhs, rhs);
+        case CompareOp::Eq:
+          holds = x == y;
+          break;
+        case CompareOp::Ne:
+          holds = x != y;
+          break;
+        case CompareOp::Lt:
+          holds = x < y;
+          break;
+        case CompareOp::Le:
+          holds = x <= y;
+          break;
+        case CompareOp::Gt:
+          holds = x > y;
+          break;
+        case CompareOp::Ge:
+          holds = x >= y;
+          break;
+        default:
+          holds = compareValues(c->ops[i], lhs, rhs);
       }
     } else if ((lhs.is(Type::SymInt) || rhs.is(Type::SymInt)) && c->ops.size() == 1 &&
                c->ops[0] != CompareOp::In && c->ops[0] != CompareOp::NotIn) {
@@ -215,14 +247,13 @@ Value Evaluator::compareChain(Compare* c, Frame& f, Value lhs, Value rhs) try {
   throw ScriptError(err.kind(), err.what(), c->span);
 }
 
-
-
 namespace {
 
 std::optional<shapes::SymInt> symSliceBound(const Value& v, const char* what) {
   if (v.is(Type::None)) return std::nullopt;
   if (isIntLike(v)) return toSymInt(v);
-  throwUserError(ErrorKind::TypeError, std::string("slice ") + what + " must be int or none, not '" +
+  throwUserError(ErrorKind::TypeError, std::string("slice ") + what +
+                                           " must be int or none, not '" +
                                            std::string(typeName(v.type())) + "'");
 }
 
@@ -253,8 +284,8 @@ Value Evaluator::evalIndex(Index* x, Frame& f) {
     return tensorIndex(interp_, object, items);
   }
   if (x->subs.size() != 1 || x->hasTuple)
-    raise(ErrorKind::TypeError, "'" + std::string(typeName(object.type())) + "' takes a single index",
-          x->span);
+    raise(ErrorKind::TypeError,
+          "'" + std::string(typeName(object.type())) + "' takes a single index", x->span);
   Subscript& s = x->subs[0];
   switch (s.kind) {
     case Subscript::Kind::Single: {
@@ -275,7 +306,8 @@ Value Evaluator::evalIndex(Index* x, Frame& f) {
       auto step = s.step ? sliceBound(eval(s.step, f), "step") : std::nullopt;
       return getSlice(object, lo, hi, step);
     }
-    case Subscript::Kind::Ellipsis: break;
+    case Subscript::Kind::Ellipsis:
+      break;
   }
   raise(ErrorKind::TypeError, "'...' indexes tensors only", x->span);
 }

@@ -55,15 +55,22 @@ Flow Evaluator::execStatements(Stmt* const* it, Stmt* const* end, Frame& f) {
 
 void Evaluator::bindRef(const VarRef& ref, Value v, Frame& f) {
   switch (ref.kind) {
-    case VarRef::Kind::Local: f.slots[ref.index] = std::move(v); return;
+    case VarRef::Kind::Local:
+      f.slots[ref.index] = std::move(v);
+      return;
     case VarRef::Kind::LocalCell: {
       // A fresh cell per binding: closures made in earlier loop iterations keep their value.
       f.slots[ref.index] = make<CellObj>(std::move(v)).value();
       return;
     }
-    case VarRef::Kind::Global: f.module->globals[ref.index] = std::move(v); return;
-    case VarRef::Kind::Upvalue: f.closure->upvalues[ref.index]->value = std::move(v); return;
-    case VarRef::Kind::Unresolved: break;
+    case VarRef::Kind::Global:
+      f.module->globals[ref.index] = std::move(v);
+      return;
+    case VarRef::Kind::Upvalue:
+      f.closure->upvalues[ref.index]->value = std::move(v);
+      return;
+    case VarRef::Kind::Unresolved:
+      break;
   }
   TESSEL_ASSERT(false, "binding an unresolved name");
 }
@@ -74,9 +81,12 @@ void Evaluator::bind(Pattern* p, Value v, Frame& f) {
     return;
   }
   std::vector<Value> items;
-  if (v.is(Type::List)) items = v.as<ListObj>()->items;
-  else if (v.is(Type::Tuple)) items = v.as<TupleObj>()->items;
-  else if (v.is(Type::Tensor) || v.is(Type::Shape)) items = iterateTensorLike(v);
+  if (v.is(Type::List))
+    items = v.as<ListObj>()->items;
+  else if (v.is(Type::Tuple))
+    items = v.as<TupleObj>()->items;
+  else if (v.is(Type::Tensor) || v.is(Type::Shape))
+    items = iterateTensorLike(v);
   else
     raise(ErrorKind::TypeError,
           "cannot unpack a value of type '" + std::string(typeName(v.type())) + "'", p->span);
@@ -90,23 +100,31 @@ void Evaluator::bind(Pattern* p, Value v, Frame& f) {
 
 void Evaluator::storeName(Name* n, Value v, Frame& f) {
   switch (n->ref.kind) {
-    case VarRef::Kind::Local: f.slots[n->ref.index] = std::move(v); return;
+    case VarRef::Kind::Local:
+      f.slots[n->ref.index] = std::move(v);
+      return;
     case VarRef::Kind::LocalCell: {
       Value& slot = f.slots[n->ref.index];
-      if (!slot.is(Type::Cell)) slot = make<CellObj>(std::move(v)).value();
-      else slot.as<CellObj>()->value = std::move(v);
+      if (!slot.is(Type::Cell))
+        slot = make<CellObj>(std::move(v)).value();
+      else
+        slot.as<CellObj>()->value = std::move(v);
       return;
     }
-    case VarRef::Kind::Upvalue: f.closure->upvalues[n->ref.index]->value = std::move(v); return;
+    case VarRef::Kind::Upvalue:
+      f.closure->upvalues[n->ref.index]->value = std::move(v);
+      return;
     case VarRef::Kind::Global: {
       Value& slot = f.module->globals[n->ref.index];
       if (slot.is(Type::Undefined))
         raise(ErrorKind::NameError,
-              "cannot assign to undeclared variable '" + n->name + "' (declare it with let)", n->span);
+              "cannot assign to undeclared variable '" + n->name + "' (declare it with let)",
+              n->span);
       slot = std::move(v);
       return;
     }
-    case VarRef::Kind::Unresolved: break;
+    case VarRef::Kind::Unresolved:
+      break;
   }
   TESSEL_ASSERT(false, "assigning an unresolved name");
 }
@@ -135,14 +153,16 @@ void Evaluator::execAssign(Assign* s, Frame& f) {
     case ExprKind::Name: {
       auto* n = static_cast<Name*>(s->target);
       Value rhs = eval(s->value, f);
-      storeName(n, s->op == AssignOp::Set ? std::move(rhs) : combine(eval(n, f), std::move(rhs)), f);
+      storeName(n, s->op == AssignOp::Set ? std::move(rhs) : combine(eval(n, f), std::move(rhs)),
+                f);
       return;
     }
     case ExprKind::Index: {
       auto* x = static_cast<Index*>(s->target);
       Value object = eval(x->object, f);
       if (x->subs.size() != 1 || x->subs[0].kind != Subscript::Kind::Single)
-        raise(ErrorKind::TypeError, "only single-index assignment is supported: xs[i] = v", x->span);
+        raise(ErrorKind::TypeError, "only single-index assignment is supported: xs[i] = v",
+              x->span);
       Value key = eval(x->subs[0].index, f);
       Value rhs = eval(s->value, f);
       try {
@@ -160,7 +180,8 @@ void Evaluator::execAssign(Assign* s, Frame& f) {
       Value object = eval(a->object, f);
       Value rhs = eval(s->value, f);
       try {
-        if (s->op != AssignOp::Set) rhs = combine(getAttribute(interp_, object, a->name), std::move(rhs));
+        if (s->op != AssignOp::Set)
+          rhs = combine(getAttribute(interp_, object, a->name), std::move(rhs));
         setAttribute(interp_, object, a->name, std::move(rhs));
       } catch (const ScriptError&) {
         throw;
@@ -169,7 +190,8 @@ void Evaluator::execAssign(Assign* s, Frame& f) {
       }
       return;
     }
-    default: break;
+    default:
+      break;
   }
   raise(ErrorKind::SyntaxError, "cannot assign to this expression", s->target->span);
 }
@@ -177,15 +199,18 @@ void Evaluator::execAssign(Assign* s, Frame& f) {
 void Evaluator::execFnDecl(FnDecl* s, Frame& f) {
   // A nested fn that calls itself captures its own name: its cell must exist before the
   // closure is made.
-  if (s->ref.kind == VarRef::Kind::LocalCell) f.slots[s->ref.index] = make<CellObj>(Value::undefined()).value();
+  if (s->ref.kind == VarRef::Kind::LocalCell)
+    f.slots[s->ref.index] = make<CellObj>(Value::undefined()).value();
   Value fn = makeClosure(s->proto, f);
   for (size_t i = s->decorators.size(); i-- > 0;) {
     Value deco = eval(s->decorators[i], f);
     Value args[] = {fn};
     fn = callValue(deco, args, {}, {}, s->decorators[i]->span);
   }
-  if (s->ref.kind == VarRef::Kind::LocalCell) f.slots[s->ref.index].as<CellObj>()->value = fn;
-  else bindRef(s->ref, fn, f);
+  if (s->ref.kind == VarRef::Kind::LocalCell)
+    f.slots[s->ref.index].as<CellObj>()->value = fn;
+  else
+    bindRef(s->ref, fn, f);
 }
 
 Flow Evaluator::execFor(For* s, Frame& f) {
@@ -217,11 +242,14 @@ Flow Evaluator::execFor(For* s, Frame& f) {
       }
       return Flow::Normal;
     }
-    default: break;
+    default:
+      break;
   }
   std::vector<Value> items;
   switch (iterable.type()) {
-    case Type::Tuple: items = iterable.as<TupleObj>()->items; break;
+    case Type::Tuple:
+      items = iterable.as<TupleObj>()->items;
+      break;
     case Type::Dict:
       for (auto& [k, v] : iterable.as<DictObj>()->entries) items.push_back(makeStr(k));
       break;
@@ -239,8 +267,8 @@ Flow Evaluator::execFor(For* s, Frame& f) {
       }
       break;
     default:
-      raise(ErrorKind::TypeError, "'" + std::string(typeName(iterable.type())) + "' is not iterable",
-            s->iterable->span);
+      raise(ErrorKind::TypeError,
+            "'" + std::string(typeName(iterable.type())) + "' is not iterable", s->iterable->span);
   }
   for (Value& item : items) {
     Flow flow = body(std::move(item));
@@ -251,8 +279,7 @@ Flow Evaluator::execFor(For* s, Frame& f) {
 }
 
 // A statement run while tracing: the tracer records where guards come from.
-Flow Evaluator::execTraced(
-Stmt* s, Frame& f) {
+Flow Evaluator::execTraced(Stmt* s, Frame& f) {
   TraceHooks* hooks = traceHooks_;
   hooks->enterStatement(conditionSpan(s));
   struct Leave {
@@ -265,10 +292,14 @@ Stmt* s, Frame& f) {
 Span Evaluator::conditionSpan(Stmt* s) {
   // Guards and branch errors point at the condition (`at f.dsl:6:8: if x.shape[0] <= 30`).
   switch (s->kind) {
-    case StmtKind::If: return static_cast<If*>(s)->conds[0]->span;
-    case StmtKind::While: return static_cast<While*>(s)->cond->span;
-    case StmtKind::Assert: return static_cast<Assert*>(s)->cond->span;
-    default: return s->span;
+    case StmtKind::If:
+      return static_cast<If*>(s)->conds[0]->span;
+    case StmtKind::While:
+      return static_cast<While*>(s)->cond->span;
+    case StmtKind::Assert:
+      return static_cast<Assert*>(s)->cond->span;
+    default:
+      return s->span;
   }
 }
 
@@ -281,9 +312,15 @@ Flow Evaluator::execStmt(Stmt* s, Frame& f) {
       bind(n->target, eval(n->value, f), f);
       return Flow::Normal;
     }
-    case StmtKind::Assign: execAssign(static_cast<Assign*>(s), f); return Flow::Normal;
-    case StmtKind::ExprStmt: eval(static_cast<ExprStmt*>(s)->expr, f); return Flow::Normal;
-    case StmtKind::FnDecl: execFnDecl(static_cast<FnDecl*>(s), f); return Flow::Normal;
+    case StmtKind::Assign:
+      execAssign(static_cast<Assign*>(s), f);
+      return Flow::Normal;
+    case StmtKind::ExprStmt:
+      eval(static_cast<ExprStmt*>(s)->expr, f);
+      return Flow::Normal;
+    case StmtKind::FnDecl:
+      execFnDecl(static_cast<FnDecl*>(s), f);
+      return Flow::Normal;
     case StmtKind::If: {
       auto* n = static_cast<If*>(s);
       for (size_t i = 0; i < n->conds.size(); ++i)
@@ -291,17 +328,25 @@ Flow Evaluator::execStmt(Stmt* s, Frame& f) {
       if (n->blocks.size() > n->conds.size()) return execBlock(n->blocks.back(), f);
       return Flow::Normal;
     }
-    case StmtKind::While: return execWhile(static_cast<While*>(s), f);
-    case StmtKind::For: return execFor(static_cast<For*>(s), f);
-    case StmtKind::Break: return Flow::Break;
-    case StmtKind::Continue: return Flow::Continue;
+    case StmtKind::While:
+      return execWhile(static_cast<While*>(s), f);
+    case StmtKind::For:
+      return execFor(static_cast<For*>(s), f);
+    case StmtKind::Break:
+      return Flow::Break;
+    case StmtKind::Continue:
+      return Flow::Continue;
     case StmtKind::Return: {
       auto* n = static_cast<Return*>(s);
       f.result = n->value ? eval(n->value, f) : Value::none();
       return Flow::Return;
     }
-    case StmtKind::Assert: execAssert(static_cast<Assert*>(s), f); return Flow::Normal;
-    case StmtKind::Import: execImport(static_cast<Import*>(s), f); return Flow::Normal;
+    case StmtKind::Assert:
+      execAssert(static_cast<Assert*>(s), f);
+      return Flow::Normal;
+    case StmtKind::Import:
+      execImport(static_cast<Import*>(s), f);
+      return Flow::Normal;
   }
   return Flow::Normal;
 }
@@ -350,7 +395,6 @@ Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
     if (echo && i + 1 == body.size() && s->kind == StmtKind::ExprStmt)
       return eval(static_cast<ExprStmt*>(s)->expr, frame);
     Flow flow = execStatements(&body[i], &body[i] + 1, frame);
-
 
     if (flow == Flow::Return) return Value::none();  // `return` at top level ends the script
     if (flow != Flow::Normal)

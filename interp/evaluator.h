@@ -5,7 +5,6 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
-
 #include <span>
 #include <vector>
 
@@ -20,9 +19,12 @@ class Interpreter;
 /// the generic path must decide (overflow, division by a non-positive number, other ops).
 inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
   switch (op) {
-    case BinaryOp::Add: return !__builtin_add_overflow(x, y, &r);
-    case BinaryOp::Sub: return !__builtin_sub_overflow(x, y, &r);
-    case BinaryOp::Mul: return !__builtin_mul_overflow(x, y, &r);
+    case BinaryOp::Add:
+      return !__builtin_add_overflow(x, y, &r);
+    case BinaryOp::Sub:
+      return !__builtin_sub_overflow(x, y, &r);
+    case BinaryOp::Mul:
+      return !__builtin_mul_overflow(x, y, &r);
     case BinaryOp::FloorDiv:
       if (y <= 0) return false;
       r = x / y - (x % y != 0 && x < 0);
@@ -32,7 +34,8 @@ inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
       r = x % y;
       if (r < 0) r += y;
       return true;
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -40,16 +43,23 @@ inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
 inline bool compareInts(CompareOp op, int64_t x, int64_t y, bool& ok) {
   ok = true;
   switch (op) {
-    case CompareOp::Eq: return x == y;
-    case CompareOp::Ne: return x != y;
-    case CompareOp::Lt: return x < y;
-    case CompareOp::Le: return x <= y;
-    case CompareOp::Gt: return x > y;
-    case CompareOp::Ge: return x >= y;
-    default: ok = false; return false;
+    case CompareOp::Eq:
+      return x == y;
+    case CompareOp::Ne:
+      return x != y;
+    case CompareOp::Lt:
+      return x < y;
+    case CompareOp::Le:
+      return x <= y;
+    case CompareOp::Gt:
+      return x > y;
+    case CompareOp::Ge:
+      return x >= y;
+    default:
+      ok = false;
+      return false;
   }
 }
-
 
 /// The activation of one function (or of a module's top-level code).
 struct Frame {
@@ -95,14 +105,18 @@ class Evaluator {
             return v;
         }
         return evalNode(e, f);
-
       }
-      case ExprKind::IntLit: return Value::integer(static_cast<IntLit*>(e)->value);
+      case ExprKind::IntLit:
+        return Value::integer(static_cast<IntLit*>(e)->value);
       // These three attach spans to their own errors (Note [Spans]).
-      case ExprKind::Binary: return evalBinary(static_cast<Binary*>(e), f);
-      case ExprKind::Compare: return evalCompare(static_cast<Compare*>(e), f);
-      case ExprKind::Call: return evalCall(static_cast<Call*>(e), f);
-      default: return evalNode(e, f);
+      case ExprKind::Binary:
+        return evalBinary(static_cast<Binary*>(e), f);
+      case ExprKind::Compare:
+        return evalCompare(static_cast<Compare*>(e), f);
+      case ExprKind::Call:
+        return evalCall(static_cast<Call*>(e), f);
+      default:
+        return evalNode(e, f);
     }
   }
 
@@ -172,7 +186,6 @@ class Evaluator {
   Value compareChain(Compare* c, Frame& f, Value lhs, Value rhs);
   Value binarySlow(Binary* b, const Value& lhs, const Value& rhs);
 
-
   Value evalCall(Call* e, Frame& f);
   Value evalIndex(Index* e, Frame& f);
   Value evalName(Name* e, Frame& f);
@@ -186,7 +199,6 @@ class Evaluator {
   }
   Flow execTraced(Stmt* s, Frame& f);
   Flow execStatements(Stmt* const* begin, Stmt* const* end, Frame& f);
-
 
   Flow execWhile(While* s, Frame& f);
   void execAssert(Assert* s, Frame& f);
@@ -210,7 +222,9 @@ class Evaluator {
     return conditionSlow(e, f);
   }
   bool conditionSlow(Expr* e, Frame& f);
-  Flow execBlock(const Block& b, Frame& f) { return execStatements(b.data(), b.data() + b.size(), f); }
+  Flow execBlock(const Block& b, Frame& f) {
+    return execStatements(b.data(), b.data() + b.size(), f);
+  }
 
   Flow execFor(For* s, Frame& f);
   void execAssign(Assign* s, Frame& f);

@@ -112,7 +112,8 @@ Value Interpreter::importModule(const std::string& name, bool isPath, const std:
     candidates.push_back(fs::path(name).is_absolute() ? fs::path(name) : base / name);
   } else {
     candidates.push_back(base / (name + ".dsl"));
-    for (const std::string& dir : stdlibDirs()) candidates.push_back(fs::path(dir) / (name + ".dsl"));
+    for (const std::string& dir : stdlibDirs())
+      candidates.push_back(fs::path(dir) / (name + ".dsl"));
   }
   fs::path found;
   for (const fs::path& c : candidates) {

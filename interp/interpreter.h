@@ -84,7 +84,7 @@ class Interpreter {
   Ref<ModuleObj> prelude_;
   Ref<ModuleObj> main_;
   std::vector<std::pair<std::string, Ref<ModuleObj>>> modules_;  // by absolute path
-  std::vector<std::string> importing_;                            // cycle detection
+  std::vector<std::string> importing_;                           // cycle detection
   std::unique_ptr<Evaluator> evaluator_;
   std::ostream* out_;
   std::atomic<bool> interruptRequested_{false};

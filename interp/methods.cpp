@@ -13,7 +13,9 @@
 namespace tessel::interp {
 namespace {
 
-ListObj* self_list(CallArgs& a) { return a.self.as<ListObj>(); }
+ListObj* self_list(CallArgs& a) {
+  return a.self.as<ListObj>();
+}
 
 Value listAppend(Interpreter&, CallArgs& a) {
   ArgBinder b("append", a, {"value"}, 1);
@@ -75,7 +77,9 @@ Value listCopy(Interpreter&, CallArgs& a) {
   return makeList(self_list(a)->items);
 }
 
-DictObj* self_dict(CallArgs& a) { return a.self.as<DictObj>(); }
+DictObj* self_dict(CallArgs& a) {
+  return a.self.as<DictObj>();
+}
 
 Value dictKeys(Interpreter&, CallArgs& a) {
   ArgBinder b("keys", a, {}, 0);
@@ -103,7 +107,9 @@ Value dictGet(Interpreter&, CallArgs& a) {
   return b.has(1) ? b.at(1) : Value::none();
 }
 
-const std::string& self_str(CallArgs& a) { return a.self.as<StrObj>()->str; }
+const std::string& self_str(CallArgs& a) {
+  return a.self.as<StrObj>()->str;
+}
 
 Value strSplit(Interpreter&, CallArgs& a) {
   ArgBinder b("split", a, {"sep"}, 0);

@@ -25,21 +25,23 @@ ArgBinder::ArgBinder(const char* fn, CallArgs& args, std::initializer_list<const
     size_t i = 0;
     while (i < count_ && args.kwNames[k] != names_[i]) ++i;
     if (i == count_)
-      throwUserError(ErrorKind::TypeError, std::string(fn) + "() got an unexpected keyword argument '" +
-                                               args.kwNames[k] + "'");
+      throwUserError(
+          ErrorKind::TypeError,
+          std::string(fn) + "() got an unexpected keyword argument '" + args.kwNames[k] + "'");
     if (bound_[i])
-      throwUserError(ErrorKind::TypeError, std::string(fn) + "() got multiple values for argument '" +
-                                               names_[i] + "'");
+      throwUserError(ErrorKind::TypeError,
+                     std::string(fn) + "() got multiple values for argument '" + names_[i] + "'");
     bound_[i] = &args.kwValues[k];
   }
   for (size_t i = 0; i < required; ++i)
     if (!bound_[i])
-      throwUserError(ErrorKind::TypeError, std::string(fn) + "() missing argument '" + names_[i] + "'");
+      throwUserError(ErrorKind::TypeError,
+                     std::string(fn) + "() missing argument '" + names_[i] + "'");
 }
 
 void ArgBinder::typeError(size_t i, const char* expected) const {
-  throwUserError(ErrorKind::TypeError, std::string(fn_) + "(): argument '" + names_[i] + "' must be " +
-                                           expected + ", not '" +
+  throwUserError(ErrorKind::TypeError, std::string(fn_) + "(): argument '" + names_[i] +
+                                           "' must be " + expected + ", not '" +
                                            std::string(typeName(bound_[i]->type())) + "'");
 }
 
@@ -76,30 +78,36 @@ int64_t expectInt(const Value& v, const std::string& what) {
   if (v.is(Type::Int)) return v.asInt();
   if (v.is(Type::Bool)) return v.asBool();
   if (v.is(Type::SymInt)) return concreteInt(v);
-  throwUserError(ErrorKind::TypeError, what + " must be int, not '" + std::string(typeName(v.type())) + "'");
+  throwUserError(ErrorKind::TypeError,
+                 what + " must be int, not '" + std::string(typeName(v.type())) + "'");
 }
 
 double expectNumber(const Value& v, const std::string& what) {
   if (v.isNumber()) return v.toDouble();
   if (v.is(Type::Bool)) return v.asBool();
   if (v.is(Type::SymInt)) return static_cast<double>(concreteInt(v));
-  throwUserError(ErrorKind::TypeError, what + " must be a number, not '" + std::string(typeName(v.type())) + "'");
+  throwUserError(ErrorKind::TypeError,
+                 what + " must be a number, not '" + std::string(typeName(v.type())) + "'");
 }
 
 const std::string& expectStr(const Value& v, const std::string& what) {
   if (v.is(Type::Str)) return v.as<StrObj>()->str;
-  throwUserError(ErrorKind::TypeError, what + " must be str, not '" + std::string(typeName(v.type())) + "'");
+  throwUserError(ErrorKind::TypeError,
+                 what + " must be str, not '" + std::string(typeName(v.type())) + "'");
 }
 
 std::vector<Value> iterate(const Value& v, const std::string& what) {
   switch (v.type()) {
-    case Type::List: return v.as<ListObj>()->items;
-    case Type::Tuple: return v.as<TupleObj>()->items;
+    case Type::List:
+      return v.as<ListObj>()->items;
+    case Type::Tuple:
+      return v.as<TupleObj>()->items;
     case Type::Range: {
       auto* r = v.as<RangeObj>();
       std::vector<Value> out;
       int64_t n = r->size();
-      if (n > (int64_t{1} << 28)) throwUserError(ErrorKind::LimitError, what + ": range too large to materialize");
+      if (n > (int64_t{1} << 28))
+        throwUserError(ErrorKind::LimitError, what + ": range too large to materialize");
       out.reserve(n);
       for (int64_t i = 0, x = r->start; i < n; ++i, x += r->step) out.push_back(Value::integer(x));
       return out;
@@ -115,9 +123,11 @@ std::vector<Value> iterate(const Value& v, const std::string& what) {
       return out;
     }
     case Type::Tensor:
-    case Type::Shape: return iterateTensorLike(v);
+    case Type::Shape:
+      return iterateTensorLike(v);
     default:
-      throwUserError(ErrorKind::TypeError, what + ": '" + std::string(typeName(v.type())) + "' is not iterable");
+      throwUserError(ErrorKind::TypeError,
+                     what + ": '" + std::string(typeName(v.type())) + "' is not iterable");
   }
 }
 

@@ -76,7 +76,8 @@ struct ModuleObj : Object {
 
 /// A closure over a FnProto: its captured cells and its evaluated defaults.
 struct FunctionObj : Object {
-  FunctionObj(FnProto* p, Ref<ModuleObj> m) : Object(Type::Function), proto(p), module(std::move(m)) {}
+  FunctionObj(FnProto* p, Ref<ModuleObj> m)
+      : Object(Type::Function), proto(p), module(std::move(m)) {}
   FnProto* proto;
   Ref<ModuleObj> module;
   std::vector<Ref<CellObj>> upvalues;
@@ -88,7 +89,7 @@ struct CallArgs {
   std::span<Value> positional;
   std::span<const std::string> kwNames;
   std::span<Value> kwValues;
-  Value self;  // the receiver of a method call; None otherwise
+  Value self;   // the receiver of a method call; None otherwise
   Span site{};  // the call expression, for natives that call back into Tessel
 };
 
@@ -103,8 +104,14 @@ struct BuiltinObj : Object {
   Value self;
 };
 
-inline Value makeStr(std::string s) { return Value::object(new StrObj(std::move(s))); }
-inline Value makeList(std::vector<Value> v = {}) { return Value::object(new ListObj(std::move(v))); }
-inline Value makeTuple(std::vector<Value> v) { return Value::object(new TupleObj(std::move(v))); }
+inline Value makeStr(std::string s) {
+  return Value::object(new StrObj(std::move(s)));
+}
+inline Value makeList(std::vector<Value> v = {}) {
+  return Value::object(new ListObj(std::move(v)));
+}
+inline Value makeTuple(std::vector<Value> v) {
+  return Value::object(new TupleObj(std::move(v)));
+}
 
 }  // namespace tessel::interp

@@ -12,10 +12,16 @@ namespace {
 thread_local OpSink* gSink = nullptr;
 }
 
-OpSink* currentOpSink() { return gSink; }
+OpSink* currentOpSink() {
+  return gSink;
+}
 
-ScopedOpSink::ScopedOpSink(OpSink* sink) : previous_(gSink) { gSink = sink; }
-ScopedOpSink::~ScopedOpSink() { gSink = previous_; }
+ScopedOpSink::ScopedOpSink(OpSink* sink) : previous_(gSink) {
+  gSink = sink;
+}
+ScopedOpSink::~ScopedOpSink() {
+  gSink = previous_;
+}
 
 Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
   if (gSink) return gSink->emit(op, operands, attrs);

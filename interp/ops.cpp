@@ -40,29 +40,39 @@ Value arithNumbers(BinaryOp op, const Value& a, const Value& b) {
   if (a.is(Type::Int) && b.is(Type::Int)) {
     int64_t x = a.asInt(), y = b.asInt();
     switch (op) {
-      case BinaryOp::Add: return Value::integer(checkedAdd(x, y));
-      case BinaryOp::Sub: return Value::integer(checkedSub(x, y));
-      case BinaryOp::Mul: return Value::integer(checkedMul(x, y));
+      case BinaryOp::Add:
+        return Value::integer(checkedAdd(x, y));
+      case BinaryOp::Sub:
+        return Value::integer(checkedSub(x, y));
+      case BinaryOp::Mul:
+        return Value::integer(checkedMul(x, y));
       case BinaryOp::Div:
         if (y == 0) throwUserError(ErrorKind::ZeroDivisionError, "division by zero");
         return Value::real(static_cast<double>(x) / static_cast<double>(y));
-      case BinaryOp::FloorDiv: return Value::integer(floorDiv(x, y));
-      case BinaryOp::Mod: return Value::integer(floorMod(x, y));
+      case BinaryOp::FloorDiv:
+        return Value::integer(floorDiv(x, y));
+      case BinaryOp::Mod:
+        return Value::integer(floorMod(x, y));
       case BinaryOp::Pow:
         if (y < 0) {
-          if (x == 0) throwUserError(ErrorKind::ZeroDivisionError, "0 cannot be raised to a negative power");
+          if (x == 0)
+            throwUserError(ErrorKind::ZeroDivisionError, "0 cannot be raised to a negative power");
           return Value::real(std::pow(static_cast<double>(x), static_cast<double>(y)));
         }
         return Value::integer(powInt(x, y));
-      case BinaryOp::MatMul: break;
+      case BinaryOp::MatMul:
+        break;
     }
     operandError("@", a, b);
   }
   double x = a.toDouble(), y = b.toDouble();
   switch (op) {
-    case BinaryOp::Add: return Value::real(x + y);
-    case BinaryOp::Sub: return Value::real(x - y);
-    case BinaryOp::Mul: return Value::real(x * y);
+    case BinaryOp::Add:
+      return Value::real(x + y);
+    case BinaryOp::Sub:
+      return Value::real(x - y);
+    case BinaryOp::Mul:
+      return Value::real(x * y);
     case BinaryOp::Div:
       if (y == 0) throwUserError(ErrorKind::ZeroDivisionError, "float division by zero");
       return Value::real(x / y);
@@ -73,13 +83,16 @@ Value arithNumbers(BinaryOp op, const Value& a, const Value& b) {
       if (y == 0) throwUserError(ErrorKind::ZeroDivisionError, "float modulo by zero");
       return Value::real(floatFloorMod(x, y));
     case BinaryOp::Pow: {
-      if (x == 0 && y < 0) throwUserError(ErrorKind::ZeroDivisionError, "0.0 cannot be raised to a negative power");
+      if (x == 0 && y < 0)
+        throwUserError(ErrorKind::ZeroDivisionError, "0.0 cannot be raised to a negative power");
       double r = std::pow(x, y);
       if (std::isnan(r) && !std::isnan(x) && !std::isnan(y))
-        throwUserError(ErrorKind::ValueError, "negative number cannot be raised to a fractional power");
+        throwUserError(ErrorKind::ValueError,
+                       "negative number cannot be raised to a fractional power");
       return Value::real(r);
     }
-    case BinaryOp::MatMul: break;
+    case BinaryOp::MatMul:
+      break;
   }
   operandError("@", a, b);
 }
@@ -104,14 +117,17 @@ Value repeatSeq(const Value& seq, int64_t n) {
   return seq.is(Type::List) ? makeList(std::move(out)) : makeTuple(std::move(out));
 }
 
-bool isSeq(const Value& v) { return v.is(Type::Str) || v.is(Type::List) || v.is(Type::Tuple); }
+bool isSeq(const Value& v) {
+  return v.is(Type::Str) || v.is(Type::List) || v.is(Type::Tuple);
+}
 
 int compareSeq(const std::vector<Value>& a, const std::vector<Value>& b);
 
 // Three-way comparison for ordered types; TypeError for unordered pairs.
 int threeWay(const Value& a, const Value& b) {
   if (a.isNumber() && b.isNumber()) {
-    if (a.is(Type::Int) && b.is(Type::Int)) return a.asInt() < b.asInt() ? -1 : a.asInt() > b.asInt();
+    if (a.is(Type::Int) && b.is(Type::Int))
+      return a.asInt() < b.asInt() ? -1 : a.asInt() > b.asInt();
     double x = a.toDouble(), y = b.toDouble();
     return x < y ? -1 : x > y;
   }
@@ -120,10 +136,13 @@ int threeWay(const Value& a, const Value& b) {
     int c = a.as<StrObj>()->str.compare(b.as<StrObj>()->str);
     return c < 0 ? -1 : c > 0;
   }
-  if (a.is(Type::List) && b.is(Type::List)) return compareSeq(a.as<ListObj>()->items, b.as<ListObj>()->items);
-  if (a.is(Type::Tuple) && b.is(Type::Tuple)) return compareSeq(a.as<TupleObj>()->items, b.as<TupleObj>()->items);
-  throwUserError(ErrorKind::TypeError, "'<' not supported between '" + std::string(typeName(a.type())) +
-                                           "' and '" + std::string(typeName(b.type())) + "'");
+  if (a.is(Type::List) && b.is(Type::List))
+    return compareSeq(a.as<ListObj>()->items, b.as<ListObj>()->items);
+  if (a.is(Type::Tuple) && b.is(Type::Tuple))
+    return compareSeq(a.as<TupleObj>()->items, b.as<TupleObj>()->items);
+  throwUserError(ErrorKind::TypeError, "'<' not supported between '" +
+                                           std::string(typeName(a.type())) + "' and '" +
+                                           std::string(typeName(b.type())) + "'");
 }
 
 int compareSeq(const std::vector<Value>& a, const std::vector<Value>& b) {
@@ -139,24 +158,28 @@ int compareSeq(const std::vector<Value>& a, const std::vector<Value>& b) {
 int64_t checkedAdd(int64_t a, int64_t b) {
   int64_t r;
   if (__builtin_add_overflow(a, b, &r))
-    throwUserError(ErrorKind::OverflowError, "integer overflow in " + std::to_string(a) + " + " + std::to_string(b));
+    throwUserError(ErrorKind::OverflowError,
+                   "integer overflow in " + std::to_string(a) + " + " + std::to_string(b));
   return r;
 }
 int64_t checkedSub(int64_t a, int64_t b) {
   int64_t r;
   if (__builtin_sub_overflow(a, b, &r))
-    throwUserError(ErrorKind::OverflowError, "integer overflow in " + std::to_string(a) + " - " + std::to_string(b));
+    throwUserError(ErrorKind::OverflowError,
+                   "integer overflow in " + std::to_string(a) + " - " + std::to_string(b));
   return r;
 }
 int64_t checkedMul(int64_t a, int64_t b) {
   int64_t r;
   if (__builtin_mul_overflow(a, b, &r))
-    throwUserError(ErrorKind::OverflowError, "integer overflow in " + std::to_string(a) + " * " + std::to_string(b));
+    throwUserError(ErrorKind::OverflowError,
+                   "integer overflow in " + std::to_string(a) + " * " + std::to_string(b));
   return r;
 }
 int64_t floorDiv(int64_t a, int64_t b) {
   if (b == 0) throwUserError(ErrorKind::ZeroDivisionError, "integer division by zero");
-  if (a == INT64_MIN && b == -1) throwUserError(ErrorKind::OverflowError, "integer overflow in floor division");
+  if (a == INT64_MIN && b == -1)
+    throwUserError(ErrorKind::OverflowError, "integer overflow in floor division");
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
@@ -176,12 +199,11 @@ Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
     return binaryOp(op, a.is(Type::SymBool) ? Value::boolean(concreteBool(a)) : a,
                     b.is(Type::SymBool) ? Value::boolean(concreteBool(b)) : b);
   auto numeric = [](const Value& v) { return v.isNumber() || v.is(Type::Bool); };
-  auto asNumber = [](const Value& v) {
-    return v.is(Type::Bool) ? Value::integer(v.asBool()) : v;
-  };
+  auto asNumber = [](const Value& v) { return v.is(Type::Bool) ? Value::integer(v.asBool()) : v; };
   if (numeric(a) && numeric(b)) return arithNumbers(op, asNumber(a), asNumber(b));
   if (op == BinaryOp::Add) {
-    if (a.is(Type::Str) && b.is(Type::Str)) return makeStr(a.as<StrObj>()->str + b.as<StrObj>()->str);
+    if (a.is(Type::Str) && b.is(Type::Str))
+      return makeStr(a.as<StrObj>()->str + b.as<StrObj>()->str);
     if (a.is(Type::List) && b.is(Type::List)) {
       std::vector<Value> out = a.as<ListObj>()->items;
       out.insert(out.end(), b.as<ListObj>()->items.begin(), b.as<ListObj>()->items.end());
@@ -209,7 +231,6 @@ Value unaryOp(UnaryOp op, const Value& a) {
     if (op == UnaryOp::Neg && v == INT64_MIN)
       throwUserError(ErrorKind::OverflowError, "integer overflow in -(" + std::to_string(v) + ")");
     return Value::integer(op == UnaryOp::Neg ? -v : v);
-
   }
   if (a.is(Type::Float)) return Value::real(op == UnaryOp::Neg ? -a.asFloat() : a.asFloat());
   throwUserError(ErrorKind::TypeError, std::string("bad operand type for unary ") +
@@ -235,9 +256,12 @@ bool valuesEqual(const Value& a, const Value& b) {
   if (b.is(Type::Bool) && a.isNumber()) return valuesEqual(a, Value::integer(b.asBool()));
   if (a.type() != b.type()) return false;
   switch (a.type()) {
-    case Type::None: return true;
-    case Type::Bool: return a.asBool() == b.asBool();
-    case Type::Str: return a.as<StrObj>()->str == b.as<StrObj>()->str;
+    case Type::None:
+      return true;
+    case Type::Bool:
+      return a.asBool() == b.asBool();
+    case Type::Str:
+      return a.as<StrObj>()->str == b.as<StrObj>()->str;
     case Type::List:
     case Type::Tuple: {
       const auto& x = a.is(Type::List) ? a.as<ListObj>()->items : a.as<TupleObj>()->items;
@@ -263,8 +287,10 @@ bool valuesEqual(const Value& a, const Value& b) {
       return x->start == y->start && x->stop == y->stop && x->step == y->step;
     }
     case Type::Shape:
-    case Type::DType: return objectsEqual(a, b);
-    default: return a.asObject() == b.asObject();
+    case Type::DType:
+      return objectsEqual(a, b);
+    default:
+      return a.asObject() == b.asObject();
   }
 }
 
@@ -272,34 +298,56 @@ bool compareValues(CompareOp op, const Value& a, const Value& b) {
   if ((a.is(Type::SymInt) || b.is(Type::SymInt)) && op != CompareOp::In && op != CompareOp::NotIn)
     return truthy(symCompare(op, a, b));
   switch (op) {
-    case CompareOp::Eq: return valuesEqual(a, b);
-    case CompareOp::Ne: return !valuesEqual(a, b);
-    case CompareOp::In: return contains(b, a);
-    case CompareOp::NotIn: return !contains(b, a);
-    case CompareOp::Lt: return threeWay(a, b) < 0;
-    case CompareOp::Le: return threeWay(a, b) <= 0;
-    case CompareOp::Gt: return threeWay(a, b) > 0;
-    case CompareOp::Ge: return threeWay(a, b) >= 0;
+    case CompareOp::Eq:
+      return valuesEqual(a, b);
+    case CompareOp::Ne:
+      return !valuesEqual(a, b);
+    case CompareOp::In:
+      return contains(b, a);
+    case CompareOp::NotIn:
+      return !contains(b, a);
+    case CompareOp::Lt:
+      return threeWay(a, b) < 0;
+    case CompareOp::Le:
+      return threeWay(a, b) <= 0;
+    case CompareOp::Gt:
+      return threeWay(a, b) > 0;
+    case CompareOp::Ge:
+      return threeWay(a, b) >= 0;
   }
   return false;
 }
 
 bool truthy(const Value& v) {
   switch (v.type()) {
-    case Type::None: return false;
-    case Type::Bool: return v.asBool();
-    case Type::Int: return v.asInt() != 0;
-    case Type::Float: return v.asFloat() != 0.0;
-    case Type::Str: return !v.as<StrObj>()->str.empty();
-    case Type::List: return !v.as<ListObj>()->items.empty();
-    case Type::Tuple: return !v.as<TupleObj>()->items.empty();
-    case Type::Dict: return !v.as<DictObj>()->entries.empty();
-    case Type::Range: return v.as<RangeObj>()->size() > 0;
-    case Type::Tensor: return tensorTruthy(v);
-    case Type::Shape: return shapeLength(v) > 0;
-    case Type::SymBool: return concreteBool(v);
-    case Type::SymInt: return shapes::evaluate(toSymInt(v) != 0);
-    default: return true;
+    case Type::None:
+      return false;
+    case Type::Bool:
+      return v.asBool();
+    case Type::Int:
+      return v.asInt() != 0;
+    case Type::Float:
+      return v.asFloat() != 0.0;
+    case Type::Str:
+      return !v.as<StrObj>()->str.empty();
+    case Type::List:
+      return !v.as<ListObj>()->items.empty();
+    case Type::Tuple:
+      return !v.as<TupleObj>()->items.empty();
+    case Type::Dict:
+      return !v.as<DictObj>()->entries.empty();
+    case Type::Range:
+      return v.as<RangeObj>()->size() > 0;
+    case Type::Tensor:
+      return tensorTruthy(v);
+    case Type::Shape:
+      return shapeLength(v) > 0;
+    case Type::SymBool:
+      return concreteBool(v);
+    case Type::SymInt:
+      return shapes::evaluate(toSymInt(v) != 0);
+    default:
+      return true;
   }
 }
 
@@ -323,13 +371,15 @@ bool contains(const Value& c, const Value& item) {
       if (!item.is(Type::Int)) return false;
       auto* r = c.as<RangeObj>();
       int64_t x = item.asInt();
-      if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop)) return false;
+      if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop))
+        return false;
       return (x - r->start) % r->step == 0;
     }
-    case Type::Shape: return shapeContains(c, item);
+    case Type::Shape:
+      return shapeContains(c, item);
     default:
-      throwUserError(ErrorKind::TypeError,
-                     "argument of type '" + std::string(typeName(c.type())) + "' does not support 'in'");
+      throwUserError(ErrorKind::TypeError, "argument of type '" + std::string(typeName(c.type())) +
+                                               "' does not support 'in'");
   }
 }
 
@@ -365,7 +415,8 @@ Value getIndex(const Value& object, const Value& index) {
   switch (object.type()) {
     case Type::List:
     case Type::Tuple: {
-      const auto& items = object.is(Type::List) ? object.as<ListObj>()->items : object.as<TupleObj>()->items;
+      const auto& items =
+          object.is(Type::List) ? object.as<ListObj>()->items : object.as<TupleObj>()->items;
       if (!index.is(Type::Int))
         throwUserError(ErrorKind::TypeError, std::string(typeName(object.type())) +
                                                  " indices must be int, not '" +
@@ -378,11 +429,13 @@ Value getIndex(const Value& object, const Value& index) {
         throwUserError(ErrorKind::TypeError, "str indices must be int, not '" +
                                                  std::string(typeName(index.type())) + "'");
       std::vector<std::string> chars = utf8Chars(object.as<StrObj>()->str);
-      return makeStr(chars[normalizeIndex(index.asInt(), static_cast<int64_t>(chars.size()), "str")]);
+      return makeStr(
+          chars[normalizeIndex(index.asInt(), static_cast<int64_t>(chars.size()), "str")]);
     }
     case Type::Dict: {
       if (!index.is(Type::Str))
-        throwUserError(ErrorKind::TypeError, "dict keys are str, not '" + std::string(typeName(index.type())) + "'");
+        throwUserError(ErrorKind::TypeError,
+                       "dict keys are str, not '" + std::string(typeName(index.type())) + "'");
       Value* v = object.as<DictObj>()->find(index.as<StrObj>()->str);
       if (!v) throwUserError(ErrorKind::KeyError, "key " + repr(index) + " not in dict");
       return *v;
@@ -393,9 +446,11 @@ Value getIndex(const Value& object, const Value& index) {
       int64_t i = normalizeIndex(index.asInt(), r->size(), "range");
       return Value::integer(r->start + i * r->step);
     }
-    case Type::Shape: return shapeIndex(object, index);
+    case Type::Shape:
+      return shapeIndex(object, index);
     default:
-      throwUserError(ErrorKind::TypeError, "'" + std::string(typeName(object.type())) + "' is not subscriptable");
+      throwUserError(ErrorKind::TypeError,
+                     "'" + std::string(typeName(object.type())) + "' is not subscriptable");
   }
 }
 
@@ -409,7 +464,8 @@ Value getSlice(const Value& object, std::optional<int64_t> lo, std::optional<int
     return makeStr(std::move(out));
   }
   if (object.is(Type::List) || object.is(Type::Tuple)) {
-    const auto& items = object.is(Type::List) ? object.as<ListObj>()->items : object.as<TupleObj>()->items;
+    const auto& items =
+        object.is(Type::List) ? object.as<ListObj>()->items : object.as<TupleObj>()->items;
     SliceBounds b = resolveSlice(lo, hi, step, static_cast<int64_t>(items.size()));
     std::vector<Value> out;
     out.reserve(b.length);
@@ -417,27 +473,33 @@ Value getSlice(const Value& object, std::optional<int64_t> lo, std::optional<int
     return object.is(Type::List) ? makeList(std::move(out)) : makeTuple(std::move(out));
   }
   if (object.is(Type::Shape)) return shapeSlice(object, lo, hi, step);
-  throwUserError(ErrorKind::TypeError, "'" + std::string(typeName(object.type())) + "' cannot be sliced");
+  throwUserError(ErrorKind::TypeError,
+                 "'" + std::string(typeName(object.type())) + "' cannot be sliced");
 }
 
 void setIndex(const Value& object, const Value& index, Value v) {
-  if (index.is(Type::SymInt)) return setIndex(object, Value::integer(concreteInt(index)), std::move(v));
+  if (index.is(Type::SymInt))
+    return setIndex(object, Value::integer(concreteInt(index)), std::move(v));
   if (object.is(Type::List)) {
     if (!index.is(Type::Int))
-      throwUserError(ErrorKind::TypeError, "list indices must be int, not '" + std::string(typeName(index.type())) + "'");
+      throwUserError(ErrorKind::TypeError,
+                     "list indices must be int, not '" + std::string(typeName(index.type())) + "'");
     auto& items = object.as<ListObj>()->items;
     items[normalizeIndex(index.asInt(), static_cast<int64_t>(items.size()), "list")] = std::move(v);
     return;
   }
   if (object.is(Type::Dict)) {
     if (!index.is(Type::Str))
-      throwUserError(ErrorKind::TypeError, "dict keys are str, not '" + std::string(typeName(index.type())) + "'");
+      throwUserError(ErrorKind::TypeError,
+                     "dict keys are str, not '" + std::string(typeName(index.type())) + "'");
     object.as<DictObj>()->set(index.as<StrObj>()->str, std::move(v));
     return;
   }
   if (object.is(Type::Tensor))
-    throwUserError(ErrorKind::TypeError, "tensors are immutable: build a new one (e.g. with where(mask, v, x))");
-  throwUserError(ErrorKind::TypeError, "'" + std::string(typeName(object.type())) + "' does not support item assignment");
+    throwUserError(ErrorKind::TypeError,
+                   "tensors are immutable: build a new one (e.g. with where(mask, v, x))");
+  throwUserError(ErrorKind::TypeError,
+                 "'" + std::string(typeName(object.type())) + "' does not support item assignment");
 }
 
 }  // namespace tessel::interp

@@ -32,11 +32,11 @@ std::string describeToken(const Token* t) {
 // "expected ..." for a syntax error: tokens that can start an expression (or a statement) are
 // summarized, so that the list stays short enough to read.
 std::string describeExpected(const antlr4::Parser& parser, const antlr4::misc::IntervalSet& set) {
-  static const size_t kExprStart[] = {P::INT, P::FLOAT, P::STRING, P::TRUE, P::FALSE, P::NONE,
-                                      P::NAME, P::LPAREN, P::LBRACK, P::LBRACE, P::FN,
-                                      P::MINUS, P::PLUS, P::NOT, P::WHERE};
-  static const size_t kStmtStart[] = {P::LET, P::IF, P::WHILE, P::FOR, P::BREAK, P::CONTINUE,
-                                      P::RETURN, P::ASSERT, P::IMPORT, P::AT};
+  static const size_t kExprStart[] = {P::INT,  P::FLOAT, P::STRING, P::TRUE,   P::FALSE,
+                                      P::NONE, P::NAME,  P::LPAREN, P::LBRACK, P::LBRACE,
+                                      P::FN,   P::MINUS, P::PLUS,   P::NOT,    P::WHERE};
+  static const size_t kStmtStart[] = {P::LET,      P::IF,     P::WHILE,  P::FOR,    P::BREAK,
+                                      P::CONTINUE, P::RETURN, P::ASSERT, P::IMPORT, P::AT};
   auto has = [&set](size_t t) { return set.contains(static_cast<ssize_t>(t)); };
   bool expression = has(P::INT) && has(P::NAME) && has(P::LPAREN);
   bool statement = expression && has(P::LET) && has(P::IF);
@@ -48,16 +48,18 @@ std::string describeExpected(const antlr4::Parser& parser, const antlr4::misc::I
     if (expression && in(kExprStart)) continue;
     if (statement && in(kStmtStart)) continue;
     if (t == P::NOT && has(P::IN)) continue;  // `not in` is listed as 'in'
-    std::string name = t == static_cast<ssize_t>(Token::EOF)      ? "end of input"
-                       : t == P::NEWLINE     ? "end of line"
-                       : t == P::NAME        ? "a name"
-                       : t == P::STRING      ? "a string"
-                       : t == P::INT         ? "an integer"
-                                             : std::string(parser.getVocabulary().getDisplayName(t));
+    std::string name = t == static_cast<ssize_t>(Token::EOF) ? "end of input"
+                       : t == P::NEWLINE                     ? "end of line"
+                       : t == P::NAME                        ? "a name"
+                       : t == P::STRING                      ? "a string"
+                       : t == P::INT                         ? "an integer"
+                                     : std::string(parser.getVocabulary().getDisplayName(t));
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   }
-  if (statement) names.insert(names.begin(), "a statement");
-  else if (expression) names.insert(names.begin(), "an expression");
+  if (statement)
+    names.insert(names.begin(), "a statement");
+  else if (expression)
+    names.insert(names.begin(), "an expression");
   if (names.empty() || names.size() > 8) return "";
   std::string out;
   for (size_t i = 0; i < names.size(); ++i)
@@ -80,8 +82,8 @@ class ErrorListener : public antlr4::BaseErrorListener {
       if (ch == "\"" || ch == "'") raise(ErrorKind::SyntaxError, "unterminated string", span);
       raise(ErrorKind::SyntaxError, "unexpected character '" + ch + "'", span);
     }
-    span.endCol = span.col + static_cast<uint32_t>(
-                                 std::max<size_t>(1, offending->getText().size()) - 1);
+    span.endCol =
+        span.col + static_cast<uint32_t>(std::max<size_t>(1, offending->getText().size()) - 1);
     if (offending->getType() == Token::EOF || offending->getType() == P::NEWLINE)
       span.endCol = span.col;
     std::string text = "unexpected " + describeToken(offending);
@@ -102,7 +104,6 @@ class ErrorListener : public antlr4::BaseErrorListener {
       }
     }
     if (parser) {
-
       std::string expected = describeExpected(*parser, parser->getExpectedTokens());
       if (!expected.empty()) text += ", expected " + expected;
     }
@@ -126,7 +127,8 @@ class AstBuilder {
     uint32_t endCol = static_cast<uint32_t>(b->getCharPositionInLine() + 1);
     std::string text = b->getType() == Token::EOF ? "" : b->getText();
     size_t nl = text.rfind('\n');
-    if (nl == std::string::npos) endCol += static_cast<uint32_t>(std::max<size_t>(text.size(), 1) - 1);
+    if (nl == std::string::npos)
+      endCol += static_cast<uint32_t>(std::max<size_t>(text.size(), 1) - 1);
     return Span{file_, static_cast<uint32_t>(a->getLine()),
                 static_cast<uint32_t>(a->getCharPositionInLine() + 1),
                 static_cast<uint32_t>(b->getLine()), endCol};
@@ -198,8 +200,10 @@ class AstBuilder {
     bool isPath = c->STRING() != nullptr;
     std::string module = isPath ? unquote(c->STRING()->getSymbol()) : names[0]->getText();
     std::string alias;
-    if (c->AS()) alias = names.back()->getText();
-    else if (!isPath) alias = module;
+    if (c->AS())
+      alias = names.back()->getText();
+    else if (!isPath)
+      alias = module;
     else {
       // `import "lib/util.dsl"` binds the file's stem, like Python's module name.
       size_t slash = module.find_last_of('/');
@@ -216,10 +220,14 @@ class AstBuilder {
       raise(ErrorKind::SyntaxError, "cannot assign to this expression", lhs->span);
     AssignOp op = AssignOp::Set;
     auto* a = c->assignOp();
-    if (a->PLUS_ASSIGN()) op = AssignOp::Add;
-    else if (a->MINUS_ASSIGN()) op = AssignOp::Sub;
-    else if (a->STAR_ASSIGN()) op = AssignOp::Mul;
-    else if (a->SLASH_ASSIGN()) op = AssignOp::Div;
+    if (a->PLUS_ASSIGN())
+      op = AssignOp::Add;
+    else if (a->MINUS_ASSIGN())
+      op = AssignOp::Sub;
+    else if (a->STAR_ASSIGN())
+      op = AssignOp::Mul;
+    else if (a->SLASH_ASSIGN())
+      op = AssignOp::Div;
     return arena_.make<Assign>(s, op, lhs, expr(c->expr(1)));
   }
 
@@ -250,7 +258,9 @@ class AstBuilder {
         param.defaultValue = expr(p->expr());
         sawDefault = true;
       } else if (sawDefault) {
-        raise(ErrorKind::SyntaxError, "parameter '" + param.name + "' without a default follows one with a default", param.span);
+        raise(ErrorKind::SyntaxError,
+              "parameter '" + param.name + "' without a default follows one with a default",
+              param.span);
       }
       for (const auto& other : proto->params)
         if (other.name == param.name)
@@ -288,8 +298,10 @@ class AstBuilder {
     }
     p->isSeq = true;
     std::vector<P::TargetContext*> elems;
-    if (auto* t = dynamic_cast<P::TupleTargetContext*>(ctx)) elems = t->target();
-    else elems = dynamic_cast<P::ListTargetContext*>(ctx)->target();
+    if (auto* t = dynamic_cast<P::TupleTargetContext*>(ctx))
+      elems = t->target();
+    else
+      elems = dynamic_cast<P::ListTargetContext*>(ctx)->target();
     for (auto* e : elems) p->elems.push_back(target(e));
     return p;
   }
@@ -336,14 +348,14 @@ class AstBuilder {
     Compare* c = arena_.make<Compare>(span(ctx));
     for (auto* a : parts) c->operands.push_back(arith(a));
     for (auto* op : ctx->compOp()) {
-      CompareOp k = op->EQ()   ? CompareOp::Eq
-                    : op->NE() ? CompareOp::Ne
-                    : op->LT() ? CompareOp::Lt
-                    : op->LE() ? CompareOp::Le
-                    : op->GT() ? CompareOp::Gt
-                    : op->GE() ? CompareOp::Ge
+      CompareOp k = op->EQ()    ? CompareOp::Eq
+                    : op->NE()  ? CompareOp::Ne
+                    : op->LT()  ? CompareOp::Lt
+                    : op->LE()  ? CompareOp::Le
+                    : op->GT()  ? CompareOp::Gt
+                    : op->GE()  ? CompareOp::Ge
                     : op->NOT() ? CompareOp::NotIn
-                               : CompareOp::In;
+                                : CompareOp::In;
       c->ops.push_back(k);
     }
     return c;
@@ -368,9 +380,9 @@ class AstBuilder {
     Expr* out = unary(parts[0]);
     for (size_t i = 1; i < parts.size(); ++i) {
       auto* o = ops[i - 1];
-      BinaryOp k = o->STAR()     ? BinaryOp::Mul
-                   : o->SLASH()  ? BinaryOp::Div
-                   : o->DSLASH() ? BinaryOp::FloorDiv
+      BinaryOp k = o->STAR()      ? BinaryOp::Mul
+                   : o->SLASH()   ? BinaryOp::Div
+                   : o->DSLASH()  ? BinaryOp::FloorDiv
                    : o->PERCENT() ? BinaryOp::Mod
                                   : BinaryOp::MatMul;
       out = arena_.make<Binary>(spanOf(ctx->getStart(), parts[i]->getStop()), k, out,
@@ -411,8 +423,10 @@ class AstBuilder {
     Expr* out = primary(ctx->primary());
     for (auto* t : ctx->trailer()) {
       Span s = spanOf(ctx->getStart(), t->getStop());
-      if (auto* c = dynamic_cast<P::CallTrailerContext*>(t)) out = call(c, out, s);
-      else if (auto* c = dynamic_cast<P::IndexTrailerContext*>(t)) out = index(c, out, s);
+      if (auto* c = dynamic_cast<P::CallTrailerContext*>(t))
+        out = call(c, out, s);
+      else if (auto* c = dynamic_cast<P::IndexTrailerContext*>(t))
+        out = index(c, out, s);
       else {
         auto* a = dynamic_cast<P::AttrTrailerContext*>(t);
         out = arena_.make<Attr>(s, out, a->NAME()->getText());
@@ -429,7 +443,8 @@ class AstBuilder {
       if (a->NAME()) {
         std::string name = a->NAME()->getText();
         for (const auto& k : node->kwNames)
-          if (k == name) raise(ErrorKind::SyntaxError, "keyword argument '" + name + "' repeated", span(a));
+          if (k == name)
+            raise(ErrorKind::SyntaxError, "keyword argument '" + name + "' repeated", span(a));
         node->kwNames.push_back(name);
       } else if (!node->kwNames.empty()) {
         raise(ErrorKind::SyntaxError, "positional argument follows keyword argument", span(a));
@@ -545,20 +560,36 @@ class AstBuilder {
       }
       char e = raw[++i];
       switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case '0': out += '\0'; break;
-        case '\\': out += '\\'; break;
-        case '"': out += '"'; break;
-        case '\'': out += '\''; break;
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case '0':
+          out += '\0';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '"':
+          out += '"';
+          break;
+        case '\'':
+          out += '\'';
+          break;
         case 'x':
         case 'u': {
           size_t digits = e == 'x' ? 2 : 4;
           uint32_t cp = 0;
           auto [ptr, ec] = std::from_chars(raw.data() + i + 1, raw.data() + i + 1 + digits, cp, 16);
-          if (ec != std::errc() || ptr != raw.data() + i + 1 + digits || i + digits >= raw.size() - 1)
-            raise(ErrorKind::SyntaxError, std::string("bad \\") + e + " escape in string", spanOf(t, t));
+          if (ec != std::errc() || ptr != raw.data() + i + 1 + digits ||
+              i + digits >= raw.size() - 1)
+            raise(ErrorKind::SyntaxError, std::string("bad \\") + e + " escape in string",
+                  spanOf(t, t));
           i += digits;
           appendUtf8(out, cp);
           break;
@@ -595,8 +626,10 @@ void checkNesting(antlr4::CommonTokenStream& tokens, uint32_t file) {
   int prefixRun = 0;
   for (Token* t : tokens.getTokens()) {
     size_t type = t->getType();
-    if (type == P::LPAREN || type == P::LBRACK || type == P::LBRACE) ++depth;
-    else if (type == P::RPAREN || type == P::RBRACK || type == P::RBRACE) --depth;
+    if (type == P::LPAREN || type == P::LBRACK || type == P::LBRACE)
+      ++depth;
+    else if (type == P::RPAREN || type == P::RBRACK || type == P::RBRACE)
+      --depth;
     bool prefix = type == P::MINUS || type == P::PLUS || type == P::NOT;
     prefixRun = prefix ? prefixRun + 1 : 0;
     if (depth > kMaxNesting || prefixRun > kMaxNesting) {

@@ -52,11 +52,21 @@ std::string quoteString(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -112,12 +122,24 @@ void appendRepr(std::string& out, const Value& v, int depth) {
     }
   } pop{container};
   switch (v.type()) {
-    case Type::Undefined: out += "<undefined>"; break;
-    case Type::None: out += "none"; break;
-    case Type::Bool: out += v.asBool() ? "true" : "false"; break;
-    case Type::Int: out += std::to_string(v.asInt()); break;
-    case Type::Float: out += formatFloat(v.asFloat()); break;
-    case Type::Str: out += quoteString(v.as<StrObj>()->str); break;
+    case Type::Undefined:
+      out += "<undefined>";
+      break;
+    case Type::None:
+      out += "none";
+      break;
+    case Type::Bool:
+      out += v.asBool() ? "true" : "false";
+      break;
+    case Type::Int:
+      out += std::to_string(v.asInt());
+      break;
+    case Type::Float:
+      out += formatFloat(v.asFloat());
+      break;
+    case Type::Str:
+      out += quoteString(v.as<StrObj>()->str);
+      break;
     case Type::List:
       out += "[";
       appendItems(out, v.as<ListObj>()->items, depth);
@@ -149,19 +171,33 @@ void appendRepr(std::string& out, const Value& v, int depth) {
       out += ")";
       break;
     }
-    case Type::Function: out += "<fn " + v.as<FunctionObj>()->proto->name + ">"; break;
+    case Type::Function:
+      out += "<fn " + v.as<FunctionObj>()->proto->name + ">";
+      break;
     case Type::Builtin:
       out += (v.as<BuiltinObj>()->self.is(Type::Compiled) ? "<compiled fn " : "<built-in fn ") +
              v.as<BuiltinObj>()->name + ">";
       break;
-    case Type::Compiled: out += "<frame>"; break;
-    case Type::Module: out += "<module " + v.as<ModuleObj>()->name + ">"; break;
-    case Type::Cell: out += "<cell>"; break;
-    case Type::SymInt: out += v.as<SymIntObj>()->value.toString(); break;
-    case Type::SymBool: out += v.as<SymBoolObj>()->value.toString(); break;
+    case Type::Compiled:
+      out += "<frame>";
+      break;
+    case Type::Module:
+      out += "<module " + v.as<ModuleObj>()->name + ">";
+      break;
+    case Type::Cell:
+      out += "<cell>";
+      break;
+    case Type::SymInt:
+      out += v.as<SymIntObj>()->value.toString();
+      break;
+    case Type::SymBool:
+      out += v.as<SymBoolObj>()->value.toString();
+      break;
     case Type::Tensor:
     case Type::Shape:
-    case Type::DType: out += tensorRepr(v); break;
+    case Type::DType:
+      out += tensorRepr(v);
+      break;
   }
 }
 
@@ -193,7 +229,6 @@ StrLit::StrLit(Span s, std::string v)
     : Expr(s, ExprKind::StrLit), value(std::move(v)), cached(makeStr(value)) {}
 
 const char* binaryOpSymbol(BinaryOp op) {
-
   static const char* names[] = {"+", "-", "*", "/", "//", "%", "**", "@"};
   return names[static_cast<int>(op)];
 }

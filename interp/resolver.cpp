@@ -113,7 +113,6 @@ class Resolver {
       param->isCell = var->captured;
       f.proto->hasCellParams = f.proto->hasCellParams || var->captured;
     }
-
   }
 
   void block(Block& b) {
@@ -138,7 +137,8 @@ class Resolver {
     scope.blocks.emplace_back();
     FnScope* saved = current_;
     current_ = &scope;
-    for (auto& param : proto->params) scope.paramVars.emplace_back(&param, declareLocal(param.name));
+    for (auto& param : proto->params)
+      scope.paramVars.emplace_back(&param, declareLocal(param.name));
     declareDims(proto);
     for (Expr* w : proto->where) expr(w);
     for (Stmt* s : proto->body) stmt(s);
@@ -158,7 +158,8 @@ class Resolver {
         if (seen) continue;
         for (auto& p : proto->params)
           if (p.name == d.name)
-            raise(ErrorKind::NameError, "dimension '" + d.name + "' has the name of a parameter", t->span);
+            raise(ErrorKind::NameError, "dimension '" + d.name + "' has the name of a parameter",
+                  t->span);
         proto->dimVars.push_back({d.name, {}});
       }
     };
@@ -183,7 +184,9 @@ class Resolver {
         expr(n->target);
         break;
       }
-      case StmtKind::ExprStmt: expr(static_cast<ExprStmt*>(s)->expr); break;
+      case StmtKind::ExprStmt:
+        expr(static_cast<ExprStmt*>(s)->expr);
+        break;
       case StmtKind::FnDecl: {
         auto* n = static_cast<FnDecl*>(s);
         for (Expr* d : n->decorators) expr(d);
@@ -248,7 +251,8 @@ class Resolver {
       case ExprKind::FloatLit:
       case ExprKind::StrLit:
       case ExprKind::BoolLit:
-      case ExprKind::NoneLit: break;
+      case ExprKind::NoneLit:
+        break;
       case ExprKind::Name: {
         auto* n = static_cast<Name*>(e);
         use(n->name, n->ref);
@@ -268,7 +272,9 @@ class Resolver {
         }
         break;
       }
-      case ExprKind::Unary: expr(static_cast<Unary*>(e)->operand); break;
+      case ExprKind::Unary:
+        expr(static_cast<Unary*>(e)->operand);
+        break;
       case ExprKind::Binary: {
         auto* b = static_cast<Binary*>(e);
         expr(b->lhs);
@@ -284,7 +290,9 @@ class Resolver {
         expr(b->rhs);
         break;
       }
-      case ExprKind::Not: expr(static_cast<Not*>(e)->operand); break;
+      case ExprKind::Not:
+        expr(static_cast<Not*>(e)->operand);
+        break;
       case ExprKind::Ternary: {
         auto* t = static_cast<Ternary*>(e);
         expr(t->cond);
@@ -306,8 +314,12 @@ class Resolver {
             if (part) expr(part);
         break;
       }
-      case ExprKind::Attr: expr(static_cast<Attr*>(e)->object); break;
-      case ExprKind::Lambda: function(static_cast<Lambda*>(e)->proto); break;
+      case ExprKind::Attr:
+        expr(static_cast<Attr*>(e)->object);
+        break;
+      case ExprKind::Lambda:
+        function(static_cast<Lambda*>(e)->proto);
+        break;
     }
   }
 

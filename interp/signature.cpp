@@ -58,7 +58,8 @@ std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, 
   std::string dtype;
   shapes::SymShape shape;
   if (!tensorSignature(v, dtype, shape))
-    return what + " must be a tensor (" + describeAnn(t) + "), got " + std::string(typeName(v.type()));
+    return what + " must be a tensor (" + describeAnn(t) + "), got " +
+           std::string(typeName(v.type()));
   if (t.base != "tensor" && dtype != t.base)
     return what + " must have dtype " + t.base + ", got " + dtype;
   if (!t.hasDims) return "";
@@ -78,7 +79,8 @@ std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, 
     if (!inserted && !sizesEqual(it->second, shape[i], prove))
       return what + " dimension " + std::to_string(i) + " is " + d.name + " = " +
              shape[i].toString() + ", but " + d.name + " = " + it->second.toString() +
-             " from an earlier argument (" + describeAnn(t) + ", got shape " + describeDims(shape) + ")";
+             " from an earlier argument (" + describeAnn(t) + ", got shape " + describeDims(shape) +
+             ")";
   }
   return "";
 }
@@ -89,7 +91,9 @@ std::string sourceText(Interpreter& interp, Span s) {
   return std::string(line.substr(s.col - 1, s.endCol - s.col + 1));
 }
 
-Value slotValue(const Value& slot) { return slot.is(Type::Cell) ? slot.as<CellObj>()->value : slot; }
+Value slotValue(const Value& slot) {
+  return slot.is(Type::Cell) ? slot.as<CellObj>()->value : slot;
+}
 
 }  // namespace
 
@@ -99,7 +103,8 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
   for (size_t i = 0; i < proto.params.size(); ++i) {
     const auto& p = proto.params[i];
     if (!p.type) continue;
-    std::string err = matchAnn(*p.type, slotValue(frame.slots[i]), "argument '" + p.name + "' of " + proto.name + "()", dims);
+    std::string err = matchAnn(*p.type, slotValue(frame.slots[i]),
+                               "argument '" + p.name + "' of " + proto.name + "()", dims);
     if (!err.empty())
       raise(isTensorType(p.type->base) && err.find("dtype") == std::string::npos &&
                     err.find("must be a tensor") == std::string::npos
@@ -123,7 +128,8 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
     }
     if (truthy(holds)) continue;
     std::string values;
-    for (auto& [name, size] : dims) values += (values.empty() ? "" : ", ") + name + " = " + size.toString();
+    for (auto& [name, size] : dims)
+      values += (values.empty() ? "" : ", ") + name + " = " + size.toString();
     raise(ErrorKind::ShapeError,
           proto.name + "(): constraint '" + sourceText(interp, w->span) + "' does not hold" +
               (values.empty() ? "" : " (" + values + ")"),
@@ -131,7 +137,8 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
   }
 }
 
-void checkCallSignature(Interpreter& interp, FunctionObj& fn, std::span<const Value> args, Span site) {
+void checkCallSignature(Interpreter& interp, FunctionObj& fn, std::span<const Value> args,
+                        Span site) {
   FnProto& proto = *fn.proto;
   std::vector<Value> slots(proto.numSlots, Value::undefined());
   for (size_t i = 0; i < args.size() && i < proto.params.size(); ++i)
@@ -140,7 +147,8 @@ void checkCallSignature(Interpreter& interp, FunctionObj& fn, std::span<const Va
   checkSignature(interp, fn, frame, site);
 }
 
-void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value& result, Span site) {
+void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value& result,
+                 Span site) {
   FnProto& proto = *fn.proto;
   DimMap dims;
   for (auto& dv : proto.dimVars) {
@@ -150,16 +158,18 @@ void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value
   }
   bool tracing = shapes::currentShapeEnv() != nullptr && result.is(Type::Tensor) &&
                  result.as<TensorObj>()->fake != nullptr;
-  std::string err = matchAnn(*proto.result, result, "result of " + proto.name + "()", dims, tracing);
+  std::string err =
+      matchAnn(*proto.result, result, "result of " + proto.name + "()", dims, tracing);
   if (!err.empty() && tracing)
     err = "the declared result " + describeAnn(*proto.result) + " of " + proto.name +
-          "() could not be proven for the traced result " + std::string(shapes::name(dtypeOf(result))) +
-          describeDims(shapeOf(result)) + ": " + err;
+          "() could not be proven for the traced result " +
+          std::string(shapes::name(dtypeOf(result))) + describeDims(shapeOf(result)) + ": " + err;
   if (!err.empty())
-    raise(err.find("dtype") != std::string::npos || err.find("must be a tensor") != std::string::npos
-              ? ErrorKind::TypeError
-              : ErrorKind::ShapeError,
-          err + " (declared -> " + describeAnn(*proto.result) + ")", site);
+    raise(
+        err.find("dtype") != std::string::npos || err.find("must be a tensor") != std::string::npos
+            ? ErrorKind::TypeError
+            : ErrorKind::ShapeError,
+        err + " (declared -> " + describeAnn(*proto.result) + ")", site);
 }
 
 }  // namespace tessel::interp

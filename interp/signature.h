@@ -13,8 +13,10 @@ namespace tessel::interp {
 void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span site);
 /// checkSignature for a call about to be compiled or to hit a compiled entry: the arguments
 /// are checked with their concrete sizes before any work.
-void checkCallSignature(Interpreter& interp, FunctionObj& fn, std::span<const Value> args, Span site);
+void checkCallSignature(Interpreter& interp, FunctionObj& fn, std::span<const Value> args,
+                        Span site);
 /// Checks a returned value against the declared result type (dims bound by the arguments).
-void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value& result, Span site);
+void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value& result,
+                 Span site);
 
 }  // namespace tessel::interp

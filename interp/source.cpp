@@ -14,8 +14,12 @@ uint32_t SourceRegistry::add(std::string name, std::string text) {
   return static_cast<uint32_t>(files_.size() - 1);
 }
 
-const std::string& SourceRegistry::name(uint32_t file) const { return files_.at(file)->name; }
-const std::string& SourceRegistry::text(uint32_t file) const { return files_.at(file)->text; }
+const std::string& SourceRegistry::name(uint32_t file) const {
+  return files_.at(file)->name;
+}
+const std::string& SourceRegistry::text(uint32_t file) const {
+  return files_.at(file)->text;
+}
 
 std::string_view SourceRegistry::line(uint32_t file, uint32_t line) const {
   if (file >= files_.size()) return {};

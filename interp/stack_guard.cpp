@@ -22,7 +22,6 @@ char* computeStackLimit() {
     char marker;
     auto here = reinterpret_cast<uintptr_t>(&marker);
     return reinterpret_cast<char*>(here - (1 << 20) + kStackMargin);
-
   }
   return static_cast<char*>(base) + kStackMargin;
 }

@@ -31,7 +31,9 @@ int64_t concreteInt(const Value& v) {
   return v.is(Type::Bool) ? v.asBool() : v.asInt();
 }
 
-bool concreteBool(const Value& v) { return shapes::evaluate(v.as<SymBoolObj>()->value); }
+bool concreteBool(const Value& v) {
+  return shapes::evaluate(v.as<SymBoolObj>()->value);
+}
 
 Value symBinary(BinaryOp op, const Value& a, const Value& b) {
   if (!isIntLike(a) || !isIntLike(b)) {
@@ -43,11 +45,16 @@ Value symBinary(BinaryOp op, const Value& a, const Value& b) {
   }
   shapes::SymInt x = toSymInt(a), y = toSymInt(b);
   switch (op) {
-    case BinaryOp::Add: return makeSymInt(x + y);
-    case BinaryOp::Sub: return makeSymInt(x - y);
-    case BinaryOp::Mul: return makeSymInt(x * y);
-    case BinaryOp::FloorDiv: return makeSymInt(shapes::floorDiv(x, y));
-    case BinaryOp::Mod: return makeSymInt(shapes::mod(x, y));
+    case BinaryOp::Add:
+      return makeSymInt(x + y);
+    case BinaryOp::Sub:
+      return makeSymInt(x - y);
+    case BinaryOp::Mul:
+      return makeSymInt(x * y);
+    case BinaryOp::FloorDiv:
+      return makeSymInt(shapes::floorDiv(x, y));
+    case BinaryOp::Mod:
+      return makeSymInt(shapes::mod(x, y));
     case BinaryOp::Div: {
       // True division gives a float: the operands are specialized.
       int64_t d = concreteInt(b);
@@ -56,12 +63,14 @@ Value symBinary(BinaryOp op, const Value& a, const Value& b) {
     }
     case BinaryOp::Pow: {
       int64_t e = concreteInt(b);
-      if (e < 0) return Value::real(std::pow(static_cast<double>(concreteInt(a)), static_cast<double>(e)));
+      if (e < 0)
+        return Value::real(std::pow(static_cast<double>(concreteInt(a)), static_cast<double>(e)));
       shapes::SymInt r = 1;
       for (int64_t i = 0; i < e; ++i) r = r * x;
       return makeSymInt(r);
     }
-    case BinaryOp::MatMul: break;
+    case BinaryOp::MatMul:
+      break;
   }
   throwUserError(ErrorKind::TypeError, "unsupported operand types for @: 'int' and 'int'");
 }
@@ -75,14 +84,21 @@ Value symCompare(CompareOp op, const Value& a, const Value& b) {
   }
   shapes::SymInt x = toSymInt(a), y = toSymInt(b);
   switch (op) {
-    case CompareOp::Eq: return makeSymBool(x == y);
-    case CompareOp::Ne: return makeSymBool(x != y);
-    case CompareOp::Lt: return makeSymBool(x < y);
-    case CompareOp::Le: return makeSymBool(x <= y);
-    case CompareOp::Gt: return makeSymBool(x > y);
-    case CompareOp::Ge: return makeSymBool(x >= y);
+    case CompareOp::Eq:
+      return makeSymBool(x == y);
+    case CompareOp::Ne:
+      return makeSymBool(x != y);
+    case CompareOp::Lt:
+      return makeSymBool(x < y);
+    case CompareOp::Le:
+      return makeSymBool(x <= y);
+    case CompareOp::Gt:
+      return makeSymBool(x > y);
+    case CompareOp::Ge:
+      return makeSymBool(x >= y);
     case CompareOp::In:
-    case CompareOp::NotIn: break;
+    case CompareOp::NotIn:
+      break;
   }
   throwUserError(ErrorKind::TypeError, "'in' needs a container on the right, not an int");
 }

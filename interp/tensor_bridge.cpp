@@ -18,19 +18,29 @@ namespace {
 
 OpKind binaryKind(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Add: return OpKind::Add;
-    case BinaryOp::Sub: return OpKind::Sub;
-    case BinaryOp::Mul: return OpKind::Mul;
-    case BinaryOp::Div: return OpKind::Div;
-    case BinaryOp::FloorDiv: return OpKind::FloorDiv;
-    case BinaryOp::Mod: return OpKind::Mod;
-    case BinaryOp::Pow: return OpKind::Pow;
-    case BinaryOp::MatMul: return OpKind::Matmul;
+    case BinaryOp::Add:
+      return OpKind::Add;
+    case BinaryOp::Sub:
+      return OpKind::Sub;
+    case BinaryOp::Mul:
+      return OpKind::Mul;
+    case BinaryOp::Div:
+      return OpKind::Div;
+    case BinaryOp::FloorDiv:
+      return OpKind::FloorDiv;
+    case BinaryOp::Mod:
+      return OpKind::Mod;
+    case BinaryOp::Pow:
+      return OpKind::Pow;
+    case BinaryOp::MatMul:
+      return OpKind::Matmul;
   }
   return OpKind::Add;
 }
 
-std::string operandName(BinaryOp op) { return std::string("operand of ") + binaryOpSymbol(op); }
+std::string operandName(BinaryOp op) {
+  return std::string("operand of ") + binaryOpSymbol(op);
+}
 
 std::string dimsText(const shapes::SymShape& dims) {
   std::string out = "[";
@@ -58,12 +68,24 @@ Value tensorUnary(UnaryOp op, const Value& a) {
 Value tensorCompare(CompareOp op, const Value& a, const Value& b) {
   OpKind kind;
   switch (op) {
-    case CompareOp::Eq: kind = OpKind::Eq; break;
-    case CompareOp::Ne: kind = OpKind::Ne; break;
-    case CompareOp::Lt: kind = OpKind::Lt; break;
-    case CompareOp::Le: kind = OpKind::Le; break;
-    case CompareOp::Gt: kind = OpKind::Gt; break;
-    case CompareOp::Ge: kind = OpKind::Ge; break;
+    case CompareOp::Eq:
+      kind = OpKind::Eq;
+      break;
+    case CompareOp::Ne:
+      kind = OpKind::Ne;
+      break;
+    case CompareOp::Lt:
+      kind = OpKind::Lt;
+      break;
+    case CompareOp::Le:
+      kind = OpKind::Le;
+      break;
+    case CompareOp::Gt:
+      kind = OpKind::Gt;
+      break;
+    case CompareOp::Ge:
+      kind = OpKind::Ge;
+      break;
     case CompareOp::In:
     case CompareOp::NotIn: {
       bool found = contains(b, a);
@@ -80,7 +102,8 @@ bool tensorTruthy(const Value& v) {
                    "does not have while it is traced (use where(), or move the branch out)");
   const Tensor& t = asTensor(v);
   if (t.numel() != 1)
-    throwUserError(ErrorKind::ValueError, "the truth value of a tensor with " + std::to_string(t.numel()) +
+    throwUserError(ErrorKind::ValueError, "the truth value of a tensor with " +
+                                              std::to_string(t.numel()) +
                                               " elements is ambiguous; use .any() or .all()");
   return hostTensor(t).item() != 0;
 }
@@ -90,17 +113,21 @@ std::string tensorRepr(const Value& v) {
     case Type::Tensor:
       if (auto& f = v.as<TensorObj>()->fake)
         return "<traced tensor " + std::string(shapes::name(f->dtype)) + dimsText(f->shape) + ">";
-    {
-      const Tensor& t = asTensor(v);
-      std::string text = backends::formatTensor(hostTensor(t));
-      // Like PyTorch's device='cuda:0': a tensor off the host says where it lives.
-      if (t.device() != backends::Device::Cpu && !text.empty() && text.back() == ')')
-        text.insert(text.size() - 1, ", device=\"" + std::string(backends::deviceName(t.device())) + "\"");
-      return text;
-    }
-    case Type::Shape: return "shape(" + dimsText(v.as<ShapeObj>()->dims) + ")";
-    case Type::DType: return std::string(shapes::name(v.as<DTypeObj>()->dtype));
-    default: return "?";
+      {
+        const Tensor& t = asTensor(v);
+        std::string text = backends::formatTensor(hostTensor(t));
+        // Like PyTorch's device='cuda:0': a tensor off the host says where it lives.
+        if (t.device() != backends::Device::Cpu && !text.empty() && text.back() == ')')
+          text.insert(text.size() - 1,
+                      ", device=\"" + std::string(backends::deviceName(t.device())) + "\"");
+        return text;
+      }
+    case Type::Shape:
+      return "shape(" + dimsText(v.as<ShapeObj>()->dims) + ")";
+    case Type::DType:
+      return std::string(shapes::name(v.as<DTypeObj>()->dtype));
+    default:
+      return "?";
   }
 }
 
@@ -126,8 +153,10 @@ int64_t shapeLength(const Value& v) {
 Value shapeIndex(const Value& shape, const Value& index) {
   const auto& dims = shape.as<ShapeObj>()->dims;
   if (!index.is(Type::Int))
-    throwUserError(ErrorKind::TypeError, "shape indices must be int, not '" + std::string(typeName(index.type())) + "'");
-  return makeSymInt(dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")]);
+    throwUserError(ErrorKind::TypeError,
+                   "shape indices must be int, not '" + std::string(typeName(index.type())) + "'");
+  return makeSymInt(
+      dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")]);
 }
 
 Value shapeSlice(const Value& shape, std::optional<int64_t> lo, std::optional<int64_t> hi,
@@ -178,11 +207,15 @@ bool tensorProperty(const Value& object, const std::string& name, Value& out) {
     return false;
   }
   auto& fake = object.as<TensorObj>()->fake;
-  if (name == "shape") out = Value::object(new ShapeObj(shapeOf(object)));
-  else if (name == "ndim") out = Value::integer(rankOf(object));
-  else if (name == "dtype") out = Value::object(new DTypeObj(dtypeOf(object)));
+  if (name == "shape")
+    out = Value::object(new ShapeObj(shapeOf(object)));
+  else if (name == "ndim")
+    out = Value::integer(rankOf(object));
+  else if (name == "dtype")
+    out = Value::object(new DTypeObj(dtypeOf(object)));
   else if (name == "device")
-    out = makeStr(std::string(backends::deviceName(fake ? fake->device : asTensor(object).device())));
+    out =
+        makeStr(std::string(backends::deviceName(fake ? fake->device : asTensor(object).device())));
   else if (name == "T") {
     std::vector<int64_t> dims;
     for (int64_t d = rankOf(object) - 1; d >= 0; --d) dims.push_back(d);
@@ -204,8 +237,12 @@ bool tensorSignature(const Value& v, std::string& dtype, shapes::SymShape& dims)
 
 Value tensorItem(const Value& t, bool asInt) {
   Value v = tensorItemValue(asTensor(t));
-  if (asInt) return v.is(Type::Float) ? Value::integer(static_cast<int64_t>(v.asFloat())) : Value::integer(v.is(Type::Bool) ? v.asBool() : v.asInt());
-  return Value::real(v.is(Type::Float) ? v.asFloat() : static_cast<double>(v.is(Type::Bool) ? v.asBool() : v.asInt()));
+  if (asInt)
+    return v.is(Type::Float) ? Value::integer(static_cast<int64_t>(v.asFloat()))
+                             : Value::integer(v.is(Type::Bool) ? v.asBool() : v.asInt());
+  return Value::real(v.is(Type::Float)
+                         ? v.asFloat()
+                         : static_cast<double>(v.is(Type::Bool) ? v.asBool() : v.asInt()));
 }
 
 Value tensorReduceBuiltin(Interpreter& interp, const char* name, CallArgs& args) {
@@ -219,8 +256,8 @@ namespace {
 Value nativeDevice(Interpreter&, CallArgs& a) {
   ArgBinder b("device", a, {}, 0);
   if (const char* env = std::getenv("TESSEL_DEVICE"); env && *env && !backends::deviceFromName(env))
-    throwUserError(ErrorKind::ValueError, std::string("TESSEL_DEVICE names no device: '") + env +
-                                              "' (cpu, vulkan, tpu)");
+    throwUserError(ErrorKind::ValueError,
+                   std::string("TESSEL_DEVICE names no device: '") + env + "' (cpu, vulkan, tpu)");
   return makeStr(std::string(backends::deviceName(defaultDevice())));
 }
 

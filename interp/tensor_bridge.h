@@ -18,7 +18,7 @@ class Interpreter;
 /// One subscript of a tensor index expression, evaluated: x[1, 2:5, ..., mask].
 struct IndexItem {
   Subscript::Kind kind = Subscript::Kind::Single;
-  Value index;  // Single: an int, a bool/int tensor, or none (a new axis)
+  Value index;                           // Single: an int, a bool/int tensor, or none (a new axis)
   std::optional<shapes::SymInt> lo, hi;  // sizes stay symbolic while tracing: x[:n]
   std::optional<int64_t> step;
 };

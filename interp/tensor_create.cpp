@@ -27,7 +27,13 @@ Value nativeTensor(Interpreter&, CallArgs& a) {
   std::optional<DType> dtype = dtypeArg(b, 1, "tensor");
   const Value& data = b.at(0);
   if (data.is(Type::Tensor))
-    return dtype ? emitOp(OpKind::Cast, {data}, [&] { OpAttrs at; at.dtype = *dtype; return at; }()) : data;
+    return dtype ? emitOp(OpKind::Cast, {data},
+                          [&] {
+                            OpAttrs at;
+                            at.dtype = *dtype;
+                            return at;
+                          }())
+                 : data;
   if (data.isNumber() || data.is(Type::Bool)) {
     Tensor t = toTensor(data, "tensor()");
     if (!dtype || *dtype == t.dtype()) return makeTensor(t);
@@ -40,19 +46,22 @@ Value nativeTensor(Interpreter&, CallArgs& a) {
 
 Value nativeZeros(Interpreter&, CallArgs& a) {
   ArgBinder b("zeros", a, {"shape", "dtype"}, 1);
-  return fullOf(toSymDims(b.at(0), "zeros(): shape"), 0.0, dtypeArg(b, 1, "zeros").value_or(DType::F32));
+  return fullOf(toSymDims(b.at(0), "zeros(): shape"), 0.0,
+                dtypeArg(b, 1, "zeros").value_or(DType::F32));
 }
 
 Value nativeOnes(Interpreter&, CallArgs& a) {
   ArgBinder b("ones", a, {"shape", "dtype"}, 1);
-  return fullOf(toSymDims(b.at(0), "ones(): shape"), 1.0, dtypeArg(b, 1, "ones").value_or(DType::F32));
+  return fullOf(toSymDims(b.at(0), "ones(): shape"), 1.0,
+                dtypeArg(b, 1, "ones").value_or(DType::F32));
 }
 
 Value nativeFull(Interpreter&, CallArgs& a) {
   ArgBinder b("full", a, {"shape", "value", "dtype"}, 2);
   const Value& v = b.at(1);
   DType inferred = v.is(Type::Float) ? DType::F32 : v.is(Type::Bool) ? DType::Bool : DType::I32;
-  return fullOf(toSymDims(b.at(0), "full(): shape"), b.toFloat(1), dtypeArg(b, 2, "full").value_or(inferred));
+  return fullOf(toSymDims(b.at(0), "full(): shape"), b.toFloat(1),
+                dtypeArg(b, 2, "full").value_or(inferred));
 }
 
 // arange(n), arange(a, b[, step]): ints give i32; any float gives f32 (computed as
@@ -76,7 +85,8 @@ Value nativeArange(Interpreter&, CallArgs& a) {
     } else {
       stop = symArg(0);
     }
-    if (shapes::evaluate(step == 0)) throwUserError(ErrorKind::ValueError, "arange(): step must not be zero");
+    if (shapes::evaluate(step == 0))
+      throwUserError(ErrorKind::ValueError, "arange(): step must not be zero");
     OpAttrs attrs;
     attrs.start = start;
     attrs.stop = stop;
@@ -93,7 +103,8 @@ Value nativeArange(Interpreter&, CallArgs& a) {
   }
   if (step == 0) throwUserError(ErrorKind::ValueError, "arange(): step must not be zero");
   double count = std::ceil((stop - start) / step);
-  if (!std::isfinite(count)) throwUserError(ErrorKind::ValueError, "arange(): bounds must be finite");
+  if (!std::isfinite(count))
+    throwUserError(ErrorKind::ValueError, "arange(): bounds must be finite");
   int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   OpAttrs attrs;
   attrs.start = 0;
@@ -101,7 +112,8 @@ Value nativeArange(Interpreter&, CallArgs& a) {
   attrs.step = 1;
   attrs.dtype = DType::F32;
   Value idx = emitOp(OpKind::Arange, {}, attrs);
-  Value out = emitOp(OpKind::Add, {emitOp(OpKind::Mul, {idx, Value::real(step)}), Value::real(start)});
+  Value out =
+      emitOp(OpKind::Add, {emitOp(OpKind::Mul, {idx, Value::real(step)}), Value::real(start)});
   if (dtype && *dtype != DType::F32) {
     OpAttrs cast;
     cast.dtype = *dtype;
@@ -142,7 +154,8 @@ Value nativeRandint(Interpreter&, CallArgs& a) {
   int64_t lo = b.toInt(0), hi = b.toInt(1);
   if (hi <= lo)
     throwUserError(ErrorKind::ValueError, "randint(): high (" + std::to_string(hi) +
-                                              ") must be greater than low (" + std::to_string(lo) + ")");
+                                              ") must be greater than low (" + std::to_string(lo) +
+                                              ")");
   OpAttrs attrs;
   attrs.shape = toSymDims(b.at(2), "randint(): shape");
   attrs.scalars = {static_cast<double>(lo), static_cast<double>(hi)};
@@ -166,6 +179,8 @@ const TensorNative kCreation[] = {
 
 }  // namespace
 
-std::span<const TensorNative> tensorCreationNatives() { return kCreation; }
+std::span<const TensorNative> tensorCreationNatives() {
+  return kCreation;
+}
 
 }  // namespace tessel::interp

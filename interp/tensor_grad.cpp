@@ -20,7 +20,8 @@ namespace ad = backends::autodiff;
 using WatchFn = std::function<Value(const Value& leaf)>;
 
 // Replaces every tensor/float leaf of `v` by watch(leaf), collecting the watched values.
-Value watchLeaves(const WatchFn& watch, const Value& v, std::vector<Value>& leaves, const std::string& what) {
+Value watchLeaves(const WatchFn& watch, const Value& v, std::vector<Value>& leaves,
+                  const std::string& what) {
   switch (v.type()) {
     case Type::Tensor: {
       DType dtype = dtypeOf(v);
@@ -30,7 +31,9 @@ Value watchLeaves(const WatchFn& watch, const Value& v, std::vector<Value>& leav
       leaves.push_back(watch(v));
       return leaves.back();
     }
-    case Type::Float: leaves.push_back(watch(v)); return leaves.back();
+    case Type::Float:
+      leaves.push_back(watch(v));
+      return leaves.back();
     case Type::List:
     case Type::Tuple: {
       std::vector<Value> out;
@@ -40,12 +43,14 @@ Value watchLeaves(const WatchFn& watch, const Value& v, std::vector<Value>& leav
     }
     case Type::Dict: {
       Ref<DictObj> out = make<DictObj>();
-      for (auto& [k, item] : v.as<DictObj>()->entries) out->set(k, watchLeaves(watch, item, leaves, what));
+      for (auto& [k, item] : v.as<DictObj>()->entries)
+        out->set(k, watchLeaves(watch, item, leaves, what));
       return out.value();
     }
     default:
-      throwUserError(ErrorKind::TypeError, what + " must be a tensor, a float, or a list/tuple/dict of them, not '" +
-                                               std::string(typeName(v.type())) + "'");
+      throwUserError(ErrorKind::TypeError,
+                     what + " must be a tensor, a float, or a list/tuple/dict of them, not '" +
+                         std::string(typeName(v.type())) + "'");
   }
 }
 
@@ -53,7 +58,8 @@ Value watchLeaves(const WatchFn& watch, const Value& v, std::vector<Value>& leav
 Value fillLeaves(const Value& v, const std::vector<Value>& grads, size_t& next) {
   switch (v.type()) {
     case Type::Tensor:
-    case Type::Float: return grads[next++];
+    case Type::Float:
+      return grads[next++];
     case Type::List:
     case Type::Tuple: {
       std::vector<Value> out;
@@ -66,14 +72,16 @@ Value fillLeaves(const Value& v, const std::vector<Value>& grads, size_t& next) 
       for (auto& [k, item] : v.as<DictObj>()->entries) out->set(k, fillLeaves(item, grads, next));
       return out.value();
     }
-    default: return Value::none();
+    default:
+      return Value::none();
   }
 }
 
 void checkResult(const Value& result) {
   if (!result.is(Type::Tensor))
-    throwUserError(ErrorKind::TypeError, "grad: the function must return a one-element f32 tensor, not '" +
-                                             std::string(typeName(result.type())) + "'");
+    throwUserError(ErrorKind::TypeError,
+                   "grad: the function must return a one-element f32 tensor, not '" +
+                       std::string(typeName(result.type())) + "'");
 }
 
 // Differentiation of one call, eagerly (a Tape over dispatch) or, while a @compile function is
@@ -81,7 +89,7 @@ void checkResult(const Value& result) {
 struct Differentiate {
   Interpreter& interp;
   CallArgs& a;
-  std::vector<Value> args;  // with the differentiated leaves watched
+  std::vector<Value> args;    // with the differentiated leaves watched
   std::vector<int64_t> nums;  // the differentiated arguments
   std::vector<Value> leaves;
   Value result;
@@ -100,7 +108,8 @@ struct Differentiate {
     std::vector<Tensor> wrt;
     for (const Value& l : leaves) wrt.push_back(asTensor(l));
     std::vector<Value> grads;
-    for (const Tensor& g : ad::gradients(tape, asTensor(result), wrt)) grads.push_back(makeTensor(g));
+    for (const Tensor& g : ad::gradients(tape, asTensor(result), wrt))
+      grads.push_back(makeTensor(g));
     return grads;
   }
 
@@ -115,7 +124,8 @@ struct Differentiate {
   }
 
   void watchAll(const WatchFn& watch) {
-    for (int64_t n : nums) args[n] = watchLeaves(watch, args[n], leaves, "argument " + std::to_string(n));
+    for (int64_t n : nums)
+      args[n] = watchLeaves(watch, args[n], leaves, "argument " + std::to_string(n));
   }
   void call(const Value& f) {
     std::vector<Value> kw(a.kwValues.begin(), a.kwValues.end());
@@ -130,15 +140,18 @@ Value callGrad(Interpreter& interp, CallArgs& a) {
   const Value& f = state[0];
   const Value& argnums = state[1];
   bool withValue = state[2].asBool();
-  Differentiate d{interp, a, std::vector<Value>(a.positional.begin(), a.positional.end()), {}, {}, {}};
+  Differentiate d{interp, a,  std::vector<Value>(a.positional.begin(), a.positional.end()),
+                  {},     {}, {}};
   bool single = argnums.is(Type::Int);
-  if (single) d.nums.push_back(argnums.asInt());
+  if (single)
+    d.nums.push_back(argnums.asInt());
   else
     for (const Value& n : argnums.as<TupleObj>()->items) d.nums.push_back(n.asInt());
   for (int64_t n : d.nums)
     if (n < 0 || n >= static_cast<int64_t>(d.args.size()))
-      throwUserError(ErrorKind::IndexError, "grad: argnums " + std::to_string(n) + " is out of range for " +
-                                                std::to_string(d.args.size()) + " positional arguments");
+      throwUserError(ErrorKind::IndexError,
+                     "grad: argnums " + std::to_string(n) + " is out of range for " +
+                         std::to_string(d.args.size()) + " positional arguments");
 
   std::vector<Value> grads = currentOpSink() ? d.traced(f) : d.eager(f);
   std::vector<Value> perArg;
@@ -164,8 +177,12 @@ Value makeGrad(CallArgs& a, const char* name, bool withValue) {
   return Value::object(new BuiltinObj(std::string(name) + "(f)", callGrad, state));
 }
 
-Value nativeGrad(Interpreter&, CallArgs& a) { return makeGrad(a, "grad", false); }
-Value nativeValueAndGrad(Interpreter&, CallArgs& a) { return makeGrad(a, "value_and_grad", true); }
+Value nativeGrad(Interpreter&, CallArgs& a) {
+  return makeGrad(a, "grad", false);
+}
+Value nativeValueAndGrad(Interpreter&, CallArgs& a) {
+  return makeGrad(a, "value_and_grad", true);
+}
 
 const TensorNative kGrad[] = {
     {"grad", nativeGrad, false},
@@ -174,6 +191,8 @@ const TensorNative kGrad[] = {
 
 }  // namespace
 
-std::span<const TensorNative> tensorGradNatives() { return kGrad; }
+std::span<const TensorNative> tensorGradNatives() {
+  return kGrad;
+}
 
 }  // namespace tessel::interp

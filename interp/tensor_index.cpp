@@ -23,9 +23,10 @@ Value maskIndex(const Value& x, int64_t dim, const Value& mask) {
   int64_t maskRank = rankOf(mask);
   if (dim == 0 && maskRank == rankOf(x)) return emitOp(OpKind::MaskedSelect, {x, mask});
   if (maskRank != 1)
-    throwUserError(ErrorKind::IndexError, "a boolean index must have the shape of the tensor or be 1-D; got " +
-                                              std::to_string(maskRank) + "-D for a " +
-                                              std::to_string(rankOf(x)) + "-D tensor");
+    throwUserError(ErrorKind::IndexError,
+                   "a boolean index must have the shape of the tensor or be 1-D; got " +
+                       std::to_string(maskRank) + "-D for a " + std::to_string(rankOf(x)) +
+                       "-D tensor");
   Value rows = emitOp(OpKind::Nonzero, {mask});  // [n, 1]
   rows = emitOp(OpKind::Reshape, {rows}, reshapeTo({-1}));
   OpAttrs at;
@@ -56,29 +57,39 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
   int64_t rank = rankOf(x);
   int64_t consumed = 0, ellipses = 0, tensors = 0;
   for (const IndexItem& item : items) {
-    if (item.kind == Subscript::Kind::Ellipsis) ++ellipses;
-    else if (item.kind == Subscript::Kind::Single && item.index.is(Type::None)) continue;
+    if (item.kind == Subscript::Kind::Ellipsis)
+      ++ellipses;
+    else if (item.kind == Subscript::Kind::Single && item.index.is(Type::None))
+      continue;
     else if (isTensorIndex(item) && dtypeOf(item.index) == DType::Bool)
       consumed += std::max<int64_t>(1, rankOf(item.index));
-    else ++consumed;
+    else
+      ++consumed;
     tensors += isTensorIndex(item);
   }
-  if (ellipses > 1) throwUserError(ErrorKind::IndexError, "an index can only have a single ellipsis ('...')");
-  if (tensors > 1) throwUserError(ErrorKind::IndexError, "only one tensor index per expression is supported");
+  if (ellipses > 1)
+    throwUserError(ErrorKind::IndexError, "an index can only have a single ellipsis ('...')");
+  if (tensors > 1)
+    throwUserError(ErrorKind::IndexError, "only one tensor index per expression is supported");
   if (consumed > rank)
-    throwUserError(ErrorKind::IndexError, "too many indices for a tensor of dimension " + std::to_string(rank));
+    throwUserError(ErrorKind::IndexError,
+                   "too many indices for a tensor of dimension " + std::to_string(rank));
 
   int64_t dim = 0;
   for (const IndexItem& item : items) {
     switch (item.kind) {
-      case Subscript::Kind::Ellipsis: dim += rank - consumed; break;  // the dims no index names
+      case Subscript::Kind::Ellipsis:
+        dim += rank - consumed;
+        break;  // the dims no index names
       case Subscript::Kind::Slice: {
         OpAttrs at;
         at.dim = dim;
         if (item.lo) at.start = *item.lo;
         if (item.hi) at.stop = *item.hi;
         int64_t step = item.step.value_or(1);
-        if (step <= 0) throwUserError(ErrorKind::ValueError, "slice step must be positive for tensors, got " + std::to_string(step));
+        if (step <= 0)
+          throwUserError(ErrorKind::ValueError,
+                         "slice step must be positive for tensors, got " + std::to_string(step));
         at.step = step;
         x = emitOp(OpKind::Slice, {x}, at);
         ++dim;
@@ -100,7 +111,8 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
             x = intTensorIndex(x, dim, v);
             dim += rankOf(v);
           } else {
-            throwUserError(ErrorKind::IndexError, "tensors used as indices must be i32 or bool, not f32");
+            throwUserError(ErrorKind::IndexError,
+                           "tensors used as indices must be i32 or bool, not f32");
           }
         } else if (v.is(Type::Int) || v.is(Type::Bool)) {
           OpAttrs at;
@@ -108,8 +120,9 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
           at.index = v.is(Type::Int) ? v.asInt() : v.asBool();
           x = emitOp(OpKind::Select, {x}, at);
         } else {
-          throwUserError(ErrorKind::TypeError, "tensor indices must be ints, slices, '...', none or tensors, not '" +
-                                                   std::string(typeName(v.type())) + "'");
+          throwUserError(ErrorKind::TypeError,
+                         "tensor indices must be ints, slices, '...', none or tensors, not '" +
+                             std::string(typeName(v.type())) + "'");
         }
         break;
       }

@@ -34,7 +34,9 @@ std::vector<int64_t> toDimList(const Value& v, const std::string& what) {
 
 namespace {
 
-std::string argName(const char* fn, const char* arg) { return std::string(fn) + "(): " + arg; }
+std::string argName(const char* fn, const char* arg) {
+  return std::string(fn) + "(): " + arg;
+}
 
 template <OpKind K>
 Value unaryNative(Interpreter&, CallArgs& raw) {
@@ -55,8 +57,9 @@ Value binaryNative(Interpreter&, CallArgs& raw) {
 Value nativeWhere(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("where", s.args(), {"cond", "a", "b"}, 3);
-  return emitOp(OpKind::Where, {tensorArg(b.at(0), "where(): cond"), tensorArg(b.at(1), "where(): a"),
-                               tensorArg(b.at(2), "where(): b")});
+  return emitOp(OpKind::Where,
+                {tensorArg(b.at(0), "where(): cond"), tensorArg(b.at(1), "where(): a"),
+                 tensorArg(b.at(2), "where(): b")});
 }
 
 // clamp(x, lo, hi): a missing bound is the dtype's extreme, so one ternary op serves all.
@@ -65,11 +68,13 @@ Value nativeClamp(Interpreter&, CallArgs& raw) {
   ArgBinder b("clamp", s.args(), {"x", "lo", "hi"}, 1);
   const Value& x = tensorArg(b.at(0), "clamp(): x");
   auto bound = [&](size_t i, bool upper) -> Value {
-    if (b.has(i) && !b.at(i).is(Type::None)) return tensorArg(b.at(i), i == 1 ? "clamp(): lo" : "clamp(): hi");
+    if (b.has(i) && !b.at(i).is(Type::None))
+      return tensorArg(b.at(i), i == 1 ? "clamp(): lo" : "clamp(): hi");
     if (dtypeOf(x) == DType::F32)
       return Value::real(upper ? std::numeric_limits<double>::infinity()
                                : -std::numeric_limits<double>::infinity());
-    return Value::integer(upper ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int32_t>::min());
+    return Value::integer(upper ? std::numeric_limits<int32_t>::max()
+                                : std::numeric_limits<int32_t>::min());
   };
   return emitOp(OpKind::Clamp, {x, bound(1, false), bound(2, true)});
 }
@@ -177,7 +182,8 @@ Value joinNative(Interpreter&, CallArgs& a) {
   std::vector<Value> inputs;
   for (const Value& v : iterate(b.at(0), argName(fn, "tensors")))
     inputs.push_back(tensorArg(v, argName(fn, "tensors")));
-  if (inputs.empty()) throwUserError(ErrorKind::ValueError, std::string(fn) + "(): needs at least one tensor");
+  if (inputs.empty())
+    throwUserError(ErrorKind::ValueError, std::string(fn) + "(): needs at least one tensor");
   OpAttrs attrs;
   attrs.dim = b.intOr(1, 0);
   return emitOp(K, inputs, attrs);
@@ -188,8 +194,10 @@ Value nativeIndexSelect(Interpreter&, CallArgs& raw) {
   ArgBinder b("index_select", s.args(), {"x", "dim", "index"}, 3);
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
-  return emitOp(OpKind::IndexSelect,
-               {tensorArg(b.at(0), "index_select(): x"), tensorArg(b.at(2), "index_select(): index")}, attrs);
+  return emitOp(
+      OpKind::IndexSelect,
+      {tensorArg(b.at(0), "index_select(): x"), tensorArg(b.at(2), "index_select(): index")},
+      attrs);
 }
 
 Value nativeGather(Interpreter&, CallArgs& raw) {
@@ -197,22 +205,23 @@ Value nativeGather(Interpreter&, CallArgs& raw) {
   ArgBinder b("gather", s.args(), {"x", "dim", "index"}, 3);
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
-  return emitOp(OpKind::Gather, {tensorArg(b.at(0), "gather(): x"), tensorArg(b.at(2), "gather(): index")}, attrs);
+  return emitOp(OpKind::Gather,
+                {tensorArg(b.at(0), "gather(): x"), tensorArg(b.at(2), "gather(): index")}, attrs);
 }
 
 Value nativeMaskedSelect(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("masked_select", s.args(), {"x", "mask"}, 2);
-  return emitOp(OpKind::MaskedSelect,
-               {tensorArg(b.at(0), "masked_select(): x"), tensorArg(b.at(1), "masked_select(): mask")});
+  return emitOp(OpKind::MaskedSelect, {tensorArg(b.at(0), "masked_select(): x"),
+                                       tensorArg(b.at(1), "masked_select(): mask")});
 }
 
 Value nativeMaskedScatter(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("masked_scatter", s.args(), {"x", "mask", "source"}, 3);
-  return emitOp(OpKind::MaskedScatter,
-               {tensorArg(b.at(0), "masked_scatter(): x"), tensorArg(b.at(1), "masked_scatter(): mask"),
-                tensorArg(b.at(2), "masked_scatter(): source")});
+  return emitOp(OpKind::MaskedScatter, {tensorArg(b.at(0), "masked_scatter(): x"),
+                                        tensorArg(b.at(1), "masked_scatter(): mask"),
+                                        tensorArg(b.at(2), "masked_scatter(): source")});
 }
 
 Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const char* fn) {
@@ -222,7 +231,9 @@ Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const char* fn) {
   attrs.dim = b.intOr(1, -1);
   return emitOp(op, {tensorArg(b.at(0), argName(fn, "x"))}, attrs);
 }
-Value nativeSoftmax(Interpreter&, CallArgs& a) { return nativeSoftmaxLike(a, OpKind::Softmax, "softmax"); }
+Value nativeSoftmax(Interpreter&, CallArgs& a) {
+  return nativeSoftmaxLike(a, OpKind::Softmax, "softmax");
+}
 Value nativeLogSoftmax(Interpreter&, CallArgs& a) {
   return nativeSoftmaxLike(a, OpKind::LogSoftmax, "log_softmax");
 }
@@ -244,7 +255,8 @@ Value nativeLayerNorm(Interpreter&, CallArgs& raw) {
 Value nativeLinear(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("linear", s.args(), {"x", "weight", "bias"}, 2);
-  std::vector<Value> inputs{tensorArg(b.at(0), "linear(): x"), tensorArg(b.at(1), "linear(): weight")};
+  std::vector<Value> inputs{tensorArg(b.at(0), "linear(): x"),
+                            tensorArg(b.at(1), "linear(): weight")};
   if (b.has(2) && !b.at(2).is(Type::None)) inputs.push_back(tensorArg(b.at(2), "linear(): bias"));
   return emitOp(OpKind::Linear, inputs);
 }
@@ -255,7 +267,8 @@ Value nativeDropout(Interpreter&, CallArgs& raw) {
   OpAttrs attrs;
   attrs.p = b.has(1) ? b.toFloat(1) : 0.5;
   if (attrs.p < 0 || attrs.p > 1)
-    throwUserError(ErrorKind::ValueError, "dropout(): p must be in [0, 1], got " + std::to_string(attrs.p));
+    throwUserError(ErrorKind::ValueError,
+                   "dropout(): p must be in [0, 1], got " + std::to_string(attrs.p));
   return emitOp(OpKind::Dropout, {tensorArg(b.at(0), "dropout(): x")}, attrs);
 }
 
@@ -269,8 +282,9 @@ Value methodNumel(Interpreter&, CallArgs& raw) {
 void requireData(const Value& v, const char* what) {
   if (isFake(v))
     throwUserError(ErrorKind::DataDependentError,
-                   std::string(what) + " inside a compiled function needs the tensor's data; graph "
-                   "breaks are not supported yet, so move it out of the compiled function");
+                   std::string(what) +
+                       " inside a compiled function needs the tensor's data; graph "
+                       "breaks are not supported yet, so move it out of the compiled function");
 }
 
 Value methodItem(Interpreter&, CallArgs& raw) {
@@ -307,7 +321,8 @@ Value methodTo(Interpreter&, CallArgs& raw) {
   const std::string& name = expectStr(target, "to(): target");
   auto device = backends::deviceFromName(name);
   if (!device)
-    throwUserError(ErrorKind::ValueError, "to(): unknown device or dtype '" + name + "' (devices: cpu, vulkan, tpu)");
+    throwUserError(ErrorKind::ValueError,
+                   "to(): unknown device or dtype '" + name + "' (devices: cpu, vulkan, tpu)");
   if (*device == x.device()) return b.at(0);
   return makeTensor(onDevice(x, *device));
 }
@@ -377,6 +392,8 @@ const TensorNative kOps[] = {
 
 }  // namespace
 
-std::span<const TensorNative> tensorOpNatives() { return kOps; }
+std::span<const TensorNative> tensorOpNatives() {
+  return kOps;
+}
 
 }  // namespace tessel::interp

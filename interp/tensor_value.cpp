@@ -22,15 +22,19 @@ const Tensor& asTensor(const Value& v) {
 
 Tensor toTensor(const Value& v, const std::string& what) {
   switch (v.type()) {
-    case Type::Tensor: return asTensor(v);
+    case Type::Tensor:
+      return asTensor(v);
     case Type::Int: {
       int64_t i = v.asInt();
       if (i < std::numeric_limits<int32_t>::min() || i > std::numeric_limits<int32_t>::max())
-        throwUserError(ErrorKind::OverflowError, what + ": " + std::to_string(i) + " does not fit in i32");
+        throwUserError(ErrorKind::OverflowError,
+                       what + ": " + std::to_string(i) + " does not fit in i32");
       return Tensor::scalar(static_cast<double>(i), DType::I32);
     }
-    case Type::Float: return Tensor::scalar(v.asFloat(), DType::F32);
-    case Type::Bool: return Tensor::scalar(v.asBool() ? 1.0 : 0.0, DType::Bool);
+    case Type::Float:
+      return Tensor::scalar(v.asFloat(), DType::F32);
+    case Type::Bool:
+      return Tensor::scalar(v.asBool() ? 1.0 : 0.0, DType::Bool);
     default:
       throwUserError(ErrorKind::TypeError, what + " must be a tensor or a number, not '" +
                                                std::string(typeName(v.type())) + "'");
@@ -74,23 +78,28 @@ void flatten(const Value& v, size_t depth, std::vector<int64_t>& shape, std::vec
              DType& kind, bool& shapeFixed) {
   if (const auto* items = seqItems(v)) {
     if (depth == shape.size()) {
-      if (shapeFixed) throwUserError(ErrorKind::ValueError, "tensor(): ragged nested list (a list where a number was expected)");
+      if (shapeFixed)
+        throwUserError(ErrorKind::ValueError,
+                       "tensor(): ragged nested list (a list where a number was expected)");
       shape.push_back(static_cast<int64_t>(items->size()));
     } else if (shape[depth] != static_cast<int64_t>(items->size())) {
       throwUserError(ErrorKind::ValueError, "tensor(): ragged nested list: expected " +
-                                                std::to_string(shape[depth]) + " elements at depth " +
-                                                std::to_string(depth) + ", got " +
-                                                std::to_string(items->size()));
+                                                std::to_string(shape[depth]) +
+                                                " elements at depth " + std::to_string(depth) +
+                                                ", got " + std::to_string(items->size()));
     }
     if (items->empty()) shapeFixed = true;
     for (const Value& item : *items) flatten(item, depth + 1, shape, out, kind, shapeFixed);
     return;
   }
   if (depth < shape.size())
-    throwUserError(ErrorKind::ValueError, "tensor(): ragged nested list (a number where a list was expected)");
+    throwUserError(ErrorKind::ValueError,
+                   "tensor(): ragged nested list (a number where a list was expected)");
   shapeFixed = true;
   switch (v.type()) {
-    case Type::Bool: out.push_back(v.asBool()); break;
+    case Type::Bool:
+      out.push_back(v.asBool());
+      break;
     case Type::Int:
       out.push_back(static_cast<double>(v.asInt()));
       if (kind == DType::Bool) kind = DType::I32;
@@ -102,7 +111,8 @@ void flatten(const Value& v, size_t depth, std::vector<int64_t>& shape, std::vec
     case Type::Tensor: {
       const Tensor& t = asTensor(v);
       if (t.numel() != 1 || t.ndim() != 0)
-        throwUserError(ErrorKind::ValueError, "tensor(): only 0-d tensors can be list elements; use stack()");
+        throwUserError(ErrorKind::ValueError,
+                       "tensor(): only 0-d tensors can be list elements; use stack()");
       out.push_back(hostTensor(t).item());
       kind = shapes::promote(kind, t.dtype());
       break;
@@ -133,7 +143,8 @@ Tensor tensorFromNested(const Value& v, std::optional<DType> dtype) {
       i.reserve(data.size());
       for (double d : data) {
         if (d < std::numeric_limits<int32_t>::min() || d > std::numeric_limits<int32_t>::max())
-          throwUserError(ErrorKind::OverflowError, "tensor(): " + formatFloat(d) + " does not fit in i32");
+          throwUserError(ErrorKind::OverflowError,
+                         "tensor(): " + formatFloat(d) + " does not fit in i32");
         i.push_back(static_cast<int32_t>(d));
       }
       return Tensor::fromData(std::span<const int32_t>(i), shape);
@@ -157,8 +168,8 @@ shapes::SymShape toSymDims(const Value& v, const std::string& what) {
   shapes::SymShape dims;
   for (const Value& item : *items) {
     if (!item.is(Type::Int) && !item.is(Type::SymInt))
-      throwUserError(ErrorKind::TypeError, what + " must contain ints, not '" +
-                                               std::string(typeName(item.type())) + "'");
+      throwUserError(ErrorKind::TypeError,
+                     what + " must contain ints, not '" + std::string(typeName(item.type())) + "'");
     dims.push_back(toSymInt(item));
   }
   return dims;
@@ -183,9 +194,12 @@ namespace {
 
 Value elementValue(double d, DType dtype) {
   switch (dtype) {
-    case DType::F32: return Value::real(d);
-    case DType::I32: return Value::integer(static_cast<int64_t>(d));
-    case DType::Bool: return Value::boolean(d != 0);
+    case DType::F32:
+      return Value::real(d);
+    case DType::I32:
+      return Value::integer(static_cast<int64_t>(d));
+    case DType::Bool:
+      return Value::boolean(d != 0);
   }
   return Value::none();
 }
@@ -195,7 +209,8 @@ Value nestedList(const std::vector<double>& flat, const std::vector<int64_t>& sh
   if (dim == shape.size()) return elementValue(flat[pos++], dtype);
   std::vector<Value> items;
   items.reserve(shape[dim]);
-  for (int64_t i = 0; i < shape[dim]; ++i) items.push_back(nestedList(flat, shape, dim + 1, pos, dtype));
+  for (int64_t i = 0; i < shape[dim]; ++i)
+    items.push_back(nestedList(flat, shape, dim + 1, pos, dtype));
   return makeList(std::move(items));
 }
 
@@ -209,8 +224,8 @@ Value tensorToList(const Tensor& t) {
 
 Value tensorItemValue(const Tensor& t) {
   if (t.numel() != 1)
-    throwUserError(ErrorKind::ValueError, "item(): the tensor has " + std::to_string(t.numel()) +
-                                              " elements, not 1");
+    throwUserError(ErrorKind::ValueError,
+                   "item(): the tensor has " + std::to_string(t.numel()) + " elements, not 1");
   return elementValue(hostTensor(t).item(), t.dtype());
 }
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "backends/tensor.h"
-#include "shapes/sym_int.h"
 #include "interp/objects.h"
+#include "shapes/sym_int.h"
 
 namespace tessel::interp {
 
@@ -53,8 +53,12 @@ struct DTypeObj : Object {
   DType dtype;
 };
 
-inline Value makeTensor(Tensor t) { return Value::object(new TensorObj(std::move(t))); }
-inline bool isFake(const Value& v) { return v.is(Type::Tensor) && v.as<TensorObj>()->fake != nullptr; }
+inline Value makeTensor(Tensor t) {
+  return Value::object(new TensorObj(std::move(t)));
+}
+inline bool isFake(const Value& v) {
+  return v.is(Type::Tensor) && v.as<TensorObj>()->fake != nullptr;
+}
 /// The data of a real tensor value; a UserError for a fake one that escaped its trace.
 const Tensor& asTensor(const Value& v);
 

@@ -28,7 +28,8 @@ void Tracer::log(LogCategory c, const std::string& text) {
 namespace {
 
 bool namedDim(const TypeAnn* ann, size_t d) {
-  return ann && ann->hasDims && d < ann->dims.size() && ann->dims[d].isName && ann->dims[d].name != "_";
+  return ann && ann->hasDims && d < ann->dims.size() && ann->dims[d].isName &&
+         ann->dims[d].name != "_";
 }
 
 // "x.shape[0]" belongs to the tensor "x": TESSEL_DYNAMIC_SOURCES may name either.
@@ -46,7 +47,8 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
   opts.isSize = isSize;
   bool dynamic;
   // Precedence: compiler.md, "Which sizes become symbols".
-  if (frame_.state.dynamicSources.count(source) || frame_.state.dynamicSources.count(tensorOfSource(source))) {
+  if (frame_.state.dynamicSources.count(source) ||
+      frame_.state.dynamicSources.count(tensorOfSource(source))) {
     dynamic = true;
   } else if (mark.kind == DimMark::Kind::Static) {
     dynamic = false;
@@ -64,7 +66,7 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
   } else {
     dynamic = config.automatic_dynamic && frame_.codeState.isDynamic(source);
   }
-  opts.dynamic = !dynamic ? shapes::DimDynamic::Static
+  opts.dynamic = !dynamic            ? shapes::DimDynamic::Static
                  : config.duck_shape ? shapes::DimDynamic::Duck
                                      : shapes::DimDynamic::Dynamic;
   return entry_.env->createSymbol(source, hint, opts);
@@ -74,7 +76,9 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
   node.path = path;
   switch (v.type()) {
     case Type::Tensor: {
-      if (isFake(v)) throwUserError(ErrorKind::ValueError, path + ": a traced tensor was passed to a compiled function");
+      if (isFake(v))
+        throwUserError(ErrorKind::ValueError,
+                       path + ": a traced tensor was passed to a compiled function");
       auto* obj = v.as<TensorObj>();
       const Tensor& t = obj->tensor;
       if (t.device() != backends::Device::Cpu)
@@ -111,8 +115,8 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
       const CompilerConfig& config = frame_.state.config;
       bool dynamic = frame_.state.dynamicSources.count(path) ||
                      frame_.options.dynamic == DynamicMode::All ||
-                     (frame_.options.dynamic == DynamicMode::Automatic && config.automatic_dynamic &&
-                      frame_.codeState.isDynamic(path));
+                     (frame_.options.dynamic == DynamicMode::Automatic &&
+                      config.automatic_dynamic && frame_.codeState.isDynamic(path));
       if (dynamic && !config.specialize_float) {
         // A varying float becomes a 0-d f32 input instead of a constant in the graph.
         node.kind = ArgNode::Kind::FloatInput;
@@ -131,7 +135,8 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
       std::vector<Value> out;
       node.children.resize(items.size());
       for (size_t i = 0; i < items.size(); ++i)
-        out.push_back(planArg(items[i], path + "[" + std::to_string(i) + "]", node.children[i], nullptr));
+        out.push_back(
+            planArg(items[i], path + "[" + std::to_string(i) + "]", node.children[i], nullptr));
       return isList ? makeList(std::move(out)) : makeTuple(std::move(out));
     }
     case Type::Dict: {
@@ -140,7 +145,8 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
       for (auto& [k, item] : v.as<DictObj>()->entries) {
         node.keys.push_back(k);
         node.children.emplace_back();
-        out->set(k, planArg(item, path + "[" + quoteString(k) + "]", node.children.back(), nullptr));
+        out->set(k,
+                 planArg(item, path + "[" + quoteString(k) + "]", node.children.back(), nullptr));
       }
       return out.value();
     }
@@ -170,7 +176,8 @@ graph::ValueId Tracer::operand(const Value& v) {
       auto* obj = v.as<TensorObj>();
       if (obj->fake) {
         if (obj->fake->tracer != this)
-          throwUserError(ErrorKind::ValueError, "a tensor traced by another compiled function was used here");
+          throwUserError(ErrorKind::ValueError,
+                         "a tensor traced by another compiled function was used here");
         return obj->fake->value;
       }
       // A real tensor read by the body (a closed-over weight): a constant of the graph.
@@ -196,7 +203,8 @@ graph::ValueId Tracer::operand(const Value& v) {
   }
 }
 
-Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
+Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands,
+                   const shapes::OpAttrs& attrs) {
   std::vector<graph::ValueId> ids;
   ids.reserve(operands.size());
   for (const Value& v : operands) ids.push_back(operand(v));
@@ -218,7 +226,9 @@ void Tracer::enterStatement(Span span) {
       std::string(sources.line(span.file, span.line))));
 }
 
-void Tracer::leaveStatement() { locs_.pop_back(); }
+void Tracer::leaveStatement() {
+  locs_.pop_back();
+}
 
 void Tracer::globalRead(ModuleObj& module, uint32_t slot, const Value& value) {
   if (value.is(Type::Undefined)) return;
@@ -250,8 +260,9 @@ OutputTemplate Tracer::planOutput(const Value& v) {
       shapes::SymInt s = toSymInt(v);
       for (uint32_t sym : graph::freeSymbols(s))
         if (entry_.env->symbol(sym).unbacked)
-          throwUserError(ErrorKind::DataDependentError,
-                         "a compiled function cannot return the data-dependent size " + s.toString());
+          throwUserError(
+              ErrorKind::DataDependentError,
+              "a compiled function cannot return the data-dependent size " + s.toString());
       out.kind = OutputTemplate::Kind::Size;
       out.size = s;
       return out;
@@ -274,7 +285,8 @@ OutputTemplate Tracer::planOutput(const Value& v) {
         out.children.push_back(planOutput(item));
       }
       return out;
-    default: break;
+    default:
+      break;
   }
   out.kind = OutputTemplate::Kind::Constant;
   out.constant = v;
@@ -309,10 +321,12 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   entry_.plan.args.resize(args.size());
   {
     // Symbols are created at the function's line (compiler.md's create_symbol log).
-    shapes::ScopedSourceLoc loc(interp_.sources().name(proto->span.file), static_cast<int>(proto->span.line), 0,
-                                std::string(interp_.sources().line(proto->span.file, proto->span.line)));
+    shapes::ScopedSourceLoc loc(
+        interp_.sources().name(proto->span.file), static_cast<int>(proto->span.line), 0,
+        std::string(interp_.sources().line(proto->span.file, proto->span.line)));
     for (size_t i = 0; i < args.size(); ++i)
-      fakes.push_back(planArg(args[i], proto->params[i].name, entry_.plan.args[i], proto->params[i].type));
+      fakes.push_back(
+          planArg(args[i], proto->params[i].name, entry_.plan.args[i], proto->params[i].type));
   }
   auto traced = Clock::now();
 
@@ -342,8 +356,11 @@ void Tracer::trace(std::span<const Value> args, Span site) {
     // Built-ins the body calls are guarded too (a script may rebind them), but listing them
     // would bury the guards a user wants to read.
     Value* builtin = interp_.prelude().lookup(gg.name);
-    if (builtin && builtin->isHeap() && gg.expected.isHeap() && builtin->asObject() == gg.expected.asObject()) continue;
-    entry_.guardTexts.push_back("global " + gg.name + (gg.byIdentity ? " is the same object" : " == " + repr(gg.expected)));
+    if (builtin && builtin->isHeap() && gg.expected.isHeap() &&
+        builtin->asObject() == gg.expected.asObject())
+      continue;
+    entry_.guardTexts.push_back(
+        "global " + gg.name + (gg.byIdentity ? " is the same object" : " == " + repr(gg.expected)));
   }
   entry_.graphText = entry_.executable->graph().toString();
   auto done = Clock::now();
@@ -355,7 +372,8 @@ void Tracer::trace(std::span<const Value> args, Span site) {
 
   if (frame_.state.log.on(LogCategory::Guards)) {
     for (const shapes::Guard& guard : entry_.guards.guards())
-      log(LogCategory::Guards, "guard " + guard.text + (guard.loc.known() ? " at " + guard.loc.toString() : ""));
+      log(LogCategory::Guards,
+          "guard " + guard.text + (guard.loc.known() ? " at " + guard.loc.toString() : ""));
     for (size_t i = entry_.guards.guards().size(); i < entry_.guardTexts.size(); ++i)
       log(LogCategory::Guards, "guard " + entry_.guardTexts[i]);
   }
@@ -365,9 +383,11 @@ void Tracer::trace(std::span<const Value> args, Span site) {
     const shapes::ShapeEnvStats& st = env.stats();
     char buf[256];
     std::snprintf(buf, sizeof buf,
-                  "compile %s: %.3f ms (inputs %.3f, trace %.3f, codegen %.3f; solver %.3f ms in %llu queries)",
+                  "compile %s: %.3f ms (inputs %.3f, trace %.3f, codegen %.3f; solver %.3f ms in "
+                  "%llu queries)",
                   frame_.name().c_str(), entry_.compileMs, ms(start, traced), ms(traced, bodyDone),
-                  ms(bodyDone, done), st.solverNanos / 1e6, static_cast<unsigned long long>(st.solverQueries));
+                  ms(bodyDone, done), st.solverNanos / 1e6,
+                  static_cast<unsigned long long>(st.solverQueries));
     log(LogCategory::Perf, buf);
     log(LogCategory::Perf, entry_.executable->stats().toString());
   }

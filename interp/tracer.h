@@ -5,17 +5,17 @@
 #pragma once
 
 #include <memory>
-#include <unordered_map>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "backends/graph/graph_builder.h"
 #include "interp/compile_log.h"
 #include "interp/compiled_frame.h"
-#include "interp/tensor_value.h"
 #include "interp/evaluator.h"
 #include "interp/op_sink.h"
+#include "interp/tensor_value.h"
 #include "shapes/source_loc.h"
 
 namespace tessel::interp {

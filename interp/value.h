@@ -9,26 +9,26 @@
 
 namespace tessel::interp {
 
-#define TESSEL_VALUE_TYPES(X)                 \
-  X(Undefined, "undefined")                   \
-  X(None, "none")                             \
-  X(Bool, "bool")                             \
-  X(Int, "int")                               \
-  X(Float, "float")                           \
-  X(Str, "str")                               \
-  X(List, "list")                             \
-  X(Tuple, "tuple")                           \
-  X(Dict, "dict")                             \
-  X(Range, "range")                           \
-  X(Function, "function")                     \
-  X(Builtin, "function")                      \
-  X(Module, "module")                         \
-  X(Tensor, "tensor")                         \
-  X(Shape, "shape")                           \
-  X(DType, "dtype")                           \
-  X(Cell, "cell")                             \
-  X(SymInt, "int")                            \
-  X(SymBool, "bool")                          \
+#define TESSEL_VALUE_TYPES(X) \
+  X(Undefined, "undefined")   \
+  X(None, "none")             \
+  X(Bool, "bool")             \
+  X(Int, "int")               \
+  X(Float, "float")           \
+  X(Str, "str")               \
+  X(List, "list")             \
+  X(Tuple, "tuple")           \
+  X(Dict, "dict")             \
+  X(Range, "range")           \
+  X(Function, "function")     \
+  X(Builtin, "function")      \
+  X(Module, "module")         \
+  X(Tensor, "tensor")         \
+  X(Shape, "shape")           \
+  X(DType, "dtype")           \
+  X(Cell, "cell")             \
+  X(SymInt, "int")            \
+  X(SymBool, "bool")          \
   X(Compiled, "compiled")
 
 enum class Type : uint8_t {
@@ -62,22 +62,57 @@ class Object {
 class Value {
  public:
   Value() : type_(Type::None) { u_.i = 0; }
-  static Value undefined() { Value v; v.type_ = Type::Undefined; return v; }
+  static Value undefined() {
+    Value v;
+    v.type_ = Type::Undefined;
+    return v;
+  }
   static Value none() { return Value(); }
-  static Value boolean(bool b) { Value v; v.type_ = Type::Bool; v.u_.b = b; return v; }
-  static Value integer(int64_t i) { Value v; v.type_ = Type::Int; v.u_.i = i; return v; }
-  static Value real(double f) { Value v; v.type_ = Type::Float; v.u_.f = f; return v; }
+  static Value boolean(bool b) {
+    Value v;
+    v.type_ = Type::Bool;
+    v.u_.b = b;
+    return v;
+  }
+  static Value integer(int64_t i) {
+    Value v;
+    v.type_ = Type::Int;
+    v.u_.i = i;
+    return v;
+  }
+  static Value real(double f) {
+    Value v;
+    v.type_ = Type::Float;
+    v.u_.f = f;
+    return v;
+  }
   /// Takes a reference to a heap object (which may be newly allocated with refs == 0).
-  static Value object(Object* o) { Value v; v.type_ = o->type; v.u_.o = o; ++o->refs; return v; }
+  static Value object(Object* o) {
+    Value v;
+    v.type_ = o->type;
+    v.u_.o = o;
+    ++o->refs;
+    return v;
+  }
 
   Value(const Value& other) : type_(other.type_), u_(other.u_) { retain(); }
   Value(Value&& other) noexcept : type_(other.type_), u_(other.u_) { other.type_ = Type::None; }
   Value& operator=(const Value& other) {
-    if (this != &other) { other.retainConst(); release(); type_ = other.type_; u_ = other.u_; }
+    if (this != &other) {
+      other.retainConst();
+      release();
+      type_ = other.type_;
+      u_ = other.u_;
+    }
     return *this;
   }
   Value& operator=(Value&& other) noexcept {
-    if (this != &other) { release(); type_ = other.type_; u_ = other.u_; other.type_ = Type::None; }
+    if (this != &other) {
+      release();
+      type_ = other.type_;
+      u_ = other.u_;
+      other.type_ = Type::None;
+    }
     return *this;
   }
   ~Value() { release(); }
@@ -94,11 +129,17 @@ class Value {
   double toDouble() const { return type_ == Type::Int ? static_cast<double>(u_.i) : u_.f; }
   Object* asObject() const { return u_.o; }
   template <class T>
-  T* as() const { return static_cast<T*>(u_.o); }
+  T* as() const {
+    return static_cast<T*>(u_.o);
+  }
 
  private:
-  void retain() { if (isHeap()) ++u_.o->refs; }
-  void retainConst() const { if (isHeap()) ++u_.o->refs; }
+  void retain() {
+    if (isHeap()) ++u_.o->refs;
+  }
+  void retainConst() const {
+    if (isHeap()) ++u_.o->refs;
+  }
   void release() {
     if (isHeap() && --u_.o->refs == 0) destroyObject(u_.o);
   }
@@ -117,11 +158,20 @@ template <class T>
 class Ref {
  public:
   Ref() = default;
-  explicit Ref(T* p) : p_(p) { if (p_) ++p_->refs; }
-  Ref(const Ref& o) : p_(o.p_) { if (p_) ++p_->refs; }
+  explicit Ref(T* p) : p_(p) {
+    if (p_) ++p_->refs;
+  }
+  Ref(const Ref& o) : p_(o.p_) {
+    if (p_) ++p_->refs;
+  }
   Ref(Ref&& o) noexcept : p_(o.p_) { o.p_ = nullptr; }
-  Ref& operator=(Ref o) { std::swap(p_, o.p_); return *this; }
-  ~Ref() { if (p_ && --p_->refs == 0) destroyObject(p_); }
+  Ref& operator=(Ref o) {
+    std::swap(p_, o.p_);
+    return *this;
+  }
+  ~Ref() {
+    if (p_ && --p_->refs == 0) destroyObject(p_);
+  }
   T* get() const { return p_; }
   T* operator->() const { return p_; }
   T& operator*() const { return *p_; }

@@ -46,9 +46,12 @@ int runMain(void* p) {
   tessel::interp::Interpreter interp(options);
   gInterp = &interp;
   int status;
-  if (inv->hasCode) status = tessel::repl::runCode(interp, inv->code);
-  else if (!inv->script.empty()) status = tessel::repl::runScript(interp, inv->script);
-  else status = tessel::repl::runRepl(interp);
+  if (inv->hasCode)
+    status = tessel::repl::runCode(interp, inv->code);
+  else if (!inv->script.empty())
+    status = tessel::repl::runScript(interp, inv->script);
+  else
+    status = tessel::repl::runRepl(interp);
   std::cout.flush();
   gInterp = nullptr;
   return status;

@@ -43,9 +43,10 @@ TEST(DynamicSources, OneDimensionOnly) {
 }
 
 TEST(DynamicSources, SpecializingAListedSourceIsNotAnError) {
-  std::string out = runWithSources("x",
-                                   "@compile\nfn f(x) {\n  if x.shape[0] == 3 { return x + 1 }\n  return x\n}\n"
-                                   "print(f(ones([3])).tolist())\n");
+  std::string out =
+      runWithSources("x",
+                     "@compile\nfn f(x) {\n  if x.shape[0] == 3 { return x + 1 }\n  return x\n}\n"
+                     "print(f(ones([3])).tolist())\n");
   EXPECT_EQ(out, "[2.0, 2.0, 2.0]\n");
 }
 

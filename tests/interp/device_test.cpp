@@ -30,14 +30,15 @@ TEST(Devices, CpuIsAlwaysListed) {
 TEST(Devices, MoveBetweenCpuAndVulkan) {
   if (backends::vulkan::availableVulkanDevices().empty())
     GTEST_SKIP() << "no Vulkan device here (install mesa-vulkan-drivers for lavapipe)";
-  EXPECT_EQ(run("let x = tensor([[1.0, 2.0], [3.0, 4.0]]).to(\"vulkan\")\n"
-                "print(x.device, (x @ x + 1).sum(dim = 1).tolist())\n"
-                "let y = (x * 2).to(\"cpu\")\n"
-                "print(y.device, y.tolist())\n"
-                "print(x[0, 1].item(), (x > 2).to(\"cpu\").tolist())\n"
-                "print(tensor([1.5]).to(\"vulkan\"))\n"),
-            "vulkan [19.0, 39.0]\ncpu [[2.0, 4.0], [6.0, 8.0]]\n2.0 [[false, false], [true, true]]\n"
-            "tensor([1.5000], device=\"vulkan\")\n");
+  EXPECT_EQ(
+      run("let x = tensor([[1.0, 2.0], [3.0, 4.0]]).to(\"vulkan\")\n"
+          "print(x.device, (x @ x + 1).sum(dim = 1).tolist())\n"
+          "let y = (x * 2).to(\"cpu\")\n"
+          "print(y.device, y.tolist())\n"
+          "print(x[0, 1].item(), (x > 2).to(\"cpu\").tolist())\n"
+          "print(tensor([1.5]).to(\"vulkan\"))\n"),
+      "vulkan [19.0, 39.0]\ncpu [[2.0, 4.0], [6.0, 8.0]]\n2.0 [[false, false], [true, true]]\n"
+      "tensor([1.5000], device=\"vulkan\")\n");
 }
 
 TEST(Devices, MixingDevicesIsADeviceError) {

@@ -1,11 +1,12 @@
 // The rendering of errors (language.md, "Errors"): kind, file:line:col, the source line, a caret
 // under the span, and the calls that led to an error raised inside functions.
+#include "interp/diagnostics.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <sstream>
 
-#include "interp/diagnostics.h"
 #include "interp/interpreter.h"
 
 using namespace tessel;
@@ -46,14 +47,17 @@ TEST(Diagnostics, TracebackNamesEveryCallInnermostFirst) {
 
 TEST(Diagnostics, RecursionTracebackIsCompressed) {
   std::string d = diagnosticOf("fn down(n) {\n  return down(n + 1)\n}\ndown(0)\n");
-  EXPECT_NE(d.find("script.dsl:2:10: LimitError: maximum recursion depth exceeded"), std::string::npos) << d;
+  EXPECT_NE(d.find("script.dsl:2:10: LimitError: maximum recursion depth exceeded"),
+            std::string::npos)
+      << d;
   EXPECT_NE(d.find("  in down(), called from script.dsl:2:10 ("), std::string::npos) << d;
   EXPECT_NE(d.find("  in down(), called from script.dsl:4:1\n"), std::string::npos) << d;
   EXPECT_LT(std::count(d.begin(), d.end(), '\n'), 10) << d;
 }
 
 TEST(Diagnostics, ErrorsInsideLambdasAndCallbacks) {
-  std::string d = diagnosticOf("let key = fn (v) { return v + none }\nprint(sorted([1, 2], key = key))\n");
+  std::string d =
+      diagnosticOf("let key = fn (v) { return v + none }\nprint(sorted([1, 2], key = key))\n");
   EXPECT_NE(d.find("script.dsl:1:27: TypeError: unsupported operand types for +: 'int' and 'none'"),
             std::string::npos)
       << d;

@@ -2,7 +2,6 @@
 // small native stacks, deeply nested and very long expressions, and random input that must only
 // ever produce ScriptErrors.
 #include <gtest/gtest.h>
-
 #include <pthread.h>
 
 #include <chrono>
@@ -59,7 +58,8 @@ void onThreadWithStack(size_t bytes, const std::function<void()>& body) {
     (*static_cast<const std::function<void()>*>(p))();
     return nullptr;
   };
-  ASSERT_EQ(pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()>*>(&body)), 0);
+  ASSERT_EQ(pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()>*>(&body)),
+            0);
   pthread_attr_destroy(&attr);
   pthread_join(thread, nullptr);
 }
@@ -74,7 +74,8 @@ TEST(Interrupt, StopsAnInfiniteLoopAndTheInterpreterKeepsWorking) {
   stopper.join();
   EXPECT_TRUE(o.failed);
   EXPECT_EQ(o.kind, ErrorKind::Interrupted) << o.diagnostic;
-  EXPECT_NE(o.diagnostic.find("<test>:2:1: Interrupted: interrupted"), std::string::npos) << o.diagnostic;
+  EXPECT_NE(o.diagnostic.find("<test>:2:1: Interrupted: interrupted"), std::string::npos)
+      << o.diagnostic;
   // The same interpreter runs the next input normally, and the globals survived.
   Outcome next = run(interp, "print(n > 0, 1 + 1)\n");
   EXPECT_FALSE(next.failed) << next.diagnostic;
@@ -92,7 +93,8 @@ TEST(Interrupt, StopsRecursionAndForLoops) {
                   "spin(1)\n");
   stopper.join();
   EXPECT_EQ(o.kind, ErrorKind::Interrupted) << o.diagnostic;
-  EXPECT_NE(o.diagnostic.find("in spin(), called from <test>:2:1"), std::string::npos) << o.diagnostic;
+  EXPECT_NE(o.diagnostic.find("in spin(), called from <test>:2:1"), std::string::npos)
+      << o.diagnostic;
 }
 
 TEST(Recursion, DeepRecursionIsALimitError) {
@@ -105,9 +107,7 @@ TEST(Recursion, DeepRecursionOnAOneMegabyteThreadIsALimitError) {
   // The call-depth limit (10000) is far more than 1 MiB of native stack holds: the native
   // stack guard must stop it first, without a crash.
   Outcome o;
-  onThreadWithStack(1 << 20, [&] {
-    o = run("fn down(n) { return 1 + down(n + 1) }\ndown(0)\n");
-  });
+  onThreadWithStack(1 << 20, [&] { o = run("fn down(n) { return 1 + down(n + 1) }\ndown(0)\n"); });
   EXPECT_EQ(o.kind, ErrorKind::LimitError) << o.diagnostic;
   EXPECT_NE(o.diagnostic.find("native stack exhausted"), std::string::npos) << o.diagnostic;
 }
@@ -116,7 +116,9 @@ TEST(Recursion, RecursionLimitLeavesTheInterpreterUsable) {
   Interpreter interp;
   Outcome o = run(interp, "fn down(n) { return down(n + 1) }\ndown(0)\n");
   EXPECT_EQ(o.kind, ErrorKind::LimitError);
-  Outcome next = run(interp, "fn fib(n) { if n < 2 { return n } return fib(n - 1) + fib(n - 2) }\nprint(fib(15))\n");
+  Outcome next =
+      run(interp,
+          "fn fib(n) { if n < 2 { return n } return fib(n - 1) + fib(n - 2) }\nprint(fib(15))\n");
   EXPECT_FALSE(next.failed) << next.diagnostic;
   EXPECT_EQ(next.output, "610\n");
 }
@@ -147,7 +149,8 @@ TEST(Nesting, DeepNestingOfEveryKindIsALimitError) {
     Outcome o;
     // On a small stack too: nesting must be refused before the parser runs out of stack.
     onThreadWithStack(1 << 20, [&] { o = run(text + "\n"); });
-    EXPECT_EQ(o.kind, ErrorKind::LimitError) << text.substr(0, 40) << "\n" << o.diagnostic.substr(0, 300);
+    EXPECT_EQ(o.kind, ErrorKind::LimitError) << text.substr(0, 40) << "\n"
+                                             << o.diagnostic.substr(0, 300);
   }
 }
 
@@ -158,12 +161,16 @@ TEST(Nesting, LongFlatExpressionsWork) {
   for (int i = 0; i < 99999; ++i) text += " + 1";
   text += ")\n";
   Outcome o = run(text);
-  if (o.failed) EXPECT_EQ(o.kind, ErrorKind::LimitError) << o.diagnostic.substr(0, 300);
-  else EXPECT_EQ(o.output, "100000\n");
+  if (o.failed)
+    EXPECT_EQ(o.kind, ErrorKind::LimitError) << o.diagnostic.substr(0, 300);
+  else
+    EXPECT_EQ(o.output, "100000\n");
   Outcome small;
   onThreadWithStack(1 << 20, [&] { small = run(text); });
-  if (small.failed) EXPECT_EQ(small.kind, ErrorKind::LimitError) << small.diagnostic.substr(0, 300);
-  else EXPECT_EQ(small.output, "100000\n");
+  if (small.failed)
+    EXPECT_EQ(small.kind, ErrorKind::LimitError) << small.diagnostic.substr(0, 300);
+  else
+    EXPECT_EQ(small.output, "100000\n");
 }
 
 TEST(Nesting, DeeplyNestedListValuesAreFreedWithoutRecursionTrouble) {
@@ -178,12 +185,31 @@ TEST(Nesting, DeeplyNestedListValuesAreFreedWithoutRecursionTrouble) {
 
 TEST(Fuzz, RandomTokenSoupOnlyRaisesScriptErrors) {
   const char* tokens[] = {
-      "let", "fn", "return", "if", "elif", "else", "while", "for", "in", "break", "continue",
-      "and", "or", "not", "true", "false", "none", "import", "as", "assert", "where", "x", "y",
-      "f", "print", "len", "range", "0", "1", "-1", "2.5", "1e9", "9223372036854775807",
-      "\"s\"", "'t'", "\"", "(", ")", "[", "]", "{", "}", ",", ":", ";", ".", "...", "->", "@",
-      "=", "+=", "-=", "*=", "/=", "==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "//",
-      "%", "**", "\n", "\n", " ", "#c\n", "$", "\\\n", "\xc3\xa9", "\xff",
+      "let",   "fn",       "return",
+      "if",    "elif",     "else",
+      "while", "for",      "in",
+      "break", "continue", "and",
+      "or",    "not",      "true",
+      "false", "none",     "import",
+      "as",    "assert",   "where",
+      "x",     "y",        "f",
+      "print", "len",      "range",
+      "0",     "1",        "-1",
+      "2.5",   "1e9",      "9223372036854775807",
+      "\"s\"", "'t'",      "\"",
+      "(",     ")",        "[",
+      "]",     "{",        "}",
+      ",",     ":",        ";",
+      ".",     "...",      "->",
+      "@",     "=",        "+=",
+      "-=",    "*=",       "/=",
+      "==",    "!=",       "<",
+      "<=",    ">",        ">=",
+      "+",     "-",        "*",
+      "/",     "//",       "%",
+      "**",    "\n",       "\n",
+      " ",     "#c\n",     "$",
+      "\\\n",  "\xc3\xa9", "\xff",
   };
   std::mt19937 rng(12345);
   std::uniform_int_distribution<size_t> pick(0, std::size(tokens) - 1);
@@ -231,11 +257,15 @@ TEST(Fuzz, MutatedProgramsOnlyRaiseScriptErrors) {
     for (int k = 0; k < 3; ++k) {
       size_t at = pos(rng);
       switch (round % 3) {
-        case 0: text[at] = static_cast<char>(ch(rng)); break;
+        case 0:
+          text[at] = static_cast<char>(ch(rng));
+          break;
         case 1:
           if (at < text.size()) text.erase(at, 1);
           break;
-        default: text.insert(at, 1, program[pos(rng)]); break;
+        default:
+          text.insert(at, 1, program[pos(rng)]);
+          break;
       }
     }
     try {

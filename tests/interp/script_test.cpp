@@ -48,7 +48,8 @@ std::vector<std::string> scriptPaths() {
   std::vector<std::string> out;
   fs::path root = fs::path(TESSEL_SOURCE_DIR) / "tests" / "scripts";
   for (auto& entry : fs::recursive_directory_iterator(root))
-    if (entry.path().extension() == ".dsl" && entry.path().string().find("/modules/") == std::string::npos)
+    if (entry.path().extension() == ".dsl" &&
+        entry.path().string().find("/modules/") == std::string::npos)
       out.push_back(fs::relative(entry.path(), root).string());
   std::sort(out.begin(), out.end());
   return out;
@@ -87,8 +88,10 @@ TEST_P(ScriptTest, MatchesExpectations) {
   } else {
     std::string first = diagnostic.substr(0, diagnostic.find('\n'));
     EXPECT_NE(first.find(expect.error), std::string::npos)
-        << GetParam() << ": expected error containing\n  " << expect.error << "\ngot\n" << diagnostic;
-    EXPECT_EQ(errorLine, expect.errorLine) << GetParam() << ": error on the wrong line\n" << diagnostic;
+        << GetParam() << ": expected error containing\n  " << expect.error << "\ngot\n"
+        << diagnostic;
+    EXPECT_EQ(errorLine, expect.errorLine) << GetParam() << ": error on the wrong line\n"
+                                           << diagnostic;
   }
 }
 

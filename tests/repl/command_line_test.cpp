@@ -44,7 +44,8 @@ TEST(CommandLine, RunsCode) {
 TEST(CommandLine, ErrorExitsWithOneAndShowsCaret) {
   Result r = run("-c 'let x = 1\nprint(y)'");
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.out.find("<string>:2:7: NameError: name 'y' is not defined"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("<string>:2:7: NameError: name 'y' is not defined"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("^"), std::string::npos) << r.out;
 }
 
@@ -79,7 +80,9 @@ const char* kLogScript =
 TEST(CommandLine, LogsRecompiles) {
   Result r = run(std::string("--logs recompiles -c ") + kLogScript);
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("[0/1] recompile f (<string>:2): x.shape[0]: expected 10, got 20"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[0/1] recompile f (<string>:2): x.shape[0]: expected 10, got 20"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CommandLine, LogsGuards) {
@@ -90,8 +93,12 @@ TEST(CommandLine, LogsGuards) {
 
 TEST(CommandLine, LogsDynamic) {
   Result r = run(std::string("--logs dynamic -c ") + kLogScript);
-  EXPECT_NE(r.out.find("[0/1] create_symbol s0 = 20 for x.shape[0] [2, inf] at <string>:2"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("[0/1] eval s0 <= 30 [guard added] at <string>:3:6:   if x.shape[0] <= 30"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[0/1] create_symbol s0 = 20 for x.shape[0] [2, inf] at <string>:2"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("[0/1] eval s0 <= 30 [guard added] at <string>:3:6:   if x.shape[0] <= 30"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("[0/1] update_range s0 = [2, 30]"), std::string::npos) << r.out;
 }
 
@@ -105,7 +112,8 @@ TEST(CommandLine, LogsGraphCodeAndPerf) {
 TEST(CommandLine, LogsFromEnvironmentAndUnknownCategory) {
   Result r = run(std::string("-c ") + kLogScript);
   EXPECT_EQ(r.out.find("[0/"), std::string::npos) << "no logs unless asked: " << r.out;
-  std::string cmd = std::string("TESSEL_LOGS=recompiles,bogus ") + TESSEL_BINARY_DIR + "/repl/tessel -c " + kLogScript + " 2>&1";
+  std::string cmd = std::string("TESSEL_LOGS=recompiles,bogus ") + TESSEL_BINARY_DIR +
+                    "/repl/tessel -c " + kLogScript + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf;

@@ -79,11 +79,14 @@ namespace {
 // :guards, :graphs and :stats show a compiled function's entries (issue 5).
 TEST(ReplPiped, CompilerCommands) {
   tessel::testing::TempDir dir;
-  Result r = runPiped("@compile\nfn f(x) { return x * 2 }\nlet a = f(ones([3]))\nlet b = f(ones([4]))\n"
-                      ":guards f\n:graphs f\n:stats f\n:stats\n:guards len\n",
-                      dir.path());
+  Result r = runPiped(
+      "@compile\nfn f(x) { return x * 2 }\nlet a = f(ones([3]))\nlet b = f(ones([4]))\n"
+      ":guards f\n:graphs f\n:stats f\n:stats\n:guards len\n",
+      dir.path());
   EXPECT_EQ(r.status, 0);
-  EXPECT_NE(r.out.find("entry 0/0:\n  x.shape[0] == 3\nentry 0/1:\n  x.shape[0] >= 2\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("entry 0/0:\n  x.shape[0] == 3\nentry 0/1:\n  x.shape[0] >= 2\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("%2: f32[s0] = mul(%0, %1)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("compiles: 2\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("reasons: [\"x.shape[0]: expected 3, got 4\"]"), std::string::npos) << r.out;
