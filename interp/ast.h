@@ -283,6 +283,7 @@ struct FnDecl : Stmt {
   FnProto* proto;
   std::vector<Expr*> decorators;  // applied bottom-up, like Python
   VarRef ref;                     // where the fn's name is bound
+  bool hoisted = false;           // declared when its block was entered (resolver.cpp)
 };
 struct If : Stmt {
   explicit If(Span s) : Stmt(s, StmtKind::If) {}

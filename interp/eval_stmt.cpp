@@ -199,7 +199,8 @@ void Evaluator::execAssign(Assign* s, Frame& f) {
 void Evaluator::execFnDecl(FnDecl* s, Frame& f) {
   // A nested fn that calls itself captures its own name: its cell must exist before the
   // closure is made.
-  if (s->ref.kind == VarRef::Kind::LocalCell)
+  // A fn declared earlier in the block may already have captured this cell: keep it.
+  if (s->ref.kind == VarRef::Kind::LocalCell && !f.slots[s->ref.index].is(Type::Cell))
     f.slots[s->ref.index] = make<CellObj>(Value::undefined()).value();
   Value fn = makeClosure(s->proto, f);
   for (size_t i = s->decorators.size(); i-- > 0;) {

@@ -115,8 +115,21 @@ class Resolver {
     }
   }
 
+  // The fns of a block are declared before any statement of it, as in Python's function
+  // scopes, so local fns can call each other whatever their order (mutual recursion).
+  void hoistFns(Block& b) {
+    if (atModuleTop()) return;  // module-level fns are globals: found by name already
+    for (Stmt* s : b)
+      if (s->kind == StmtKind::FnDecl) {
+        auto* n = static_cast<FnDecl*>(s);
+        declare(n->proto->name, n->ref);
+        n->hoisted = true;
+      }
+  }
+
   void block(Block& b) {
     current_->blocks.emplace_back();
+    hoistFns(b);
     for (Stmt* s : b) stmt(s);
     current_->blocks.pop_back();
   }
@@ -141,6 +154,7 @@ class Resolver {
       scope.paramVars.emplace_back(&param, declareLocal(param.name));
     declareDims(proto);
     for (Expr* w : proto->where) expr(w);
+    hoistFns(proto->body);
     for (Stmt* s : proto->body) stmt(s);
     current_ = saved;
     finish(scope);
@@ -190,7 +204,7 @@ class Resolver {
       case StmtKind::FnDecl: {
         auto* n = static_cast<FnDecl*>(s);
         for (Expr* d : n->decorators) expr(d);
-        declare(n->proto->name, n->ref);  // before the body, so the fn can call itself
+        if (!n->hoisted) declare(n->proto->name, n->ref);  // before the body: it may call itself
         function(n->proto);
         break;
       }
