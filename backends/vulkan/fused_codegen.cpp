@@ -1,0 +1,315 @@
+// GLSL generation for fused elementwise programs (Note [Fused kernel interface]). Every
+// instruction computes exactly as the eager kernel of its op does (ops_elementwise.cpp and
+// shaders/elementwise.comp): the same compute dtype, the same conversions on load and store,
+// the same formulas, so a fused program equals the eager chain it replaced.
+#include "backends/vulkan/fused_codegen.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "shapes/user_error.h"
+
+namespace tessel::backends::vulkan {
+
+namespace {
+
+using graph::FusedInstr;
+using shapes::DType;
+using shapes::OpKind;
+
+// Helpers copied from shaders/common.glsl and elementwise.comp (same formulas).
+constexpr const char* kPrelude = R"(#version 450
+layout(local_size_x = 256) in;
+layout(std430, set = 0, binding = 0) buffer Buf { uint d[]; } buf[4];
+#define kNaN uintBitsToFloat(0x7fc00000u)
+#define kInf uintBitsToFloat(0x7f800000u)
+int f2i(float v) {
+  if (isnan(v)) return 0;
+  if (v >= 2147483647.0) return 2147483647;
+  if (v <= -2147483648.0) return int(0x80000000u);
+  return int(v);
+}
+bool loadB(uint k, uint e) { return ((buf[k].d[e >> 2] >> ((e & 3u) << 3)) & 0xffu) != 0u; }
+void storeB(uint k, uint e, bool v) {
+  uint w = e >> 2, sh = (e & 3u) << 3;
+  atomicAnd(buf[k].d[w], ~(0xffu << sh));
+  if (v) atomicOr(buf[k].d[w], 1u << sh);
+}
+float erfApprox(float x) {
+  float s = sign(x), a = abs(x);
+  float t = 1.0 / (1.0 + 0.3275911 * a);
+  float y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t +
+                   0.254829592) * t * exp(-a * a);
+  return s * y;
+}
+float tanhSafe(float v) {
+  float a = abs(v);
+  if (a < 0.1) {
+    float v2 = v * v;
+    return v * (1.0 + v2 * (-1.0 / 3.0 + v2 * (2.0 / 15.0 + v2 * (-17.0 / 315.0))));
+  }
+  if (a > 15.0) return sign(v);
+  float e = exp(2.0 * v);
+  return (e - 1.0) / (e + 1.0);
+}
+float powF(float x, float y) {
+  if (y == 0.0 || x == 1.0) return 1.0;
+  if (isnan(x) || isnan(y)) return kNaN;
+  if (y == 2.0) return x * x;
+  if (y == 1.0) return x;
+  if (x == 0.0) return y > 0.0 ? 0.0 : kInf;
+  if (x < 0.0) {
+    if (floor(y) != y) return kNaN;
+    float r = pow(-x, y);
+    return mod(y, 2.0) == 1.0 ? -r : r;
+  }
+  return pow(x, y);
+}
+float logF(float a) { return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a)); }
+float sqrtF(float a) { return a < 0.0 ? kNaN : sqrt(a); }
+float rsqrtF(float a) { return a < 0.0 ? kNaN : 1.0 / sqrt(a); }
+float tanhF(float a) { return isnan(a) ? a : tanhSafe(a); }
+float reluF(float a) { return (a > 0.0 || isnan(a)) ? a : 0.0; }
+float modF(float a, float b) {
+  float r = a - b * trunc(a / b);
+  if (isinf(b) && !isinf(a)) r = a;
+  return (r != 0.0 && ((r < 0.0) != (b < 0.0))) ? r + b : r;
+}
+float maxF(float a, float b) { return (isnan(a) || a > b) ? a : b; }
+float minF(float a, float b) { return (isnan(a) || a < b) ? a : b; }
+float clampF(float a, float b, float c) { float r = a < b ? b : a; return r > c ? c : r; }
+int clampI(int a, int b, int c) { int r = a < b ? b : a; return r > c ? c : r; }
+)";
+
+constexpr const char* kCheckedPrelude = R"(void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
+int floordivI(int a, int b) {
+  if (b == 0) { raiseFlag(1u); return 0; }
+  if (b == -1) return -a;
+  int q = a / b;
+  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+int modI(int a, int b) {
+  if (b == 0) { raiseFlag(1u); return 0; }
+  if (b == -1) return 0;
+  int r = a - (a / b) * b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+int powI(int a, int b) {
+  if (b < 0) { raiseFlag(2u); return 0; }
+  uint result = 1u, base = uint(a);
+  for (uint e = uint(b); e != 0u; e >>= 1, base *= base)
+    if ((e & 1u) != 0u) result *= base;
+  return int(result);
+}
+)";
+
+DType arithmeticType(DType t) { return t == DType::Bool ? DType::I32 : t; }
+
+bool isComparison(OpKind op) {
+  switch (op) {
+    case OpKind::Eq: case OpKind::Ne: case OpKind::Lt: case OpKind::Le: case OpKind::Gt:
+    case OpKind::Ge: case OpKind::LogicalAnd: case OpKind::LogicalOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string var(int i) { return "t" + std::to_string(i); }
+
+/// Temporary `v` of dtype `from` as `to` (the eager loads: loadF/loadI/loadB).
+std::string convert(const std::string& v, DType from, DType to) {
+  if (from == to) return v;
+  switch (to) {
+    case DType::F32:
+      return from == DType::I32 ? "float(" + v + ")" : "(" + v + " ? 1.0 : 0.0)";
+    case DType::I32:
+      return from == DType::F32 ? "f2i(" + v + ")" : "(" + v + " ? 1 : 0)";
+    case DType::Bool:
+      return "(" + v + (from == DType::F32 ? " != 0.0)" : " != 0)");
+  }
+  return v;
+}
+
+const char* glslType(DType t) {
+  return t == DType::F32 ? "float" : t == DType::I32 ? "int" : "bool";
+}
+
+std::string floatLiteral(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "uintBitsToFloat(0x%08xu)", bits);
+  return buf;
+}
+
+/// The compute-dtype expression of op over already converted operands.
+std::string opExpr(OpKind op, DType compute, const std::string& a, const std::string& b,
+                   const std::string& c, bool& checked) {
+  const bool f = compute == DType::F32;
+  auto cmp = [&](const char* o) {
+    return "((" + a + " " + o + " " + b + ") ? " + (f ? "1.0" : "1") + " : " + (f ? "0.0" : "0") +
+           ")";
+  };
+  const std::string zero = f ? "0.0" : "0";
+  switch (op) {
+    case OpKind::Neg: return "(-" + a + ")";
+    case OpKind::Abs: return f ? "abs(" + a + ")" : "(" + a + " < 0 ? -" + a + " : " + a + ")";
+    case OpKind::Relu: return f ? "reluF(" + a + ")" : "(" + a + " > 0 ? " + a + " : 0)";
+    case OpKind::LogicalNot:
+      return "((" + a + " == " + zero + ") ? " + (f ? "1.0" : "1") + " : " + zero + ")";
+    case OpKind::Add: return "(" + a + " + " + b + ")";
+    case OpKind::Sub: return "(" + a + " - " + b + ")";
+    case OpKind::Mul: return "(" + a + " * " + b + ")";
+    case OpKind::Maximum:
+      return f ? "maxF(" + a + ", " + b + ")" : "(" + a + " > " + b + " ? " + a + " : " + b + ")";
+    case OpKind::Minimum:
+      return f ? "minF(" + a + ", " + b + ")" : "(" + a + " < " + b + " ? " + a + " : " + b + ")";
+    case OpKind::Eq: return cmp("==");
+    case OpKind::Ne: return cmp("!=");
+    case OpKind::Lt: return cmp("<");
+    case OpKind::Le: return cmp("<=");
+    case OpKind::Gt: return cmp(">");
+    case OpKind::Ge: return cmp(">=");
+    case OpKind::LogicalAnd:
+      return "((" + a + " != " + zero + " && " + b + " != " + zero + ") ? " + (f ? "1.0" : "1") +
+             " : " + zero + ")";
+    case OpKind::LogicalOr:
+      return "((" + a + " != " + zero + " || " + b + " != " + zero + ") ? " + (f ? "1.0" : "1") +
+             " : " + zero + ")";
+    case OpKind::Clamp: return (f ? "clampF(" : "clampI(") + a + ", " + b + ", " + c + ")";
+    default: break;
+  }
+  if (f) {
+    switch (op) {
+      case OpKind::Exp: return "exp(" + a + ")";
+      case OpKind::Log: return "logF(" + a + ")";
+      case OpKind::Sqrt: return "sqrtF(" + a + ")";
+      case OpKind::Rsqrt: return "rsqrtF(" + a + ")";
+      case OpKind::Sin: return "sin(" + a + ")";
+      case OpKind::Cos: return "cos(" + a + ")";
+      case OpKind::Tanh: return "tanhF(" + a + ")";
+      case OpKind::Sigmoid: return "(1.0 / (1.0 + exp(-" + a + ")))";
+      case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + erfApprox(" + a + " * 0.70710678118654752)))";
+      case OpKind::Div: return "(" + a + " / " + b + ")";
+      case OpKind::FloorDiv: return "floor(" + a + " / " + b + ")";
+      case OpKind::Mod: return "modF(" + a + ", " + b + ")";
+      case OpKind::Pow: return "powF(" + a + ", " + b + ")";
+      default: break;
+    }
+  } else {
+    switch (op) {
+      case OpKind::FloorDiv: checked = true; return "floordivI(" + a + ", " + b + ")";
+      case OpKind::Mod: checked = true; return "modI(" + a + ", " + b + ")";
+      case OpKind::Pow: checked = true; return "powI(" + a + ", " + b + ")";
+      default: break;
+    }
+  }
+  return zero;  // as elementwise.comp: an op without a formula in this dtype gives 0
+}
+
+}  // namespace
+
+FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
+                                      const std::vector<DType>& inputTypes, DType outType) {
+  FusedKernelSource src;
+  const int k = int(p.numInputs);
+  if (k > kFusedMaxInputs || p.code.empty()) return src;
+  std::string body;
+  bool checked = false;
+  std::vector<DType> types(p.code.size());
+  for (size_t i = 0; i < p.code.size(); ++i) {
+    const FusedInstr& ins = p.code[i];
+    types[i] = ins.dtype;
+    std::string expr;
+    switch (ins.kind) {
+      case FusedInstr::Kind::Load: {
+        const std::string u = std::to_string(ins.input);
+        const std::string bind = "((pc.meta >> " + std::to_string(4 + 3 * (ins.input + 1)) + ") & 7u)";
+        const std::string e = "(pc.inp[" + std::to_string(5 * ins.input) + "] + x0 * pc.inp[" +
+                              std::to_string(5 * ins.input + 1) + "] + x1 * pc.inp[" +
+                              std::to_string(5 * ins.input + 2) + "] + x2 * pc.inp[" +
+                              std::to_string(5 * ins.input + 3) + "] + x3 * pc.inp[" +
+                              std::to_string(5 * ins.input + 4) + "])";
+        const DType t = ins.input < inputTypes.size() ? inputTypes[ins.input] : ins.dtype;
+        types[i] = t;
+        body += "  const uint b" + std::to_string(i) + " = " + bind + ";\n";
+        body += "  const uint e" + std::to_string(i) + " = " + e + ";\n";
+        const std::string bi = "b" + std::to_string(i), ei = "e" + std::to_string(i);
+        if (t == DType::F32) expr = "uintBitsToFloat(buf[" + bi + "].d[" + ei + "])";
+        else if (t == DType::I32) expr = "int(buf[" + bi + "].d[" + ei + "])";
+        else expr = "loadB(" + bi + ", " + ei + ")";
+        break;
+      }
+      case FusedInstr::Kind::Scalar:
+        if (ins.dtype == DType::F32) expr = floatLiteral(float(ins.scalar));
+        else if (ins.dtype == DType::I32) expr = "int(" + std::to_string(uint32_t(int32_t(ins.scalar))) + "u)";
+        else expr = ins.scalar != 0 ? "true" : "false";
+        break;
+      case FusedInstr::Kind::Op: {
+        const int na = ins.numArgs();
+        DType argT[3] = {};
+        for (int a = 0; a < na; ++a) argT[a] = types[ins.args[a]];
+        const DType out = ins.dtype;
+        if (ins.op == OpKind::Cast) {
+          // castDevice: to bool tests nonzero in the source dtype; else f32 when either side
+          // is f32, i32 otherwise.
+          const DType compute = out == DType::Bool ? DType::Bool
+                                : (out == DType::F32 || argT[0] == DType::F32) ? DType::F32
+                                                                               : DType::I32;
+          expr = convert(convert(var(ins.args[0]), argT[0], compute), compute, out);
+          break;
+        }
+        if (ins.op == OpKind::Where) {
+          const DType compute = arithmeticType(out);
+          const std::string cond = convert(var(ins.args[0]), argT[0], DType::Bool);
+          expr = convert("(" + cond + " ? " + convert(var(ins.args[1]), argT[1], compute) + " : " +
+                             convert(var(ins.args[2]), argT[2], compute) + ")",
+                         compute, out);
+          break;
+        }
+        DType compute;
+        if (ins.op == OpKind::LogicalNot)
+          compute = argT[0] == DType::F32 ? DType::F32 : DType::I32;
+        else if (na == 2 && isComparison(ins.op))
+          compute = arithmeticType(shapes::promote(argT[0], argT[1]));
+        else
+          compute = arithmeticType(out);
+        std::string a[3];
+        for (int j = 0; j < na; ++j) a[j] = convert(var(ins.args[j]), argT[j], compute);
+        expr = convert(opExpr(ins.op, compute, a[0], a[1], a[2], checked), compute, out);
+        break;
+      }
+    }
+    body += "  const " + std::string(glslType(types[i])) + " " + var(int(i)) + " = " + expr + ";\n";
+  }
+  const int last = int(p.code.size()) - 1;
+  const std::string result = convert(var(last), types[last], outType);
+  std::string store;
+  if (outType == DType::F32) store = "  buf[bo].d[eo] = floatBitsToUint(" + result + ");\n";
+  else if (outType == DType::I32) store = "  buf[bo].d[eo] = uint(" + result + ");\n";
+  else store = "  storeB(bo, eo, " + result + ");\n";
+
+  src.checked = checked;
+  src.glsl = kPrelude;
+  if (checked) src.glsl += kCheckedPrelude;
+  src.glsl += "layout(push_constant) uniform PC {\n  uint n; uint meta; uint shape[4]; uint outOff;\n";
+  src.glsl += "  uint inp[" + std::to_string(std::max(1, 5 * k)) + "];\n} pc;\n";
+  src.glsl += R"(void main() {
+  const uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x;
+  if (i >= pc.n) return;
+  uint x0 = 0u, x1 = 0u, x2 = 0u, x3 = i;
+  if ((pc.meta & 15u) > 1u) {
+    uint rem = i;
+    x3 = rem % pc.shape[3]; rem /= pc.shape[3];
+    x2 = rem % pc.shape[2]; rem /= pc.shape[2];
+    x1 = rem % pc.shape[1]; x0 = rem / pc.shape[1];
+  }
+  const uint bo = (pc.meta >> 4) & 7u;
+  const uint eo = pc.outOff + i;
+)";
+  src.glsl += body + store + "}\n";
+  return src;
+}
+
+}  // namespace tessel::backends::vulkan

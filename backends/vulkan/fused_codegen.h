@@ -1,0 +1,41 @@
+// GLSL generation for fused elementwise programs (graph::FusedProgram): one compute shader per
+// program, written at run time and compiled with shaderc (fused_cache.h). Internal.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/graph/fused_program.h"
+#include "shapes/dtype.h"
+
+namespace tessel::backends::vulkan {
+
+// Note [Fused kernel interface]
+// A generated kernel uses the backend's one pipeline layout (kernels.h: four storage buffers
+// as arrays of 32-bit words, 128 bytes of push constants), so it is recorded on the eager
+// stream like every other kernel. Nothing about sizes is in the text: the push constants hold
+// the element count, the (merged) output shape of rank <= 4, and per operand its element
+// offset, its strides over the output shape (0 on broadcast dims) and the binding it reads
+// (operands are grouped by VkBuffer, so tensors sub-allocated from the same pool block share
+// a binding). One pipeline therefore serves every size. Word layout:
+//   0: n   1: ndim | binding(operand k) << (4 + 3k)   2..5: shape   6: output offset
+//   7 + 5i: input i's offset, then its four strides
+// Integer floordiv/mod/pow raise error bits in word 0 of binding 3 (as elementwise.comp does),
+// so a "checked" kernel has three bindings for data.
+constexpr int kFusedMaxInputs = 5;
+constexpr int kFusedRank = 4;
+constexpr int kFusedLocalSize = 256;
+
+struct FusedKernelSource {
+  std::string glsl;
+  bool checked = false;  ///< reads/writes the error flag word in binding 3
+};
+
+/// The kernel for `p`; empty glsl when the program cannot be generated (more than
+/// kFusedMaxInputs operands). `inputTypes` are the operands' dtypes, `outType` the result's.
+FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
+                                      const std::vector<shapes::DType>& inputTypes,
+                                      shapes::DType outType);
+
+}  // namespace tessel::backends::vulkan

@@ -1,0 +1,81 @@
+// VulkanGraphExecutor: runs an optimized graph on the vulkan device. Ops run with the eager
+// vulkan kernels (called directly: no dispatch(), no tape); every Fused value runs as ONE
+// dispatch of a GLSL kernel generated from its FusedProgram (fused_codegen.h), compiled with
+// shaderc and cached in memory and on disk (fused_cache.h). docs/vulkan_graphs.md.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends/graph/executable.h"
+#include "backends/graph/sym_eval.h"
+
+namespace tessel::backends::vulkan {
+
+/// Per-run counters of a VulkanGraphExecutor (last run) on top of graph::RunStats.
+struct VulkanGraphRunStats {
+  uint64_t dispatches = 0;      ///< kernels recorded by the last run (eager ops + fused)
+  uint64_t submits = 0;         ///< command buffers submitted during the last run
+  uint64_t fusedKernels = 0;    ///< fused values run as one generated kernel
+  uint64_t fusedFallbacks = 0;  ///< fused values run op by op with eager kernels (see .cpp)
+};
+
+/// Built once per graph: optimize(), a plan of one step per node (as CpuGraphExecutor: static
+/// signatures, which unbacked symbols each data-dependent op binds, where runtime asserts
+/// become checkable, when intermediates die), constants uploaded to the device once, and one
+/// pipeline per fused value (from the kernel cache). run() takes device tensors and returns
+/// device tensors; all work is recorded into the stream's one command buffer, which is
+/// submitted only when a data-dependent op needs a count or the host reads a result.
+class VulkanGraphExecutor final : public graph::GraphExecutable {
+ public:
+  /// DeviceError when there is no vulkan device.
+  explicit VulkanGraphExecutor(const graph::Graph& g, const graph::CompileOptions& options = {});
+  ~VulkanGraphExecutor() override;
+
+  using GraphExecutable::run;
+  std::vector<Tensor> run(std::span<const Tensor> inputs,
+                          std::span<const int64_t> symbolValues = {}) override;
+  const graph::Graph& graph() const override { return graph_; }
+  const graph::CompileStats& stats() const override { return stats_; }
+  const graph::RunStats& runStats() const override { return runStats_; }
+  const VulkanGraphRunStats& vulkanRunStats() const { return vkStats_; }
+  /// Fused values of the graph that have a generated kernel (the others run op by op).
+  size_t generatedKernels() const;
+  /// The GLSL of the i-th fused value ("" when it has none), for tests and explain.
+  std::string kernelSource(size_t i) const;
+
+ private:
+  struct Step;
+  void bindInputs(std::span<const Tensor> inputs, std::span<const int64_t> symbolValues);
+  void bindShape(const graph::SymShape& shape, const Dims& actual, const std::string& what);
+  void checkAsserts(const std::vector<uint32_t>& which) const;
+  Tensor execute(const Step& s, std::span<const Tensor> args);
+  Tensor runFused(const Step& s, std::span<const Tensor> args, const Dims& shape);
+
+  graph::Graph graph_;
+  graph::CompileStats stats_;
+  graph::RunStats runStats_;
+  VulkanGraphRunStats vkStats_;
+  std::vector<Step> steps_;
+  std::vector<Tensor> constants_;  ///< device copies, by value id
+  std::vector<uint8_t> unbacked_;
+  std::vector<uint8_t> external_;
+  std::vector<uint32_t> neededSymbols_;
+  std::vector<uint32_t> initialAsserts_;
+  std::vector<uint8_t> isOutput_;
+  graph::SymbolValues syms_;
+  std::vector<Tensor> slots_;
+  std::vector<Tensor> args_;
+};
+
+/// optimize() + VulkanGraphExecutor (what compile(backend="vulkan") uses).
+std::unique_ptr<graph::GraphExecutable> compileForVulkan(const graph::Graph& g,
+                                                         const graph::CompileOptions& options = {});
+
+/// Runs a fused program op by op with the eager vulkan kernels (the reference the generated
+/// kernel must equal, and the path for programs codegen does not take).
+Tensor runFusedEager(const graph::FusedProgram& p, std::span<const Tensor> args,
+                     const Dims& shape, shapes::DType dtype);
+
+}  // namespace tessel::backends::vulkan
