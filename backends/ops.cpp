@@ -128,14 +128,4 @@ Tensor maskedScatter(const Tensor& x, const Tensor& mask, const Tensor& src) {
   return call(OpKind::MaskedScatter, {x, mask, src});
 }
 
-Tensor sumToShape(const Tensor& g, const Dims& shape) {
-  if (g.shape() == shape) return g;
-  const int64_t extra = g.ndim() - static_cast<int64_t>(shape.size());
-  Dims dims;
-  for (int64_t d = 0; d < g.ndim(); ++d)
-    if (d < extra || (shape[d - extra] == 1 && g.size(d) != 1)) dims.push_back(d);
-  Tensor s = dims.empty() ? g : sum(g, dims, true);
-  return reshape(s, shape);
-}
-
 }  // namespace tessel::backends::ops

@@ -59,8 +59,4 @@ Tensor softmax(const Tensor& x, int64_t dim);
 Tensor maskedSelect(const Tensor& x, const Tensor& mask);
 Tensor maskedScatter(const Tensor& x, const Tensor& mask, const Tensor& src);
 
-/// Sums `g` down to `shape` (undoing NumPy broadcasting): leading dims and dims that are 1 in
-/// `shape` are summed away. Returns g itself when the shapes already match.
-Tensor sumToShape(const Tensor& g, const Dims& shape);
-
 }  // namespace tessel::backends::ops
