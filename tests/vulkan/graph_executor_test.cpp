@@ -1,0 +1,309 @@
+// VulkanGraphExecutor: a fused 20-op chain is one dispatch, 100 sizes build no pipeline, the
+// disk cache serves a second executor after the in-memory cache is cleared, mixed graphs
+// (matmul, reductions, broadcasting, strided inputs, data-dependent sizes, rank > 4, more
+// operands than a kernel binds) equal the cpu executor, and errors equal the cpu's.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "backends/vulkan/fused_cache.h"
+#include "backends/vulkan/graph_executor.h"
+#include "tests/compile/compile_test_util.h"
+#include "tests/vulkan/graph_chain.h"
+#include "tests/vulkan/vk_test_util.h"
+
+namespace tessel::graph::testing {
+namespace {
+
+using backends::vulkan::FusedKernelCache;
+using backends::vulkan::VulkanGraphExecutor;
+using backends::vulkan::toCpu;
+using backends::vulkan::toVulkan;
+using backends::vulkan::vulkanStats;
+
+// The generated kernels go to a cache directory of this test binary, not ~/.cache.
+class CacheDirEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (const char* d = std::getenv("TESSEL_CACHE_DIR"); d && *d) return;
+    const std::string dir = "/tmp/tessel-vulkan-graph-test-" + std::to_string(::getuid());
+    setenv("TESSEL_CACHE_DIR", dir.c_str(), 1);
+  }
+};
+const auto* const kCacheEnv = ::testing::AddGlobalTestEnvironment(new CacheDirEnvironment);
+
+class VulkanGraph : public backends::vulkan::VulkanTest {};
+
+std::vector<Tensor> onVulkan(const std::vector<Tensor>& ts) {
+  std::vector<Tensor> r;
+  for (const Tensor& t : ts) r.push_back(toVulkan(t));
+  return r;
+}
+
+void expectSame(const std::vector<Tensor>& got, const std::vector<Tensor>& want,
+                double tol = 2e-5) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].device(), backends::Device::Vulkan);
+    EXPECT_TRUE(sameTensor(toCpu(got[i]), want[i], tol)) << "output " << i;
+  }
+}
+
+TEST_F(VulkanGraph, TwentyOpChainIsOneDispatch) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 1000);
+  ValueId x = b.input("x", {n}, DType::F32);
+  b.output(elementwiseChain20(b, x));
+  Graph g = b.build();
+  ASSERT_EQ(g.numNodes(), 20u);
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  EXPECT_EQ(vk.stats().fusedGroups, 1u);
+  EXPECT_EQ(vk.stats().fusedOps, 20u);
+  EXPECT_EQ(vk.generatedKernels(), 1u);
+  std::mt19937 rng(1);
+  for (int64_t size : {1000, 1, 0, 70000}) {
+    SCOPED_TRACE(size);
+    Tensor in = randomTensor(rng, {size}, Fill::Float);
+    Tensor dev = toVulkan(in);
+    backends::vulkan::synchronize();
+    const uint64_t submits = vulkanStats().submits;
+    std::vector<Tensor> got = vk.run({dev});
+    EXPECT_EQ(vk.runStats().kernelCalls, 1u);
+    EXPECT_EQ(vk.vulkanRunStats().dispatches, size == 0 ? 0u : 1u);
+    EXPECT_EQ(vk.vulkanRunStats().fusedKernels, size == 0 ? 0u : 1u);
+    EXPECT_EQ(vk.vulkanRunStats().submits, 0u);  // nothing waits until the result is read
+    expectSame(got, cpu.run({in}), 1e-5);
+    EXPECT_EQ(vulkanStats().submits, submits + (size == 0 ? 0 : 1));  // one command buffer
+  }
+}
+
+TEST_F(VulkanGraph, HundredSizesBuildNoPipeline) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 8), m = dynamicSize(env, "m", 5);
+  ValueId x = b.input("x", {n, m}, DType::F32);
+  ValueId row = b.input("row", {m}, DType::F32);
+  ValueId w = b.input("w", {m, SymInt(3)}, DType::F32);
+  ValueId y = b.op(OpKind::Exp, {b.op(OpKind::Neg, {b.op(OpKind::Mul, {x, row})})});
+  ValueId z = b.op(OpKind::Sum, {b.op(OpKind::Tanh, {b.op(OpKind::Add, {y, x})})}, [] {
+    OpAttrs a;
+    a.dims = {1};
+    return a;
+  }());
+  b.output(z);
+  b.output(b.op(OpKind::Matmul, {y, w}));
+  Graph g = b.build();
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  std::mt19937 rng(2);
+  auto inputs = [&](int64_t nn, int64_t mm) {
+    return std::vector<Tensor>{randomTensor(rng, {nn, mm}, Fill::Float),
+                               randomTensor(rng, {mm}, Fill::Float),
+                               randomTensor(rng, {mm, 3}, Fill::Float)};
+  };
+  // Warm-up: builds every pipeline this graph uses (fused and eager kernels).
+  vk.run(onVulkan(inputs(8, 5)));
+  const uint64_t pipelines = vulkanStats().pipelinesCreated;
+  const auto cache = FusedKernelCache::instance().stats();
+  for (int i = 0; i < 100; ++i) {
+    const int64_t nn = 1 + (i * 37) % 97, mm = 1 + (i * 11) % 13;
+    std::vector<Tensor> in = inputs(nn, mm);
+    std::vector<Tensor> got = vk.run(onVulkan(in));
+    if (i % 10 == 0) expectSame(got, cpu.run(in), 1e-4);
+  }
+  EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
+  EXPECT_EQ(FusedKernelCache::instance().stats().pipelinesBuilt, cache.pipelinesBuilt);
+  EXPECT_EQ(FusedKernelCache::instance().stats().shadersCompiled, cache.shadersCompiled);
+}
+
+TEST_F(VulkanGraph, DiskCacheServesASecondExecutor) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 16);
+  ValueId x = b.input("x", {n}, DType::F32);
+  // A scalar unique to this process run, so the kernel text is new to the disk cache.
+  const double unique = double(::getpid() % 100000) / 100000.0 + 0.25;
+  ValueId c = b.constant(Tensor::scalar(unique, DType::F32));
+  b.output(b.op(OpKind::Sin, {b.op(OpKind::Add, {b.op(OpKind::Mul, {x, x}), c})}));
+  Graph g = b.build();
+  FusedKernelCache& cache = FusedKernelCache::instance();
+  const auto s0 = cache.stats();
+  auto first = std::make_unique<VulkanGraphExecutor>(g);
+  const auto s1 = cache.stats();
+  EXPECT_EQ(s1.shadersCompiled, s0.shadersCompiled + 1);
+  EXPECT_EQ(s1.pipelinesBuilt, s0.pipelinesBuilt + 1);
+  const std::string file = FusedKernelCache::directory() + "/fused-" +
+                           FusedKernelCache::key(first->kernelSource(0)) + ".spv";
+  EXPECT_TRUE(std::filesystem::exists(file)) << file;
+  // Same text again: served from memory.
+  VulkanGraphExecutor again(g);
+  EXPECT_EQ(cache.stats().memoryHits, s1.memoryHits + 1);
+  // In-memory cache cleared: the second executor loads the SPIR-V from disk, compiles nothing.
+  cache.clearMemory();
+  VulkanGraphExecutor second(g);
+  const auto s2 = cache.stats();
+  EXPECT_EQ(s2.shadersCompiled, s1.shadersCompiled);
+  EXPECT_EQ(s2.shadersFromDisk, s1.shadersFromDisk + 1);
+  EXPECT_EQ(s2.pipelinesBuilt, s1.pipelinesBuilt + 1);
+  Tensor in = Tensor::fromData(std::span<const float>(std::vector<float>{1, 2, 3}), {3});
+  expectSame(second.run({toVulkan(in)}), {toCpu(first->run({toVulkan(in)})[0])}, 0);
+  expectSame(second.run({toVulkan(in)}), CpuGraphExecutor(g).run({in}), 1e-5);
+  // A corrupt file reads as a miss and is rewritten.
+  first.reset();
+  cache.clearMemory();
+  { std::ofstream(file, std::ios::trunc) << "junk"; }
+  VulkanGraphExecutor third(g);
+  EXPECT_EQ(cache.stats().shadersCompiled, s2.shadersCompiled + 1);
+}
+
+TEST_F(VulkanGraph, BroadcastStridedAndMixedDtypes) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 6), m = dynamicSize(env, "m", 4);
+  ValueId xt = b.input("xt", {m, n}, DType::F32);  // transposed below: a strided operand
+  ValueId col = b.input("col", {n, SymInt(1)}, DType::F32);
+  ValueId k = b.input("k", {m}, DType::I32);
+  ValueId mask = b.input("mask", {n, m}, DType::Bool);
+  ValueId x = b.op(OpKind::Transpose, {xt}, [] {
+    OpAttrs a;
+    a.dims = {0, 1};
+    return a;
+  }());
+  ValueId kf = b.op(OpKind::Cast, {k}, [] {
+    OpAttrs a;
+    a.dtype = DType::F32;
+    return a;
+  }());
+  ValueId y = b.op(OpKind::Add, {b.op(OpKind::Mul, {x, col}), kf});
+  ValueId sel = b.op(OpKind::Where, {mask, y, b.op(OpKind::Neg, {x})});
+  ValueId gt = b.op(OpKind::Gt, {sel, col});                      // bool
+  ValueId ki = b.op(OpKind::Add, {b.op(OpKind::Mul, {k, k}), gt});  // i32
+  b.output(b.op(OpKind::FloorDiv, {ki, b.constant(Tensor::scalar(3, DType::I32))}));
+  b.output(b.op(OpKind::LogicalAnd, {gt, mask}));
+  Graph g = b.build();
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  EXPECT_GE(vk.generatedKernels(), 1u) << vk.explain();
+  std::mt19937 rng(3);
+  for (auto [nn, mm] : {std::pair<int64_t, int64_t>{6, 4}, {1, 1}, {0, 5}, {300, 7}}) {
+    std::vector<Tensor> in{randomTensor(rng, {mm, nn}, Fill::Float),
+                           randomTensor(rng, {nn, 1}, Fill::Float),
+                           randomTensor(rng, {mm}, Fill::Int),
+                           randomTensor(rng, {nn, mm}, Fill::Bool)};
+    expectSame(vk.run(onVulkan(in)), cpu.run(in), 0);
+    // (an empty result with integer floordiv runs op by op: cpu checks every divisor)
+    if (nn > 0) EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+  }
+}
+
+TEST_F(VulkanGraph, IntegerDivisionByZeroRaisesLikeCpu) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 6);
+  ValueId a = b.input("a", {n}, DType::I32), d = b.input("d", {n}, DType::I32);
+  b.output(b.op(OpKind::Neg, {b.op(OpKind::Mod, {b.op(OpKind::Add, {a, a}), d})}));
+  Graph g = b.build();
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  EXPECT_EQ(vk.generatedKernels(), 1u);
+  std::vector<int32_t> av{1, 2, 3, 4, 5, 6}, dv{1, 2, 0, 3, 4, 5};
+  Tensor at = Tensor::fromData(std::span<const int32_t>(av), {6});
+  Tensor dt = Tensor::fromData(std::span<const int32_t>(dv), {6});
+  std::string cpuMsg, vkMsg;
+  try { cpu.run({at, dt}); } catch (const UserError& e) { cpuMsg = e.what(); }
+  EXPECT_EQ(errorOf([&] { vk.run({toVulkan(at), toVulkan(dt)}); }), ErrorKind::ZeroDivisionError);
+  try { vk.run({toVulkan(at), toVulkan(dt)}); } catch (const UserError& e) { vkMsg = e.what(); }
+  EXPECT_EQ(vkMsg, cpuMsg);
+  dv[2] = -7;
+  dt = Tensor::fromData(std::span<const int32_t>(dv), {6});
+  expectSame(vk.run({toVulkan(at), toVulkan(dt)}), cpu.run({at, dt}), 0);
+}
+
+TEST_F(VulkanGraph, DataDependentSizesThenFusedOps) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 10);
+  ValueId x = b.input("x", {n}, DType::F32);
+  ValueId mask = b.op(OpKind::Gt, {x, b.constant(Tensor::scalar(0, DType::F32))});
+  ValueId sel = b.op(OpKind::MaskedSelect, {x, mask});  // f32[u0]
+  ValueId y = b.op(OpKind::Sqrt, {b.op(OpKind::Add, {b.op(OpKind::Mul, {sel, sel}), sel})});
+  b.output(y);
+  b.output(b.op(OpKind::Sum, {y}, {}));
+  Graph g = b.build();
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  std::mt19937 rng(4);
+  for (int64_t size : {10, 1, 0, 4097}) {
+    Tensor in = randomTensor(rng, {size}, Fill::Float);
+    expectSame(vk.run({toVulkan(in)}), cpu.run({in}), 1e-4);
+  }
+}
+
+TEST_F(VulkanGraph, HighRankAndManyOperands) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 3);
+  // Rank 5 with a permuted operand: no dims merge, a host loop over the leading one.
+  ValueId p = b.input("p", {SymInt(2), n, SymInt(3), SymInt(2), SymInt(3)}, DType::F32);
+  ValueId q = b.input("q", {SymInt(3), SymInt(2), SymInt(3), n, SymInt(2)}, DType::F32);
+  ValueId qp = b.op(OpKind::Permute, {q}, [] {
+    OpAttrs a;
+    a.dims = {4, 3, 0, 1, 2};
+    return a;
+  }());
+  b.output(b.op(OpKind::Exp, {b.op(OpKind::Sub, {p, qp})}));
+  // Seven operands: more than a generated kernel takes; runs op by op.
+  std::vector<ValueId> ins;
+  for (int i = 0; i < 7; ++i) ins.push_back(b.input("v" + std::to_string(i), {n}, DType::F32));
+  ValueId acc = ins[0];
+  for (int i = 1; i < 7; ++i) acc = b.op(i % 2 ? OpKind::Add : OpKind::Mul, {acc, ins[i]});
+  b.output(b.op(OpKind::Tanh, {acc}));
+  Graph g = b.build();
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  std::mt19937 rng(5);
+  // (Not n = 0: CpuFusedKernel asserts its output is contiguous, and the empty rank-5 result
+  // of the cpu executor is not; reported.)
+  for (int64_t nn : {3, 1, 2}) {
+    SCOPED_TRACE(nn);
+    std::vector<Tensor> in{randomTensor(rng, {2, nn, 3, 2, 3}, Fill::Float),
+                           randomTensor(rng, {3, 2, 3, nn, 2}, Fill::Float)};
+    for (int i = 0; i < 7; ++i) in.push_back(randomTensor(rng, {nn}, Fill::Float));
+    expectSame(vk.run(onVulkan(in)), cpu.run(in), 1e-5);
+  }
+  EXPECT_EQ(vk.generatedKernels(), 1u) << vk.explain();
+}
+
+TEST_F(VulkanGraph, ArgumentErrors) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 4);
+  ValueId x = b.input("x", {n}, DType::F32), y = b.input("y", {n}, DType::F32);
+  b.output(b.op(OpKind::Add, {x, y}));
+  b.output(x);  // an output that is an input
+  Graph g = b.build();
+  auto exe = backends::vulkan::compileForVulkan(g);
+  Tensor a = toVulkan(Tensor::fromData(std::span<const float>(std::vector<float>{1, 2, 3, 4}), {4}));
+  Tensor c = toVulkan(Tensor::fromData(std::span<const float>(std::vector<float>{1, 2, 3}), {3}));
+  Tensor cpuA = toCpu(a);
+  EXPECT_EQ(errorOf([&] { exe->run({a}); }), ErrorKind::ValueError);
+  EXPECT_EQ(errorOf([&] { exe->run({a, c}); }), ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf([&] { exe->run({cpuA, a}); }), ErrorKind::DeviceError);
+  std::vector<Tensor> out = exe->run({a, a});
+  EXPECT_EQ(out[1].storage(), a.storage());
+  EXPECT_EQ(toCpu(out[0]).toDoubles(), (std::vector<double>{2, 4, 6, 8}));
+}
+
+}  // namespace
+}  // namespace tessel::graph::testing

@@ -1,0 +1,369 @@
+// Every op of op_list.def as a compiled graph on vulkan (VulkanGraphExecutor) against the cpu
+// graph executor on the same inputs, for several sizes including empty and size-1 ones, unfused
+// and (elementwise ops) inside a fused chain that runs as one generated kernel. The cases are
+// those of tests/compile/op_parity_test.cpp.
+#include <map>
+
+#include "backends/rng.h"
+#include "backends/vulkan/graph_executor.h"
+#include "tests/compile/compile_test_util.h"
+#include "tests/vulkan/vk_test_util.h"
+
+namespace tessel::graph::testing {
+namespace {
+
+using backends::vulkan::VulkanGraphExecutor;
+using backends::vulkan::toCpu;
+using backends::vulkan::toVulkan;
+
+/// One way of applying ops: to graph values (symbolic) or to eager tensors (concrete).
+class Harness {
+ public:
+  virtual ~Harness() = default;
+  /// An input of the given shape (sizes may use n and m) and data kind.
+  virtual int input(const std::string& name, SymShape shape, DType dtype, Fill fill) = 0;
+  virtual int op(OpKind op, std::vector<int> args, const OpAttrs& attrs = {}) = 0;
+  SymInt n, m;  ///< the two varying sizes
+};
+
+class GraphHarness final : public Harness {
+ public:
+  explicit GraphHarness(ShapeEnv& env) : b(&env) {}
+  int input(const std::string& name, SymShape shape, DType dtype, Fill) override {
+    return static_cast<int>(b.input(name, std::move(shape), dtype));
+  }
+  int op(OpKind op, std::vector<int> args, const OpAttrs& attrs) override {
+    std::vector<ValueId> ids(args.begin(), args.end());
+    return static_cast<int>(b.op(op, ids, attrs));
+  }
+  GraphBuilder b;
+};
+
+class EagerHarness final : public Harness {
+ public:
+  explicit EagerHarness(uint32_t seed) : rng(seed) {}
+  int input(const std::string&, SymShape shape, DType, Fill fill) override {
+    Dims d;
+    for (const SymInt& s : shape) d.push_back(s.constant());
+    inputs.push_back(randomTensor(rng, d, fill));
+    values.push_back(inputs.back());
+    return static_cast<int>(values.size() - 1);
+  }
+  int op(OpKind op, std::vector<int> args, const OpAttrs& attrs) override {
+    std::vector<Tensor> in;
+    for (int a : args) in.push_back(values[a]);
+    values.push_back(eager(op, in, attrs));
+    return static_cast<int>(values.size() - 1);
+  }
+  std::mt19937 rng;
+  std::vector<Tensor> inputs, values;
+};
+
+using Case = std::function<int(Harness&)>;
+
+OpAttrs dims(std::vector<int64_t> d, bool keepdim = false) {
+  OpAttrs a;
+  a.dims = std::move(d);
+  a.keepdim = keepdim;
+  return a;
+}
+OpAttrs dim(int64_t d) {
+  OpAttrs a;
+  a.dim = d;
+  return a;
+}
+OpAttrs shape(SymShape s) {
+  OpAttrs a;
+  a.shape = std::move(s);
+  return a;
+}
+
+Case unary(OpKind op, DType dtype = DType::F32, Fill fill = Fill::Float) {
+  return [=](Harness& h) { return h.op(op, {h.input("x", {h.n, h.m}, dtype, fill)}); };
+}
+// b is broadcast along the first dim.
+Case binary(OpKind op, DType dtype = DType::F32, Fill fa = Fill::Float, Fill fb = Fill::Float) {
+  return [=](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, dtype, fa);
+    int b = h.input("b", {h.m}, dtype, fb);
+    return h.op(op, {a, b});
+  };
+}
+Case reduce(OpKind op, OpAttrs attrs, DType dtype = DType::F32, Fill fill = Fill::Float) {
+  return [=](Harness& h) { return h.op(op, {h.input("x", {h.n, h.m}, dtype, fill)}, attrs); };
+}
+
+std::map<OpKind, Case> cases() {
+  using K = OpKind;
+  std::map<OpKind, Case> c;
+  for (K k : {K::Neg, K::Exp, K::Abs, K::Sin, K::Cos, K::Tanh, K::Sigmoid, K::Relu, K::Gelu})
+    c[k] = unary(k);
+  for (K k : {K::Log, K::Sqrt, K::Rsqrt}) c[k] = unary(k, DType::F32, Fill::Positive);
+  c[K::LogicalNot] = unary(K::LogicalNot, DType::Bool, Fill::Bool);
+  for (K k :
+       {K::Add, K::Sub, K::Mul, K::Maximum, K::Minimum, K::Eq, K::Ne, K::Lt, K::Le, K::Gt, K::Ge})
+    c[k] = binary(k, DType::I32, Fill::Int, Fill::Int);
+  for (K k : {K::Div, K::FloorDiv, K::Mod})
+    c[k] = binary(k, DType::F32, Fill::Float, Fill::Positive);
+  c[K::Pow] = binary(K::Pow, DType::F32, Fill::Positive, Fill::Float);
+  c[K::LogicalAnd] = binary(K::LogicalAnd, DType::Bool, Fill::Bool, Fill::Bool);
+  c[K::LogicalOr] = binary(K::LogicalOr, DType::Bool, Fill::Bool, Fill::Bool);
+  c[K::Where] = [](Harness& h) {
+    int cond = h.input("c", {h.n, h.m}, DType::Bool, Fill::Bool);
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.m}, DType::F32, Fill::Float);
+    return h.op(K::Where, {cond, a, b});
+  };
+  c[K::Clamp] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int lo = h.input("lo", {}, DType::F32, Fill::Float);
+    int hi = h.input("hi", {h.m}, DType::F32, Fill::Positive);
+    return h.op(K::Clamp, {x, lo, hi});
+  };
+  c[K::Sum] = reduce(K::Sum, dims({1}));
+  c[K::Mean] = reduce(K::Mean, dims({0}, true));
+  c[K::Max] = reduce(K::Max, dims({1}));
+  c[K::Min] = reduce(K::Min, dims({}));
+  c[K::Argmax] = reduce(K::Argmax, dims({1}));
+  c[K::Argmin] = reduce(K::Argmin, dims({0}));
+  c[K::All] = reduce(K::All, dims({1}), DType::Bool, Fill::Bool);
+  c[K::Any] = reduce(K::Any, dims({}), DType::Bool, Fill::Bool);
+  c[K::Reshape] = [](Harness& h) {
+    return h.op(K::Reshape, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)},
+                shape({h.m, SymInt(-1)}));
+  };
+  c[K::Transpose] = [](Harness& h) {
+    return h.op(K::Transpose, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dims({0, 1}));
+  };
+  c[K::Permute] = [](Harness& h) {
+    return h.op(K::Permute, {h.input("x", {h.n, h.m, 2}, DType::F32, Fill::Float)},
+                dims({2, 0, 1}));
+  };
+  c[K::Unsqueeze] = [](Harness& h) {
+    return h.op(K::Unsqueeze, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dim(1));
+  };
+  c[K::Squeeze] = [](Harness& h) {
+    return h.op(K::Squeeze, {h.input("x", {h.n, 1, h.m}, DType::F32, Fill::Float)}, dims({1}));
+  };
+  c[K::Flatten] = [](Harness& h) {
+    OpAttrs a = dim(1);
+    a.endDim = 2;
+    return h.op(K::Flatten, {h.input("x", {h.n, h.m, 2}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Expand] = [](Harness& h) {
+    return h.op(K::Expand, {h.input("x", {1, h.m}, DType::F32, Fill::Float)}, shape({h.n, h.m}));
+  };
+  c[K::Cat] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.n, 2}, DType::I32, Fill::Int);
+    return h.op(K::Cat, {a, b}, dim(1));
+  };
+  c[K::Stack] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::Stack, {a, b}, dim(1));
+  };
+  c[K::Slice] = [](Harness& h) {
+    OpAttrs a = dim(0);
+    a.start = SymInt(1);
+    a.stop = h.n - SymInt(1);
+    a.step = 2;
+    return h.op(K::Slice, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Select] = [](Harness& h) {
+    OpAttrs a = dim(1);
+    a.index = h.m - SymInt(1);
+    return h.op(K::Select, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::IndexSelect] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int idx = h.input("i", {h.m}, DType::I32, Fill::Index);
+    return h.op(K::IndexSelect, {x, idx}, dim(0));
+  };
+  c[K::Gather] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int idx = h.input("i", {h.n, h.m}, DType::I32, Fill::Index);
+    return h.op(K::Gather, {x, idx}, dim(1));
+  };
+  c[K::Nonzero] = [](Harness& h) {
+    return h.op(K::Nonzero, {h.input("x", {h.n, h.m}, DType::Bool, Fill::Bool)});
+  };
+  c[K::MaskedSelect] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int mask = h.input("mask", {h.n, h.m}, DType::Bool, Fill::Bool);
+    return h.op(K::MaskedSelect, {x, mask});
+  };
+  c[K::MaskedScatter] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int mask = h.input("mask", {h.n, h.m}, DType::Bool, Fill::Bool);
+    int src = h.input("src", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::MaskedScatter, {x, mask, src});
+  };
+  c[K::Unique] = [](Harness& h) {
+    return h.op(K::Unique, {h.input("x", {h.n}, DType::I32, Fill::Int)});
+  };
+  c[K::Matmul] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.m, 3}, DType::F32, Fill::Float);
+    return h.op(K::Matmul, {a, b});
+  };
+  c[K::Softmax] = reduce(K::Softmax, dim(1));
+  c[K::LogSoftmax] = reduce(K::LogSoftmax, dim(0));
+  c[K::LayerNorm] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int w = h.input("w", {h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.m}, DType::F32, Fill::Float);
+    OpAttrs a = shape({h.m});
+    a.eps = 1e-5;
+    return h.op(K::LayerNorm, {x, w, b}, a);
+  };
+  c[K::Linear] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int w = h.input("w", {4, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {4}, DType::F32, Fill::Float);
+    return h.op(K::Linear, {x, w, b});
+  };
+  c[K::MseLoss] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::MseLoss, {a, b});
+  };
+  c[K::CrossEntropy] = [](Harness& h) {
+    int logits = h.input("logits", {h.n, h.m}, DType::F32, Fill::Float);
+    int labels = h.input("labels", {h.n}, DType::I32, Fill::Index);
+    return h.op(K::CrossEntropy, {logits, labels});
+  };
+  c[K::Dropout] = [](Harness& h) {
+    OpAttrs a;
+    a.p = 0.3;
+    return h.op(K::Dropout, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Full] = [](Harness& h) {
+    OpAttrs a = shape({h.n, 2});
+    a.scalars = {1.5};
+    return h.op(K::Full, {}, a);
+  };
+  c[K::Arange] = [](Harness& h) {
+    OpAttrs a;
+    a.start = SymInt(1);
+    a.stop = h.n * SymInt(2);
+    a.step = 3;
+    a.dtype = DType::I32;
+    return h.op(K::Arange, {}, a);
+  };
+  c[K::Eye] = [](Harness& h) { return h.op(K::Eye, {}, shape({h.n, h.m})); };
+  c[K::Rand] = [](Harness& h) { return h.op(K::Rand, {}, shape({h.n, h.m})); };
+  c[K::Randn] = [](Harness& h) { return h.op(K::Randn, {}, shape({h.n})); };
+  c[K::Randint] = [](Harness& h) {
+    OpAttrs a = shape({h.n, h.m});
+    a.scalars = {0, 10};
+    a.dtype = DType::I32;
+    return h.op(K::Randint, {}, a);
+  };
+  c[K::Cast] = [](Harness& h) {
+    OpAttrs a;
+    a.dtype = DType::I32;
+    return h.op(K::Cast, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Contiguous] = [](Harness& h) {
+    int t = h.op(K::Transpose, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dims({0, 1}));
+    return h.op(K::Contiguous, {t});
+  };
+  return c;
+}
+
+std::vector<OpKind> allOps() {
+  return {
+#define TESSEL_OP(Enum, name, cat) OpKind::Enum,
+#include "shapes/op_list.def"
+  };
+}
+
+// Runs one case: a graph built at hints (6, 4), then sizes (n, m) through the guard program
+// on the cpu executor and the vulkan executor, same inputs, same random seed.
+void checkParity(OpKind op, const Case& build, bool fuse) {
+  // Sizes: the hint, others, size 1 and empty (where the op admits them: guards decide).
+  static constexpr int64_t kSizes[][2] = {{6, 4}, {9, 3}, {2, 7}, {17, 5}, {1, 1}, {0, 3},
+                                          {33, 65}};
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphHarness g(env);
+  g.n = dynamicSize(env, "n", 6);
+  g.m = dynamicSize(env, "m", 4);
+  g.b.output(static_cast<ValueId>(build(g)));
+  const Graph graph = g.b.build();
+  CompileOptions options;
+  options.fusion = fuse;
+  CpuGraphExecutor cpu(graph, options);
+  VulkanGraphExecutor vk(graph, options);
+  if (fuse) {
+    EXPECT_EQ(vk.stats().fusedGroups, 1u) << vk.explain();
+    EXPECT_EQ(vk.generatedKernels(), 1u) << vk.explain();
+  }
+  shapes::GuardProgram guards = env.compileGuards();
+  int ran = 0;
+  for (auto [n, m] : kSizes) {
+    SCOPED_TRACE(std::string(shapes::opName(op)) + " at n=" + std::to_string(n) +
+                 ", m=" + std::to_string(m) + (fuse ? " (fused)" : ""));
+    const std::vector<int64_t> sources{n, m};
+    if (!guards.passes(sources)) continue;  // e.g. index ops need n >= 2
+    EagerHarness e(1234 + uint32_t(n * 31 + m));
+    e.n = n;
+    e.m = m;
+    build(e);
+    std::vector<Tensor> dev;
+    for (const Tensor& t : e.inputs) dev.push_back(toVulkan(t));
+    const std::vector<int64_t> syms = guards.bindSymbols(sources);
+    backends::seed(7);
+    std::vector<Tensor> want;
+    ErrorKind cpuErr = errorOf([&] { want = cpu.run(e.inputs, syms); });
+    backends::seed(7);
+    std::vector<Tensor> got;
+    ErrorKind vkErr = errorOf([&] { got = vk.run(dev, syms); });
+    ASSERT_EQ(vkErr, cpuErr);
+    if (cpuErr != ErrorKind::Interrupted) continue;
+    ++ran;
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].device(), backends::Device::Vulkan);
+    const double tol = op == OpKind::Randn ? 1e-4 : 2e-5;
+    EXPECT_TRUE(sameTensor(toCpu(got[0]), want[0], tol)) << vk.explain();
+    if (fuse) EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+  }
+  EXPECT_GE(ran, 3) << "too few sizes admitted by the guards";
+}
+
+class VulkanGraphParity : public backends::vulkan::VulkanTest {};
+
+TEST_F(VulkanGraphParity, EveryOpHasACase) {
+  const auto c = cases();
+  for (OpKind op : allOps())
+    EXPECT_TRUE(c.count(op)) << "no parity case for " << shapes::opName(op);
+}
+
+TEST_F(VulkanGraphParity, EveryOpMatchesTheCpuExecutor) {
+  const auto c = cases();
+  for (OpKind op : allOps())
+    if (auto it = c.find(op); it != c.end()) checkParity(op, it->second, false);
+}
+
+// A second and third elementwise op after each, so elementwise ops run in a generated kernel.
+TEST_F(VulkanGraphParity, EveryElementwiseOpMatchesWhenFused) {
+  const auto c = cases();
+  for (OpKind op : allOps()) {
+    if (!isElementwise(op) || !c.count(op)) continue;
+    Case chained = [&, op](Harness& h) {
+      int r = c.at(op)(h);
+      int two = h.op(OpKind::Full, {}, [] {
+        OpAttrs a;
+        a.scalars = {2};
+        a.dtype = DType::I32;
+        return a;
+      }());
+      return h.op(OpKind::Neg, {h.op(OpKind::Mul, {r, two})});
+    };
+    checkParity(op, chained, true);
+  }
+}
+
+}  // namespace
+}  // namespace tessel::graph::testing
