@@ -39,7 +39,7 @@ void BM_VulkanAddF32(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * n * 12);
 }
-BENCHMARK(BM_VulkanAddF32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_VulkanAddF32)->Arg(1 << 20)->Arg(1 << 22)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_VulkanMatmulF32(benchmark::State& state) {
   if (!ready(state)) return;

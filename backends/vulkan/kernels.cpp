@@ -5,6 +5,7 @@
 
 #include "backends/vulkan/context.h"
 #include "backends/vulkan/counters.h"
+#include "backends/vulkan/shaders/ew_ops.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::vulkan {
@@ -52,9 +53,21 @@ Kernels::Kernels(const VulkanContext& ctx) : ctx_(ctx) {
 }
 
 VkPipeline Kernels::get(std::string_view name, uint32_t variant) {
-  auto key = std::make_pair(std::string(name), variant);
-  auto it = pipelines_.find(key);
+  auto it = pipelines_.find(std::make_pair(std::string(name), variant));
   if (it != pipelines_.end()) return it->second.get();
+  if (name == "elementwise") {
+    // Whether an elementwise op takes the strided, linear or linear vec4 path depends on
+    // shapes and offsets (Note [Linear elementwise]), so all three are built together: a
+    // shape change never compiles a pipeline.
+    const uint32_t base = variant & ~(EW_LINEAR | EW_VEC4);
+    for (uint32_t v : {base, base | EW_LINEAR, base | EW_LINEAR | EW_VEC4})
+      if (v != variant && !pipelines_.count(std::make_pair(std::string(name), v))) create(name, v);
+  }
+  return create(name, variant);
+}
+
+VkPipeline Kernels::create(std::string_view name, uint32_t variant) {
+  auto key = std::make_pair(std::string(name), variant);
 
   const SpirvEntry* entry = nullptr;
   for (const SpirvEntry& e : spirvTable())

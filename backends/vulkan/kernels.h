@@ -31,6 +31,8 @@ class Kernels {
   VkPipelineLayout layout() const { return layout_.get(); }
 
  private:
+  VkPipeline create(std::string_view name, uint32_t variant);
+
   const VulkanContext& ctx_;
   UniqueSetLayout setLayout_;
   UniquePipelineLayout layout_;

@@ -90,7 +90,33 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
   uint32_t types = dtypeCode(out.dtype());
   for (size_t i = 0; i < ins.size(); ++i) types |= dtypeCode(ins[i].dtype()) << (4 * (i + 1));
   types |= dtypeCode(compute) << 16;
-  const uint32_t variant = op | (types << 8);
+  uint32_t variant = op | (types << 8);
+  // One merged dim with every input at stride 0 or 1: the linear path, with uvec4 loads when
+  // every dtype is a word and the walking operands start on a multiple of 4 elements.
+  if (sz.size() == 1 && st[0][0] == 1) {
+    bool linear = true, vec4 = op != EW_WHERE && out.dtype() != DType::Bool &&
+                               compute != DType::Bool && offs[0] % 4 == 0;
+    for (int k = 1; k < nops; ++k) {
+      linear = linear && (st[k][0] == 0 || st[k][0] == 1);
+      vec4 = vec4 && ins[k - 1].dtype() != DType::Bool && (st[k][0] == 0 || offs[k] % 4 == 0);
+    }
+    if (linear) {
+      EwPush pc{};
+      pc.n = u32(n, "element count");
+      pc.ndim = 1;
+      pc.shape[0] = pc.n;
+      for (int k = 0; k < nops; ++k) {
+        pc.offs[k] = u32(offs[k], "element offset");
+        pc.strides[k * 4] = uint32_t(st[k][0]);
+      }
+      // Enough workgroups for every llvmpipe thread and GPU core, few enough that each
+      // invocation loops many times (the per-invocation cost dominates on llvmpipe).
+      const uint64_t perInvocation = vec4 ? 4 : 1;
+      const uint64_t groups = std::min<uint64_t>(groupsFor(groupsFor(n, perInvocation), 256), 256);
+      launch("elementwise", bufs, pc, groups, variant | EW_LINEAR | (vec4 ? EW_VEC4 : 0u));
+      return;
+    }
+  }
   // Dims beyond the kernel's rank become a host loop over the leading ones.
   const int rank = int(sz.size());
   const int lead = std::max(0, rank - kKernelRank);

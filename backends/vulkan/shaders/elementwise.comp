@@ -152,7 +152,87 @@ int opI(uint op, int a, int b, int c) {
   return 0;
 }
 
+// Note [Linear elementwise]
+// llvmpipe runs a workgroup as SIMD vectors of invocations and loads every lane's SSBO
+// element in a scalar loop, and the strided path's div/mod index math costs more than the op,
+// so operands that all walk one merged dim with stride 1 (or 0: a broadcast scalar) take a
+// grid-stride loop instead (EW_LINEAR): no index math, the broadcast operands loaded once, and
+// with EW_VEC4 (word dtypes, offsets multiple of 4) uvec4 loads and stores, which llvmpipe
+// does with one lane loop per four elements. The host dispatches few workgroups, so each
+// invocation runs many iterations (kept under Note [Loop limit] by the host's group count).
+layout(std430, set = 0, binding = 0) buffer Buf4 { uvec4 d[]; } buf4[4];
+
+float wordF(uint w, uint t) { return t == DT_F32 ? uintBitsToFloat(w) : float(int(w)); }
+int wordI(uint w, uint t) { return t == DT_F32 ? f2i(uintBitsToFloat(w)) : int(w); }
+uint fWord(float v, uint t) { return t == DT_F32 ? floatBitsToUint(v) : uint(f2i(v)); }
+uint iWord(int v, uint t) { return t == DT_F32 ? floatBitsToUint(float(v)) : uint(v); }
+
+// One element of a linear dispatch: operand k at offs[k] + i * strides[4k] (stride 0 or 1).
+void linearElement(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, uint i) {
+  uint e0 = pc.offs[0] + i, e1 = pc.offs[1] + i * pc.strides[4];
+  uint e2 = pc.offs[2] + i * pc.strides[8], e3 = pc.offs[3] + i * pc.strides[12];
+  const bool binary = op >= EW_FIRST_BINARY, ternary = op >= EW_FIRST_TERNARY;
+  if (op == EW_WHERE) {
+    bool cond = loadB(1, e1, ta);
+    if (compute == DT_F32) storeF(0, e0, tOut, cond ? loadF(2, e2, tb) : loadF(3, e3, tc));
+    else storeI(0, e0, tOut, cond ? loadI(2, e2, tb) : loadI(3, e3, tc));
+  } else if (compute == DT_F32) {
+    float a = loadF(1, e1, ta);
+    float b = binary ? loadF(2, e2, tb) : 0.0;
+    float c = ternary ? loadF(3, e3, tc) : 0.0;
+    storeF(0, e0, tOut, opF(op, a, b, c));
+  } else if (compute == DT_BOOL) {
+    storeI(0, e0, tOut, loadB(1, e1, ta) ? 1 : 0);
+  } else {
+    int a = loadI(1, e1, ta);
+    int b = binary ? loadI(2, e2, tb) : 0;
+    int c = ternary ? loadI(3, e3, tc) : 0;
+    storeI(0, e0, tOut, opI(op, a, b, c));
+  }
+}
+
+uvec4 loadWords4(uint k, uint i4) {
+  // Stride 0: the one word, loaded at a uniform address (llvmpipe loads it once).
+  if (pc.strides[4u * k] == 0u) return uvec4(buf[k].d[pc.offs[k]]);
+  return buf4[k].d[(pc.offs[k] >> 2) + i4];
+}
+
+void linearMain(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute) {
+  const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
+  const uint total = gl_NumWorkGroups.x * gl_NumWorkGroups.y * 256u;
+  const bool binary = op >= EW_FIRST_BINARY, ternary = op >= EW_FIRST_TERNARY;
+  if ((kVariant & EW_VEC4) != 0u) {
+    // Word dtypes only (bool operands take the scalar linear loop); where is not vectorized.
+    const uint n4 = pc.n >> 2;
+    STRIDED_LOOP(i4, gid, n4, total) {
+      uvec4 wa = loadWords4(1u, i4);
+      uvec4 wb = binary ? loadWords4(2u, i4) : uvec4(0u);
+      uvec4 wc = ternary ? loadWords4(3u, i4) : uvec4(0u);
+      uvec4 r;
+      if (compute == DT_F32) {
+        for (uint j = 0u; j < 4u; ++j)
+          r[j] = fWord(opF(op, wordF(wa[j], ta), wordF(wb[j], tb), wordF(wc[j], tc)), tOut);
+      } else {
+        for (uint j = 0u; j < 4u; ++j)
+          r[j] = iWord(opI(op, wordI(wa[j], ta), wordI(wb[j], tb), wordI(wc[j], tc)), tOut);
+      }
+      buf4[0].d[(pc.offs[0] >> 2) + i4] = r;
+    }
+    const uint tail = n4 * 4u + gid;
+    if (tail < pc.n) linearElement(op, tOut, ta, tb, tc, compute, tail);
+    return;
+  }
+  STRIDED_LOOP(i, gid, pc.n, total) linearElement(op, tOut, ta, tb, tc, compute, i);
+}
+
 void main() {
+  const uint op = kVariant & 255u, types = (kVariant >> 8) & 0xfffffu;
+  const uint tOut = types & 15u, ta = (types >> 4) & 15u, tb = (types >> 8) & 15u;
+  const uint tc = (types >> 12) & 15u, compute = (types >> 16) & 15u;
+  if ((kVariant & EW_LINEAR) != 0u) {
+    linearMain(op, tOut, ta, tb, tc, compute);
+    return;
+  }
   uint i = linearGroup() * 256u + gl_LocalInvocationID.x;
   if (i >= pc.n) return;
   uint e0 = pc.offs[0], e1 = pc.offs[1], e2 = pc.offs[2], e3 = pc.offs[3];
@@ -166,9 +246,6 @@ void main() {
     e2 += c * pc.strides[8 + j];
     e3 += c * pc.strides[12 + j];
   }
-  const uint op = kVariant & 255u, types = kVariant >> 8;
-  const uint tOut = types & 15u, ta = (types >> 4) & 15u, tb = (types >> 8) & 15u;
-  const uint tc = (types >> 12) & 15u, compute = (types >> 16) & 15u;
   if (op == EW_WHERE) {
     bool cond = loadB(1, e1, ta);
     if (compute == DT_F32) storeF(0, e0, tOut, cond ? loadF(2, e2, tb) : loadF(3, e3, tc));
