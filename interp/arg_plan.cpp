@@ -1,6 +1,7 @@
 // Matching a call's arguments against an entry's ArgPlan.
 #include "interp/arg_plan.h"
 
+#include "interp/device_support.h"
 #include "interp/objects.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
@@ -13,7 +14,8 @@ std::string got(const Value& v) {
   return std::string(typeName(v.type()));
 }
 
-std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
+std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat,
+                      std::optional<backends::Device> pinned) {
   switch (node.kind) {
     case ArgNode::Kind::Tensor: {
       if (!v.is(Type::Tensor) || isFake(v)) return node.path + ": expected a tensor, got " + got(v);
@@ -24,12 +26,12 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
       if (t.dtype() != node.dtype)
         return node.path + ".dtype: expected " + std::string(shapes::name(node.dtype)) + ", got " +
                std::string(shapes::name(t.dtype()));
-      if (t.device() != node.device)
+      if (t.device() != node.device && !pinned)
         return node.path + ".device: expected " + std::string(backends::deviceName(node.device)) +
                ", got " + std::string(backends::deviceName(t.device()));
       for (int64_t d = 0; d < node.rank; ++d)
         if (!node.unbackedDims[d]) flat.sources.push_back(t.size(d));
-      flat.inputs.push_back(t);
+      flat.inputs.push_back(pinned ? onDevice(t, *pinned) : t);
       return "";
     }
     case ArgNode::Kind::Int:
@@ -43,7 +45,7 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
       return "";
     case ArgNode::Kind::FloatInput:
       if (!v.is(Type::Float)) return node.path + ": expected a float, got " + got(v);
-      flat.inputs.push_back(Tensor::scalar(v.asFloat(), shapes::DType::F32));
+      flat.inputs.push_back(onDevice(Tensor::scalar(v.asFloat(), shapes::DType::F32), node.device));
       return "";
     case ArgNode::Kind::Exact:
       if (v.type() != node.expected.type() || !valuesEqual(v, node.expected))
@@ -64,7 +66,7 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
         return "len(" + node.path + "): expected " + std::to_string(node.children.size()) +
                ", got " + std::to_string(items.size());
       for (size_t i = 0; i < items.size(); ++i) {
-        std::string r = matchNode(node.children[i], items[i], flat);
+        std::string r = matchNode(node.children[i], items[i], flat, pinned);
         if (!r.empty()) return r;
       }
       return "";
@@ -78,7 +80,7 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat) {
       for (size_t i = 0; i < node.keys.size(); ++i) {
         Value* item = d->find(node.keys[i]);
         if (!item) return node.path + ": missing key " + quoteString(node.keys[i]);
-        std::string r = matchNode(node.children[i], *item, flat);
+        std::string r = matchNode(node.children[i], *item, flat, pinned);
         if (!r.empty()) return r;
       }
       return "";
@@ -102,14 +104,15 @@ std::string matchGlobals(const std::vector<GlobalGuard>& globals) {
   return "";
 }
 
-std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat) {
+std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat,
+                      std::optional<backends::Device> pinned) {
   flat.inputs.clear();
   flat.sources.clear();
   if (args.size() != plan.args.size())
     return "expected " + std::to_string(plan.args.size()) + " arguments, got " +
            std::to_string(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    std::string r = matchNode(plan.args[i], args[i], flat);
+    std::string r = matchNode(plan.args[i], args[i], flat, pinned);
     if (!r.empty()) return r;
   }
   return "";

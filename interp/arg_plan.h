@@ -5,6 +5,7 @@
 // sources and the guard program's input slots.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,10 @@ struct FlatArgs {
 };
 
 /// Checks `args` against the plan. On success fills `flat` and returns ""; otherwise returns
-/// the reason ("x.dtype: expected f32, got i32").
-std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat);
+/// the reason ("x.dtype: expected f32, got i32"). With `pinned` (compile(backend = "vulkan")),
+/// tensors elsewhere are moved there instead of failing the device check.
+std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat,
+                      std::optional<backends::Device> pinned = std::nullopt);
 
 /// How a traced function's result is rebuilt from graph outputs at each call.
 struct OutputTemplate {

@@ -6,6 +6,7 @@
 
 #include "backends/graph/sym_eval.h"
 #include "interp/compiler_state.h"
+#include "interp/device_support.h"
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"
 #include "interp/printer.h"
@@ -30,6 +31,12 @@ FrameObj::~FrameObj() {
 
 std::string FrameObj::name() const {
   return function.as<FunctionObj>()->proto->name;
+}
+
+std::optional<backends::Device> CompileOptions::device() const {
+  if (backend == "cpu") return backends::Device::Cpu;
+  if (backend == "vulkan") return backends::Device::Vulkan;
+  return std::nullopt;
 }
 
 void resetFrame(FrameObj& frame) {
@@ -157,8 +164,9 @@ Value runEntry(Entry& entry, const FlatArgs& flat) {
 }
 
 // Why an entry does not apply to this call ("" when it does).
-std::string entryMismatch(Entry& entry, std::span<const Value> args, FlatArgs& flat) {
-  std::string r = matchArgs(entry.plan, args, flat);
+std::string entryMismatch(const FrameObj& frame, Entry& entry, std::span<const Value> args,
+                          FlatArgs& flat) {
+  std::string r = matchArgs(entry.plan, args, flat, frame.options.device());
   if (!r.empty()) return r;
   r = matchGlobals(entry.globals);
   if (!r.empty()) return r;
@@ -185,7 +193,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   std::string reason;
   for (size_t i = frame.entries.size(); i-- > 0;) {
     Entry& entry = *frame.entries[i];
-    std::string r = entryMismatch(entry, args, flat);
+    std::string r = entryMismatch(frame, entry, args, flat);
     if (r.empty()) {
       ++frame.stats.cacheHits;
       return runEntry(entry, flat);
@@ -224,7 +232,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   frame.stats.codegenMs += entry->codegenMs;
   Entry& installed = *entry;
   frame.entries.push_back(std::move(entry));
-  std::string r = entryMismatch(installed, args, flat);
+  std::string r = entryMismatch(frame, installed, args, flat);
   TESSEL_ASSERT(r.empty(), "a fresh entry rejects the call it was traced for: " + r);
   return runEntry(installed, flat);
 }
@@ -235,14 +243,12 @@ Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options)
   if (!fn.is(Type::Function))
     throwUserError(ErrorKind::TypeError, "compile() needs a function written in Tessel, not '" +
                                              std::string(typeName(fn.type())) + "'");
-  if (options.backend != "auto" && options.backend != "cpu") {
-    if (options.backend == "vulkan" || options.backend == "tpu")
-      throwUserError(ErrorKind::DeviceError,
-                     "compile(backend = \"" + options.backend +
-                         "\") is not supported yet; use \"cpu\" or \"auto\"");
+  if (options.backend == "tpu")
+    throwUserError(ErrorKind::DeviceError, "compile(backend = \"tpu\") is not supported yet");
+  if (options.backend != "auto" && options.backend != "cpu" && options.backend != "vulkan")
     throwUserError(ErrorKind::ValueError, "compile(): unknown backend \"" + options.backend +
                                               "\" (auto, cpu, vulkan, tpu)");
-  }
+  if (auto d = options.device()) ensureDevice(*d);
   auto* frameObj = new FrameObj(fn, std::move(options), interp.compiler());
   Value frame = Value::object(frameObj);
   const Span& span = fn.as<FunctionObj>()->proto->span;

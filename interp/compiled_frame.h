@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/device.h"
 #include "backends/graph/executable.h"
 #include "interp/arg_plan.h"
 #include "interp/objects.h"
@@ -25,6 +26,8 @@ struct CompileOptions {
   DynamicMode dynamic = DynamicMode::Automatic;
   bool fullgraph = false;
   std::string backend = "auto";
+  /// The device `backend` names; nullopt for "auto" (the device of the inputs).
+  std::optional<backends::Device> device() const;
 };
 
 /// One cache entry: a graph specialized under its guards.

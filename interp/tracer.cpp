@@ -3,10 +3,13 @@
 #include "interp/tracer.h"
 
 #include <chrono>
+#include <functional>
 
 #include "backends/graph/cpu_executor.h"
 #include "backends/graph/sym_eval.h"
+#include "backends/vulkan/graph_executor.h"
 #include "interp/compiler_state.h"
+#include "interp/device_support.h"
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"
 #include "interp/printer.h"
@@ -20,6 +23,10 @@ Tracer::Tracer(Interpreter& interp, FrameObj& frame, Entry& entry)
     : interp_(interp), frame_(frame), entry_(entry) {}
 
 Tracer::~Tracer() = default;
+
+backends::Device Tracer::targetDevice() const {
+  return frame_.options.device().value_or(device_.value_or(defaultDevice()));
+}
 
 void Tracer::log(LogCategory c, const std::string& text) {
   frame_.state.log.write(c, frame_.frameId, entry_.compileId, text);
@@ -81,15 +88,18 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
                        path + ": a traced tensor was passed to a compiled function");
       auto* obj = v.as<TensorObj>();
       const Tensor& t = obj->tensor;
-      if (t.device() != backends::Device::Cpu)
+      // backend = "auto" runs where the inputs are, so they must agree; a named backend takes
+      // the inputs there (matchArgs moves them at each call).
+      backends::Device device = frame_.options.device().value_or(t.device());
+      if (device_ && *device_ != device)
         throwUserError(ErrorKind::DeviceError,
-                       path + " is on " + std::string(backends::deviceName(t.device())) +
-                           ": compiled graphs run on cpu only for now; call the function "
-                           "uncompiled, or move the tensor with .to(\"cpu\")");
+                       path + " is on " + std::string(backends::deviceName(device)) + " but an earlier argument is on " +
+                           std::string(backends::deviceName(*device_)) + ": move them to one device first");
+      device_ = device;
       node.kind = ArgNode::Kind::Tensor;
       node.rank = t.ndim();
       node.dtype = t.dtype();
-      node.device = t.device();
+      node.device = device;
       node.unbackedDims.assign(node.rank, false);
       shapes::SymShape shape;
       for (int64_t d = 0; d < t.ndim(); ++d) {
@@ -103,7 +113,7 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
                                    namedDim(ann, d), true));
       }
       graph::ValueId id = builder_->input(path, shape, t.dtype());
-      Value f = Value::object(new TensorObj(FakeTensor{id, shape, t.dtype(), t.device(), this}));
+      Value f = Value::object(new TensorObj(FakeTensor{id, shape, t.dtype(), device, this}));
       inputFakes_.push_back(f);
       return f;
     }
@@ -167,7 +177,7 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
 
 Value Tracer::fake(graph::ValueId id) {
   return Value::object(new TensorObj(
-      FakeTensor{id, builder_->shape(id), builder_->dtype(id), backends::Device::Cpu, this}));
+      FakeTensor{id, builder_->shape(id), builder_->dtype(id), targetDevice(), this}));
 }
 
 graph::ValueId Tracer::operand(const Value& v) {
@@ -349,7 +359,12 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   auto bodyDone = Clock::now();
 
   graph::Graph g = builder_->build();
-  entry_.executable = std::make_unique<graph::CpuGraphExecutor>(g);
+  if (targetDevice() == backends::Device::Vulkan) {
+    ensureDevice(backends::Device::Vulkan);
+    entry_.executable = backends::vulkan::compileForVulkan(g);
+  } else {
+    entry_.executable = std::make_unique<graph::CpuGraphExecutor>(g);
+  }
   entry_.guards = env.compileGuards();
   for (const shapes::Guard& guard : entry_.guards.guards()) entry_.guardTexts.push_back(guard.text);
   for (const GlobalGuard& gg : entry_.globals) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -47,6 +48,8 @@ class Tracer final : public OpSink, public TraceHooks {
   Value fake(graph::ValueId id);
   OutputTemplate planOutput(const Value& v);
   void log(LogCategory c, const std::string& text);
+  /// Where the graph runs: the named backend's device, else the inputs' device.
+  backends::Device targetDevice() const;
 
   Interpreter& interp_;
   FrameObj& frame_;
@@ -55,6 +58,7 @@ class Tracer final : public OpSink, public TraceHooks {
   std::vector<graph::ValueId> outputs_;
   std::vector<std::unique_ptr<shapes::ScopedSourceLoc>> locs_;
   std::vector<Value> inputFakes_;  // keeps input fakes alive for the trace
+  std::optional<backends::Device> device_;  // the device of the tensor inputs seen so far
   std::unordered_map<const void*, graph::ValueId> constants_;  // one node per captured tensor
 };
 
