@@ -94,6 +94,8 @@ Tensor Tensor::alias() const {
 }
 
 bool Tensor::isContiguous() const {
+  // An empty tensor has no elements to be out of place, whatever its strides say.
+  if (numel() == 0) return true;
   int64_t expected = 1;
   for (int64_t i = ndim() - 1; i >= 0; --i) {
     if (impl_->shape[i] == 1) continue;
