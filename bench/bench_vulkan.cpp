@@ -41,6 +41,37 @@ void BM_VulkanAddF32(benchmark::State& state) {
 }
 BENCHMARK(BM_VulkanAddF32)->Arg(1 << 20)->Arg(1 << 22)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Context for the figures in the same run: the host's STREAM-like triad (a = b + s * c, 12
+// bytes per element, as bench_tensor's BM_Triad) and the cpu backend's (OpenBLAS) matmul.
+__attribute__((optimize("O3"))) void triad(float* __restrict a, const float* __restrict b,
+                                           const float* __restrict c, float s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+}
+void BM_HostTriad(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::vector<float> a(n, 0.0f), b(n, 1.0f), c(n, 2.0f);
+  for (auto _ : state) {
+    triad(a.data(), b.data(), c.data(), 3.0f, n);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * n * 12);
+}
+BENCHMARK(BM_HostTriad)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CpuMatmulF32(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::vector<float> da(n * n, 0.5f), db(n * n, 0.25f);
+  Tensor a = Tensor::fromData(std::span<const float>(da), {n, n});
+  Tensor b = Tensor::fromData(std::span<const float>(db), {n, n});
+  for (auto _ : state) {
+    Tensor c = call(OpKind::Matmul, {a, b});
+    benchmark::DoNotOptimize(c);
+  }
+  state.counters["GFLOP/s"] = benchmark::Counter(double(2 * n * n * n) * state.iterations() / 1e9,
+                                                 benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_CpuMatmulF32)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_VulkanMatmulF32(benchmark::State& state) {
   if (!ready(state)) return;
   const int64_t n = state.range(0);
