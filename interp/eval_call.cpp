@@ -10,6 +10,21 @@
 namespace tessel::interp {
 namespace {
 
+// A call's arguments, evaluated into an inline buffer: most calls have few, and the heap is
+// used only past that.
+struct ArgBuffer {
+  explicit ArgBuffer(size_t n) : data(inline_) {
+    if (n > kInline) {
+      heap.resize(n);
+      data = heap.data();
+    }
+  }
+  static constexpr size_t kInline = 8;
+  Value inline_[kInline];
+  std::vector<Value> heap;
+  Value* data;
+};
+
 constexpr size_t kValueStackSize = 1 << 20;
 
 // Converts a native's UserError into a ScriptError at `span` (Note [Spans] in eval_expr.cpp).
@@ -138,15 +153,9 @@ Value Evaluator::evalCall(Call* c, Frame& f) {
     if (!fn->proto->hasSignature && c->args.size() <= fn->proto->params.size())
       return callDirect(fn, c, f);
   }
-  // Arguments are evaluated into a small local buffer; most calls have few.
   size_t n = c->args.size();
-  Value small[8];
-  std::vector<Value> big;
-  Value* args = small;
-  if (n > 8) {
-    big.resize(n);
-    args = big.data();
-  }
+  ArgBuffer buffer(n);
+  Value* args = buffer.data;
   for (size_t i = 0; i < n; ++i) args[i] = eval(c->args[i], f);
   size_t np = c->numPositional();
   return atSpan(c->span, [&] {
@@ -174,13 +183,8 @@ Value Evaluator::evalMethodCall(Call* c, Frame& f) {
   if (!method)
     callee = atSpan(attr->span, [&] { return getAttribute(interp_, object, attr->name); });
   size_t n = c->args.size();
-  Value small[4];
-  std::vector<Value> big;
-  Value* args = small;
-  if (n > 4) {
-    big.resize(n);
-    args = big.data();
-  }
+  ArgBuffer buffer(n);
+  Value* args = buffer.data;
   for (size_t i = 0; i < n; ++i) args[i] = eval(c->args[i], f);
   size_t np = c->numPositional();
   std::span<Value> positional(args, np);
