@@ -1,5 +1,7 @@
 // matmul with NumPy semantics on matmul.comp: 1-D operands promoted, batch dims broadcast
 // (one batch dim per dispatch after merging, a host loop over any others).
+#include <algorithm>
+
 #include "backends/vulkan/ops.h"
 #include "shapes/user_error.h"
 
@@ -58,6 +60,14 @@ Tensor matmul(const Tensor& a0, const Tensor& b0, const OpSignature& sig) {
     pc.aBs = nbd ? u32(sa[nbd - 1], "stride") : 0;
     pc.bBs = nbd ? u32(sb[nbd - 1], "stride") : 0;
     pc.cBs = u32(M * N, "stride");
+    // The vec4 tile fills (Note [Matmul on llvmpipe]): unit column strides, word offsets of
+    // every row start a multiple of 4, and K, N multiples of 4 so a vec4 is all in or all out.
+    const auto m4 = [](uint32_t v) { return v % 4 == 0; };
+    const bool aligned = pc.aCs == 1 && pc.bCs == 1 && m4(pc.aRs) && m4(pc.bRs) && m4(pc.aBs) &&
+                         m4(pc.bBs) && m4(pc.K) && m4(pc.N) && m4(u32(ea.offset(), "offset")) &&
+                         m4(u32(eb.offset(), "offset")) &&
+                         (nbd <= 1 || (std::all_of(sa.begin(), sa.begin() + nbd - 1, [](int64_t s) { return s % 4 == 0; }) &&
+                                       std::all_of(sb.begin(), sb.begin() + nbd - 1, [](int64_t s) { return s % 4 == 0; })));
     const BufferArg bufs[] = {bufferOf(out), bufferOf(ea), bufferOf(eb)};
     const uint64_t tiles = groupsFor(uint64_t(M), 64) * groupsFor(uint64_t(N), 64);
     Dims pos(std::max<int64_t>(nbd - 1, 0), 0);
@@ -71,7 +81,8 @@ Tensor matmul(const Tensor& a0, const Tensor& b0, const OpSignature& sig) {
       pc.aOff = u32(offA, "element offset");
       pc.bOff = u32(offB, "element offset");
       pc.cOff = u32(offC, "element offset");
-      launch(compute == DType::F32 ? "matmul" : "matmul_int", bufs, pc, tiles * uint64_t(inner));
+      launch(compute == DType::F32 ? "matmul" : "matmul_int", bufs, pc, tiles * uint64_t(inner),
+             aligned ? 1u : 0u);
       for (int64_t d = int64_t(pos.size()) - 1; d >= 0; --d) {
         if (++pos[d] < batch[d]) break;
         pos[d] = 0;

@@ -274,7 +274,9 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
       const std::vector<std::pair<Dims, Dims>> shapes = {
           {{3, 4}, {4, 5}},        {{4}, {4}},           {{2, 3, 4}, {4, 5}},
           {{2, 1, 3, 4}, {3, 4, 2}}, {{0, 3}, {3, 2}},   {{3, 0}, {0, 2}},
-          {{70, 130}, {130, 65}},  {{5}, {5, 3}},        {{1, 1}, {1, 1}}};
+          {{70, 130}, {130, 65}},  {{5}, {5, 3}},        {{1, 1}, {1, 1}},
+          // The vec4 tile-fill path (K, N multiples of 4): ragged M and K tiles, batched.
+          {{70, 132}, {132, 68}},  {{2, 3, 9, 20}, {3, 20, 12}}, {{4, 4}, {4, 4}}};
       for (const auto& [sa, sb] : shapes)
         for (DType t : {DType::F32, DType::I32}) cases.push_back(one({g.tensor(sa, t), g.tensor(sb, t)}));
       cases.push_back(one({g.tensor({6, 5}, DType::F32).transpose(0, 1), g.tensor({6, 4}, DType::F32)}));

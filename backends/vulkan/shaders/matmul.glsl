@@ -8,9 +8,17 @@
 // while the FMAs are full-width vector ops. So the cost is the loads per FMA: an 8x8 block
 // from four vec4 loads per k step (16 words for 64 FMAs) instead of 4x4 from eight scalar
 // loads (8 for 16).
+//
+// The tile fills have the same cost model: with kAligned (specialization constant, set by the
+// host when A and B are row-major with unit column stride and every row start, offset and batch
+// stride, K and N multiples of 4) each invocation fills with four vec4 global loads and four
+// vec4 shared stores per operand (A transposed 4x4 in registers) instead of 16 scalar loads
+// and stores; otherwise the general strided fill runs.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 layout(local_size_x = 64) in;
+layout(constant_id = 0) const uint kAligned = 0;
+layout(std430, set = 0, binding = 0) readonly buffer BufV4 { uvec4 d[]; } bufv4[4];
 
 layout(push_constant) uniform PC {
   uint M, N, K, batch;
@@ -42,7 +50,23 @@ void main() {
   for (uint k0 = 0u; k0 < pc.K; k0 += TK) {
     // Each invocation fills 16 words of each tile: A as (row = t, k = 0..15), B as
     // (k = t / 4, cols 16 * (t % 4) + 0..15).
-    {
+    if (kAligned != 0u) {
+      // A: rows 4r..4r+3 (r = t % 16), k 4q..4q+3 (q = t / 16); bounds are per vec4 because
+      // K % 4 == 0 and N % 4 == 0.
+      uint r = t & 15u, q = t >> 4, gk = k0 + 4u * q;
+      T4 v[4];
+      for (uint i = 0u; i < 4u; ++i) {
+        uint gm = m0 + 4u * r + i;
+        v[i] = (gm < pc.M && gk < pc.K) ? LOAD4(1, (aBase + gm * pc.aRs + gk) >> 2) : T4(0);
+      }
+      for (uint j = 0u; j < 4u; ++j) As4[4u * q + j][r] = T4(v[0][j], v[1][j], v[2][j], v[3][j]);
+      // B: row k = t / 4, columns 16 * (t % 4) + 0..15.
+      uint bk = t >> 2, gk2 = k0 + bk;
+      for (uint c = 0u; c < 4u; ++c) {
+        uint c4 = 4u * (t & 3u) + c, gn = n0 + 4u * c4;
+        Bs4[bk][c4] = (gk2 < pc.K && gn < pc.N) ? LOAD4(2, (bBase + gk2 * pc.bRs + gn) >> 2) : T4(0);
+      }
+    } else {
       uint gm = m0 + t;
       for (uint kk = 0u; kk < TK; ++kk) {
         uint gk = k0 + kk;

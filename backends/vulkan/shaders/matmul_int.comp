@@ -3,5 +3,6 @@
 #define T int
 #define T4 ivec4
 #define LOAD(k, e) int(buf[k].d[e])
+#define LOAD4(k, v) ivec4(bufv4[k].d[v])
 #define STORE(v) uint(v)
 #include "matmul.glsl"
