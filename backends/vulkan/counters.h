@@ -10,6 +10,7 @@ struct Counters {
   std::atomic<uint64_t> pipelinesCreated{0};
   std::atomic<uint64_t> dispatches{0};
   std::atomic<uint64_t> submits{0};
+  std::atomic<uint64_t> barriers{0};  ///< pipeline barriers between recorded commands
   std::atomic<uint64_t> validationMessages{0};
 };
 

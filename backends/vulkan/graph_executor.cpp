@@ -288,8 +288,13 @@ Tensor VulkanGraphExecutor::runFused(const Step& s, std::span<const Tensor> args
   };
   std::vector<Binding> binds;
   std::vector<int> bindingOf(nops);
+  // What the kernel really touches (a binding can span several tensors): the output's range
+  // written, the operands' read, the error flag written (Note [Barrier elision]).
+  std::vector<Access> accesses;
+  accesses.reserve(nops + 1);
   for (int k = 0; k < nops; ++k) {
     const BufferArg b = bufferOf(*ts[k]);  // also keeps the storage alive with the work
+    accesses.push_back({b.buffer, b.offset, b.offset + b.size, k == 0});
     auto it = std::find_if(binds.begin(), binds.end(),
                            [&](const Binding& x) { return x.buffer == b.buffer; });
     if (it == binds.end()) {
@@ -336,6 +341,7 @@ Tensor VulkanGraphExecutor::runFused(const Step& s, std::span<const Tensor> args
   if (s.source.checked) {
     flag = errorFlag();
     bufs[3] = flag.arg;
+    accesses.push_back({flag.arg.buffer, flag.arg.offset, flag.arg.offset + flag.arg.size, true});
   }
   FusedPush pc{};
   const int rank = int(sz.size());
@@ -363,7 +369,8 @@ Tensor VulkanGraphExecutor::runFused(const Step& s, std::span<const Tensor> args
       if (k == 0) pc.outOff = u32(off, "element offset");
       else pc.inp[5 * (k - 1)] = u32(off, "element offset");
     }
-    r.stream().dispatch(s.pipeline->get(), bufs, &pc, pushBytes, groupsFor(innerN, kFusedLocalSize));
+    r.stream().dispatch(s.pipeline->get(), bufs, &pc, pushBytes, groupsFor(innerN, kFusedLocalSize),
+                        kAllSlotsWritten, accesses);
     for (int d = lead - 1; d >= 0; --d) {
       if (++pos[d] < sz[d]) break;
       pos[d] = 0;
@@ -432,6 +439,7 @@ std::vector<Tensor> VulkanGraphExecutor::run(std::span<const Tensor> inputs,
   std::lock_guard<std::recursive_mutex> lock(r.mutex());
   const uint64_t dispatches0 = counters().dispatches.load();
   const uint64_t submits0 = counters().submits.load();
+  const uint64_t barriers0 = counters().barriers.load();
   bindInputs(inputs, symbolValues);
   checkAsserts(initialAsserts_);
 
@@ -468,6 +476,7 @@ std::vector<Tensor> VulkanGraphExecutor::run(std::span<const Tensor> inputs,
   for (ValueId o : graph_.outputs()) outs.push_back(slots_[o]);
   vkStats_.dispatches = counters().dispatches.load() - dispatches0;
   vkStats_.submits = counters().submits.load() - submits0;
+  vkStats_.barriers = counters().barriers.load() - barriers0;
   return outs;
 }
 

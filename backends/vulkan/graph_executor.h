@@ -17,6 +17,7 @@ namespace tessel::backends::vulkan {
 struct VulkanGraphRunStats {
   uint64_t dispatches = 0;      ///< kernels recorded by the last run (eager ops + fused)
   uint64_t submits = 0;         ///< command buffers submitted during the last run
+  uint64_t barriers = 0;        ///< barriers recorded by the last run (Note [Barrier elision])
   uint64_t fusedKernels = 0;    ///< fused values run as one generated kernel
   uint64_t fusedFallbacks = 0;  ///< fused values run op by op with eager kernels (see .cpp)
 };

@@ -23,10 +23,10 @@ uint32_t u32(int64_t v, const char* what) {
 }
 
 void launch(std::string_view kernel, std::span<const BufferArg> buffers, const void* push,
-            size_t pushBytes, uint64_t groups, uint32_t variant) {
+            size_t pushBytes, uint64_t groups, uint32_t variant, uint32_t writeSlots) {
   Runtime& r = rt();
   VkPipeline p = r.kernels().get(kernel, variant);
-  r.stream().dispatch(p, buffers, push, uint32_t(pushBytes), groups);
+  r.stream().dispatch(p, buffers, push, uint32_t(pushBytes), groups, writeSlots);
 }
 
 namespace {
@@ -85,6 +85,8 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
   for (size_t i = 0; i < ins.size(); ++i) bufs[i + 1] = bufferOf(ins[i]);
   for (int k = nops; k < kMaxOperands; ++k) bufs[k] = bufs[1 % nops];
   if (flag) bufs[3] = *flag;
+  // The output, and the error flag when there is one; operands are only read.
+  const uint32_t writes = 1u | (flag ? 8u : 0u);
 
   EwPush pc{};
   uint32_t types = dtypeCode(out.dtype());
@@ -113,7 +115,7 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
       // invocation loops many times (the per-invocation cost dominates on llvmpipe).
       const uint64_t perInvocation = vec4 ? 4 : 1;
       const uint64_t groups = std::min<uint64_t>(groupsFor(groupsFor(n, perInvocation), 256), 256);
-      launch("elementwise", bufs, pc, groups, variant | EW_LINEAR | (vec4 ? EW_VEC4 : 0u));
+      launch("elementwise", bufs, pc, groups, variant | EW_LINEAR | (vec4 ? EW_VEC4 : 0u), writes);
       return;
     }
   }
@@ -136,7 +138,7 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
       for (int d = 0; d < lead; ++d) off += pos[d] * st[k][d];
       pc.offs[k] = u32(off, "element offset");
     }
-    launch("elementwise", bufs, pc, groupsFor(inner), variant);
+    launch("elementwise", bufs, pc, groupsFor(inner), variant, writes);
     for (int d = lead - 1; d >= 0; --d) {
       if (++pos[d] < sz[d]) break;
       pos[d] = 0;

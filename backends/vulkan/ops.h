@@ -28,13 +28,15 @@ inline uint32_t dtypeCode(DType t) { return uint32_t(t); }
 /// Element offsets, strides and counts go to kernels as u32: DeviceError past that.
 uint32_t u32(int64_t v, const char* what);
 
-/// Records one dispatch of shaders/<kernel>.comp over `groups` workgroups.
+/// Records one dispatch of shaders/<kernel>.comp over `groups` workgroups; the kernel writes
+/// the slots in `writeSlots` (bit i: buffer i) and only reads the others (Note [Barrier elision]).
 void launch(std::string_view kernel, std::span<const BufferArg> buffers, const void* push,
-            size_t pushBytes, uint64_t groups, uint32_t variant = 0);
+            size_t pushBytes, uint64_t groups, uint32_t variant = 0,
+            uint32_t writeSlots = kAllSlotsWritten);
 template <class PC>
 void launch(std::string_view kernel, std::span<const BufferArg> buffers, const PC& push,
-            uint64_t groups, uint32_t variant = 0) {
-  launch(kernel, buffers, &push, sizeof(PC), groups, variant);
+            uint64_t groups, uint32_t variant = 0, uint32_t writeSlots = kAllSlotsWritten) {
+  launch(kernel, buffers, &push, sizeof(PC), groups, variant, writeSlots);
 }
 inline uint64_t groupsFor(uint64_t n, uint64_t perGroup = 256) { return (n + perGroup - 1) / perGroup; }
 

@@ -53,7 +53,9 @@ void CommandStream::begin() {
 }
 
 void CommandStream::barrier() {
+  sinceBarrier_.clear();
   if (recorded_ == 0) return;
+  counters().barriers.fetch_add(1);
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
@@ -63,14 +65,39 @@ void CommandStream::barrier() {
   vkCmdPipelineBarrier(cmd_, stages, stages, 0, 1, &mb, 0, nullptr, 0, nullptr);
 }
 
+void CommandStream::hazard(std::span<const Access> accesses) {
+  // Past this many ranges the scan costs more than a barrier on any device.
+  constexpr size_t kMaxTracked = 64;
+  bool conflict = sinceBarrier_.size() + accesses.size() > kMaxTracked;
+  for (size_t i = 0; i < accesses.size() && !conflict; ++i) {
+    const Access& a = accesses[i];
+    for (const Access& p : sinceBarrier_)
+      if (p.buffer == a.buffer && p.lo < a.hi && a.lo < p.hi && (p.write || a.write)) {
+        conflict = true;
+        break;
+      }
+  }
+  if (conflict) barrier();
+  sinceBarrier_.insert(sinceBarrier_.end(), accesses.begin(), accesses.end());
+}
+
 void CommandStream::dispatch(VkPipeline pipeline, std::span<const BufferArg> buffers,
-                             const void* push, uint32_t pushBytes, uint64_t groups) {
+                             const void* push, uint32_t pushBytes, uint64_t groups,
+                             uint32_t writeSlots, std::span<const Access> accesses) {
   TESSEL_ASSERT(!buffers.empty() && buffers.size() <= kBuffersPerKernel, "1 to 4 buffers");
   TESSEL_ASSERT(pushBytes <= kPushConstantBytes, "push constants too large");
   if (groups == 0) return;
   if (recorded_ >= kMaxBatch) flush();
   begin();
-  barrier();
+  if (accesses.empty()) {
+    Access slots[kBuffersPerKernel];
+    for (size_t i = 0; i < buffers.size(); ++i)
+      slots[i] = {buffers[i].buffer, buffers[i].offset, buffers[i].offset + buffers[i].size,
+                  (writeSlots >> i & 1u) != 0};
+    hazard(std::span<const Access>(slots, buffers.size()));
+  } else {
+    hazard(accesses);
+  }
   if (pipeline != bound_) {
     vkCmdBindPipeline(cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     bound_ = pipeline;
@@ -98,7 +125,9 @@ void CommandStream::dispatch(VkPipeline pipeline, std::span<const BufferArg> buf
 void CommandStream::copy(const BufferArg& src, const BufferArg& dst, VkDeviceSize bytes) {
   if (bytes == 0) return;
   begin();
-  barrier();
+  const Access acc[] = {{src.buffer, src.offset, src.offset + bytes, false},
+                        {dst.buffer, dst.offset, dst.offset + bytes, true}};
+  hazard(acc);
   VkBufferCopy region{src.offset, dst.offset, bytes};
   vkCmdCopyBuffer(cmd_, src.buffer, dst.buffer, 1, &region);
   ++recorded_;
@@ -106,7 +135,8 @@ void CommandStream::copy(const BufferArg& src, const BufferArg& dst, VkDeviceSiz
 
 void CommandStream::fill(const BufferArg& dst, uint32_t word) {
   begin();
-  barrier();
+  const Access acc[] = {{dst.buffer, dst.offset, dst.offset + (dst.size + 3) / 4 * 4, true}};
+  hazard(acc);
   vkCmdFillBuffer(cmd_, dst.buffer, dst.offset, (dst.size + 3) / 4 * 4, word);
   ++recorded_;
 }
@@ -124,6 +154,7 @@ void CommandStream::flush() {
                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
   recording_ = false;
   recorded_ = 0;
+  sinceBarrier_.clear();
   check(vkEndCommandBuffer(cmd_), "vkEndCommandBuffer");
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   si.commandBufferCount = 1;

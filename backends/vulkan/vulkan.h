@@ -41,6 +41,7 @@ struct VulkanStats {
   uint64_t pipelinesCreated = 0;    ///< compute pipelines built since start (never per size)
   uint64_t dispatches = 0;          ///< kernels recorded
   uint64_t submits = 0;             ///< command buffers submitted
+  uint64_t barriers = 0;            ///< barriers between recorded commands (Note [Barrier elision])
   uint64_t validationMessages = 0;  ///< validation warnings + errors seen by the messenger
   uint64_t bytesInUse = 0;          ///< device bytes held by live tensors
   uint64_t bytesReserved = 0;       ///< device bytes allocated from the driver by the pool

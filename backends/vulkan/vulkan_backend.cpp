@@ -126,6 +126,7 @@ VulkanStats vulkanStats() {
   s.pipelinesCreated = counters().pipelinesCreated.load();
   s.dispatches = counters().dispatches.load();
   s.submits = counters().submits.load();
+  s.barriers = counters().barriers.load();
   s.validationMessages = counters().validationMessages.load();
   if (Runtime* r = Runtime::existing()) {
     std::lock_guard<std::recursive_mutex> lock(r->mutex());

@@ -81,6 +81,56 @@ TEST_F(VulkanGraph, TwentyOpChainIsOneDispatch) {
   }
 }
 
+// Note [Barrier elision]: two branches that only share an input record no barrier between
+// their kernels; a kernel reading another's output gets one.
+TEST_F(VulkanGraph, IndependentBranchesShareNoBarrier) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 1000);
+  ValueId x = b.input("x", {n}, DType::F32);
+  ValueId one = b.constant(Tensor::scalar(1.0, DType::F32));
+  ValueId left = b.op(OpKind::Sin, {b.op(OpKind::Add, {b.op(OpKind::Mul, {x, x}), one})});
+  ValueId right = b.op(OpKind::Exp, {b.op(OpKind::Neg, {b.op(OpKind::Tanh, {x})})});
+  b.output(left);
+  b.output(right);
+  Graph g = b.build();
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  ASSERT_EQ(vk.generatedKernels(), 2u);
+  std::mt19937 rng(5);
+  for (int64_t size : {1000, 70000}) {
+    SCOPED_TRACE(size);
+    Tensor in = randomTensor(rng, {size}, Fill::Float);
+    Tensor dev = toVulkan(in);
+    backends::vulkan::synchronize();
+    const uint64_t barriers = vulkanStats().barriers;
+    std::vector<Tensor> got = vk.run({dev});
+    EXPECT_EQ(vk.vulkanRunStats().dispatches, 2u);
+    EXPECT_EQ(vk.vulkanRunStats().submits, 0u);
+    EXPECT_EQ(vk.vulkanRunStats().barriers, 0u);
+    EXPECT_EQ(vulkanStats().barriers, barriers);
+    expectSame(got, cpu.run({in}), 1e-5);
+  }
+  // A dependent step (a reduction of one branch) does get a barrier.
+  GraphBuilder b2(&env);
+  ValueId x2 = b2.input("x", {n}, DType::F32);
+  ValueId y2 = b2.op(OpKind::Sin, {b2.op(OpKind::Mul, {x2, x2})});
+  b2.output(b2.op(OpKind::Sum, {y2}));
+  b2.output(b2.op(OpKind::Cos, {x2}));
+  Graph g2 = b2.build();
+  VulkanGraphExecutor vk2(g2);
+  CpuGraphExecutor cpu2(g2);
+  Tensor in = randomTensor(rng, {4096}, Fill::Float);
+  Tensor dev = toVulkan(in);
+  backends::vulkan::synchronize();
+  std::vector<Tensor> got = vk2.run({dev});
+  EXPECT_GE(vk2.vulkanRunStats().dispatches, 3u);
+  EXPECT_GE(vk2.vulkanRunStats().barriers, 1u);
+  EXPECT_LT(vk2.vulkanRunStats().barriers, vk2.vulkanRunStats().dispatches - 1);
+  expectSame(got, cpu2.run({in}), 1e-3);
+}
+
 TEST_F(VulkanGraph, HundredSizesBuildNoPipeline) {
   ShapeEnv env;
   shapes::ScopedShapeEnv scope(&env);
