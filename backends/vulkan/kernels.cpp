@@ -56,12 +56,17 @@ VkPipeline Kernels::get(std::string_view name, uint32_t variant) {
   auto it = pipelines_.find(std::make_pair(std::string(name), variant));
   if (it != pipelines_.end()) return it->second.get();
   if (name == "elementwise") {
-    // Whether an elementwise op takes the strided, linear or linear vec4 path depends on
-    // shapes and offsets (Note [Linear elementwise]), so all three are built together: a
+    // Whether an elementwise op takes the strided, linear or linear vec4/vec8 path depends on
+    // shapes and offsets (Note [Linear elementwise]), so all four are built together: a
     // shape change never compiles a pipeline.
-    const uint32_t base = variant & ~(EW_LINEAR | EW_VEC4);
-    for (uint32_t v : {base, base | EW_LINEAR, base | EW_LINEAR | EW_VEC4})
+    const uint32_t base = variant & ~(EW_LINEAR | EW_VEC4 | EW_VEC8);
+    for (uint32_t v : {base, base | EW_LINEAR, base | EW_LINEAR | EW_VEC4, base | EW_LINEAR | EW_VEC8})
       if (v != variant && !pipelines_.count(std::make_pair(std::string(name), v))) create(name, v);
+  }
+  if (name == "matmul" || name == "matmul_int") {
+    // The aligned (vec4 tile fill) and general variants depend on shapes: built together.
+    const uint32_t other = variant ^ 1u;
+    if (!pipelines_.count(std::make_pair(std::string(name), other))) create(name, other);
   }
   return create(name, variant);
 }

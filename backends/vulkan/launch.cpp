@@ -102,6 +102,9 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
       linear = linear && (st[k][0] == 0 || st[k][0] == 1);
       vec4 = vec4 && ins[k - 1].dtype() != DType::Bool && (st[k][0] == 0 || offs[k] % 4 == 0);
     }
+    // Eight-word steps when every walking operand starts on a multiple of 8 elements.
+    bool vec8 = vec4 && offs[0] % 8 == 0;
+    for (int k = 1; k < nops; ++k) vec8 = vec8 && (st[k][0] == 0 || offs[k] % 8 == 0);
     if (linear) {
       EwPush pc{};
       pc.n = u32(n, "element count");
@@ -113,9 +116,9 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
       }
       // Enough workgroups for every llvmpipe thread and GPU core, few enough that each
       // invocation loops many times (the per-invocation cost dominates on llvmpipe).
-      const uint64_t perInvocation = vec4 ? 4 : 1;
+      const uint64_t perInvocation = vec8 ? 8 : vec4 ? 4 : 1;
       const uint64_t groups = std::min<uint64_t>(groupsFor(groupsFor(n, perInvocation), 256), 256);
-      launch("elementwise", bufs, pc, groups, variant | EW_LINEAR | (vec4 ? EW_VEC4 : 0u), writes);
+      launch("elementwise", bufs, pc, groups, variant | EW_LINEAR | (vec8 ? EW_VEC8 : vec4 ? EW_VEC4 : 0u), writes);
       return;
     }
   }

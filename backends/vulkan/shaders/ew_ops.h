@@ -50,6 +50,7 @@
 // Variant bits above the op and dtypes (Note [Linear elementwise] in elementwise.comp).
 #define EW_LINEAR 0x10000000u
 #define EW_VEC4 0x20000000u
+#define EW_VEC8 0x40000000u
 
 // Error flag bits (word 0 of the flag buffer).
 #define FLAG_INT_DIV_ZERO 1u
