@@ -6,18 +6,14 @@
 #include <vector>
 
 #include "backends/graph/cpu_fused.h"
-#include "backends/graph/executable.h"
-#include "backends/graph/sym_eval.h"
+#include "backends/graph/executor_base.h"
 
 namespace tessel::graph {
 
-/// Built once per graph: optimize() runs, then a plan is made of one step per node, with the
-/// signatures and attributes that are static precomputed, the symbols each data-dependent op
-/// binds, where each runtime assert becomes checkable, and when each intermediate dies (it is
-/// released right after its last use). run() evaluates the remaining symbolic sizes under the
-/// current symbol values, allocates by them, and calls the cpu kernels directly (no
-/// dispatch(), no tape): results equal eager results. One run at a time per executor.
-class CpuGraphExecutor final : public GraphExecutable {
+/// The plan and run loop of ExecutorBase, with each step launched on the host by the eager cpu
+/// kernels (called directly: no dispatch(), no tape) or the tiled fused-program evaluator:
+/// results equal eager results. One run at a time per executor.
+class CpuGraphExecutor final : public ExecutorBase {
  public:
   explicit CpuGraphExecutor(const Graph& g, const CompileOptions& options = {});
   ~CpuGraphExecutor() override;
@@ -25,30 +21,12 @@ class CpuGraphExecutor final : public GraphExecutable {
   using GraphExecutable::run;
   std::vector<Tensor> run(std::span<const Tensor> inputs,
                           std::span<const int64_t> symbolValues = {}) override;
-  const Graph& graph() const override { return graph_; }
-  const CompileStats& stats() const override { return stats_; }
-  const RunStats& runStats() const override { return runStats_; }
 
  private:
-  struct Step;
-  void bindInputs(std::span<const Tensor> inputs, std::span<const int64_t> symbolValues);
-  void bindShape(const SymShape& shape, const backends::Dims& actual, const std::string& what);
-  void checkAsserts(const std::vector<uint32_t>& which) const;
-  Tensor execute(const Step& s, std::span<const Tensor> args);
+  Tensor launch(size_t index, const Step& s, std::span<const Tensor> args,
+                const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) override;
 
-  Graph graph_;
-  CompileStats stats_;
-  RunStats runStats_;
-  std::vector<Step> steps_;
-  std::vector<uint8_t> unbacked_;         ///< per symbol
-  std::vector<uint8_t> external_;         ///< unbacked, but its value comes with the call
-  std::vector<uint32_t> neededSymbols_;   ///< backed symbols the graph reads
-  std::vector<uint32_t> initialAsserts_;  ///< asserts checkable once the inputs are bound
-  std::vector<uint8_t> isOutput_;
-  // Per-run state, kept to reuse its memory.
-  SymbolValues syms_;
-  std::vector<Tensor> slots_;
-  std::vector<Tensor> args_;
+  std::vector<std::unique_ptr<CpuFusedKernel>> fused_;  ///< per step, for Fused values
 };
 
 /// optimize() + CpuGraphExecutor.

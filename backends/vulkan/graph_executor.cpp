@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <climits>
 #include <string>
 
 #include "backends/graph/fused_program.h"
@@ -27,27 +26,17 @@ using graph::ValueId;
 using graph::ValueKind;
 using shapes::OpCategory;
 
-struct VulkanGraphExecutor::Step {
-  ValueId id = 0;
-  const Value* value = nullptr;
-  OpCategory cat = OpCategory::Unary;
-  bool staticSig = false;
-  bool staticAttrs = false;
-  shapes::OpSignature sig;
-  bool binds = false;
-  std::vector<uint32_t> asserts;
-  std::vector<ValueId> release;
-  // Fused values.
+struct VulkanGraphExecutor::FusedStep {
   FusedKernelSource source;
   std::shared_ptr<const FusedPipeline> pipeline;  ///< null: run op by op (runFusedEager)
 };
 
 namespace {
 
-std::string dimsText(const Dims& d) {
-  std::string s = "[";
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
-  return s + "]";
+// Checks for a device before the graph is optimized (DeviceError without one).
+const Graph& needsDevice(const Graph& g) {
+  Runtime::instance();
+  return g;
 }
 
 // The compute dtype rules of ops_elementwise.cpp, for the op-by-op path.
@@ -101,87 +90,24 @@ Tensor runFusedEager(const FusedProgram& p, std::span<const Tensor> args, const 
   return out;
 }
 
-VulkanGraphExecutor::VulkanGraphExecutor(const Graph& g, const graph::CompileOptions& options) {
-  Runtime::instance();  // DeviceError without a device
-  graph::OptimizedGraph o = graph::optimize(g, options);
-  graph_ = std::move(o.graph);
-  stats_ = o.stats;
+VulkanGraphExecutor::VulkanGraphExecutor(const Graph& g, const graph::CompileOptions& options)
+    : ExecutorBase(needsDevice(g), options) {
   const auto t0 = std::chrono::steady_clock::now();
-
-  const size_t ns = graph_.numSymbols();
-  shapes::ShapeEnv* env = graph_.env();
-  unbacked_.assign(ns, 0);
-  external_.assign(ns, 0);
-  for (size_t s = 0; s < ns; ++s) unbacked_[s] = env->symbol(static_cast<uint32_t>(s)).unbacked;
-
-  std::vector<int> bindStep(ns, INT_MAX);
-  std::vector<uint8_t> needed(ns, 0);
-  auto need = [&](const std::vector<uint32_t>& syms) {
-    for (uint32_t s : syms)
-      if (s < ns && (!unbacked_[s] || external_[s])) needed[s] = 1;
-  };
-  std::vector<int> lastUse(graph_.size(), -1);
-  isOutput_.assign(graph_.size(), 0);
-  for (ValueId out : graph_.outputs()) isOutput_[out] = 1;
   constants_.resize(graph_.size());
-
-  for (ValueId id = 0; id < graph_.size(); ++id) {
-    const Value& v = graph_.value(id);
-    if (v.kind == ValueKind::Constant) constants_[id] = toVulkan(v.constant);
-    for (const graph::SymInt& d : v.shape) need(graph::freeSymbols(d));
-    const int stepIndex = v.isNode() ? static_cast<int>(steps_.size()) : -1;
-    bool binds = false;
-    const bool producer =
-        v.kind == ValueKind::Input ||
-        (v.kind == ValueKind::Op && shapes::opCategory(v.op) == OpCategory::DataDependent);
-    for (uint32_t s : graph::unbackedSymbolsOf(v.shape)) {
-      if (bindStep[s] != INT_MAX) continue;
-      if (producer) {
-        bindStep[s] = stepIndex;
-        binds = true;
-      } else {
-        external_[s] = 1;
-        needed[s] = 1;
-        bindStep[s] = -1;
-      }
-    }
-    if (!v.isNode()) continue;
-    Step st;
-    st.id = id;
-    st.value = &v;
-    st.binds = binds;
-    st.cat = v.kind == ValueKind::Op ? shapes::opCategory(v.op) : OpCategory::Unary;
-    st.staticSig = graph::isConstantShape(v.shape);
-    if (st.staticSig) st.sig = {v.shape, v.dtype};
-    if (v.kind == ValueKind::Op) {
-      need(graph::attrSymbols(v.attrs));
-      st.staticAttrs = graph::attrsAreConstant(v.attrs);
-    } else if (fusedCodegenAvailable()) {
-      std::vector<DType> types;
-      for (ValueId a : v.args) types.push_back(graph_.value(a).dtype);
-      st.source = generateFusedKernel(*v.fused, types, v.dtype);
-      if (!st.source.glsl.empty()) st.pipeline = FusedKernelCache::instance().pipeline(st.source.glsl);
-    }
-    for (ValueId a : v.args) lastUse[a] = stepIndex;
-    steps_.push_back(std::move(st));
-  }
   for (ValueId id = 0; id < graph_.size(); ++id)
-    if (lastUse[id] >= 0 && graph_.value(id).isNode() && !isOutput_[id])
-      steps_[lastUse[id]].release.push_back(id);
-  for (uint32_t i = 0; i < graph_.runtimeAsserts().size(); ++i) {
-    const shapes::SymBool& c = graph_.runtimeAsserts()[i].cond;
-    if (c.isConstant()) continue;
-    int at = -1;
-    for (uint32_t s : c.expr()->syms) {
-      if (s < ns && unbacked_[s]) at = std::max(at, bindStep[s]);
-      if (s < ns && (!unbacked_[s] || external_[s])) needed[s] = 1;
-    }
-    if (at == INT_MAX) continue;
-    (at < 0 ? initialAsserts_ : steps_[at].asserts).push_back(i);
+    if (graph_.value(id).kind == ValueKind::Constant)
+      constants_[id] = toVulkan(graph_.value(id).constant);
+  fused_.resize(steps().size());
+  for (size_t i = 0; i < steps().size(); ++i) {
+    const Value& v = *steps()[i].value;
+    if (v.kind != ValueKind::Fused || !fusedCodegenAvailable()) continue;
+    FusedStep& f = fused_[i];
+    std::vector<DType> types;
+    for (ValueId a : v.args) types.push_back(graph_.value(a).dtype);
+    f.source = generateFusedKernel(*v.fused, types, v.dtype);
+    if (!f.source.glsl.empty()) f.pipeline = FusedKernelCache::instance().pipeline(f.source.glsl);
   }
-  for (uint32_t s = 0; s < ns; ++s)
-    if (needed[s]) neededSymbols_.push_back(s);
-  stats_.loweringMs =
+  stats_.loweringMs +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -189,77 +115,20 @@ VulkanGraphExecutor::~VulkanGraphExecutor() = default;
 
 size_t VulkanGraphExecutor::generatedKernels() const {
   size_t n = 0;
-  for (const Step& s : steps_) n += s.pipeline ? 1 : 0;
+  for (const FusedStep& f : fused_) n += f.pipeline ? 1 : 0;
   return n;
 }
 
 std::string VulkanGraphExecutor::kernelSource(size_t i) const {
-  for (const Step& s : steps_)
-    if (s.value->kind == ValueKind::Fused && i-- == 0) return s.source.glsl;
+  for (size_t k = 0; k < steps().size(); ++k)
+    if (steps()[k].value->kind == ValueKind::Fused && i-- == 0) return fused_[k].source.glsl;
   return "";
-}
-
-void VulkanGraphExecutor::bindShape(const graph::SymShape& shape, const Dims& actual,
-                                    const std::string& what) {
-  auto mismatch = [&] {
-    throwUserError(ErrorKind::ShapeError, what + ": expected shape " + shapes::toString(shape) +
-                                              ", got " + dimsText(actual));
-  };
-  if (shape.size() != actual.size()) mismatch();
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const graph::SymInt& d = shape[i];
-    if (d.isSymbolic()) {
-      shapes::Expr e = d.expr();
-      if (e->kind == shapes::ExprKind::Sym && !syms_.bound(static_cast<uint32_t>(e->value))) {
-        syms_.bind(static_cast<uint32_t>(e->value), actual[i]);
-        continue;
-      }
-      for (uint32_t s : e->syms)
-        if (!syms_.bound(s))
-          throwUserError(ErrorKind::ValueError,
-                         what + ": size " + d.toString() + " cannot be bound from the sizes (" +
-                             std::string(e->ctx->symbols().at(s).name) +
-                             " appears in no size on its own); pass the symbol values");
-    }
-    if (syms_.eval(d) != actual[i]) mismatch();
-  }
-}
-
-void VulkanGraphExecutor::bindInputs(std::span<const Tensor> inputs,
-                                     std::span<const int64_t> symbolValues) {
-  syms_.reset(graph_.numSymbols());
-  const size_t given = std::min(symbolValues.size(), syms_.size());
-  for (uint32_t s = 0; s < given; ++s)
-    if (!unbacked_[s] || external_[s]) syms_.bind(s, symbolValues[s]);
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const Value& v = graph_.value(graph_.inputs()[i]);
-    bindShape(v.shape, inputs[i].shape(), "graph input " + v.name);
-  }
-  for (uint32_t s : neededSymbols_)
-    if (!syms_.bound(s))
-      throwUserError(ErrorKind::ValueError,
-                     "graph run: no value for symbol " + graph_.env()->symbol(s).name +
-                         " (pass one value per symbol, or inputs whose sizes bind it)");
-}
-
-void VulkanGraphExecutor::checkAsserts(const std::vector<uint32_t>& which) const {
-  for (uint32_t i : which) {
-    const graph::RuntimeAssert& a = graph_.runtimeAsserts()[i];
-    if (syms_.eval(a.cond)) continue;
-    std::string values;
-    for (uint32_t s : a.cond.expr()->syms)
-      values += (values.empty() ? "" : ", ") + graph_.env()->symbol(s).name + " = " +
-                std::to_string(syms_.values()[s]);
-    throwUserError(ErrorKind::AssertionError,
-                   "runtime assert failed: " + a.text + " (" + values + ")");
-  }
 }
 
 // One dispatch of the step's generated kernel (more only when the merged output shape has
 // more than kFusedRank dims: a host loop over the leading ones, like elementwise()).
-Tensor VulkanGraphExecutor::runFused(const Step& s, std::span<const Tensor> args,
-                                     const Dims& shape) {
-  const Value& v = *s.value;
+Tensor VulkanGraphExecutor::runFused(const FusedStep& s, const Value& v,
+                                     std::span<const Tensor> args, const Dims& shape) {
   const int64_t n = numelOf(shape);
   auto fallback = [&] {
     ++vkStats_.fusedFallbacks;
@@ -384,18 +253,10 @@ Tensor VulkanGraphExecutor::runFused(const Step& s, std::span<const Tensor> args
   return out;
 }
 
-Tensor VulkanGraphExecutor::execute(const Step& s, std::span<const Tensor> args) {
+Tensor VulkanGraphExecutor::launch(size_t index, const Step& s, std::span<const Tensor> args,
+                                   const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) {
   const Value& v = *s.value;
-  shapes::OpSignature dynSig;
-  if (!s.staticSig && s.cat != OpCategory::DataDependent) {
-    const Dims d = syms_.evalShape(v.shape);
-    dynSig = {graph::SymShape(d.begin(), d.end()), v.dtype};
-  }
-  const shapes::OpSignature& sig = s.staticSig ? s.sig : dynSig;
-  if (v.kind == ValueKind::Fused) return runFused(s, args, concreteShape(sig.shape));
-  shapes::OpAttrs dynAttrs;
-  if (!s.staticAttrs) dynAttrs = syms_.evalAttrs(v.attrs);
-  const shapes::OpAttrs& attrs = s.staticAttrs ? v.attrs : dynAttrs;
+  if (v.kind == ValueKind::Fused) return runFused(fused_[index], v, args, concreteShape(sig.shape));
   switch (s.cat) {
     case OpCategory::Unary: return runUnary(v.op, args[0], sig);
     case OpCategory::Binary: return runBinary(v.op, args[0], args[1], sig);
@@ -416,64 +277,14 @@ Tensor VulkanGraphExecutor::execute(const Step& s, std::span<const Tensor> args)
 
 std::vector<Tensor> VulkanGraphExecutor::run(std::span<const Tensor> inputs,
                                              std::span<const int64_t> symbolValues) {
-  ++runStats_.runs;
-  runStats_.kernelCalls = runStats_.allocations = runStats_.bytesAllocated = 0;
   vkStats_ = {};
-  const auto& ins = graph_.inputs();
-  if (inputs.size() != ins.size())
-    throwUserError(ErrorKind::ValueError, "graph run: expected " + std::to_string(ins.size()) +
-                                              " inputs, got " + std::to_string(inputs.size()));
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const Value& v = graph_.value(ins[i]);
-    if (!inputs[i].defined())
-      throwUserError(ErrorKind::ValueError, "graph input " + v.name + " is undefined");
-    if (inputs[i].dtype() != v.dtype)
-      throwUserError(ErrorKind::TypeError, "graph input " + v.name + ": expected " +
-                                               std::string(shapes::name(v.dtype)) + ", got " +
-                                               std::string(shapes::name(inputs[i].dtype())));
-    if (inputs[i].device() != Device::Vulkan)
-      throwUserError(ErrorKind::DeviceError,
-                     "graph input " + v.name + " is not on vulkan (move it with .to(\"vulkan\"))");
-  }
+  beginRun(inputs, Device::Vulkan, "vulkan (move it with .to(\"vulkan\"))");
   Runtime& r = rt();
   std::lock_guard<std::recursive_mutex> lock(r.mutex());
   const uint64_t dispatches0 = counters().dispatches.load();
   const uint64_t submits0 = counters().submits.load();
   const uint64_t barriers0 = counters().barriers.load();
-  bindInputs(inputs, symbolValues);
-  checkAsserts(initialAsserts_);
-
-  slots_.resize(graph_.size());
-  struct Clear {
-    std::vector<Tensor>& slots;
-    ~Clear() {
-      for (Tensor& t : slots) t = Tensor();
-    }
-  } clear{slots_};
-  for (size_t i = 0; i < inputs.size(); ++i) slots_[ins[i]] = inputs[i];
-  for (ValueId id = 0; id < graph_.size(); ++id)
-    if (graph_.value(id).kind == ValueKind::Constant) slots_[id] = constants_[id];
-
-  for (const Step& s : steps_) {
-    args_.clear();
-    for (ValueId a : s.value->args) args_.push_back(slots_[a]);
-    Tensor out = execute(s, args_);
-    ++runStats_.kernelCalls;
-    bool fresh = true;
-    for (const Tensor& a : args_) fresh = fresh && a.storage() != out.storage();
-    if (fresh) {
-      ++runStats_.allocations;
-      runStats_.bytesAllocated += uint64_t(out.numel()) * shapes::elementSize(out.dtype());
-    }
-    if (s.binds) bindShape(s.value->shape, out.shape(), std::string(shapes::opName(s.value->op)));
-    checkAsserts(s.asserts);
-    slots_[s.id] = std::move(out);
-    for (ValueId rel : s.release) slots_[rel] = Tensor();
-  }
-  args_.clear();
-  std::vector<Tensor> outs;
-  outs.reserve(graph_.outputs().size());
-  for (ValueId o : graph_.outputs()) outs.push_back(slots_[o]);
+  std::vector<Tensor> outs = runSteps(inputs, symbolValues);
   vkStats_.dispatches = counters().dispatches.load() - dispatches0;
   vkStats_.submits = counters().submits.load() - submits0;
   vkStats_.barriers = counters().barriers.load() - barriers0;

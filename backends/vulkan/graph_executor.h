@@ -8,8 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "backends/graph/executable.h"
-#include "backends/graph/sym_eval.h"
+#include "backends/graph/executor_base.h"
 
 namespace tessel::backends::vulkan {
 
@@ -22,13 +21,13 @@ struct VulkanGraphRunStats {
   uint64_t fusedFallbacks = 0;  ///< fused values run op by op with eager kernels (see .cpp)
 };
 
-/// Built once per graph: optimize(), a plan of one step per node (as CpuGraphExecutor: static
-/// signatures, which unbacked symbols each data-dependent op binds, where runtime asserts
-/// become checkable, when intermediates die), constants uploaded to the device once, and one
-/// pipeline per fused value (from the kernel cache). run() takes device tensors and returns
-/// device tensors; all work is recorded into the stream's one command buffer, which is
-/// submitted only when a data-dependent op needs a count or the host reads a result.
-class VulkanGraphExecutor final : public graph::GraphExecutable {
+/// Built once per graph: the plan of ExecutorBase (static signatures, which unbacked symbols
+/// each data-dependent op binds, where runtime asserts become checkable, when intermediates
+/// die), constants uploaded to the device once, and one pipeline per fused value (from the
+/// kernel cache). run() takes device tensors and returns device tensors; all work is recorded
+/// into the stream's one command buffer, which is submitted only when a data-dependent op
+/// needs a count or the host reads a result.
+class VulkanGraphExecutor final : public graph::ExecutorBase {
  public:
   /// DeviceError when there is no vulkan device.
   explicit VulkanGraphExecutor(const graph::Graph& g, const graph::CompileOptions& options = {});
@@ -37,9 +36,6 @@ class VulkanGraphExecutor final : public graph::GraphExecutable {
   using GraphExecutable::run;
   std::vector<Tensor> run(std::span<const Tensor> inputs,
                           std::span<const int64_t> symbolValues = {}) override;
-  const graph::Graph& graph() const override { return graph_; }
-  const graph::CompileStats& stats() const override { return stats_; }
-  const graph::RunStats& runStats() const override { return runStats_; }
   const VulkanGraphRunStats& vulkanRunStats() const { return vkStats_; }
   /// Fused values of the graph that have a generated kernel (the others run op by op).
   size_t generatedKernels() const;
@@ -47,27 +43,16 @@ class VulkanGraphExecutor final : public graph::GraphExecutable {
   std::string kernelSource(size_t i) const;
 
  private:
-  struct Step;
-  void bindInputs(std::span<const Tensor> inputs, std::span<const int64_t> symbolValues);
-  void bindShape(const graph::SymShape& shape, const Dims& actual, const std::string& what);
-  void checkAsserts(const std::vector<uint32_t>& which) const;
-  Tensor execute(const Step& s, std::span<const Tensor> args);
-  Tensor runFused(const Step& s, std::span<const Tensor> args, const Dims& shape);
+  struct FusedStep;
+  Tensor launch(size_t index, const Step& s, std::span<const Tensor> args,
+                const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) override;
+  const Tensor& constant(graph::ValueId id) const override { return constants_[id]; }
+  Tensor runFused(const FusedStep& s, const graph::Value& v, std::span<const Tensor> args,
+                  const Dims& shape);
 
-  graph::Graph graph_;
-  graph::CompileStats stats_;
-  graph::RunStats runStats_;
   VulkanGraphRunStats vkStats_;
-  std::vector<Step> steps_;
+  std::vector<FusedStep> fused_;   ///< per step: generated kernels of Fused values
   std::vector<Tensor> constants_;  ///< device copies, by value id
-  std::vector<uint8_t> unbacked_;
-  std::vector<uint8_t> external_;
-  std::vector<uint32_t> neededSymbols_;
-  std::vector<uint32_t> initialAsserts_;
-  std::vector<uint8_t> isOutput_;
-  graph::SymbolValues syms_;
-  std::vector<Tensor> slots_;
-  std::vector<Tensor> args_;
 };
 
 /// optimize() + VulkanGraphExecutor (what compile(backend="vulkan") uses).
