@@ -1,0 +1,296 @@
+// The per-op cases of the graph parity tests: for every op of op_list.def, a small program
+// built through a Harness, once as a graph with symbolic sizes n and m and once eagerly at
+// concrete sizes. Used by tests/compile/op_parity_test.cpp (graph against eager dispatch) and
+// tests/vulkan/graph_parity_test.cpp (vulkan executor against the cpu executor).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tests/compile/compile_test_util.h"
+
+namespace tessel::graph::testing {
+
+/// One way of applying ops: to graph values (symbolic) or to eager tensors (concrete).
+class Harness {
+ public:
+  virtual ~Harness() = default;
+  /// An input of the given shape (sizes may use n and m) and data kind.
+  virtual int input(const std::string& name, SymShape shape, DType dtype, Fill fill) = 0;
+  virtual int op(OpKind op, std::vector<int> args, const OpAttrs& attrs = {}) = 0;
+  SymInt n, m;  ///< the two varying sizes
+};
+
+class GraphHarness final : public Harness {
+ public:
+  explicit GraphHarness(ShapeEnv& env) : b(&env) {}
+  int input(const std::string& name, SymShape shape, DType dtype, Fill) override {
+    return static_cast<int>(b.input(name, std::move(shape), dtype));
+  }
+  int op(OpKind op, std::vector<int> args, const OpAttrs& attrs) override {
+    std::vector<ValueId> ids(args.begin(), args.end());
+    return static_cast<int>(b.op(op, ids, attrs));
+  }
+  GraphBuilder b;
+};
+
+class EagerHarness final : public Harness {
+ public:
+  explicit EagerHarness(uint32_t seed) : rng(seed) {}
+  int input(const std::string&, SymShape shape, DType, Fill fill) override {
+    Dims d;
+    for (const SymInt& s : shape) d.push_back(s.constant());
+    inputs.push_back(randomTensor(rng, d, fill));
+    values.push_back(inputs.back());
+    return static_cast<int>(values.size() - 1);
+  }
+  int op(OpKind op, std::vector<int> args, const OpAttrs& attrs) override {
+    std::vector<Tensor> in;
+    for (int a : args) in.push_back(values[a]);
+    values.push_back(eager(op, in, attrs));
+    return static_cast<int>(values.size() - 1);
+  }
+  std::mt19937 rng;
+  std::vector<Tensor> inputs, values;
+};
+
+using Case = std::function<int(Harness&)>;
+
+inline OpAttrs dims(std::vector<int64_t> d, bool keepdim = false) {
+  OpAttrs a;
+  a.dims = std::move(d);
+  a.keepdim = keepdim;
+  return a;
+}
+inline OpAttrs dim(int64_t d) {
+  OpAttrs a;
+  a.dim = d;
+  return a;
+}
+inline OpAttrs shape(SymShape s) {
+  OpAttrs a;
+  a.shape = std::move(s);
+  return a;
+}
+
+inline Case unary(OpKind op, DType dtype = DType::F32, Fill fill = Fill::Float) {
+  return [=](Harness& h) { return h.op(op, {h.input("x", {h.n, h.m}, dtype, fill)}); };
+}
+// b is broadcast along the first dim.
+inline Case binary(OpKind op, DType dtype = DType::F32, Fill fa = Fill::Float, Fill fb = Fill::Float) {
+  return [=](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, dtype, fa);
+    int b = h.input("b", {h.m}, dtype, fb);
+    return h.op(op, {a, b});
+  };
+}
+inline Case reduce(OpKind op, OpAttrs attrs, DType dtype = DType::F32, Fill fill = Fill::Float) {
+  return [=](Harness& h) { return h.op(op, {h.input("x", {h.n, h.m}, dtype, fill)}, attrs); };
+}
+
+inline std::map<OpKind, Case> cases() {
+  using K = OpKind;
+  std::map<OpKind, Case> c;
+  for (K k : {K::Neg, K::Exp, K::Abs, K::Sin, K::Cos, K::Tanh, K::Sigmoid, K::Relu, K::Gelu})
+    c[k] = unary(k);
+  for (K k : {K::Log, K::Sqrt, K::Rsqrt}) c[k] = unary(k, DType::F32, Fill::Positive);
+  c[K::LogicalNot] = unary(K::LogicalNot, DType::Bool, Fill::Bool);
+  for (K k :
+       {K::Add, K::Sub, K::Mul, K::Maximum, K::Minimum, K::Eq, K::Ne, K::Lt, K::Le, K::Gt, K::Ge})
+    c[k] = binary(k, DType::I32, Fill::Int, Fill::Int);
+  for (K k : {K::Div, K::FloorDiv, K::Mod})
+    c[k] = binary(k, DType::F32, Fill::Float, Fill::Positive);
+  c[K::Pow] = binary(K::Pow, DType::F32, Fill::Positive, Fill::Float);
+  c[K::LogicalAnd] = binary(K::LogicalAnd, DType::Bool, Fill::Bool, Fill::Bool);
+  c[K::LogicalOr] = binary(K::LogicalOr, DType::Bool, Fill::Bool, Fill::Bool);
+  c[K::Where] = [](Harness& h) {
+    int cond = h.input("c", {h.n, h.m}, DType::Bool, Fill::Bool);
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.m}, DType::F32, Fill::Float);
+    return h.op(K::Where, {cond, a, b});
+  };
+  c[K::Clamp] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int lo = h.input("lo", {}, DType::F32, Fill::Float);
+    int hi = h.input("hi", {h.m}, DType::F32, Fill::Positive);
+    return h.op(K::Clamp, {x, lo, hi});
+  };
+  c[K::Sum] = reduce(K::Sum, dims({1}));
+  c[K::Mean] = reduce(K::Mean, dims({0}, true));
+  c[K::Max] = reduce(K::Max, dims({1}));
+  c[K::Min] = reduce(K::Min, dims({}));
+  c[K::Argmax] = reduce(K::Argmax, dims({1}));
+  c[K::Argmin] = reduce(K::Argmin, dims({0}));
+  c[K::All] = reduce(K::All, dims({1}), DType::Bool, Fill::Bool);
+  c[K::Any] = reduce(K::Any, dims({}), DType::Bool, Fill::Bool);
+  c[K::Reshape] = [](Harness& h) {
+    return h.op(K::Reshape, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)},
+                shape({h.m, SymInt(-1)}));
+  };
+  c[K::Transpose] = [](Harness& h) {
+    return h.op(K::Transpose, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dims({0, 1}));
+  };
+  c[K::Permute] = [](Harness& h) {
+    return h.op(K::Permute, {h.input("x", {h.n, h.m, 2}, DType::F32, Fill::Float)},
+                dims({2, 0, 1}));
+  };
+  c[K::Unsqueeze] = [](Harness& h) {
+    return h.op(K::Unsqueeze, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dim(1));
+  };
+  c[K::Squeeze] = [](Harness& h) {
+    return h.op(K::Squeeze, {h.input("x", {h.n, 1, h.m}, DType::F32, Fill::Float)}, dims({1}));
+  };
+  c[K::Flatten] = [](Harness& h) {
+    OpAttrs a = dim(1);
+    a.endDim = 2;
+    return h.op(K::Flatten, {h.input("x", {h.n, h.m, 2}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Expand] = [](Harness& h) {
+    return h.op(K::Expand, {h.input("x", {1, h.m}, DType::F32, Fill::Float)}, shape({h.n, h.m}));
+  };
+  c[K::Cat] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.n, 2}, DType::I32, Fill::Int);
+    return h.op(K::Cat, {a, b}, dim(1));
+  };
+  c[K::Stack] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::Stack, {a, b}, dim(1));
+  };
+  c[K::Slice] = [](Harness& h) {
+    OpAttrs a = dim(0);
+    a.start = SymInt(1);
+    a.stop = h.n - SymInt(1);
+    a.step = 2;
+    return h.op(K::Slice, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Select] = [](Harness& h) {
+    OpAttrs a = dim(1);
+    a.index = h.m - SymInt(1);
+    return h.op(K::Select, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::IndexSelect] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int idx = h.input("i", {h.m}, DType::I32, Fill::Index);
+    return h.op(K::IndexSelect, {x, idx}, dim(0));
+  };
+  c[K::Gather] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int idx = h.input("i", {h.n, h.m}, DType::I32, Fill::Index);
+    return h.op(K::Gather, {x, idx}, dim(1));
+  };
+  c[K::Nonzero] = [](Harness& h) {
+    return h.op(K::Nonzero, {h.input("x", {h.n, h.m}, DType::Bool, Fill::Bool)});
+  };
+  c[K::MaskedSelect] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int mask = h.input("mask", {h.n, h.m}, DType::Bool, Fill::Bool);
+    return h.op(K::MaskedSelect, {x, mask});
+  };
+  c[K::MaskedScatter] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int mask = h.input("mask", {h.n, h.m}, DType::Bool, Fill::Bool);
+    int src = h.input("src", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::MaskedScatter, {x, mask, src});
+  };
+  c[K::Unique] = [](Harness& h) {
+    return h.op(K::Unique, {h.input("x", {h.n}, DType::I32, Fill::Int)});
+  };
+  c[K::Matmul] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.m, 3}, DType::F32, Fill::Float);
+    return h.op(K::Matmul, {a, b});
+  };
+  c[K::Softmax] = reduce(K::Softmax, dim(1));
+  c[K::LogSoftmax] = reduce(K::LogSoftmax, dim(0));
+  c[K::LayerNorm] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int w = h.input("w", {h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.m}, DType::F32, Fill::Float);
+    OpAttrs a = shape({h.m});
+    a.eps = 1e-5;
+    return h.op(K::LayerNorm, {x, w, b}, a);
+  };
+  c[K::Linear] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int w = h.input("w", {4, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {4}, DType::F32, Fill::Float);
+    return h.op(K::Linear, {x, w, b});
+  };
+  c[K::MseLoss] = [](Harness& h) {
+    int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
+    int b = h.input("b", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::MseLoss, {a, b});
+  };
+  c[K::CrossEntropy] = [](Harness& h) {
+    int logits = h.input("logits", {h.n, h.m}, DType::F32, Fill::Float);
+    int labels = h.input("labels", {h.n}, DType::I32, Fill::Index);
+    return h.op(K::CrossEntropy, {logits, labels});
+  };
+  c[K::Dropout] = [](Harness& h) {
+    OpAttrs a;
+    a.p = 0.3;
+    return h.op(K::Dropout, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Full] = [](Harness& h) {
+    OpAttrs a = shape({h.n, 2});
+    a.scalars = {1.5};
+    return h.op(K::Full, {}, a);
+  };
+  c[K::Arange] = [](Harness& h) {
+    OpAttrs a;
+    a.start = SymInt(1);
+    a.stop = h.n * SymInt(2);
+    a.step = 3;
+    a.dtype = DType::I32;
+    return h.op(K::Arange, {}, a);
+  };
+  c[K::Eye] = [](Harness& h) { return h.op(K::Eye, {}, shape({h.n, h.m})); };
+  c[K::Rand] = [](Harness& h) { return h.op(K::Rand, {}, shape({h.n, h.m})); };
+  c[K::Randn] = [](Harness& h) { return h.op(K::Randn, {}, shape({h.n})); };
+  c[K::Randint] = [](Harness& h) {
+    OpAttrs a = shape({h.n, h.m});
+    a.scalars = {0, 10};
+    a.dtype = DType::I32;
+    return h.op(K::Randint, {}, a);
+  };
+  c[K::Cast] = [](Harness& h) {
+    OpAttrs a;
+    a.dtype = DType::I32;
+    return h.op(K::Cast, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Contiguous] = [](Harness& h) {
+    int t = h.op(K::Transpose, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dims({0, 1}));
+    return h.op(K::Contiguous, {t});
+  };
+  return c;
+}
+
+inline std::vector<OpKind> allOps() {
+  return {
+#define TESSEL_OP(Enum, name, cat) OpKind::Enum,
+#include "shapes/op_list.def"
+  };
+}
+
+
+/// The case of `op` followed by two more elementwise ops (times 2, negate), so that an
+/// elementwise op runs inside a fused group.
+inline Case fusedChain(const std::map<OpKind, Case>& c, OpKind op) {
+  return [&c, op](Harness& h) {
+    int r = c.at(op)(h);
+    int two = h.op(OpKind::Full, {}, [] {
+      OpAttrs a;
+      a.scalars = {2};
+      a.dtype = DType::I32;
+      return a;
+    }());
+    return h.op(OpKind::Neg, {h.op(OpKind::Mul, {r, two})});
+  };
+}
+
+}  // namespace tessel::graph::testing
