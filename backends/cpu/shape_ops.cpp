@@ -1,22 +1,15 @@
 // Layout ops: views (reshape, transpose, permute, unsqueeze, squeeze, flatten, expand, slice,
-// select) and the two that copy (cat, stack).
+// select; those common to every backend are viewOp's) and the two that copy (cat, stack).
 #include <algorithm>
 
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/loops.h"
+#include "backends/view_ops.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::cpu {
 
 namespace {
-
-// Python's slice.indices() for step > 0: negative bounds count from the end, then clamp.
-int64_t clampSliceBound(const std::optional<shapes::SymInt>& v, int64_t n, int64_t dflt) {
-  if (!v) return dflt;
-  int64_t b = v->constant();
-  if (b < 0) b += n;
-  return std::clamp<int64_t>(b, 0, n);
-}
 
 Tensor catTensors(std::span<const Tensor> in, int64_t dim, const OpSignature& sig) {
   Tensor out = emptyLike(sig);
@@ -37,46 +30,13 @@ Tensor catTensors(std::span<const Tensor> in, int64_t dim, const OpSignature& si
 Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& sig) {
   const Tensor& x = in[0];
-  const int64_t rank = x.ndim();
+  if (std::optional<Tensor> view = viewOp(op, x, attrs)) return *std::move(view);
   switch (op) {
     case OpKind::Reshape:
     case OpKind::Flatten:
       return x.reshape(concreteShape(sig.shape));
     case OpKind::Expand:
       return x.expand(concreteShape(sig.shape));
-    case OpKind::Transpose:
-      if (rank < 2 && attrs.dims.empty()) return x;
-      return x.transpose(wrapDim(attrs.dims.at(0), rank), wrapDim(attrs.dims.at(1), rank));
-    case OpKind::Permute: {
-      Dims dims;
-      for (int64_t d : attrs.dims) dims.push_back(wrapDim(d, rank));
-      return x.permute(dims);
-    }
-    case OpKind::Unsqueeze:
-      return x.unsqueeze(wrapDim(attrs.dim, rank + 1));
-    case OpKind::Squeeze: {
-      Dims drop;
-      for (int64_t d = 0; d < rank; ++d) {
-        bool named = attrs.dims.empty();
-        for (int64_t a : attrs.dims) named = named || wrapDim(a, rank) == d;
-        if (named && x.size(d) == 1) drop.push_back(d);
-      }
-      return x.squeeze(drop);
-    }
-    case OpKind::Slice: {
-      const int64_t dim = wrapDim(attrs.dim, rank);
-      const int64_t n = x.size(dim);
-      const int64_t step = attrs.step.constant();
-      const int64_t start = clampSliceBound(attrs.start, n, 0);
-      const int64_t stop = clampSliceBound(attrs.stop, n, n);
-      return x.slice(dim, start, std::max(start, stop), step);
-    }
-    case OpKind::Select: {
-      const int64_t dim = wrapDim(attrs.dim, rank);
-      int64_t index = attrs.index.constant();
-      if (index < 0) index += x.size(dim);
-      return x.select(dim, index);
-    }
     case OpKind::Cat:
       return catTensors(in, wrapDim(attrs.dim, static_cast<int64_t>(sig.shape.size())), sig);
     case OpKind::Stack: {
