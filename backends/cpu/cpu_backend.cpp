@@ -2,6 +2,7 @@
 #include "backends/cpu/cpu_backend.h"
 
 #include "backends/cpu/kernels.h"
+#include "backends/eager_signature.h"
 #include "shapes/shape_rules.h"
 #include "shapes/user_error.h"
 
@@ -9,22 +10,10 @@ namespace tessel::backends::cpu {
 
 std::vector<Tensor> CpuBackend::run(OpKind op, std::span<const Tensor> inputs,
                                     const OpAttrs& attrs) {
-  // Signatures for the rule. Eager shapes are constants, so this never touches a ShapeEnv.
-  std::vector<OpSignature> sigs;
-  sigs.reserve(inputs.size());
-  for (const Tensor& t : inputs) {
-    TESSEL_ASSERT(t.defined(), "undefined tensor passed to an op");
-    sigs.push_back({shapes::SymShape(t.shape().begin(), t.shape().end()), t.dtype()});
-  }
+  const std::optional<OpSignature> sig = eagerSignature(op, inputs, attrs);
+  if (!sig) return {runDataDependent(op, inputs, attrs)};
+  const OpSignature& out = *sig;
   const shapes::OpCategory cat = shapes::opCategory(op);
-  if (cat == shapes::OpCategory::DataDependent) {
-    // Validate now; the kernel counts and asks the rule again with the real size.
-    OpAttrs probe = attrs;
-    probe.outputSize = attrs.outputSize.value_or(0);
-    shapes::inferShape(op, sigs, probe);
-    return {runDataDependent(op, inputs, attrs)};
-  }
-  const OpSignature out = shapes::inferShape(op, sigs, attrs).at(0);
   switch (cat) {
     case shapes::OpCategory::Unary:
       return {runUnary(op, inputs[0], out)};

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "backends/eager_signature.h"
 #include "backends/vulkan/counters.h"
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/vulkan.h"
@@ -12,21 +13,11 @@ namespace tessel::backends::vulkan {
 
 std::vector<Tensor> VulkanBackend::run(OpKind op, std::span<const Tensor> inputs,
                                        const OpAttrs& attrs) {
-  std::vector<OpSignature> sigs;
-  sigs.reserve(inputs.size());
-  for (const Tensor& t : inputs) {
-    TESSEL_ASSERT(t.defined(), "undefined tensor passed to an op");
-    sigs.push_back({shapes::SymShape(t.shape().begin(), t.shape().end()), t.dtype()});
-  }
   std::lock_guard<std::recursive_mutex> lock(Runtime::instance()->mutex());
+  const std::optional<OpSignature> sig = eagerSignature(op, inputs, attrs);
+  if (!sig) return {runDataDependent(op, inputs, attrs)};
+  const OpSignature& out = *sig;
   const shapes::OpCategory cat = shapes::opCategory(op);
-  if (cat == shapes::OpCategory::DataDependent) {
-    OpAttrs probe = attrs;
-    probe.outputSize = attrs.outputSize.value_or(0);
-    shapes::inferShape(op, sigs, probe);
-    return {runDataDependent(op, inputs, attrs)};
-  }
-  const OpSignature out = shapes::inferShape(op, sigs, attrs).at(0);
   switch (cat) {
     case shapes::OpCategory::Unary:
       return {runUnary(op, inputs[0], out)};
