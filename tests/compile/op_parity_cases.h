@@ -293,4 +293,29 @@ inline Case fusedChain(const std::map<OpKind, Case>& c, OpKind op) {
   };
 }
 
+
+/// Expects a case for every op of op_list.def.
+inline void expectEveryOpHasACase() {
+  const auto c = cases();
+  for (OpKind op : allOps())
+    EXPECT_TRUE(c.count(op)) << "no parity case for " << shapes::opName(op);
+}
+
+/// A parity check of one op's case (`fused`: the case is a fusedChain).
+using CaseCheck = std::function<void(OpKind op, const Case& build, bool fused)>;
+
+/// Runs `check` on the case of every op that has one; with `fused`, only on elementwise ops,
+/// each inside its fusedChain.
+inline void checkEveryCase(const CaseCheck& check, bool fused) {
+  const auto c = cases();
+  for (OpKind op : allOps()) {
+    auto it = c.find(op);
+    if (it == c.end()) continue;
+    if (!fused)
+      check(op, it->second, false);
+    else if (isElementwise(op))
+      check(op, fusedChain(c, op), true);
+  }
+}
+
 }  // namespace tessel::graph::testing

@@ -40,24 +40,16 @@ void checkParity(OpKind op, const Case& build, bool fuse) {
 }
 
 TEST(OpParity, EveryOpHasACase) {
-  const auto c = cases();
-  for (OpKind op : allOps())
-    EXPECT_TRUE(c.count(op)) << "no parity case for " << shapes::opName(op);
+  expectEveryOpHasACase();
 }
 
 TEST(OpParity, EveryOpMatchesEagerForSeveralSizes) {
-  const auto c = cases();
-  for (OpKind op : allOps())
-    if (auto it = c.find(op); it != c.end()) checkParity(op, it->second, false);
+  checkEveryCase(checkParity, false);
 }
 
 // The same cases with a second elementwise op after each, so elementwise ops run fused.
 TEST(OpParity, EveryElementwiseOpMatchesEagerWhenFused) {
-  const auto c = cases();
-  for (OpKind op : allOps()) {
-    if (!isElementwise(op) || !c.count(op)) continue;
-    checkParity(op, fusedChain(c, op), true);
-  }
+  checkEveryCase(checkParity, true);
 }
 
 }  // namespace

@@ -72,24 +72,16 @@ void checkParity(OpKind op, const Case& build, bool fuse) {
 class VulkanGraphParity : public backends::vulkan::VulkanTest {};
 
 TEST_F(VulkanGraphParity, EveryOpHasACase) {
-  const auto c = cases();
-  for (OpKind op : allOps())
-    EXPECT_TRUE(c.count(op)) << "no parity case for " << shapes::opName(op);
+  expectEveryOpHasACase();
 }
 
 TEST_F(VulkanGraphParity, EveryOpMatchesTheCpuExecutor) {
-  const auto c = cases();
-  for (OpKind op : allOps())
-    if (auto it = c.find(op); it != c.end()) checkParity(op, it->second, false);
+  checkEveryCase(checkParity, false);
 }
 
 // A second and third elementwise op after each, so elementwise ops run in a generated kernel.
 TEST_F(VulkanGraphParity, EveryElementwiseOpMatchesWhenFused) {
-  const auto c = cases();
-  for (OpKind op : allOps()) {
-    if (!isElementwise(op) || !c.count(op)) continue;
-    checkParity(op, fusedChain(c, op), true);
-  }
+  checkEveryCase(checkParity, true);
 }
 
 }  // namespace
