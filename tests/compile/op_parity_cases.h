@@ -294,6 +294,23 @@ inline Case fusedChain(const std::map<OpKind, Case>& c, OpKind op) {
 }
 
 
+/// A case built as a graph at hints n = 6, m = 4 (its ShapeEnv in scope while this lives),
+/// and the options to compile it with (`fused`: elementwise fusion on).
+struct CaseGraph {
+  CaseGraph(const Case& build, bool fused) {
+    g.n = dynamicSize(env, "n", 6);
+    g.m = dynamicSize(env, "m", 4);
+    g.b.output(static_cast<ValueId>(build(g)));
+    graph = g.b.build();
+    options.fusion = fused;
+  }
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope{&env};
+  GraphHarness g{env};
+  Graph graph;
+  CompileOptions options;
+};
+
 /// Expects a case for every op of op_list.def.
 inline void expectEveryOpHasACase() {
   const auto c = cases();

@@ -10,18 +10,11 @@ namespace {
 // guard program (checked, then bindSymbols) and the executor, against eager dispatch.
 void checkParity(OpKind op, const Case& build, bool fuse) {
   static constexpr int64_t kSizes[][2] = {{6, 4}, {9, 3}, {2, 7}, {17, 5}};
-  ShapeEnv env;
-  shapes::ScopedShapeEnv scope(&env);
-  GraphHarness g(env);
-  g.n = dynamicSize(env, "n", 6);
-  g.m = dynamicSize(env, "m", 4);
-  g.b.output(static_cast<ValueId>(build(g)));
-  const Graph graph = g.b.build();
-  CompileOptions options;
-  options.fusion = fuse;
-  CpuGraphExecutor exe(graph, options);
+  CaseGraph c(build, fuse);
+  const Graph& graph = c.graph;
+  CpuGraphExecutor exe(graph, c.options);
   if (fuse) EXPECT_EQ(exe.stats().fusedGroups, 1u) << exe.explain();
-  shapes::GuardProgram guards = env.compileGuards();
+  shapes::GuardProgram guards = c.env.compileGuards();
   for (auto [n, m] : kSizes) {
     SCOPED_TRACE(std::string(shapes::opName(op)) + " at n=" + std::to_string(n) +
                  ", m=" + std::to_string(m));

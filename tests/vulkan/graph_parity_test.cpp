@@ -22,22 +22,15 @@ void checkParity(OpKind op, const Case& build, bool fuse) {
   // Sizes: the hint, others, size 1 and empty (where the op admits them: guards decide).
   static constexpr int64_t kSizes[][2] = {{6, 4}, {9, 3}, {2, 7}, {17, 5}, {1, 1}, {0, 3},
                                           {33, 65}};
-  ShapeEnv env;
-  shapes::ScopedShapeEnv scope(&env);
-  GraphHarness g(env);
-  g.n = dynamicSize(env, "n", 6);
-  g.m = dynamicSize(env, "m", 4);
-  g.b.output(static_cast<ValueId>(build(g)));
-  const Graph graph = g.b.build();
-  CompileOptions options;
-  options.fusion = fuse;
-  CpuGraphExecutor cpu(graph, options);
-  VulkanGraphExecutor vk(graph, options);
+  CaseGraph c(build, fuse);
+  const Graph& graph = c.graph;
+  CpuGraphExecutor cpu(graph, c.options);
+  VulkanGraphExecutor vk(graph, c.options);
   if (fuse) {
     EXPECT_EQ(vk.stats().fusedGroups, 1u) << vk.explain();
     EXPECT_EQ(vk.generatedKernels(), 1u) << vk.explain();
   }
-  shapes::GuardProgram guards = env.compileGuards();
+  shapes::GuardProgram guards = c.env.compileGuards();
   int ran = 0;
   for (auto [n, m] : kSizes) {
     SCOPED_TRACE(std::string(shapes::opName(op)) + " at n=" + std::to_string(n) +
