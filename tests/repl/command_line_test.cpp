@@ -125,3 +125,18 @@ TEST(CommandLine, LogsFromEnvironmentAndUnknownCategory) {
 }
 
 }  // namespace
+
+namespace {
+
+// The example scripts stay runnable (README, docs).
+TEST(CommandLine, ExamplesRun) {
+  for (const char* name : {"demo.dsl", "mlp.dsl", "dynamic_shapes.dsl"}) {
+    Result r = run(std::string(TESSEL_SOURCE_DIR) + "/examples/" + name);
+    EXPECT_EQ(r.status, 0) << name << ":\n" << r.out;
+  }
+  Result r = run(std::string(TESSEL_SOURCE_DIR) + "/examples/dynamic_shapes.dsl");
+  EXPECT_NE(r.out.find("graphs: static 4 dynamic 1 automatic 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("foo graphs: dynamic = false 98 mark_dynamic 1"), std::string::npos) << r.out;
+}
+
+}  // namespace
