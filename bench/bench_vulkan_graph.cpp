@@ -3,11 +3,15 @@
 // (VulkanGraphExecutor), the same graph unfused (the eager vulkan kernels, one dispatch per
 // op, in one command buffer) and the cpu graph executor's fused loop, in the same run. Bytes
 // counted: 8 per element (the chain reads x and writes y), so GB/s compare directly.
+// Bandwidth-bound case: `(x * 2 + y) * 0.5` over n f32 (3 ops, 2 inputs, 1 output; 12 bytes
+// per element read + written), fused, unfused and on the cpu executor, next to the eager
+// AddF32 kernel (c = a + b, also 12 bytes per element) in the same run.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <vector>
 
+#include "backends/dispatch.h"
 #include "backends/graph/cpu_executor.h"
 #include "backends/vulkan/graph_executor.h"
 #include "backends/vulkan/vulkan.h"
@@ -37,6 +41,30 @@ struct Chain {
 Chain& chain() {
   static Chain c;
   return c;
+}
+
+// (x * 2 + y) * 0.5: two inputs of one dynamic size, three elementwise ops.
+struct Axpy {
+  shapes::ShapeEnv env;
+  graph::Graph g;
+  Axpy() {
+    shapes::ScopedShapeEnv scope(&env);
+    graph::GraphBuilder b(&env);
+    shapes::SymbolOptions o;
+    o.dynamic = shapes::DimDynamic::Dynamic;
+    auto n = env.createSymbol("n", 1024, o);
+    graph::ValueId x = b.input("x", {n}, shapes::DType::F32);
+    graph::ValueId y = b.input("y", {n}, shapes::DType::F32);
+    auto scalar = [&](double v) { return b.constant(Tensor::scalar(v, shapes::DType::F32)); };
+    using K = shapes::OpKind;
+    graph::ValueId t = b.op(K::Add, {b.op(K::Mul, {x, scalar(2.0)}), y});
+    b.output(b.op(K::Mul, {t, scalar(0.5)}));
+    g = b.build();
+  }
+};
+Axpy& axpy() {
+  static Axpy a;
+  return a;
 }
 
 Tensor hostInput(int64_t n) {
@@ -79,6 +107,62 @@ void BM_CpuGraphChain20Fused(benchmark::State& state) {
   }
   state.SetBytesProcessed(state.iterations() * n * 8);
 }
+
+void runAxpyVulkan(benchmark::State& state, bool fuse) {
+  if (!vk::registerVulkanBackend()) {
+    state.SkipWithError("no Vulkan device");
+    return;
+  }
+  const int64_t n = state.range(0);
+  graph::CompileOptions o;
+  o.fusion = fuse;
+  vk::VulkanGraphExecutor exe(axpy().g, o);
+  Tensor x = vk::toVulkan(hostInput(n)), y = vk::toVulkan(hostInput(n));
+  exe.run({x, y});
+  vk::synchronize();
+  for (auto _ : state) {
+    std::vector<Tensor> r = exe.run({x, y});
+    vk::synchronize();
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(state.iterations() * n * 12);
+  state.counters["dispatches"] = double(exe.vulkanRunStats().dispatches);
+}
+
+void BM_VulkanGraphAxpyFused(benchmark::State& state) { runAxpyVulkan(state, true); }
+void BM_VulkanGraphAxpyUnfused(benchmark::State& state) { runAxpyVulkan(state, false); }
+
+void BM_CpuGraphAxpyFused(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  graph::CpuGraphExecutor exe(axpy().g);
+  Tensor x = hostInput(n), y = hostInput(n);
+  for (auto _ : state) {
+    std::vector<Tensor> r = exe.run({x, y});
+    benchmark::DoNotOptimize(r);
+  }
+  state.SetBytesProcessed(state.iterations() * n * 12);
+}
+
+// The eager contiguous add (bench_vulkan's BM_VulkanAddF32): the linear elementwise path.
+void BM_VulkanEagerAddF32(benchmark::State& state) {
+  if (!vk::registerVulkanBackend()) {
+    state.SkipWithError("no Vulkan device");
+    return;
+  }
+  const int64_t n = state.range(0);
+  Tensor a = vk::toVulkan(hostInput(n)), b = vk::toVulkan(hostInput(n));
+  for (auto _ : state) {
+    Tensor c = tessel::backends::call(shapes::OpKind::Add, {a, b});
+    vk::synchronize();
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetBytesProcessed(state.iterations() * n * 12);
+}
+
+BENCHMARK(BM_VulkanGraphAxpyFused)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_VulkanGraphAxpyUnfused)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_CpuGraphAxpyFused)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_VulkanEagerAddF32)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK(BM_VulkanGraphChain20Fused)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 22)->UseRealTime();
 BENCHMARK(BM_VulkanGraphChain20Unfused)->Arg(1 << 16)->Arg(1 << 20)->Arg(1 << 22)->UseRealTime();

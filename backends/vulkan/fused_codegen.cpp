@@ -19,8 +19,31 @@ using shapes::OpKind;
 
 // Helpers copied from shaders/common.glsl and elementwise.comp (same formulas).
 constexpr const char* kPrelude = R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) buffer Buf { uint d[]; } buf[4];
+layout(std430, set = 0, binding = 0) buffer Buf8 { u64vec2 d[]; } buf8[4];
+#define STRIDED_LOOP(i, start, end, step) \
+  for (uint i##0 = (start); i##0 < (end); i##0 += (step) * 16384u) \
+    for (uint i = i##0; i < min((end), i##0 + (step) * 16384u); i += (step))
+uint linearGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+// Note [Fused linear path]: four words of operand binding b from element offset off (a
+// multiple of 4) as one u64vec2, or its one word when it is a broadcast scalar (stride 0).
+uvec4 loadW4(uint b, uint off, uint stride, uint i4) {
+  if (stride == 0u) return uvec4(buf[b].d[off]);
+  u64vec2 v = buf8[b].d[(off >> 2) + i4];
+  return uvec4(unpackUint2x32(v.x), unpackUint2x32(v.y));
+}
+// As elementwise.comp's subgroupChunk: this subgroup's contiguous share [begin, end) of n.
+void subgroupChunk(uint n, out uint begin, out uint end) {
+  const uint subgroups = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_NumSubgroups;
+  const uint sg = linearGroup() * gl_NumSubgroups + gl_SubgroupID;
+  const uint chunk = ((n + subgroups - 1u) / subgroups + gl_SubgroupSize - 1u) /
+                     gl_SubgroupSize * gl_SubgroupSize;
+  begin = min(n, sg * chunk);
+  end = min(n, begin + chunk);
+}
 #define kNaN uintBitsToFloat(0x7fc00000u)
 #define kInf uintBitsToFloat(0x7f800000u)
 int f2i(float v) {
@@ -215,10 +238,13 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   FusedKernelSource src;
   const int k = int(p.numInputs);
   if (k > kFusedMaxInputs || p.code.empty()) return src;
-  std::string body;
   bool checked = false;
+  bool words = outType != DType::Bool;
+  for (DType t : inputTypes) words = words && t != DType::Bool;
+  std::string body, vbody;
   std::vector<DType> types(p.code.size());
   for (size_t i = 0; i < p.code.size(); ++i) {
+    std::string vexpr;  // the linear path's expression, where it differs (loads)
     const FusedInstr& ins = p.code[i];
     types[i] = ins.dtype;
     std::string expr;
@@ -239,6 +265,8 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
         if (t == DType::F32) expr = "uintBitsToFloat(buf[" + bi + "].d[" + ei + "])";
         else if (t == DType::I32) expr = "int(buf[" + bi + "].d[" + ei + "])";
         else expr = "loadB(" + bi + ", " + ei + ")";
+        const std::string w = "w" + u + "[j]";
+        vexpr = t == DType::F32 ? "uintBitsToFloat(" + w + ")" : "int(" + w + ")";
         break;
       }
       case FusedInstr::Kind::Scalar:
@@ -281,7 +309,9 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
         break;
       }
     }
-    body += "  const " + std::string(glslType(types[i])) + " " + var(int(i)) + " = " + expr + ";\n";
+    const std::string decl = "  const " + std::string(glslType(types[i])) + " " + var(int(i)) + " = ";
+    body += decl + expr + ";\n";
+    vbody += "    " + decl + (vexpr.empty() ? expr : vexpr) + ";\n";
   }
   const int last = int(p.code.size()) - 1;
   const std::string result = convert(var(last), types[last], outType);
@@ -291,13 +321,12 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   else store = "  storeB(bo, eo, " + result + ");\n";
 
   src.checked = checked;
+  src.linear = words;
   src.glsl = kPrelude;
   if (checked) src.glsl += kCheckedPrelude;
   src.glsl += "layout(push_constant) uniform PC {\n  uint n; uint meta; uint shape[4]; uint outOff;\n";
   src.glsl += "  uint inp[" + std::to_string(std::max(1, 5 * k)) + "];\n} pc;\n";
-  src.glsl += R"(void main() {
-  const uint i = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * 256u + gl_LocalInvocationID.x;
-  if (i >= pc.n) return;
+  src.glsl += R"(void element(const uint i) {
   uint x0 = 0u, x1 = 0u, x2 = 0u, x3 = i;
   if ((pc.meta & 15u) > 1u) {
     uint rem = i;
@@ -309,6 +338,43 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   const uint eo = pc.outOff + i;
 )";
   src.glsl += body + store + "}\n";
+  src.glsl += R"(void main() {
+  const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
+)";
+  if (words) {
+    // Note [Fused linear path]: one merged dim, every operand at stride 1 or 0, walking ones
+    // at offsets that are multiples of 4: each subgroup walks its chunk 4 elements per
+    // invocation and step, no index math.
+    std::string loads;
+    for (int u = 0; u < k; ++u) {
+      const std::string us = std::to_string(u);
+      loads += "      const uvec4 w" + us + " = loadW4((pc.meta >> " + std::to_string(4 + 3 * (u + 1)) +
+               ") & 7u, pc.inp[" + std::to_string(5 * u) + "], pc.inp[" + std::to_string(5 * u + 4) +
+               "], i4);\n";
+    }
+    const std::string rword = outType == DType::F32 ? "floatBitsToUint(" + result + ")"
+                                                    : "uint(" + result + ")";
+    src.glsl += R"(  if ((pc.meta & 0x80000000u) != 0u) {
+    const uint bo = (pc.meta >> 4) & 7u;
+    uint begin, end;
+    subgroupChunk(pc.n >> 2, begin, end);
+    STRIDED_LOOP(i4, begin + gl_SubgroupInvocationID, end, gl_SubgroupSize) {
+)" + loads + R"(      uvec4 r;
+      for (uint j = 0u; j < 4u; ++j) {
+)" + vbody + "        r[j] = " + rword + R"(;
+      }
+      buf8[bo].d[(pc.outOff >> 2) + i4] = u64vec2(packUint2x32(r.xy), packUint2x32(r.zw));
+    }
+    const uint tail = (pc.n & ~3u) + gid;
+    if (tail < pc.n) element(tail);
+    return;
+  }
+)";
+  }
+  src.glsl += R"(  if (gid >= pc.n) return;
+  element(gid);
+}
+)";
   return src;
 }
 

@@ -30,6 +30,9 @@ constexpr int kFusedLocalSize = 256;
 struct FusedKernelSource {
   std::string glsl;
   bool checked = false;  ///< reads/writes the error flag word in binding 3
+  /// Has the linear path (Note [Fused linear path]): every operand and the result are 32-bit
+  /// words; the host selects it with bit 31 of word 1 (meta).
+  bool linear = false;
 };
 
 /// The kernel for `p`; empty glsl when the program cannot be generated (more than

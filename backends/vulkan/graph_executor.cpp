@@ -229,6 +229,21 @@ Tensor VulkanGraphExecutor::runFused(const FusedStep& s, const Value& v,
   pc.n = u32(innerN, "element count");
   const uint32_t pushBytes = uint32_t(sizeof(uint32_t) * (7 + 5 * (nops - 1)));
   Runtime& r = rt();
+  // Note [Fused linear path]: one merged dim, the output contiguous, every input at stride 1
+  // or 0 and every walking operand at an offset that is a multiple of 4 elements: the kernel's
+  // chunked loop, 4 words per invocation and step, few workgroups (as elementwise()'s linear
+  // path). Same pipeline: the mode is bit 31 of meta.
+  bool linear = s.source.linear && rank == 1 && st[0][0] == 1 && offs[0] % 4 == 0;
+  for (int k = 1; k < nops && linear; ++k)
+    linear = st[k][0] == 0 || (st[k][0] == 1 && offs[k] % 4 == 0);
+  if (linear) {
+    pc.meta |= 0x80000000u;
+    pc.outOff = u32(offs[0], "element offset");
+    for (int k = 1; k < nops; ++k) pc.inp[5 * (k - 1)] = u32(offs[k], "element offset");
+    const uint64_t groups = std::min<uint64_t>(groupsFor(groupsFor(n, 4), kFusedLocalSize), 256);
+    r.stream().dispatch(s.pipeline->get(), bufs, &pc, pushBytes, groups, kAllSlotsWritten, accesses);
+    ++vkStats_.fusedLinear;
+  } else {
   const int64_t outer = n / innerN;
   Dims pos(lead, 0);
   for (int64_t o = 0; o < outer; ++o) {
@@ -244,6 +259,7 @@ Tensor VulkanGraphExecutor::runFused(const FusedStep& s, const Value& v,
       if (++pos[d] < sz[d]) break;
       pos[d] = 0;
     }
+  }
   }
   r.stream().keepAlive(s.pipeline);
   ++vkStats_.fusedKernels;

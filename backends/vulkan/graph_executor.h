@@ -19,6 +19,7 @@ struct VulkanGraphRunStats {
   uint64_t barriers = 0;        ///< barriers recorded by the last run (Note [Barrier elision])
   uint64_t fusedKernels = 0;    ///< fused values run as one generated kernel
   uint64_t fusedFallbacks = 0;  ///< fused values run op by op with eager kernels (see .cpp)
+  uint64_t fusedLinear = 0;     ///< of fusedKernels, run on the linear path (4 words a step)
 };
 
 /// Built once per graph: the plan of ExecutorBase (static signatures, which unbacked symbols

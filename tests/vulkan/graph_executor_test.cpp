@@ -171,6 +171,55 @@ TEST_F(VulkanGraph, HundredSizesBuildNoPipeline) {
   EXPECT_EQ(FusedKernelCache::instance().stats().shadersCompiled, cache.shadersCompiled);
 }
 
+// Note [Fused linear path]: contiguous operands (and broadcast scalars) at offsets that are
+// multiples of 4 take the chunked 4-words-a-step loop, with the tail elements one by one;
+// an operand at another offset takes the strided loop of the same pipeline. Both equal cpu.
+TEST_F(VulkanGraph, LinearPathAndStridedPathAgree) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 1000);
+  ValueId x = b.input("x", {n}, DType::F32);
+  ValueId y = b.input("y", {n}, DType::F32);
+  ValueId s = b.input("s", {}, DType::F32);  // a broadcast operand (stride 0)
+  ValueId i = b.input("i", {n}, DType::I32);
+  ValueId two = b.constant(Tensor::scalar(2.0, DType::F32));
+  ValueId half = b.constant(Tensor::scalar(0.5, DType::F32));
+  ValueId t = b.op(OpKind::Mul, {b.op(OpKind::Add, {b.op(OpKind::Mul, {x, two}), y}), half});
+  b.output(b.op(OpKind::Add, {b.op(OpKind::Sub, {t, s}), b.op(OpKind::Cast, {i}, [] {
+                                OpAttrs a;
+                                a.dtype = DType::F32;
+                                return a;
+                              }())}));
+  Graph g = b.build();
+  VulkanGraphExecutor vk(g);
+  CpuGraphExecutor cpu(g);
+  ASSERT_EQ(vk.generatedKernels(), 1u);
+  std::mt19937 rng(9);
+  for (int64_t size : {1, 3, 4, 7, 1000, 1027, 70001, 262147}) {
+    SCOPED_TRACE(size);
+    std::vector<Tensor> in = {randomTensor(rng, {size + 1}, Fill::Float),
+                              randomTensor(rng, {size}, Fill::Float),
+                              randomTensor(rng, {}, Fill::Float),
+                              randomTensor(rng, {size}, Fill::Int)};
+    std::vector<Tensor> dev = onVulkan(in);
+    const uint64_t pipelines = vulkanStats().pipelinesCreated;
+    // x from offset 0 (linear), then from offset 1 (not a multiple of 4: strided loop).
+    for (int64_t start : {0, 1}) {
+      SCOPED_TRACE(start);
+      std::vector<Tensor> hostIn = in, devIn = dev;
+      hostIn[0] = in[0].slice(0, start, start + size, 1).contiguous();
+      devIn[0] = dev[0].slice(0, start, start + size, 1);
+      std::vector<Tensor> got = vk.run(devIn);
+      EXPECT_EQ(vk.vulkanRunStats().fusedKernels, 1u);
+      // (one element: every dim of size 1 is dropped, the strided loop runs it)
+      EXPECT_EQ(vk.vulkanRunStats().fusedLinear, start == 0 && size > 1 ? 1u : 0u);
+      expectSame(got, cpu.run(hostIn), 1e-5);
+    }
+    EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
+  }
+}
+
 TEST_F(VulkanGraph, DiskCacheServesASecondExecutor) {
   ShapeEnv env;
   shapes::ScopedShapeEnv scope(&env);
