@@ -24,6 +24,7 @@ constexpr const char* kPrelude = R"(#version 450
 layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) buffer Buf { uint d[]; } buf[4];
 layout(std430, set = 0, binding = 0) buffer Buf8 { u64vec2 d[]; } buf8[4];
+layout(std430, set = 0, binding = 0) buffer Buf16 { u64vec4 d[]; } buf16[4];
 #define STRIDED_LOOP(i, start, end, step) \
   for (uint i##0 = (start); i##0 < (end); i##0 += (step) * 16384u) \
     for (uint i = i##0; i < min((end), i##0 + (step) * 16384u); i += (step))
@@ -34,6 +35,15 @@ uvec4 loadW4(uint b, uint off, uint stride, uint i4) {
   if (stride == 0u) return uvec4(buf[b].d[off]);
   u64vec2 v = buf8[b].d[(off >> 2) + i4];
   return uvec4(unpackUint2x32(v.x), unpackUint2x32(v.y));
+}
+void loadW8(uint b, uint off, uint stride, uint i8, out uvec4 lo, out uvec4 hi) {
+  if (stride == 0u) {
+    lo = hi = uvec4(buf[b].d[off]);
+    return;
+  }
+  u64vec4 v = buf16[b].d[(off >> 3) + i8];
+  lo = uvec4(unpackUint2x32(v.x), unpackUint2x32(v.y));
+  hi = uvec4(unpackUint2x32(v.z), unpackUint2x32(v.w));
 }
 // As elementwise.comp's subgroupChunk: this subgroup's contiguous share [begin, end) of n.
 void subgroupChunk(uint n, out uint begin, out uint end) {
@@ -343,23 +353,52 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
 )";
   if (words) {
     // Note [Fused linear path]: one merged dim, every operand at stride 1 or 0, walking ones
-    // at offsets that are multiples of 4: each subgroup walks its chunk 4 elements per
+    // at offsets that are multiples of 4 (8): each subgroup walks its chunk 4 (8) elements per
     // invocation and step, no index math.
-    std::string loads;
-    for (int u = 0; u < k; ++u) {
-      const std::string us = std::to_string(u);
-      loads += "      const uvec4 w" + us + " = loadW4((pc.meta >> " + std::to_string(4 + 3 * (u + 1)) +
-               ") & 7u, pc.inp[" + std::to_string(5 * u) + "], pc.inp[" + std::to_string(5 * u + 4) +
-               "], i4);\n";
-    }
     const std::string rword = outType == DType::F32 ? "floatBitsToUint(" + result + ")"
                                                     : "uint(" + result + ")";
-    src.glsl += R"(  if ((pc.meta & 0x80000000u) != 0u) {
-    const uint bo = (pc.meta >> 4) & 7u;
+    std::string loads4, loads8;
+    for (int u = 0; u < k; ++u) {
+      const std::string us = std::to_string(u);
+      const std::string args = "(pc.meta >> " + std::to_string(4 + 3 * (u + 1)) + ") & 7u, pc.inp[" +
+                               std::to_string(5 * u) + "], pc.inp[" + std::to_string(5 * u + 4) + "], ";
+      loads4 += "      const uvec4 w" + us + " = loadW4(" + args + "i4);\n";
+      loads8 += "      uvec4 w" + us + "h[2];\n      loadW8(" + args + "i8, w" + us + "h[0], w" + us +
+                "h[1]);\n";
+    }
+    std::string body8;
+    {
+      // The 4-wide body over half h of the eight words: w<u> names that half.
+      std::string pick;
+      for (int u = 0; u < k; ++u)
+        pick += "        const uvec4 w" + std::to_string(u) + " = w" + std::to_string(u) + "h[h];\n";
+      body8 = pick;
+    }
+    src.glsl += R"(  const uint bo = (pc.meta >> 4) & 7u;
+  if ((pc.meta & 0x40000000u) != 0u) {
+    uint begin, end;
+    subgroupChunk(pc.n >> 3, begin, end);
+    STRIDED_LOOP(i8, begin + gl_SubgroupInvocationID, end, gl_SubgroupSize) {
+)" + loads8 + R"(      uvec4 rh[2];
+      for (uint h = 0u; h < 2u; ++h) {
+)" + body8 + R"(        uvec4 r;
+        for (uint j = 0u; j < 4u; ++j) {
+)" + vbody + "          r[j] = " + rword + R"(;
+        }
+        rh[h] = r;
+      }
+      buf16[bo].d[(pc.outOff >> 3) + i8] = u64vec4(packUint2x32(rh[0].xy), packUint2x32(rh[0].zw),
+                                                  packUint2x32(rh[1].xy), packUint2x32(rh[1].zw));
+    }
+    const uint tail = (pc.n & ~7u) + gid;
+    if (tail < pc.n) element(tail);
+    return;
+  }
+  if ((pc.meta & 0x80000000u) != 0u) {
     uint begin, end;
     subgroupChunk(pc.n >> 2, begin, end);
     STRIDED_LOOP(i4, begin + gl_SubgroupInvocationID, end, gl_SubgroupSize) {
-)" + loads + R"(      uvec4 r;
+)" + loads4 + R"(      uvec4 r;
       for (uint j = 0u; j < 4u; ++j) {
 )" + vbody + "        r[j] = " + rword + R"(;
       }

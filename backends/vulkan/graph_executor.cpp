@@ -236,11 +236,14 @@ Tensor VulkanGraphExecutor::runFused(const FusedStep& s, const Value& v,
   bool linear = s.source.linear && rank == 1 && st[0][0] == 1 && offs[0] % 4 == 0;
   for (int k = 1; k < nops && linear; ++k)
     linear = st[k][0] == 0 || (st[k][0] == 1 && offs[k] % 4 == 0);
+  // Eight words a step (u64vec4) when every walking operand starts on a multiple of 8.
+  bool eight = linear && offs[0] % 8 == 0;
+  for (int k = 1; k < nops && eight; ++k) eight = st[k][0] == 0 || offs[k] % 8 == 0;
   if (linear) {
-    pc.meta |= 0x80000000u;
+    pc.meta |= eight ? 0x40000000u : 0x80000000u;
     pc.outOff = u32(offs[0], "element offset");
     for (int k = 1; k < nops; ++k) pc.inp[5 * (k - 1)] = u32(offs[k], "element offset");
-    const uint64_t groups = std::min<uint64_t>(groupsFor(groupsFor(n, 4), kFusedLocalSize), 256);
+    const uint64_t groups = std::min<uint64_t>(groupsFor(groupsFor(n, eight ? 8 : 4), kFusedLocalSize), 256);
     r.stream().dispatch(s.pipeline->get(), bufs, &pc, pushBytes, groups, kAllSlotsWritten, accesses);
     ++vkStats_.fusedLinear;
   } else {
