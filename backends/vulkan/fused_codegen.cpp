@@ -29,8 +29,8 @@ layout(std430, set = 0, binding = 0) buffer Buf16 { u64vec4 d[]; } buf16[4];
   for (uint i##0 = (start); i##0 < (end); i##0 += (step) * 16384u) \
     for (uint i = i##0; i < min((end), i##0 + (step) * 16384u); i += (step))
 uint linearGroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
-// Note [Fused linear path]: four words of operand binding b from element offset off (a
-// multiple of 4) as one u64vec2, or its one word when it is a broadcast scalar (stride 0).
+// The linear path (Note [Fused linear path]): four words of operand binding b from element
+// offset off (a multiple of 4) as one u64vec2, or its one word for a broadcast (stride 0).
 uvec4 loadW4(uint b, uint off, uint stride, uint i4) {
   if (stride == 0u) return uvec4(buf[b].d[off]);
   u64vec2 v = buf8[b].d[(off >> 2) + i4];
@@ -352,7 +352,7 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
 )";
   if (words) {
-    // Note [Fused linear path]: one merged dim, every operand at stride 1 or 0, walking ones
+    // Note [Fused linear path] (fused_codegen.h): one merged dim, operands at stride 1 or 0, walking ones
     // at offsets that are multiples of 4 (8): each subgroup walks its chunk 4 (8) elements per
     // invocation and step, no index math.
     const std::string rword = outType == DType::F32 ? "floatBitsToUint(" + result + ")"
