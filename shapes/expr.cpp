@@ -101,6 +101,65 @@ bool ExprNode::isLinear() const {
   return true;
 }
 
+// The value of a non-symbol node from its operands' values, with the semantics the guard
+// program and Z3 encoding share (floor //, Python %). nullopt on 64-bit overflow. Used both to
+// derive a node's hint and to evaluate an expression under concrete symbol values.
+static std::optional<int64_t> applyKind(ExprKind kind, int64_t value,
+                                        std::span<const int64_t> coeffs,
+                                        std::span<const int64_t> v) {
+  int64_t r = 0;
+  bool ov = false;
+  switch (kind) {
+    case ExprKind::Const:
+    case ExprKind::BoolConst:
+      r = value;
+      break;
+    case ExprKind::Add:
+      r = value;
+      for (size_t i = 0; i < v.size(); ++i) {
+        int64_t t;
+        ov |= __builtin_mul_overflow(v[i], coeffs[i], &t);
+        ov |= __builtin_add_overflow(r, t, &r);
+      }
+      break;
+    case ExprKind::Mul:
+      r = 1;
+      for (int64_t x : v) ov |= __builtin_mul_overflow(r, x, &r);
+      break;
+    case ExprKind::FloorDiv:
+      r = floorDivInt(v[0], v[1]);
+      break;
+    case ExprKind::Mod:
+      r = modInt(v[0], v[1]);
+      break;
+    case ExprKind::Min:
+      r = *std::min_element(v.begin(), v.end());
+      break;
+    case ExprKind::Max:
+      r = *std::max_element(v.begin(), v.end());
+      break;
+    case ExprKind::Le:
+      r = v[0] <= 0;
+      break;
+    case ExprKind::Eq:
+      r = v[0] == 0;
+      break;
+    case ExprKind::Ne:
+      r = v[0] != 0;
+      break;
+    case ExprKind::And:
+      r = std::all_of(v.begin(), v.end(), [](int64_t x) { return x; });
+      break;
+    case ExprKind::Or:
+      r = std::any_of(v.begin(), v.end(), [](int64_t x) { return x; });
+      break;
+    case ExprKind::Sym:
+      break;
+  }
+  if (ov) return std::nullopt;
+  return r;
+}
+
 // Computes hint / free symbols of a fresh node from its operands.
 static void deriveFacts(ExprNode& n, const std::vector<SymbolDesc>& syms) {
   n.isBool = n.kind >= ExprKind::BoolConst;
@@ -125,57 +184,9 @@ static void deriveFacts(ExprNode& n, const std::vector<SymbolDesc>& syms) {
   if (!n.hasHint) return;
   std::vector<int64_t> vals;
   for (Expr a : n.args) vals.push_back(a->hint);
-  int64_t r = 0;
-  bool ov = false;
-  switch (n.kind) {
-    case ExprKind::Const:
-    case ExprKind::BoolConst:
-      r = n.value;
-      break;
-    case ExprKind::Add:
-      r = n.value;
-      for (size_t i = 0; i < vals.size(); ++i) {
-        int64_t t;
-        ov |= __builtin_mul_overflow(vals[i], n.coeffs[i], &t);
-        ov |= __builtin_add_overflow(r, t, &r);
-      }
-      break;
-    case ExprKind::Mul:
-      r = 1;
-      for (int64_t v : vals) ov |= __builtin_mul_overflow(r, v, &r);
-      break;
-    case ExprKind::FloorDiv:
-      r = floorDivInt(vals[0], vals[1]);
-      break;
-    case ExprKind::Mod:
-      r = modInt(vals[0], vals[1]);
-      break;
-    case ExprKind::Min:
-      r = *std::min_element(vals.begin(), vals.end());
-      break;
-    case ExprKind::Max:
-      r = *std::max_element(vals.begin(), vals.end());
-      break;
-    case ExprKind::Le:
-      r = vals[0] <= 0;
-      break;
-    case ExprKind::Eq:
-      r = vals[0] == 0;
-      break;
-    case ExprKind::Ne:
-      r = vals[0] != 0;
-      break;
-    case ExprKind::And:
-      r = std::all_of(vals.begin(), vals.end(), [](int64_t v) { return v; });
-      break;
-    case ExprKind::Or:
-      r = std::any_of(vals.begin(), vals.end(), [](int64_t v) { return v; });
-      break;
-    case ExprKind::Sym:
-      break;
-  }
-  n.hasHint = !ov;
-  n.hint = r;
+  std::optional<int64_t> r = applyKind(n.kind, n.value, n.coeffs, vals);
+  n.hasHint = r.has_value();
+  n.hint = r.value_or(0);
 }
 
 Expr ExprContext::intern(ExprNode&& proto) {
@@ -557,53 +568,7 @@ std::optional<int64_t> ExprContext::evalInt(Expr e, std::span<const int64_t> sv)
     if (!x) return std::nullopt;
     v.push_back(*x);
   }
-  int64_t r = 0;
-  bool ov = false;
-  switch (e->kind) {
-    case ExprKind::Add:
-      r = e->value;
-      for (size_t i = 0; i < v.size(); ++i) {
-        int64_t t;
-        ov |= __builtin_mul_overflow(v[i], e->coeffs[i], &t);
-        ov |= __builtin_add_overflow(r, t, &r);
-      }
-      break;
-    case ExprKind::Mul:
-      r = 1;
-      for (int64_t x : v) ov |= __builtin_mul_overflow(r, x, &r);
-      break;
-    case ExprKind::FloorDiv:
-      r = floorDivInt(v[0], v[1]);
-      break;
-    case ExprKind::Mod:
-      r = modInt(v[0], v[1]);
-      break;
-    case ExprKind::Min:
-      r = *std::min_element(v.begin(), v.end());
-      break;
-    case ExprKind::Max:
-      r = *std::max_element(v.begin(), v.end());
-      break;
-    case ExprKind::Le:
-      r = v[0] <= 0;
-      break;
-    case ExprKind::Eq:
-      r = v[0] == 0;
-      break;
-    case ExprKind::Ne:
-      r = v[0] != 0;
-      break;
-    case ExprKind::And:
-      r = std::all_of(v.begin(), v.end(), [](int64_t x) { return x; });
-      break;
-    case ExprKind::Or:
-      r = std::any_of(v.begin(), v.end(), [](int64_t x) { return x; });
-      break;
-    default:
-      break;
-  }
-  if (ov) return std::nullopt;
-  return r;
+  return applyKind(e->kind, e->value, e->coeffs, v);
 }
 
 }  // namespace tessel::shapes
