@@ -182,25 +182,9 @@ Tensor VulkanGraphExecutor::runFused(const FusedStep& s, const Value& v,
     const int64_t es = elementSize(ts[k]->dtype());
     offs[k] = int64_t(b.offset - binds[bindingOf[k]].lo) / es + ts[k]->offset();
   }
-  // Merge dims every operand walks contiguously; drop size-1 dims (as elementwise()).
   Dims sz;
-  std::vector<Dims> st(nops);
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    bool merge = !sz.empty();
-    for (int k = 0; k < nops && merge; ++k) merge = st[k].back() == strides[k][d] * shape[d];
-    if (merge) {
-      sz.back() *= shape[d];
-      for (int k = 0; k < nops; ++k) st[k].back() = strides[k][d];
-    } else {
-      sz.push_back(shape[d]);
-      for (int k = 0; k < nops; ++k) st[k].push_back(strides[k][d]);
-    }
-  }
-  if (sz.empty()) {
-    sz.push_back(1);
-    for (int k = 0; k < nops; ++k) st[k].push_back(0);
-  }
+  std::vector<Dims> st;
+  mergeWalkedDims(shape, strides, nops, sz, st);
   BufferArg bufs[kBuffersPerKernel];
   for (size_t b = 0; b < kBuffersPerKernel; ++b) {
     const Binding& x = binds[b < binds.size() ? b : 0];

@@ -15,6 +15,28 @@ Dims concreteShape(const shapes::SymShape& shape) {
   return d;
 }
 
+void mergeWalkedDims(const Dims& shape, const std::vector<Dims>& strides, int nops, Dims& sz,
+                     std::vector<Dims>& st) {
+  sz.clear();
+  st.assign(nops, Dims{});
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    bool merge = !sz.empty();
+    for (int k = 0; k < nops && merge; ++k) merge = st[k].back() == strides[k][d] * shape[d];
+    if (merge) {
+      sz.back() *= shape[d];
+      for (int k = 0; k < nops; ++k) st[k].back() = strides[k][d];
+    } else {
+      sz.push_back(shape[d]);
+      for (int k = 0; k < nops; ++k) st[k].push_back(strides[k][d]);
+    }
+  }
+  if (sz.empty()) {
+    sz.push_back(1);
+    for (int k = 0; k < nops; ++k) st[k].push_back(0);
+  }
+}
+
 uint32_t u32(int64_t v, const char* what) {
   if (v < 0 || v > int64_t(UINT32_MAX))
     throwUserError(ErrorKind::DeviceError, std::string("vulkan: ") + what + " " +
@@ -61,25 +83,9 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
     strides[i + 1] = e.strides();
     offs[i + 1] = e.offset();
   }
-  // Merge dims that every operand walks contiguously; drop size-1 dims.
   Dims sz;
-  std::vector<Dims> st(nops);
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    bool merge = !sz.empty();
-    for (int k = 0; k < nops && merge; ++k) merge = st[k].back() == strides[k][d] * shape[d];
-    if (merge) {
-      sz.back() *= shape[d];
-      for (int k = 0; k < nops; ++k) st[k].back() = strides[k][d];
-    } else {
-      sz.push_back(shape[d]);
-      for (int k = 0; k < nops; ++k) st[k].push_back(strides[k][d]);
-    }
-  }
-  if (sz.empty()) {
-    sz.push_back(1);
-    for (int k = 0; k < nops; ++k) st[k].push_back(0);
-  }
+  std::vector<Dims> st;
+  mergeWalkedDims(shape, strides, nops, sz, st);
   BufferArg bufs[kMaxOperands];
   bufs[0] = bufferOf(out);
   for (size_t i = 0; i < ins.size(); ++i) bufs[i + 1] = bufferOf(ins[i]);

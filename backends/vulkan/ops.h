@@ -22,6 +22,11 @@ using shapes::OpSignature;
 inline Runtime& rt() { return *Runtime::existing(); }
 /// Concrete sizes of an eager signature.
 Dims concreteShape(const shapes::SymShape& shape);
+/// Merges the dims every operand walks contiguously and drops size-1 dims, so elementwise
+/// kernels (eager and fused) index as few dims as possible. `strides` has one entry per
+/// operand; the result is at least one dim (size 1, stride 0 for a 0-d shape).
+void mergeWalkedDims(const Dims& shape, const std::vector<Dims>& strides, int nops, Dims& sz,
+                     std::vector<Dims>& st);
 inline int64_t wrapDim(int64_t dim, int64_t rank) { return dim < 0 ? dim + rank : dim; }
 /// The shader code of a dtype (DT_BOOL, DT_I32, DT_F32 in shaders/ew_ops.h).
 inline uint32_t dtypeCode(DType t) { return uint32_t(t); }
