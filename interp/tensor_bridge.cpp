@@ -4,7 +4,6 @@
 
 #include "backends/backend.h"
 #include "backends/format.h"
-#include "backends/ops.h"
 #include "interp/builtins.h"
 #include "interp/device_support.h"
 #include "interp/ops.h"
