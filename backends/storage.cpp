@@ -29,14 +29,28 @@ constexpr size_t kSmallMax = 1024;
 constexpr size_t kSmallClasses = kSmallMax / kAlign;
 constexpr size_t kSmallKeep = 64;  // blocks kept per class and thread
 
+// A thread's list dies with the thread (at exit, before static destructors run), and storages
+// held by statics are freed after that, so each access first asks whether the list still
+// exists: tSmallState is trivially destructible and stays readable to the end.
+enum class SmallState : unsigned char { Unborn, Alive, Dead };
+thread_local constinit SmallState tSmallState = SmallState::Unborn;
+
 struct SmallCache {
   std::vector<void*> free[kSmallClasses];
+  SmallCache() { tSmallState = SmallState::Alive; }
   ~SmallCache() {
+    tSmallState = SmallState::Dead;
     for (auto& list : free)
       for (void* p : list) std::free(p);
   }
 };
 thread_local SmallCache tSmall;
+
+/// The calling thread's free list of `bytes`-sized blocks; nullptr once the thread is exiting.
+std::vector<void*>* smallList(size_t bytes) {
+  if (tSmallState == SmallState::Dead) return nullptr;
+  return &tSmall.free[bytes / kAlign - 1];
+}
 
 struct BlockCache {
   std::mutex mu;
@@ -63,10 +77,9 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
   size_t size = roundSize(bytes);
   void* p = nullptr;
   if (size <= kSmallMax) {
-    auto& list = tSmall.free[size / kAlign - 1];
-    if (!list.empty()) {
-      p = list.back();
-      list.pop_back();
+    if (auto* list = smallList(size); list && !list->empty()) {
+      p = list->back();
+      list->pop_back();
     }
   } else if (size >= kMinCachedBytes) {
     BlockCache& c = cache();
@@ -85,9 +98,8 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
 
 Storage::~Storage() {
   if (bytes_ <= kSmallMax) {
-    auto& list = tSmall.free[bytes_ / kAlign - 1];
-    if (list.size() < kSmallKeep) {
-      list.push_back(data_);
+    if (auto* list = smallList(bytes_); list && list->size() < kSmallKeep) {
+      list->push_back(data_);
       return;
     }
   } else if (bytes_ >= kMinCachedBytes) {

@@ -1,6 +1,8 @@
 // Tensor handles, views over shared storage, contiguous copies and host conversions.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <thread>
 #include <vector>
 
 #include "backends/tensor.h"
@@ -32,6 +34,29 @@ TEST(TensorCore, FromDataAndToDoubles) {
 TEST(TensorCore, StorageIsAligned) {
   Tensor t = Tensor::empty({17}, DType::F32);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data<float>()) % 64, 0u);
+}
+
+// A tensor that outlives its thread's small-block cache (a thread_local made before the cache,
+// or a static freed after main) must be freed without touching the dead cache. Before the fix
+// the block was pushed into the destroyed free list, whose buffer was already freed, and glibc
+// aborted on the double free (bench_vulkan_graph's static graphs hit it at exit).
+TEST(TensorCoreDeathTest, TensorFreedAfterThreadCacheDies) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        for (int round = 0; round < 200; ++round) {
+          std::thread([] {
+            thread_local std::optional<Tensor> holder;  // constructed before the cache
+            holder.emplace();
+            *holder = Tensor::empty({3}, DType::F32);  // the cache is born here, dies first
+            Tensor::empty({3}, DType::F32);  // leaves a block (and a buffer) in the free list
+          }).join();
+          std::vector<Tensor> churn;
+          for (int i = 0; i < 64; ++i) churn.push_back(Tensor::empty({i + 1}, DType::F32));
+        }
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 TEST(TensorCore, ViewsShareStorage) {
