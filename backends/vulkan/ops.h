@@ -74,6 +74,9 @@ Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
+/// gather(x, dim, index) for indices produced by our own kernels, known to be in range: no
+/// bounds flag is read back, so it does not wait for the device.
+Tensor gatherInRange(const Tensor& x, const Tensor& index, int64_t dim);
 Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);

@@ -31,15 +31,17 @@ static_assert(sizeof(IndexPush) <= 128);
 
 }  // namespace
 
-Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
-                  const OpSignature& sig) {
+namespace {
+
+Tensor indexKernel(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                   const OpSignature& sig, bool checkIndices) {
   const Tensor& x = in[0];
   Tensor outFull = emptyDevice(concreteShape(sig.shape), sig.dtype);
   if (x.ndim() == 0) {
     // A 0-d tensor indexes like a 1-element vector (PyTorch, and cpu).
     Tensor idx = reshapeDevice(in[1], Dims{in[1].numel()});
     const Tensor parts[] = {x.unsqueeze(0), idx};
-    Tensor r = runIndexOp(op, parts, attrs, OpSignature{{in[1].numel()}, sig.dtype});
+    Tensor r = indexKernel(op, parts, attrs, OpSignature{{in[1].numel()}, sig.dtype}, checkIndices);
     return reshapeDevice(r, concreteShape(sig.shape));
   }
   const int64_t dim = wrapDim(attrs.dim, x.ndim());
@@ -67,8 +69,26 @@ Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   Scratch flag = errorFlag();
   const BufferArg bufs[] = {bufferOf(out), bufferOf(x), bufferOf(idx), flag.arg};
   launch("index", bufs, pc, groupsFor(pc.n));
-  if (readFlag(flag) & FLAG_BAD_INDEX) badIndex(op, idx, x.size(dim), dim);
+  // Reading the flag waits for the device; indices made on the device by our own kernels
+  // are in range by construction and skip it.
+  if (checkIndices && (readFlag(flag) & FLAG_BAD_INDEX)) badIndex(op, idx, x.size(dim), dim);
   return out;
+}
+
+}  // namespace
+
+Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& sig) {
+  return indexKernel(op, in, attrs, sig, true);
+}
+
+Tensor gatherInRange(const Tensor& x, const Tensor& index, int64_t dim) {
+  OpAttrs attrs;
+  attrs.dim = dim;
+  const Tensor in[] = {x, index};
+  OpSignature sig{{}, x.dtype()};
+  for (int64_t d : index.shape()) sig.shape.push_back(d);
+  return indexKernel(OpKind::Gather, in, attrs, sig, false);
 }
 
 }  // namespace tessel::backends::vulkan

@@ -59,6 +59,23 @@ void reducePass(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DTy
   launch("reduce", bufs, pc, B == 1 ? uint64_t(A * parts) : groupsFor(uint64_t(A * parts * B)));
 }
 
+// Note [Long arg reductions]
+// An argmax/argmin row longer than one pass covers (kRowChunk) runs in three steps: the index
+// of the extreme of each chunk (global positions in the row), the chunks' extreme values
+// gathered from x at those positions, and the argmax/argmin over the gathered values, which
+// picks the chunk; its position is the answer. Chunks are in row order and each step keeps the
+// first extreme (NaN counts as extreme), so ties and NaNs resolve as on cpu.
+Tensor argOverChunks(OpKind op, const Tensor& x, int64_t A, int64_t R, DType compute,
+                     int64_t parts, const Dims& outShape) {
+  Tensor positions = emptyDevice(Dims{A, parts}, DType::I32);
+  reducePass(op, x, A, R, 1, compute, positions, parts, kRowChunk, 1.0);
+  const Tensor rows = Tensor::view(x.storage(), Dims{A, R}, Dims{R, 1}, x.offset(), x.dtype());
+  Tensor extremes = gatherInRange(rows, positions, 1);
+  Tensor chunk = reduceARB(op, extremes, A, parts, 1, compute, Dims{A, 1}, DType::I32);
+  Tensor best = gatherInRange(positions, chunk, 1);
+  return reshapeDevice(best, outShape);
+}
+
 }  // namespace
 
 Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
@@ -67,11 +84,9 @@ Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DT
   if (A * B == 0) return out;
   const bool arg = op == OpKind::Argmax || op == OpKind::Argmin;
   TESSEL_ASSERT(B == 1 || !arg, "arg reductions run on rows");
-  if (arg && R > 65535 * 256)
-    throwUserError(ErrorKind::DeviceError, "vulkan: " + std::string(shapes::opName(op)) +
-                                               " over more than 16776960 elements per output");
   const int64_t chunk = B == 1 ? kRowChunk : kColumnChunk;
-  const int64_t parts = arg ? 1 : std::max<int64_t>(1, (R + chunk - 1) / chunk);
+  const int64_t parts = std::max<int64_t>(1, (R + chunk - 1) / chunk);
+  if (arg && parts > 1) return argOverChunks(op, x, A, R, compute, parts, outShape);
   const double scale = 1.0 / double(R);
   if (parts == 1) {
     reducePass(op, x, A, R, B, compute, out, 1, std::max<int64_t>(R, 1), scale);

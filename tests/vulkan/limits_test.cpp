@@ -2,6 +2,8 @@
 // DeviceError after which the backend keeps working.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "backends/dispatch.h"
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
@@ -59,6 +61,41 @@ TEST_F(VulkanTest, LargeGridSplitsOverWorkgroupLimit) {
   Tensor y = call(OpKind::Add, {x, x});
   OpAttrs all;
   EXPECT_DOUBLE_EQ(toCpu(call(OpKind::Sum, {y}, all)).item(), 2.0 * double(n));
+}
+
+// Rows longer than one reduction pass (Note [Long arg reductions]): the extreme is found
+// across chunks, the first of equal extremes wins, and NaN counts as the extreme, as on cpu.
+TEST_F(VulkanTest, ArgReductionsOverLongRows) {
+  const int64_t R = 3 * 524288 + 17;  // four chunks, the last one short
+  std::vector<float> data(size_t(2 * R));
+  for (size_t i = 0; i < data.size(); ++i) data[i] = float(i % 1009) / 1009.0f;
+  data[size_t(R - 5)] = 7.0f;              // row 0: max in the short last chunk...
+  data[size_t(600000)] = 7.0f;             // ...tied with an earlier one in chunk 1
+  data[size_t(R + 1000000)] = -9.0f;       // row 1: min in chunk 1
+  data[size_t(R + 1572870)] = std::nanf("");  // row 1: a NaN in the last chunk beats both
+  const Tensor host = Tensor::fromData(std::span<const float>(data), {2, R});
+  const Tensor dev = toVulkan(host);
+  for (OpKind op : {OpKind::Argmax, OpKind::Argmin}) {
+    for (const std::vector<int64_t>& dims : {std::vector<int64_t>{1}, {-1}, {}}) {
+      OpAttrs a;
+      a.dims = dims;  // {}: over the flattened tensor
+      const auto cpu = call(op, {host}, a).toInts();
+      const auto vk = toCpu(call(op, {dev}, a)).toInts();
+      EXPECT_EQ(vk, cpu) << shapes::opName(op);
+    }
+  }
+  OpAttrs a;
+  a.dims = {1};
+  EXPECT_EQ(toCpu(call(OpKind::Argmax, {dev}, a)).toInts(),
+            (std::vector<int64_t>{600000, 1572870}));
+  EXPECT_EQ(toCpu(call(OpKind::Argmin, {dev}, a)).toInts(), (std::vector<int64_t>{0, 1572870}));
+  // Past 65535 * 256 elements, where one pass per row could not go (the old limit).
+  const int64_t longR = 65535 * 256 + 100;
+  std::vector<float> ramp(size_t(longR), 0.0f);
+  ramp[size_t(longR - 3)] = 1.0f;
+  const Tensor longRow = toVulkan(Tensor::fromData(std::span<const float>(ramp), {longR}));
+  EXPECT_EQ(toCpu(call(OpKind::Argmax, {longRow}, OpAttrs{})).toInts(),
+            (std::vector<int64_t>{longR - 3}));
 }
 
 TEST_F(VulkanTest, TensorsStayOnDeviceAndBatch) {
