@@ -106,6 +106,18 @@ void BM_VulkanDispatchHostCost(benchmark::State& state) {
 }
 BENCHMARK(BM_VulkanDispatchHostCost);
 
+// The fixed cost of one round trip: a 4-element add recorded, submitted and waited for, and
+// its result copied back to the host (what `print(x + 1)` or `.item()` pays on a tiny tensor).
+void BM_VulkanRoundTrip(benchmark::State& state) {
+  if (!ready(state)) return;
+  Tensor a = deviceTensor({4}, 1.0f);
+  for (auto _ : state) {
+    Tensor c = vk::toCpu(call(OpKind::Add, {a, a}));
+    benchmark::DoNotOptimize(c);
+  }
+}
+BENCHMARK(BM_VulkanRoundTrip)->UseRealTime();
+
 }  // namespace
 
 int main(int argc, char** argv) {
