@@ -8,15 +8,31 @@ namespace tessel::backends::vulkan {
 namespace {
 
 struct ReducePush {
-  uint32_t A, R, B, op;
-  uint32_t tin, tout, compute, inOff;
+  uint32_t A, R, B, inOff;
   float scale;
-  uint32_t rowMode;
+  uint32_t mode;
   uint32_t chunk, parts;
+  uint32_t vec;
 };
-// Elements of R one output of a pass covers: 2048 steps per invocation in row mode (256
-// invocations), 4096 in column mode (Note [Loop limit] in shaders/common.glsl).
+
+// Note [Reduction modes]
+// reduce.comp has three ways to walk [A, R, B], picked here from the shape:
+// - column (B > 1): an invocation per output walks R at stride B; when B and the offset are
+//   multiples of 8 an invocation owns eight neighbouring outputs and reads them as one load.
+// - serial (B == 1, at least kSerialMinRows rows of at most kSerialMaxR): an invocation per
+//   row, walking it alone. Many short rows (softmax-sized, mean over the last dim) would
+//   otherwise pay a 256-lane shared-memory tree each, which is most of their cost on llvmpipe.
+// - tree (B == 1 otherwise): a workgroup per chunk of a row, lanes combined in shared memory.
+// Row modes read eight elements per load when every row starts on a multiple of 8 (vec):
+// llvmpipe loads each lane's element with a scalar load, so this takes 8x fewer loads and loop
+// steps (Note [Linear elementwise] in elementwise.comp). The mode and vec are push constants,
+// chosen per call; the op and dtypes are the pipeline's specialization constant, and every
+// pipeline a reduction can need at any size is built on its first use (prepareReduce), so a
+// shape change never builds one.
+enum Mode : uint32_t { kColumn = 0, kTree = 1, kSerial = 2 };
+// Elements of R one output of a pass covers (Note [Loop limit] in shaders/common.glsl).
 constexpr int64_t kRowChunk = 256 * 2048, kColumnChunk = 4096;
+constexpr int64_t kSerialMinRows = 512, kSerialMaxR = 16384;
 
 uint32_t reduceCode(OpKind op) {
   switch (op) {
@@ -34,29 +50,45 @@ uint32_t reduceCode(OpKind op) {
   return 0;
 }
 
-}  // namespace
+uint32_t reduceVariant(OpKind op, DType in, DType compute, DType out) {
+  return reduceCode(op) | dtypeCode(in) << 4 | dtypeCode(compute) << 8 | dtypeCode(out) << 12;
+}
 
-namespace {
+bool isArg(OpKind op) { return op == OpKind::Argmax || op == OpKind::Argmin; }
+
+// Builds the pipelines of every pass `op` may take at any size: the single pass, the first
+// pass of a chunked reduction (partials in the compute dtype; a mean sums) and its second pass.
+void prepareReduce(OpKind op, DType in, DType compute, DType out) {
+  const OpKind first = op == OpKind::Mean ? OpKind::Sum : op;
+  const DType partial = isArg(op) ? DType::I32 : compute;
+  for (uint32_t v : {reduceVariant(op, in, compute, out), reduceVariant(first, in, compute, partial),
+                     reduceVariant(op, compute, compute, out)})
+    rt().kernels().get("reduce", v);
+  if (isArg(op)) rt().kernels().get("index", 0);  // gatherInRange (Note [Long arg reductions])
+}
 
 // One pass: each output reduces up to `chunk` elements of R; `scale` multiplies mean results.
 void reducePass(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
-                const Tensor& out, int64_t parts, int64_t chunk, double scale) {
+                const Tensor& out, Mode mode, int64_t parts, int64_t chunk, double scale) {
   ReducePush pc{};
   pc.A = u32(A, "reduction size");
   pc.R = u32(R, "reduction size");
   pc.B = u32(B, "reduction size");
   u32(A * R * B, "reduction size");
-  pc.op = reduceCode(op);
-  pc.tin = dtypeCode(x.dtype());
-  pc.tout = dtypeCode(out.dtype());
-  pc.compute = dtypeCode(compute);
   pc.inOff = u32(x.offset(), "element offset");
   pc.scale = float(scale);
-  pc.rowMode = B == 1 ? 1 : 0;
+  pc.mode = mode;
   pc.chunk = u32(chunk, "reduction size");
   pc.parts = u32(parts, "reduction size");
+  const bool aligned = x.offset() % 8 == 0;
+  if (mode == kColumn) pc.vec = aligned && B % 8 == 0;
+  else pc.vec = aligned && (A == 1 || R % 8 == 0);
+  uint64_t groups = 0;
+  if (mode == kTree) groups = uint64_t(A * parts);
+  else if (mode == kSerial) groups = groupsFor(uint64_t(A));
+  else groups = groupsFor(uint64_t(A * parts * (pc.vec ? B / 8 : B)));
   const BufferArg bufs[] = {bufferOf(out), bufferOf(x)};
-  launch("reduce", bufs, pc, B == 1 ? uint64_t(A * parts) : groupsFor(uint64_t(A * parts * B)));
+  launch("reduce", bufs, pc, groups, reduceVariant(op, x.dtype(), compute, out.dtype()));
 }
 
 // Note [Long arg reductions]
@@ -68,7 +100,7 @@ void reducePass(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DTy
 Tensor argOverChunks(OpKind op, const Tensor& x, int64_t A, int64_t R, DType compute,
                      int64_t parts, const Dims& outShape) {
   Tensor positions = emptyDevice(Dims{A, parts}, DType::I32);
-  reducePass(op, x, A, R, 1, compute, positions, parts, kRowChunk, 1.0);
+  reducePass(op, x, A, R, 1, compute, positions, kTree, parts, kRowChunk, 1.0);
   const Tensor rows = Tensor::view(x.storage(), Dims{A, R}, Dims{R, 1}, x.offset(), x.dtype());
   Tensor extremes = gatherInRange(rows, positions, 1);
   Tensor chunk = reduceARB(op, extremes, A, parts, 1, compute, Dims{A, 1}, DType::I32);
@@ -82,22 +114,29 @@ Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DT
                  const Dims& outShape, DType outType) {
   Tensor out = emptyDevice(outShape, outType);
   if (A * B == 0) return out;
-  const bool arg = op == OpKind::Argmax || op == OpKind::Argmin;
+  const bool arg = isArg(op);
   TESSEL_ASSERT(B == 1 || !arg, "arg reductions run on rows");
+  prepareReduce(op, x.dtype(), compute, outType);
+  const double scale = 1.0 / double(R);
+  if (B == 1 && A >= kSerialMinRows && R <= kSerialMaxR) {
+    reducePass(op, x, A, R, 1, compute, out, kSerial, 1, std::max<int64_t>(R, 1), scale);
+    return out;
+  }
+  const Mode mode = B == 1 ? kTree : kColumn;
   const int64_t chunk = B == 1 ? kRowChunk : kColumnChunk;
   const int64_t parts = std::max<int64_t>(1, (R + chunk - 1) / chunk);
   if (arg && parts > 1) return argOverChunks(op, x, A, R, compute, parts, outShape);
-  const double scale = 1.0 / double(R);
   if (parts == 1) {
-    reducePass(op, x, A, R, B, compute, out, 1, std::max<int64_t>(R, 1), scale);
+    reducePass(op, x, A, R, B, compute, out, mode, 1, std::max<int64_t>(R, 1), scale);
     return out;
   }
   // R split into chunks: partial results in the compute dtype ([A, parts, B]; a mean sums),
   // then one more pass over the parts.
   const OpKind first = op == OpKind::Mean ? OpKind::Sum : op;
   Tensor partial = emptyDevice(Dims{A * parts * B}, compute);
-  reducePass(first, x, A, R, B, compute, partial, parts, chunk, 1.0);
-  reducePass(op, partial, A, parts, B, compute, out, 1, parts, scale);
+  reducePass(first, x, A, R, B, compute, partial, mode, parts, chunk, 1.0);
+  const Mode second = mode == kTree && A >= kSerialMinRows ? kSerial : mode;
+  reducePass(op, partial, A, parts, B, compute, out, second, 1, parts, scale);
   return out;
 }
 
