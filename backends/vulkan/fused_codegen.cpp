@@ -25,6 +25,7 @@ layout(local_size_x = 256) in;
 layout(std430, set = 0, binding = 0) buffer Buf { uint d[]; } buf[4];
 layout(std430, set = 0, binding = 0) buffer Buf8 { u64vec2 d[]; } buf8[4];
 layout(std430, set = 0, binding = 0) buffer Buf16 { u64vec4 d[]; } buf16[4];
+layout(std430, set = 0, binding = 0) buffer BufB8 { uint64_t d[]; } bufB8[4];
 #define STRIDED_LOOP(i, start, end, step) \
   for (uint i##0 = (start); i##0 < (end); i##0 += (step) * 16384u) \
     for (uint i = i##0; i < min((end), i##0 + (step) * 16384u); i += (step))
@@ -44,6 +45,25 @@ void loadW8(uint b, uint off, uint stride, uint i8, out uvec4 lo, out uvec4 hi) 
   u64vec4 v = buf16[b].d[(off >> 3) + i8];
   lo = uvec4(unpackUint2x32(v.x), unpackUint2x32(v.y));
   hi = uvec4(unpackUint2x32(v.z), unpackUint2x32(v.w));
+}
+// Bool operands and results on the linear path (Note [Linear bool operands] in
+// elementwise.comp): 4 (8) bytes are one uint (uint64_t) at a byte offset that is a multiple of
+// 4 (8); in registers each byte is a word holding its value.
+uvec4 bytesToWords(uint w) { return uvec4(w & 0xffu, (w >> 8) & 0xffu, (w >> 16) & 0xffu, w >> 24); }
+uint wordsToBytes(uvec4 b) { return b.x | (b.y << 8) | (b.z << 16) | (b.w << 24); }
+uint byteAt(uint b, uint off) { return (buf[b].d[off >> 2] >> ((off & 3u) << 3)) & 0xffu; }
+uvec4 loadB4(uint b, uint off, uint stride, uint i4) {
+  if (stride == 0u) return uvec4(byteAt(b, off));
+  return bytesToWords(buf[b].d[(off >> 2) + i4]);
+}
+void loadB8(uint b, uint off, uint stride, uint i8, out uvec4 lo, out uvec4 hi) {
+  if (stride == 0u) {
+    lo = hi = uvec4(byteAt(b, off));
+    return;
+  }
+  uvec2 v = unpackUint2x32(bufB8[b].d[(off >> 3) + i8]);
+  lo = bytesToWords(v.x);
+  hi = bytesToWords(v.y);
 }
 // As elementwise.comp's subgroupChunk: this subgroup's contiguous share [begin, end) of n.
 void subgroupChunk(uint n, out uint begin, out uint end) {
@@ -249,8 +269,6 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   const int k = int(p.numInputs);
   if (k > kFusedMaxInputs || p.code.empty()) return src;
   bool checked = false;
-  bool words = outType != DType::Bool;
-  for (DType t : inputTypes) words = words && t != DType::Bool;
   std::string body, vbody;
   std::vector<DType> types(p.code.size());
   for (size_t i = 0; i < p.code.size(); ++i) {
@@ -276,7 +294,9 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
         else if (t == DType::I32) expr = "int(buf[" + bi + "].d[" + ei + "])";
         else expr = "loadB(" + bi + ", " + ei + ")";
         const std::string w = "w" + u + "[j]";
-        vexpr = t == DType::F32 ? "uintBitsToFloat(" + w + ")" : "int(" + w + ")";
+        vexpr = t == DType::F32   ? "uintBitsToFloat(" + w + ")"
+                : t == DType::I32 ? "int(" + w + ")"
+                                  : "(" + w + " != 0u)";
         break;
       }
       case FusedInstr::Kind::Scalar:
@@ -331,7 +351,7 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   else store = "  storeB(bo, eo, " + result + ");\n";
 
   src.checked = checked;
-  src.linear = words;
+  src.linear = true;
   src.glsl = kPrelude;
   if (checked) src.glsl += kCheckedPrelude;
   src.glsl += "layout(push_constant) uniform PC {\n  uint n; uint meta; uint shape[4]; uint outOff;\n";
@@ -351,20 +371,34 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   src.glsl += R"(void main() {
   const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
 )";
-  if (words) {
+  {
     // Note [Fused linear path] (fused_codegen.h): one merged dim, operands at stride 1 or 0, walking ones
     // at offsets that are multiples of 4 (8): each subgroup walks its chunk 4 (8) elements per
-    // invocation and step, no index math.
-    const std::string rword = outType == DType::F32 ? "floatBitsToUint(" + result + ")"
-                                                    : "uint(" + result + ")";
+    // invocation and step, no index math. Bool operands load 4 (8) bytes, a bool result stores
+    // them (one byte 0/1 per element, as storeB).
+    const std::string rword = outType == DType::F32   ? "floatBitsToUint(" + result + ")"
+                              : outType == DType::I32 ? "uint(" + result + ")"
+                                                      : "(" + result + " ? 1u : 0u)";
+    const std::string store8 =
+        outType == DType::Bool
+            ? "bufB8[bo].d[(pc.outOff >> 3) + i8] = packUint2x32(uvec2(wordsToBytes(rh[0]), "
+              "wordsToBytes(rh[1])));\n"
+            : "buf16[bo].d[(pc.outOff >> 3) + i8] = u64vec4(packUint2x32(rh[0].xy), "
+              "packUint2x32(rh[0].zw),\n                                                  "
+              "packUint2x32(rh[1].xy), packUint2x32(rh[1].zw));\n";
+    const std::string store4 =
+        outType == DType::Bool
+            ? "buf[bo].d[(pc.outOff >> 2) + i4] = wordsToBytes(r);\n"
+            : "buf8[bo].d[(pc.outOff >> 2) + i4] = u64vec2(packUint2x32(r.xy), packUint2x32(r.zw));\n";
     std::string loads4, loads8;
     for (int u = 0; u < k; ++u) {
       const std::string us = std::to_string(u);
+      const bool isBool = u < int(inputTypes.size()) && inputTypes[u] == DType::Bool;
       const std::string args = "(pc.meta >> " + std::to_string(4 + 3 * (u + 1)) + ") & 7u, pc.inp[" +
                                std::to_string(5 * u) + "], pc.inp[" + std::to_string(5 * u + 4) + "], ";
-      loads4 += "      const uvec4 w" + us + " = loadW4(" + args + "i4);\n";
-      loads8 += "      uvec4 w" + us + "h[2];\n      loadW8(" + args + "i8, w" + us + "h[0], w" + us +
-                "h[1]);\n";
+      loads4 += "      const uvec4 w" + us + (isBool ? " = loadB4(" : " = loadW4(") + args + "i4);\n";
+      loads8 += "      uvec4 w" + us + "h[2];\n      " + (isBool ? "loadB8(" : "loadW8(") + args + "i8, w" +
+                us + "h[0], w" + us + "h[1]);\n";
     }
     std::string body8;
     {
@@ -387,9 +421,7 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
         }
         rh[h] = r;
       }
-      buf16[bo].d[(pc.outOff >> 3) + i8] = u64vec4(packUint2x32(rh[0].xy), packUint2x32(rh[0].zw),
-                                                  packUint2x32(rh[1].xy), packUint2x32(rh[1].zw));
-    }
+      )" + store8 + R"(    }
     const uint tail = (pc.n & ~7u) + gid;
     if (tail < pc.n) element(tail);
     return;
@@ -402,8 +434,7 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
       for (uint j = 0u; j < 4u; ++j) {
 )" + vbody + "        r[j] = " + rword + R"(;
       }
-      buf8[bo].d[(pc.outOff >> 2) + i4] = u64vec2(packUint2x32(r.xy), packUint2x32(r.zw));
-    }
+      )" + store4 + R"(    }
     const uint tail = (pc.n & ~3u) + gid;
     if (tail < pc.n) element(tail);
     return;

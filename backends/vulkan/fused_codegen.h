@@ -25,8 +25,9 @@ namespace tessel::backends::vulkan {
 // so a "checked" kernel has three bindings for data.
 //
 // Note [Fused linear path]
-// A kernel over word dtypes only (f32/i32 operands and result; FusedKernelSource::linear)
-// also holds elementwise.comp's linear loop (Note [Linear elementwise]): when the merged
+// Every kernel (FusedKernelSource::linear) also holds elementwise.comp's linear loop (Note
+// [Linear elementwise]; bool operands and results as Note [Linear bool operands]: 4 or 8
+// bytes a step as one uint or uint64_t, a bool result packed back into bytes): when the merged
 // shape is one dim, the output contiguous and every input at stride 1 or 0, the host sets
 // bit 31 of word 1 (walking operands at offsets that are multiples of 4: 4 words a step, one
 // u64vec2) or bit 30 (multiples of 8: 8 words a step, one u64vec4) and dispatches at most 256
@@ -34,6 +35,8 @@ namespace tessel::backends::vulkan {
 // is one word loaded at a uniform address, and the n mod 4 (8) tail runs the strided code for
 // one element. Same pipeline for both paths, so no size builds a pipeline. On lavapipe
 // `(x * 2 + y) * 0.5` over 16M f32 goes 0.82 -> 8.6 GB/s (docs/perf.md, "vulkan graphs").
+// Until bool operands took it, `logical_and(x > 0.5, y < 0.2)` over 16M f32 ran strided:
+// 283 -> 38 ms on lavapipe, as fast as the f32 chain above (docs/vulkan_graphs.md).
 constexpr int kFusedMaxInputs = 5;
 constexpr int kFusedRank = 4;
 constexpr int kFusedLocalSize = 256;
@@ -41,8 +44,8 @@ constexpr int kFusedLocalSize = 256;
 struct FusedKernelSource {
   std::string glsl;
   bool checked = false;  ///< reads/writes the error flag word in binding 3
-  /// Has the linear path (Note [Fused linear path]): every operand and the result are 32-bit
-  /// words; the host selects it with bit 31 of word 1 (meta).
+  /// Has the linear path (Note [Fused linear path]); the host selects it with bit 31 (4 a
+  /// step) or 30 (8 a step) of word 1 (meta).
   bool linear = false;
 };
 

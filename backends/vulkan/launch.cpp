@@ -99,18 +99,19 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
   for (size_t i = 0; i < ins.size(); ++i) types |= dtypeCode(ins[i].dtype()) << (4 * (i + 1));
   types |= dtypeCode(compute) << 16;
   uint32_t variant = op | (types << 8);
-  // One merged dim with every input at stride 0 or 1: the linear path, with uvec4 loads when
-  // every dtype is a word and the walking operands start on a multiple of 4 elements.
+  // One merged dim with every input at stride 0 or 1: the linear path, four elements a step
+  // when the walking operands start on a multiple of 4 elements, eight on a multiple of 8
+  // (bool operands and results too: 4 or 8 bytes, one uint or uint64_t; Note [Linear bool
+  // operands] in elementwise.comp).
   if (sz.size() == 1 && st[0][0] == 1) {
-    bool linear = true, vec4 = op != EW_WHERE && out.dtype() != DType::Bool &&
-                               compute != DType::Bool && offs[0] % 4 == 0;
+    bool linear = true, vec4 = offs[0] % 4 == 0, vec8 = offs[0] % 8 == 0;
     for (int k = 1; k < nops; ++k) {
-      linear = linear && (st[k][0] == 0 || st[k][0] == 1);
-      vec4 = vec4 && ins[k - 1].dtype() != DType::Bool && (st[k][0] == 0 || offs[k] % 4 == 0);
+      const bool walks = st[k][0] == 1;
+      linear = linear && (st[k][0] == 0 || walks);
+      vec4 = vec4 && (!walks || offs[k] % 4 == 0);
+      vec8 = vec8 && (!walks || offs[k] % 8 == 0);
     }
-    // Eight-word steps when every walking operand starts on a multiple of 8 elements.
-    bool vec8 = vec4 && offs[0] % 8 == 0;
-    for (int k = 1; k < nops; ++k) vec8 = vec8 && (st[k][0] == 0 || offs[k] % 8 == 0);
+    vec8 = vec8 && vec4;
     if (linear) {
       EwPush pc{};
       pc.n = u32(n, "element count");

@@ -220,6 +220,62 @@ TEST_F(VulkanGraph, LinearPathAndStridedPathAgree) {
   }
 }
 
+// Note [Fused linear path] with bool operands and results (Note [Linear bool operands] in
+// elementwise.comp): a bool input walked at offsets 0 (8 bytes a step), 4 (4 bytes) and 3
+// (strided), a broadcast bool scalar, and both a bool result and an f32 result of where with
+// a bool condition. All equal cpu, with ragged tails, and the aligned runs take the linear path.
+TEST_F(VulkanGraph, LinearPathWithBoolOperandsAndResults) {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope(&env);
+  GraphBuilder b(&env);
+  SymInt n = dynamicSize(env, "n", 1000);
+  ValueId x = b.input("x", {n}, DType::F32);
+  ValueId y = b.input("y", {n}, DType::F32);
+  ValueId m = b.input("m", {n}, DType::Bool);
+  ValueId c = b.input("c", {}, DType::Bool);  // broadcast (stride 0)
+  ValueId half = b.constant(Tensor::scalar(0.5, DType::F32));
+  // A bool result: (x > 0.5 and not m) or (y < 0.5 and c).
+  ValueId mask = b.op(OpKind::LogicalOr,
+                      {b.op(OpKind::LogicalAnd, {b.op(OpKind::Gt, {x, half}), b.op(OpKind::LogicalNot, {m})}),
+                       b.op(OpKind::LogicalAnd, {b.op(OpKind::Lt, {y, half}), c})});
+  b.output(mask);
+  // An f32 result from a bool condition: where(m, x * 2, y).
+  Graph g = b.build();
+  GraphBuilder b2(&env);
+  ValueId x2 = b2.input("x", {n}, DType::F32);
+  ValueId y2 = b2.input("y", {n}, DType::F32);
+  ValueId m2 = b2.input("m", {n}, DType::Bool);
+  b2.output(b2.op(OpKind::Where, {m2, b2.op(OpKind::Mul, {x2, b2.constant(Tensor::scalar(2.0, DType::F32))}), y2}));
+  Graph g2 = b2.build();
+  for (const Graph* graph : {&g, &g2}) {
+    const bool withScalar = graph == &g;
+    VulkanGraphExecutor vk(*graph);
+    CpuGraphExecutor cpu(*graph);
+    ASSERT_EQ(vk.generatedKernels(), 1u);
+    std::mt19937 rng(21);
+    for (int64_t size : {1, 7, 8, 9, 1000, 1027, 70001}) {
+      SCOPED_TRACE(size);
+      std::vector<Tensor> in = {randomTensor(rng, {size}, Fill::Float),
+                                randomTensor(rng, {size}, Fill::Float),
+                                randomTensor(rng, {size + 8}, Fill::Bool)};
+      if (withScalar) in.push_back(randomTensor(rng, {}, Fill::Bool));
+      std::vector<Tensor> dev = onVulkan(in);
+      const uint64_t pipelines = vulkanStats().pipelinesCreated;
+      for (int64_t start : {0, 4, 3}) {
+        SCOPED_TRACE(start);
+        std::vector<Tensor> hostIn = in, devIn = dev;
+        hostIn[2] = in[2].slice(0, start, start + size, 1).contiguous();
+        devIn[2] = dev[2].slice(0, start, start + size, 1);
+        std::vector<Tensor> got = vk.run(devIn);
+        EXPECT_EQ(vk.vulkanRunStats().fusedKernels, 1u);
+        EXPECT_EQ(vk.vulkanRunStats().fusedLinear, start != 3 && size > 1 ? 1u : 0u);
+        expectSame(got, cpu.run(hostIn), 1e-6);
+      }
+      EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
+    }
+  }
+}
+
 TEST_F(VulkanGraph, DiskCacheServesASecondExecutor) {
   ShapeEnv env;
   shapes::ScopedShapeEnv scope(&env);

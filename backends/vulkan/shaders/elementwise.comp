@@ -159,19 +159,48 @@ int opI(uint op, int a, int b, int c) {
 // element in a scalar loop, and the strided path's div/mod index math costs more than the op,
 // so operands that all walk one merged dim with stride 1 (or 0: a broadcast scalar) take a
 // chunked loop instead (EW_LINEAR): no index math, the broadcast operands loaded once, and
-// with EW_VEC4 (word dtypes, offsets multiple of 4) four words per invocation and step, or
-// EW_VEC8 (offsets multiple of 8) eight. llvmpipe loads a vector's components lane by lane,
-// one bounds-checked scalar load each, so the words move as 64-bit components (u64vec2 /
-// u64vec4, unpacked in registers): half the scalar loads and stores of uvec4, and the vec8
-// step halves the per-lane loop overhead again (AddF32 16M: 3.3 -> 4.1 -> 4.5 GB/s). The host
-// dispatches few workgroups, so each invocation runs many iterations (kept under Note [Loop
-// limit] by the host's group count).
+// with EW_VEC4 (offsets multiple of 4) four elements per invocation and step, or EW_VEC8
+// (offsets multiple of 8) eight. llvmpipe loads a vector's components lane by lane, one
+// bounds-checked scalar load each, so the words move as 64-bit components (u64vec2 / u64vec4,
+// unpacked in registers): half the scalar loads and stores of uvec4, and the vec8 step halves
+// the per-lane loop overhead again (AddF32 16M: 3.3 -> 4.1 -> 4.5 GB/s). The host dispatches
+// few workgroups, so each invocation runs many iterations (kept under Note [Loop limit] by the
+// host's group count).
+//
+// Note [Linear bool operands]
+// A bool operand (one byte per element) walks the same steps: its 4 (8) bytes of a step are
+// one uint (one uint64_t) at byte offset offs + 4 * i4 (8 * i8), aligned because the walking
+// offsets are multiples of 4 (8) and bindings start on the pool's 256-byte alignment. In
+// registers each byte becomes a word holding the byte's value (what loadF/loadI/loadB read),
+// and a bool result is packed back, one byte 0/1 per element (storeByte's layout), and stored
+// as one plain uint / uint64_t: every byte of it lies in [offs, offs + n & ~3 (~7)), inside the
+// output's range, so no other tensor's byte is written. The tail (n mod 4 or 8 elements)
+// starts on a word boundary and goes through storeByte's atomics, as before. where is
+// vectorized the same way (its condition is usually a bool operand). `x > 0.5` over 16M f32 on
+// lavapipe: 97 -> ~15 ms (docs/vulkan.md).
 layout(std430, set = 0, binding = 0) buffer Buf4 { uvec4 d[]; } buf4[4];
 layout(std430, set = 0, binding = 0) buffer Buf8 { u64vec2 d[]; } buf8[4];
 layout(std430, set = 0, binding = 0) buffer Buf16 { u64vec4 d[]; } buf16[4];
-void loadWords8(uint k, uint i8, out uvec4 lo, out uvec4 hi) {
+layout(std430, set = 0, binding = 0) buffer BufB8 { uint64_t d[]; } bufB8[4];
+
+// Four bool bytes as four words holding the byte values, and back (bytes of 0/1 words).
+uvec4 bytesToWords(uint w) { return uvec4(w & 0xffu, (w >> 8) & 0xffu, (w >> 16) & 0xffu, w >> 24); }
+uint wordsToBytes(uvec4 b) { return b.x | (b.y << 8) | (b.z << 16) | (b.w << 24); }
+
+// Operand k's one element when it is a broadcast scalar (stride 0), at a uniform address.
+uint broadcastWord(uint k, uint t) {
+  return t == DT_BOOL ? loadByte(k, pc.offs[k]) : buf[k].d[pc.offs[k]];
+}
+
+void loadWords8(uint k, uint t, uint i8, out uvec4 lo, out uvec4 hi) {
   if (pc.strides[4u * k] == 0u) {
-    lo = hi = uvec4(buf[k].d[pc.offs[k]]);
+    lo = hi = uvec4(broadcastWord(k, t));
+    return;
+  }
+  if (t == DT_BOOL) {
+    uvec2 v = unpackUint2x32(bufB8[k].d[(pc.offs[k] >> 3) + i8]);
+    lo = bytesToWords(v.x);
+    hi = bytesToWords(v.y);
     return;
   }
   u64vec4 v = buf16[k].d[(pc.offs[k] >> 3) + i8];
@@ -179,10 +208,36 @@ void loadWords8(uint k, uint i8, out uvec4 lo, out uvec4 hi) {
   hi = uvec4(unpackUint2x32(v.z), unpackUint2x32(v.w));
 }
 
+uvec4 loadWords4(uint k, uint t, uint i4) {
+  if (pc.strides[4u * k] == 0u) return uvec4(broadcastWord(k, t));
+  if (t == DT_BOOL) return bytesToWords(buf[k].d[(pc.offs[k] >> 2) + i4]);
+  u64vec2 v = buf8[k].d[(pc.offs[k] >> 2) + i4];
+  return uvec4(unpackUint2x32(v.x), unpackUint2x32(v.y));
+}
+
+// Words in registers (a bool is its byte's value) as the compute dtype, as loadF/loadI/loadB.
 float wordF(uint w, uint t) { return t == DT_F32 ? uintBitsToFloat(w) : float(int(w)); }
 int wordI(uint w, uint t) { return t == DT_F32 ? f2i(uintBitsToFloat(w)) : int(w); }
-uint fWord(float v, uint t) { return t == DT_F32 ? floatBitsToUint(v) : uint(f2i(v)); }
-uint iWord(int v, uint t) { return t == DT_F32 ? floatBitsToUint(float(v)) : uint(v); }
+bool wordB(uint w, uint t) { return t == DT_F32 ? uintBitsToFloat(w) != 0.0 : w != 0u; }
+// A result as the output's word (bool: 0 or 1, packed into bytes by the store), as storeF/storeI.
+uint fWord(float v, uint t) {
+  return t == DT_F32 ? floatBitsToUint(v) : t == DT_I32 ? uint(f2i(v)) : (v != 0.0 ? 1u : 0u);
+}
+uint iWord(int v, uint t) {
+  return t == DT_F32 ? floatBitsToUint(float(v)) : t == DT_I32 ? uint(v) : (v != 0 ? 1u : 0u);
+}
+
+// One element of a vectorized step from its operands' words: linearElement's formulas.
+uint wordOp(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, uint a, uint b, uint c) {
+  if (op == EW_WHERE) {
+    const bool cond = wordB(a, ta);
+    if (compute == DT_F32) return fWord(cond ? wordF(b, tb) : wordF(c, tc), tOut);
+    return iWord(cond ? wordI(b, tb) : wordI(c, tc), tOut);
+  }
+  if (compute == DT_F32) return fWord(opF(op, wordF(a, ta), wordF(b, tb), wordF(c, tc)), tOut);
+  if (compute == DT_BOOL) return iWord(wordB(a, ta) ? 1 : 0, tOut);
+  return iWord(opI(op, wordI(a, ta), wordI(b, tb), wordI(c, tc)), tOut);
+}
 
 // One element of a linear dispatch: operand k at offs[k] + i * strides[4k] (stride 0 or 1).
 void linearElement(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, uint i) {
@@ -208,13 +263,6 @@ void linearElement(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, 
   }
 }
 
-uvec4 loadWords4(uint k, uint i4) {
-  // Stride 0: the one word, loaded at a uniform address (llvmpipe loads it once).
-  if (pc.strides[4u * k] == 0u) return uvec4(buf[k].d[pc.offs[k]]);
-  u64vec2 v = buf8[k].d[(pc.offs[k] >> 2) + i4];
-  return uvec4(unpackUint2x32(v.x), unpackUint2x32(v.y));
-}
-
 // This subgroup's share [begin, end) of n items: each subgroup walks its own contiguous chunk,
 // a subgroup-wide vector at a time. On llvmpipe a subgroup is one SIMD vector run from start to
 // end, so every stream it touches is sequential (a grid stride jumped 1 MiB per step and ran
@@ -232,49 +280,40 @@ void linearMain(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute) {
   const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
   const bool binary = op >= EW_FIRST_BINARY, ternary = op >= EW_FIRST_TERNARY;
   if ((kVariant & EW_VEC8) != 0u) {
-    // As EW_VEC4, eight words (one u64vec4) per invocation and step.
-    // Word dtypes only (bool operands take the scalar linear loop); where is not vectorized.
+    // As EW_VEC4, eight elements (one u64vec4 of words, one uint64_t of bools) per step.
     uint begin, end;
     subgroupChunk(pc.n >> 3, begin, end);
     STRIDED_LOOP(i8, begin + gl_SubgroupInvocationID, end, gl_SubgroupSize) {
       uvec4 wa[2], wb[2], wc[2];
-      loadWords8(1u, i8, wa[0], wa[1]);
-      if (binary) loadWords8(2u, i8, wb[0], wb[1]); else wb[0] = wb[1] = uvec4(0u);
-      if (ternary) loadWords8(3u, i8, wc[0], wc[1]); else wc[0] = wc[1] = uvec4(0u);
+      loadWords8(1u, ta, i8, wa[0], wa[1]);
+      if (binary) loadWords8(2u, tb, i8, wb[0], wb[1]); else wb[0] = wb[1] = uvec4(0u);
+      if (ternary) loadWords8(3u, tc, i8, wc[0], wc[1]); else wc[0] = wc[1] = uvec4(0u);
       uvec4 r[2];
-      for (uint h = 0u; h < 2u; ++h) {
-        if (compute == DT_F32) {
-          for (uint j = 0u; j < 4u; ++j)
-            r[h][j] = fWord(opF(op, wordF(wa[h][j], ta), wordF(wb[h][j], tb), wordF(wc[h][j], tc)), tOut);
-        } else {
-          for (uint j = 0u; j < 4u; ++j)
-            r[h][j] = iWord(opI(op, wordI(wa[h][j], ta), wordI(wb[h][j], tb), wordI(wc[h][j], tc)), tOut);
-        }
-      }
-      buf16[0].d[(pc.offs[0] >> 3) + i8] = u64vec4(packUint2x32(r[0].xy), packUint2x32(r[0].zw),
-                                                  packUint2x32(r[1].xy), packUint2x32(r[1].zw));
+      for (uint h = 0u; h < 2u; ++h)
+        for (uint j = 0u; j < 4u; ++j)
+          r[h][j] = wordOp(op, tOut, ta, tb, tc, compute, wa[h][j], wb[h][j], wc[h][j]);
+      if (tOut == DT_BOOL)
+        bufB8[0].d[(pc.offs[0] >> 3) + i8] = packUint2x32(uvec2(wordsToBytes(r[0]), wordsToBytes(r[1])));
+      else
+        buf16[0].d[(pc.offs[0] >> 3) + i8] = u64vec4(packUint2x32(r[0].xy), packUint2x32(r[0].zw),
+                                                    packUint2x32(r[1].xy), packUint2x32(r[1].zw));
     }
     const uint tail = (pc.n & ~7u) + gid;
     if (tail < pc.n) linearElement(op, tOut, ta, tb, tc, compute, tail);
     return;
   }
   if ((kVariant & EW_VEC4) != 0u) {
-    // Word dtypes only (bool operands take the scalar linear loop); where is not vectorized.
+    // Bool operands and results as Note [Linear bool operands]: four bytes, one uint.
     uint begin, end;
     subgroupChunk(pc.n >> 2, begin, end);
     STRIDED_LOOP(i4, begin + gl_SubgroupInvocationID, end, gl_SubgroupSize) {
-      uvec4 wa = loadWords4(1u, i4);
-      uvec4 wb = binary ? loadWords4(2u, i4) : uvec4(0u);
-      uvec4 wc = ternary ? loadWords4(3u, i4) : uvec4(0u);
+      uvec4 wa = loadWords4(1u, ta, i4);
+      uvec4 wb = binary ? loadWords4(2u, tb, i4) : uvec4(0u);
+      uvec4 wc = ternary ? loadWords4(3u, tc, i4) : uvec4(0u);
       uvec4 r;
-      if (compute == DT_F32) {
-        for (uint j = 0u; j < 4u; ++j)
-          r[j] = fWord(opF(op, wordF(wa[j], ta), wordF(wb[j], tb), wordF(wc[j], tc)), tOut);
-      } else {
-        for (uint j = 0u; j < 4u; ++j)
-          r[j] = iWord(opI(op, wordI(wa[j], ta), wordI(wb[j], tb), wordI(wc[j], tc)), tOut);
-      }
-      buf8[0].d[(pc.offs[0] >> 2) + i4] = u64vec2(packUint2x32(r.xy), packUint2x32(r.zw));
+      for (uint j = 0u; j < 4u; ++j) r[j] = wordOp(op, tOut, ta, tb, tc, compute, wa[j], wb[j], wc[j]);
+      if (tOut == DT_BOOL) buf[0].d[(pc.offs[0] >> 2) + i4] = wordsToBytes(r);
+      else buf8[0].d[(pc.offs[0] >> 2) + i4] = u64vec2(packUint2x32(r.xy), packUint2x32(r.zw));
     }
     const uint tail = (pc.n & ~3u) + gid;
     if (tail < pc.n) linearElement(op, tOut, ta, tb, tc, compute, tail);
