@@ -1,5 +1,6 @@
 // bench_vulkan: the vulkan backend on lavapipe or a GPU (docs/perf.md, "vulkan"): elementwise
-// bandwidth, f32 matmul throughput and the host cost of recording one eager dispatch.
+// bandwidth, reductions, f32 matmul throughput, the host cost of recording one eager dispatch
+// and of one round trip.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -40,6 +41,41 @@ void BM_VulkanAddF32(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * n * 12);
 }
 BENCHMARK(BM_VulkanAddF32)->Arg(1 << 20)->Arg(1 << 22)->Arg(1 << 24)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Reductions of 4096 x 4096 f32 (64 MiB read, 4 bytes per element), waiting for the device:
+// arg 0 sums everything (tree mode), 1 sums each row (serial mode: 4096 short rows), 2 sums
+// each column (column mode); Note [Reduction modes] in backends/vulkan/ops_reduce.cpp. The
+// cpu backend's sum of the same tensor runs in BM_CpuSumF32 for the same-run ratio.
+tessel::shapes::OpAttrs reduceAttrs(int64_t kind) {
+  tessel::shapes::OpAttrs a;
+  if (kind == 1) a.dims = {1};
+  if (kind == 2) a.dims = {0};
+  return a;
+}
+void BM_VulkanSumF32(benchmark::State& state) {
+  if (!ready(state)) return;
+  Tensor x = deviceTensor({4096, 4096}, 0.5f);
+  const auto attrs = reduceAttrs(state.range(0));
+  for (auto _ : state) {
+    Tensor s = call(OpKind::Sum, {x}, attrs);
+    vk::synchronize();
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetBytesProcessed(state.iterations() * x.numel() * 4);
+}
+BENCHMARK(BM_VulkanSumF32)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CpuSumF32(benchmark::State& state) {
+  std::vector<float> data(4096 * 4096, 0.5f);
+  Tensor x = Tensor::fromData(std::span<const float>(data), {4096, 4096});
+  const auto attrs = reduceAttrs(state.range(0));
+  for (auto _ : state) {
+    Tensor s = call(OpKind::Sum, {x}, attrs);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetBytesProcessed(state.iterations() * x.numel() * 4);
+}
+BENCHMARK(BM_CpuSumF32)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Context for the figures in the same run: the host's STREAM-like triad (a = b + s * c, 12
 // bytes per element, as bench_tensor's BM_Triad) and the cpu backend's (OpenBLAS) matmul.

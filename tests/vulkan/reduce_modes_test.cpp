@@ -1,12 +1,14 @@
 // Reductions in every mode of Note [Reduction modes] (backends/vulkan/ops_reduce.cpp): column,
 // tree and serial, each with and without the eight-element loads, chunked and not, for every
-// reduction op and dtype, against cpu. The parity test's small shapes reach only some of them.
+// reduction op and dtype, against cpu; long rows both as workgroup trees (the GPU choice) and
+// as serial chunks (the CPU-device choice). The parity test's small shapes reach only some.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
 #include "backends/dispatch.h"
+#include "backends/vulkan/ops.h"
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
 #include "tests/vulkan/vk_test_util.h"
@@ -102,11 +104,24 @@ void compareAll(std::mt19937& rng) {
   }
 }
 
-TEST_F(VulkanTest, ReductionModesMatchCpu) {
+// Long rows take workgroup trees on a GPU and serial chunks on a CPU device; both run here.
+class ReductionModes : public VulkanTest, public ::testing::WithParamInterface<bool> {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    if (!IsSkipped()) setRowsInWorkgroupsForTesting(GetParam());
+  }
+  void TearDown() override {
+    if (!IsSkipped()) setRowsInWorkgroupsForTesting(std::nullopt);
+    VulkanTest::TearDown();
+  }
+};
+
+TEST_P(ReductionModes, MatchCpu) {
   // A small reduction of each op and dtype builds what it needs for every size and mode; the
   // sweep's other shapes, modes and chunked passes then build no pipeline.
-  std::mt19937 rng(7);
   // (An arg reduction over a middle dim first copies to rows: that builds the copy kernel.)
+  std::mt19937 rng(7);
   OpAttrs middle;
   middle.dims = {1};
   for (DType t : {DType::F32, DType::I32, DType::Bool}) {
@@ -117,6 +132,9 @@ TEST_F(VulkanTest, ReductionModesMatchCpu) {
   compareAll(rng);
   EXPECT_EQ(vulkanStats().pipelinesCreated, before);
 }
+
+INSTANTIATE_TEST_SUITE_P(LongRows, ReductionModes, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "Tree" : "Serial"; });
 
 }  // namespace
 }  // namespace tessel::backends::vulkan

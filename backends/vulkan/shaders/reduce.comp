@@ -213,13 +213,14 @@ void treeMain() {
   if (t == 0u) finish(g, v, iv, x);
 }
 
-// Serial mode: invocation o reduces the whole row o (the host keeps R short).
+// Serial mode: invocation o = (a, c) reduces chunk c of row a alone.
 void serialMain() {
   const uint o = linearGroup() * 256u + gl_LocalInvocationID.x;
-  if (o >= pc.A) return;
+  if (o >= pc.A * pc.parts) return;
+  const uint a = o / pc.parts, c = o % pc.parts;
   float v; int iv; uint x;
   identity(v, iv, x);
-  walkRow(v, iv, x, pc.inOff + o * pc.R, 0u, pc.R, true);
+  walkRow(v, iv, x, pc.inOff + a * pc.R, c * pc.chunk, min(pc.R, (c + 1u) * pc.chunk), true);
   finish(o, v, iv, x);
 }
 
