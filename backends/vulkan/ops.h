@@ -68,8 +68,10 @@ Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& out);
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& out);
 Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& out);
 Tensor runReduce(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
-/// Tests: force long rows into workgroup trees (true) or serial chunks (false) whatever the
-/// device type; nullopt restores the default (Note [Reduction modes] in ops_reduce.cpp).
+/// Whether rows are reduced by workgroups meeting in shared memory (a GPU) rather than by
+/// invocations alone (a CPU device): Note [Reduction modes] in ops_reduce.cpp.
+bool rowsInWorkgroups();
+/// Tests: force the choice above either way; nullopt restores the default.
 void setRowsInWorkgroupsForTesting(std::optional<bool> tree);
 /// Reduction of a contiguous device tensor seen as [A, R, B] over R (also used by nn ops).
 Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,

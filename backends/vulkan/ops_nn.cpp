@@ -12,11 +12,12 @@ namespace tessel::backends::vulkan {
 namespace {
 
 struct RowsPush {
-  uint32_t rows, n, op, xOff;
+  uint32_t rows, n, alone, xOff;
   uint32_t wOff, bOff, flags;
   float eps;
 };
 constexpr uint32_t kSoftmax = 0, kLogSoftmax = 1, kLayerNorm = 2, kCrossEntropy = 3;
+constexpr int64_t kAloneMinRows = 64;
 
 void launchRows(uint32_t op, const Tensor& out, const Tensor& x, int64_t rows, int64_t n,
                 const Tensor* w, const Tensor* b, const BufferArg* flag, float eps) {
@@ -25,7 +26,10 @@ void launchRows(uint32_t op, const Tensor& out, const Tensor& x, int64_t rows, i
   pc.rows = u32(rows, "rows");
   pc.n = u32(n, "row length");
   u32(rows * n, "element count");
-  pc.op = op;
+  // Note [Rows alone] in rows.comp: an invocation per row when a CPU device has rows enough
+  // to fill its SIMD lanes.
+  const bool alone = !rowsInWorkgroups() && rows >= kAloneMinRows;
+  pc.alone = alone;
   pc.xOff = u32(x.offset(), "element offset");
   pc.eps = eps;
   BufferArg bufs[4] = {bufferOf(out), bufferOf(x), {}, {}};
@@ -33,7 +37,7 @@ void launchRows(uint32_t op, const Tensor& out, const Tensor& x, int64_t rows, i
   if (w) bufs[2] = bufferOf(*w), pc.wOff = u32(w->offset(), "element offset"), pc.flags |= 1;
   if (b) bufs[3] = bufferOf(*b), pc.bOff = u32(b->offset(), "element offset"), pc.flags |= 2;
   if (flag) bufs[3] = *flag;
-  launch("rows", bufs, pc, uint64_t(rows));
+  launch("rows", bufs, pc, alone ? groupsFor(uint64_t(rows)) : uint64_t(rows), op);
 }
 
 Tensor softmax(const Tensor& x0, int64_t dim, bool log) {

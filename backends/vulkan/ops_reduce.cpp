@@ -43,11 +43,6 @@ constexpr int64_t kSerialMinRows = 512, kSerialMaxR = 16384, kSerialChunk = 1638
 
 std::optional<bool> gRowsInWorkgroups;  // tests' override
 
-bool rowsInWorkgroups() {
-  if (gRowsInWorkgroups) return *gRowsInWorkgroups;
-  return rt().context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
-}
-
 uint32_t reduceCode(OpKind op) {
   switch (op) {
     case OpKind::Sum: return 0;
@@ -125,6 +120,11 @@ Tensor argOverChunks(OpKind op, const Tensor& x, int64_t A, int64_t R, DType com
 }  // namespace
 
 void setRowsInWorkgroupsForTesting(std::optional<bool> tree) { gRowsInWorkgroups = tree; }
+
+bool rowsInWorkgroups() {
+  if (gRowsInWorkgroups) return *gRowsInWorkgroups;
+  return rt().context().properties().deviceType != VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
 
 Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
                  const Dims& outShape, DType outType) {

@@ -133,6 +133,60 @@ TEST_P(ReductionModes, MatchCpu) {
   EXPECT_EQ(vulkanStats().pipelinesCreated, before);
 }
 
+// The row kernels (softmax, log_softmax, layer_norm, cross_entropy; Note [Rows alone] in
+// rows.comp) with many rows and with few, a row per workgroup and a row per invocation.
+TEST_P(ReductionModes, RowKernelsMatchCpu) {
+  std::mt19937 rng(11);
+  auto floats = [&](Dims shape) {
+    Tensor t = randomFlat(numelOf(shape), DType::F32, rng).reshape(shape);
+    return t;
+  };
+  auto labels = [&](int64_t n, int64_t classes) {
+    std::vector<int32_t> v(n);
+    for (auto& y : v) y = std::uniform_int_distribution<int>(0, int(classes) - 1)(rng);
+    return Tensor::fromData(std::span<const int32_t>(v), {n});
+  };
+  struct RowCase {
+    OpKind op;
+    std::vector<Tensor> in;
+    OpAttrs attrs;
+    const char* what;
+  };
+  std::vector<RowCase> cases;
+  for (Dims shape : {Dims{300, 37}, Dims{3, 5000}, Dims{70, 8}}) {
+    for (OpKind op : {OpKind::Softmax, OpKind::LogSoftmax}) {
+      for (int64_t d : {1, 0}) {
+        OpAttrs a;
+        a.dim = d;
+        cases.push_back({op, {floats(shape)}, a, "softmax"});
+      }
+    }
+    OpAttrs ln;
+    ln.shape = {shape[1]};
+    cases.push_back({OpKind::LayerNorm, {floats(shape)}, ln, "layer_norm"});
+    cases.push_back({OpKind::LayerNorm, {floats(shape), floats({shape[1]}), floats({shape[1]})}, ln,
+                     "layer_norm with weight and bias"});
+    cases.push_back({OpKind::CrossEntropy, {floats(shape), labels(shape[0], shape[1])}, OpAttrs{},
+                     "cross_entropy"});
+  }
+  for (const RowCase& c : cases) {
+    SCOPED_TRACE(std::string(shapes::opName(c.op)) + " " + c.what + " rows " +
+                 std::to_string(c.in[0].size(0)));
+    std::vector<Tensor> dev;
+    for (const Tensor& t : c.in) dev.push_back(toVulkan(t));
+    const std::vector<double> w = dispatch(c.op, c.in, c.attrs, Device::Cpu)[0].toDoubles();
+    const std::vector<double> g = toCpu(dispatch(c.op, dev, c.attrs, Device::Vulkan)[0]).toDoubles();
+    ASSERT_EQ(w.size(), g.size());
+    for (size_t i = 0; i < w.size(); ++i) {
+      if (w[i] == g[i] || (std::isnan(w[i]) && std::isnan(g[i]))) continue;
+      if (!(std::fabs(w[i] - g[i]) <= 1e-4 + 1e-4 * std::fabs(w[i]))) {
+        ADD_FAILURE() << "element " << i << ": cpu " << w[i] << " vulkan " << g[i];
+        break;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(LongRows, ReductionModes, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Tree" : "Serial"; });
 
