@@ -1,6 +1,6 @@
 // Data-dependent ops on the device (backends.md): 0/1 flags, an inclusive prefix sum
 // (scan.comp), one read-back of the count to size the output, then a scatter (compact.comp).
-// unique sorts first (bitonic, sort.comp) and flags the first of each run.
+// unique sorts first (merge sort, sort.comp; Note [Merge sort]) and flags the first of each run.
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/shaders/ew_ops.h"
 #include "shapes/user_error.h"
@@ -17,7 +17,7 @@ struct CompactPush {
   uint32_t shape[8];
 };
 struct SortPush {
-  uint32_t n, k, j, isFloat;
+  uint32_t n, mode, width, seg;
 };
 constexpr uint32_t kNonzero = 0, kSelect = 1, kScatter = 2;
 
@@ -124,6 +124,40 @@ Tensor maskedScatter(std::span<const Tensor> in, const OpAttrs& attrs) {
   return out;
 }
 
+// Note [Merge sort]
+// unique sorts its keys with a bottom-up merge sort: runs of kSortRun keys sorted in place by
+// one invocation each, then log2(n / kSortRun) passes that each merge pairs of runs into the
+// other of two buffers. In a pass every invocation writes kMergeSegment consecutive outputs
+// (fewer while runs are short): a binary search on the merge path finds where its segment
+// starts in the two runs, then it merges serially. A pass reads and writes each key once, and
+// no pass needs a barrier inside a workgroup. It replaced a bitonic sort of one dispatch per
+// compare-exchange stage (253 passes over 4M keys: unique of 4M ints took 2.6 s on lavapipe).
+constexpr uint32_t kSortRun = 32, kMergeSegment = 256;
+
+Tensor sortKeys(const Tensor& keys0, DType keyType) {
+  const int64_t n = keys0.numel();
+  u32(2 * n, "sort size");  // run pairs are indexed up to 2n
+  Tensor keys = emptyDevice(Dims{n}, keyType), other = emptyDevice(Dims{n}, keyType);
+  copyInto(keys, keys0);
+  const uint32_t isFloat = keyType == DType::F32 ? 1 : 0;
+  SortPush sp{uint32_t(n), 0, kSortRun, kSortRun};
+  {
+    const BufferArg bufs[] = {bufferOf(keys), bufferOf(keys)};
+    launch("sort", bufs, sp, groupsFor((uint64_t(n) + kSortRun - 1) / kSortRun), isFloat);
+  }
+  Tensor* src = &keys;
+  Tensor* dst = &other;
+  sp.mode = 1;
+  for (uint64_t w = kSortRun; w < uint64_t(n); w *= 2) {
+    sp.width = uint32_t(w);
+    sp.seg = uint32_t(std::min<uint64_t>(kMergeSegment, 2 * w));
+    const BufferArg bufs[] = {bufferOf(*src), bufferOf(*dst)};
+    launch("sort", bufs, sp, groupsFor((uint64_t(n) + sp.seg - 1) / sp.seg), isFloat);
+    std::swap(src, dst);
+  }
+  return *src;
+}
+
 Tensor unique(const Tensor& x, const OpAttrs& attrs) {
   const DType keyType = x.dtype() == DType::F32 ? DType::F32 : DType::I32;
   const int64_t n = x.numel();
@@ -132,23 +166,7 @@ Tensor unique(const Tensor& x, const OpAttrs& attrs) {
     OpSignature sig = ruleWithSize(OpKind::Unique, in, attrs, 0);
     return emptyDevice(concreteShape(sig.shape), sig.dtype);
   }
-  int64_t P = 1;
-  while (P < n) P *= 2;
-  Tensor keys = emptyDevice(Dims{P}, keyType);
-  copyInto(keys.slice(0, 0, n, 1), reshapeDevice(x, Dims{n}));
-  BufferArg arg = bufferOf(keys);
-  if (P > n)  // padding sorts last: NaN for floats, INT32_MAX for ints
-    rt().stream().fill({arg.buffer, arg.offset + VkDeviceSize(n) * 4, VkDeviceSize(P - n) * 4},
-                       keyType == DType::F32 ? 0x7fc00000u : 0x7fffffffu);
-  SortPush sp{u32(P, "element count"), 0, 0, keyType == DType::F32 ? 1u : 0u};
-  const BufferArg sbufs[] = {arg};
-  for (int64_t k = 2; k <= P; k <<= 1)
-    for (int64_t j = k >> 1; j > 0; j >>= 1) {
-      sp.k = uint32_t(k);
-      sp.j = uint32_t(j);
-      launch("sort", sbufs, sp, groupsFor(uint64_t(P)));
-    }
-  Tensor sorted = keys.slice(0, 0, n, 1);
+  const Tensor sorted = sortKeys(reshapeDevice(x, Dims{n}), keyType);
   Tensor flags = emptyDevice(Dims{n}, DType::I32);
   BufferArg farg = bufferOf(flags);
   rt().stream().fill({farg.buffer, farg.offset, 4}, 1);

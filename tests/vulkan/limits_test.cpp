@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "backends/dispatch.h"
 #include "backends/vulkan/vulkan.h"
@@ -96,6 +97,41 @@ TEST_F(VulkanTest, ArgReductionsOverLongRows) {
   const Tensor longRow = toVulkan(Tensor::fromData(std::span<const float>(ramp), {longR}));
   EXPECT_EQ(toCpu(call(OpKind::Argmax, {longRow}, OpAttrs{})).toInts(),
             (std::vector<int64_t>{longR - 3}));
+}
+
+// unique's merge sort (Note [Merge sort]): run and segment boundaries, odd run counts, ties,
+// NaN (sorts last; each NaN is its own value, as on cpu) and every dtype, against cpu; sizes
+// past the first few build no pipeline.
+TEST_F(VulkanTest, UniqueSortsAtEverySize) {
+  std::mt19937 rng(3);
+  uint64_t pipelines = 0;
+  for (int64_t n : {1, 2, 31, 32, 33, 257, 1000, 70001, 300007}) {
+    for (int range : {3, 1 << 30}) {
+      std::vector<int32_t> ints(n);
+      for (auto& v : ints) v = std::uniform_int_distribution<int>(-range, range)(rng);
+      std::vector<float> floats(n);
+      for (auto& v : floats) v = float(std::uniform_int_distribution<int>(-range, range)(rng)) * 0.5f;
+      if (n > 3) floats[n / 3] = floats[n / 2] = std::nanf("");
+      std::vector<bool> bools(n);
+      for (size_t i = 0; i < bools.size(); ++i) bools[i] = rng() % 3 == 0;
+      for (const Tensor& host : {Tensor::fromData(std::span<const int32_t>(ints), {n}),
+                                 Tensor::fromData(std::span<const float>(floats), {n}),
+                                 Tensor::fromBools(bools, {n})}) {
+        SCOPED_TRACE("n " + std::to_string(n) + " range " + std::to_string(range) + " " +
+                     std::string(name(host.dtype())));
+        const std::vector<double> want = call(OpKind::Unique, {host}).toDoubles();
+        const std::vector<double> got = toCpu(call(OpKind::Unique, {toVulkan(host)})).toDoubles();
+        ASSERT_EQ(got.size(), want.size());
+        for (size_t i = 0; i < want.size(); ++i)
+          if (!(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])))) {
+            ADD_FAILURE() << "element " << i << ": cpu " << want[i] << " vulkan " << got[i];
+            break;
+          }
+      }
+    }
+    if (n == 2) pipelines = vulkanStats().pipelinesCreated;
+  }
+  EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
 }
 
 TEST_F(VulkanTest, TensorsStayOnDeviceAndBatch) {
