@@ -68,8 +68,10 @@ Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& out);
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& out);
 Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& out);
 Tensor runReduce(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
-/// Whether rows are reduced by workgroups meeting in shared memory (a GPU) rather than by
-/// invocations alone (a CPU device): Note [Reduction modes] in ops_reduce.cpp.
+/// Whether work is spread as on a GPU (a row per workgroup meeting in shared memory, one
+/// element per invocation) rather than as on a CPU device like lavapipe (each invocation
+/// walking contiguous work alone): Note [Reduction modes] in ops_reduce.cpp, Note [Rows
+/// alone] in rows.comp, Note [Strided runs] in elementwise.comp.
 bool rowsInWorkgroups();
 /// Tests: force the choice above either way; nullopt restores the default.
 void setRowsInWorkgroupsForTesting(std::optional<bool> tree);
