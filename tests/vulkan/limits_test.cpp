@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "backends/dispatch.h"
@@ -132,6 +133,44 @@ TEST_F(VulkanTest, UniqueSortsAtEverySize) {
     if (n == 2) pipelines = vulkanStats().pipelinesCreated;
   }
   EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
+}
+
+// Transposed, sliced and batched operands of products large enough to be copied to aligned
+// layouts first (Note [Matmul operand copies]), and the same below the copy threshold.
+TEST_F(VulkanTest, MatmulOfStridedOperands) {
+  std::mt19937 rng(9);
+  auto random = [&](Dims shape) {
+    std::vector<float> v(numelOf(shape));
+    for (auto& x : v) x = std::uniform_real_distribution<float>(-1, 1)(rng);
+    return Tensor::fromData(std::span<const float>(v), shape);
+  };
+  struct Case {
+    Tensor a, b;
+    std::function<Tensor(const Tensor&)> va, vb;
+  };
+  auto id = [](const Tensor& t) { return t; };
+  auto t01 = [](const Tensor& t) { return t.transpose(0, 1); };
+  auto t12 = [](const Tensor& t) { return t.transpose(1, 2); };
+  const Case cases[] = {
+      {random({96, 128}), random({96, 132}), t01, id},                        // a^T b
+      {random({128, 96}), random({132, 96}), id, t01},                        // a b^T (linear)
+      {random({96, 128}), random({140, 96}), t01, t01},                       // a^T b^T
+      {random({128, 96}), random({96, 141}), id,
+       [](const Tensor& t) { return t.slice(1, 1, 129, 1); }},               // offset 1
+      {random({3, 64, 72}), random({3, 80, 72}), id, t12},                    // batched b^T
+      {random({12, 8}), random({12, 8}), t01, id},                            // small: no copy
+  };
+  for (const Case& c : cases) {
+    const Tensor want = call(OpKind::Matmul, {c.va(c.a), c.vb(c.b)});
+    const Tensor got = toCpu(call(OpKind::Matmul, {c.va(toVulkan(c.a)), c.vb(toVulkan(c.b))}));
+    ASSERT_EQ(got.shape(), want.shape());
+    const std::vector<double> w = want.toDoubles(), g = got.toDoubles();
+    for (size_t i = 0; i < w.size(); ++i)
+      if (!(std::fabs(w[i] - g[i]) <= 1e-4 + 1e-4 * std::fabs(w[i]))) {
+        ADD_FAILURE() << "element " << i << ": cpu " << w[i] << " vulkan " << g[i];
+        break;
+      }
+  }
 }
 
 TEST_F(VulkanTest, TensorsStayOnDeviceAndBatch) {
