@@ -356,18 +356,18 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   if (checked) src.glsl += kCheckedPrelude;
   src.glsl += "layout(push_constant) uniform PC {\n  uint n; uint meta; uint shape[4]; uint outOff;\n";
   src.glsl += "  uint inp[" + std::to_string(std::max(1, 5 * k)) + "];\n} pc;\n";
-  src.glsl += R"(void element(const uint i) {
-  uint x0 = 0u, x1 = 0u, x2 = 0u, x3 = i;
-  if ((pc.meta & 15u) > 1u) {
-    uint rem = i;
-    x3 = rem % pc.shape[3]; rem /= pc.shape[3];
-    x2 = rem % pc.shape[2]; rem /= pc.shape[2];
-    x1 = rem % pc.shape[1]; x0 = rem / pc.shape[1];
-  }
+  src.glsl += R"(void element(const uint i, const uint x0, const uint x1, const uint x2, const uint x3) {
   const uint bo = (pc.meta >> 4) & 7u;
   const uint eo = pc.outOff + i;
 )";
   src.glsl += body + store + "}\n";
+  src.glsl += R"(void elementAt(const uint i) {
+  uint rem = i;
+  const uint x3 = rem % pc.shape[3]; rem /= pc.shape[3];
+  const uint x2 = rem % pc.shape[2]; rem /= pc.shape[2];
+  element(i, rem / pc.shape[1], rem % pc.shape[1], x2, x3);
+}
+)";
   src.glsl += R"(void main() {
   const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
 )";
@@ -423,7 +423,7 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
       }
       )" + store8 + R"(    }
     const uint tail = (pc.n & ~7u) + gid;
-    if (tail < pc.n) element(tail);
+    if (tail < pc.n) elementAt(tail);
     return;
   }
   if ((pc.meta & 0x80000000u) != 0u) {
@@ -436,13 +436,23 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
       }
       )" + store4 + R"(    }
     const uint tail = (pc.n & ~3u) + gid;
-    if (tail < pc.n) element(tail);
+    if (tail < pc.n) elementAt(tail);
     return;
   }
 )";
   }
+  // Note [Fused strided runs]: as elementwise.comp's Note [Strided runs], invocation gid owns
+  // run gid of the innermost dim (meta bits 22-29: its length, 1 on a GPU): the div/mod index
+  // math once per run, pc.n counting runs.
   src.glsl += R"(  if (gid >= pc.n) return;
-  element(gid);
+  const uint run = max(1u, (pc.meta >> 22) & 255u), len = pc.shape[3];
+  const uint runsPerRow = (len + run - 1u) / run;
+  uint row = gid / runsPerRow;
+  const uint c0 = (gid % runsPerRow) * run, end = min(len, c0 + run), first = row * len;
+  const uint x2 = row % pc.shape[2];
+  row /= pc.shape[2];
+  const uint x1 = row % pc.shape[1], x0 = row / pc.shape[1];
+  for (uint c = c0; c < end; ++c) element(first + c, x0, x1, x2, c);
 }
 )";
   return src;

@@ -40,6 +40,7 @@ namespace tessel::backends::vulkan {
 constexpr int kFusedMaxInputs = 5;
 constexpr int kFusedRank = 4;
 constexpr int kFusedLocalSize = 256;
+constexpr int kFusedStridedRun = 64;  ///< innermost elements per invocation on a CPU device (<= 255)
 
 struct FusedKernelSource {
   std::string glsl;

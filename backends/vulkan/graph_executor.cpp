@@ -231,6 +231,12 @@ Tensor VulkanGraphExecutor::runFused(const FusedStep& s, const Value& v,
     r.stream().dispatch(s.pipeline->get(), bufs, &pc, pushBytes, groups, kAllSlotsWritten, accesses);
     ++vkStats_.fusedLinear;
   } else {
+  // Note [Fused strided runs] (fused_codegen.cpp): runs of the innermost dim on a CPU device.
+  const int64_t len = pc.shape[kFusedRank - 1];
+  const int64_t run = rowsInWorkgroups() ? 1 : std::min<int64_t>(len, kFusedStridedRun);
+  pc.meta |= uint32_t(run) << 22;
+  const int64_t runs = innerN / len * ((len + run - 1) / run);
+  pc.n = u32(runs, "element count");
   const int64_t outer = n / innerN;
   Dims pos(lead, 0);
   for (int64_t o = 0; o < outer; ++o) {
@@ -240,7 +246,7 @@ Tensor VulkanGraphExecutor::runFused(const FusedStep& s, const Value& v,
       if (k == 0) pc.outOff = u32(off, "element offset");
       else pc.inp[5 * (k - 1)] = u32(off, "element offset");
     }
-    r.stream().dispatch(s.pipeline->get(), bufs, &pc, pushBytes, groupsFor(innerN, kFusedLocalSize),
+    r.stream().dispatch(s.pipeline->get(), bufs, &pc, pushBytes, groupsFor(runs, kFusedLocalSize),
                         kAllSlotsWritten, accesses);
     for (int d = lead - 1; d >= 0; --d) {
       if (++pos[d] < sz[d]) break;

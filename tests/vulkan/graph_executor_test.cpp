@@ -9,6 +9,7 @@
 
 #include "backends/vulkan/fused_cache.h"
 #include "backends/vulkan/graph_executor.h"
+#include "backends/vulkan/ops.h"
 #include "tests/compile/compile_test_util.h"
 #include "tests/vulkan/graph_chain.h"
 #include "tests/vulkan/vk_test_util.h"
@@ -347,15 +348,24 @@ TEST_F(VulkanGraph, BroadcastStridedAndMixedDtypes) {
   CpuGraphExecutor cpu(g);
   EXPECT_GE(vk.generatedKernels(), 1u) << vk.explain();
   std::mt19937 rng(3);
-  for (auto [nn, mm] : {std::pair<int64_t, int64_t>{6, 4}, {1, 1}, {0, 5}, {300, 7}}) {
-    std::vector<Tensor> in{randomTensor(rng, {mm, nn}, Fill::Float),
-                           randomTensor(rng, {nn, 1}, Fill::Float),
-                           randomTensor(rng, {mm}, Fill::Int),
-                           randomTensor(rng, {nn, mm}, Fill::Bool)};
-    expectSame(vk.run(onVulkan(in)), cpu.run(in), 0);
-    // (an empty result with integer floordiv runs op by op: cpu checks every divisor)
-    if (nn > 0) EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+  // Both schedulings of the strided path (Note [Fused strided runs]): runs of the innermost
+  // dim (a CPU device; rows of 300 and 129 split into several runs, the last one short) and
+  // one element per invocation (a GPU).
+  for (bool gpu : {false, true}) {
+    backends::vulkan::setRowsInWorkgroupsForTesting(gpu);
+    for (auto [nn, mm] : {std::pair<int64_t, int64_t>{6, 4}, {1, 1}, {0, 5}, {300, 7}, {7, 300},
+                          {130, 129}}) {
+      SCOPED_TRACE((gpu ? "gpu " : "cpu device ") + std::to_string(nn) + "x" + std::to_string(mm));
+      std::vector<Tensor> in{randomTensor(rng, {mm, nn}, Fill::Float),
+                             randomTensor(rng, {nn, 1}, Fill::Float),
+                             randomTensor(rng, {mm}, Fill::Int),
+                             randomTensor(rng, {nn, mm}, Fill::Bool)};
+      expectSame(vk.run(onVulkan(in)), cpu.run(in), 0);
+      // (an empty result with integer floordiv runs op by op: cpu checks every divisor)
+      if (nn > 0) EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+    }
   }
+  backends::vulkan::setRowsInWorkgroupsForTesting(std::nullopt);
 }
 
 TEST_F(VulkanGraph, IntegerDivisionByZeroRaisesLikeCpu) {
