@@ -113,6 +113,37 @@ TEST_P(StridedRuns, MatchCpu) {
   }
 }
 
+// index_select and gather walk runs of their output's innermost dim too, including when the
+// indexed dim is the innermost one (each element then reads its own index).
+TEST_P(StridedRuns, IndexOpsMatchCpu) {
+  std::mt19937 rng(8);
+  auto indices = [&](Dims shape, int64_t size) {
+    std::vector<int32_t> v(numelOf(shape));
+    for (auto& i : v) i = std::uniform_int_distribution<int>(-int(size), int(size) - 1)(rng);
+    return Tensor::fromData(std::span<const int32_t>(v), shape);
+  };
+  for (DType t : {DType::F32, DType::I32, DType::Bool}) {
+    SCOPED_TRACE(std::string(name(t)));
+    const Tensor x = random({130, 150}, t, rng);
+    for (int64_t dim : {0, 1}) {
+      OpAttrs a;
+      a.dim = dim;
+      const Tensor sel = indices({97}, x.size(dim));
+      expectSame(call(OpKind::IndexSelect, {x, sel}, a),
+                 call(OpKind::IndexSelect, {toVulkan(x), toVulkan(sel)}, a));
+      const Tensor gat = indices(dim == 0 ? Dims{40, 150} : Dims{130, 140}, x.size(dim));
+      expectSame(call(OpKind::Gather, {x, gat}, a),
+                 call(OpKind::Gather, {toVulkan(x), toVulkan(gat)}, a));
+    }
+    // A transposed source: strided reads along the run.
+    OpAttrs a;
+    a.dim = 0;
+    const Tensor sel = indices({70}, 150);
+    expectSame(call(OpKind::IndexSelect, {x.transpose(0, 1), sel}, a),
+               call(OpKind::IndexSelect, {toVulkan(x).transpose(0, 1), toVulkan(sel)}, a));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Scheduling, StridedRuns, ::testing::Bool(),
                          [](const auto& info) { return info.param ? "Gpu" : "CpuDevice"; });
 
