@@ -134,7 +134,7 @@ Tensor dropout(const Tensor& x0, double p, const OpSignature& sig) {
   pc.scale = p < 1 ? float(1.0 / (1.0 - p)) : 0.0f;
   pc.xOff = u32(x.offset(), "element offset");
   const BufferArg bufs[] = {bufferOf(out), bufferOf(x)};
-  launch("create", bufs, pc, groupsFor(pc.n));
+  launch("create", bufs, pc, groupsFor((uint64_t(pc.n) + 3) / 4), pc.mode);  // one Philox block per invocation
   return out;
 }
 
