@@ -21,6 +21,7 @@ layout(local_size_x = 256) in;
 #define M_COLUMN 0u
 #define M_TREE 1u
 #define M_SERIAL 2u
+#define M_BLOCKS 3u
 
 // The op and the dtypes are a specialization constant, as in elementwise.comp: llvmpipe runs
 // every case of a switch on a push constant, and this one sits in the innermost loop.
@@ -224,8 +225,74 @@ void serialMain() {
   finish(o, v, iv, x);
 }
 
+// The partial value at output o as the compute dtype (blocks mode's accumulator).
+void loadPartial(uint o, out float v, out int iv) {
+  v = 0.0;
+  iv = 0;
+  if (kLogical) iv = int(loadByte(0, o));
+  else if (kFloat) v = uintBitsToFloat(buf[0].d[o]);
+  else iv = int(buf[0].d[o]);
+}
+
+// Blocks mode (B > 1 on a CPU device): invocation o = (a, c) folds rows [c * chunk, ...) of
+// slab a into its own partial row of B outputs, row after row, so every load walks memory in
+// order (Note [Reduction modes]). Its first row initializes the partial row.
+void blocksMain() {
+  const uint o = linearGroup() * 256u + gl_LocalInvocationID.x;
+  if (o >= pc.A * pc.parts) return;
+  const uint a = o / pc.parts, c = o % pc.parts;
+  const uint r0 = c * pc.chunk, r1 = min(pc.R, r0 + pc.chunk);
+  const uint out0 = o * pc.B;
+  for (uint r = r0; r < r1; ++r) {
+    const uint in0 = pc.inOff + (a * pc.R + r) * pc.B;
+    uint b = 0u;
+    if (pc.vec != 0u && !kLogical) {
+      for (; b + 8u <= pc.B; b += 8u) {
+        float v[8]; int iv[8]; uint x[8];
+        if (r == r0) {
+          for (uint j = 0u; j < 8u; ++j) identity(v[j], iv[j], x[j]);
+        } else {
+          u64vec4 p = buf32[0].d[(out0 + b) >> 3];
+          uvec2 pw[4] = {unpackUint2x32(p.x), unpackUint2x32(p.y), unpackUint2x32(p.z), unpackUint2x32(p.w)};
+          for (uint j = 0u; j < 8u; ++j) {
+            const uint w = pw[j >> 1][j & 1u];
+            v[j] = uintBitsToFloat(w);
+            iv[j] = int(w);
+            x[j] = 0u;
+          }
+        }
+        uvec2 w[4];
+        if (kTin == DT_BOOL) {  // eight bytes, each element's word its byte
+          uvec2 q = unpackUint2x32(buf64[1].d[(in0 + b) >> 3]);
+          for (uint j = 0u; j < 8u; ++j) w[j >> 1][j & 1u] = ((j < 4u ? q.x : q.y) >> (8u * (j & 3u))) & 0xffu;
+        } else {
+          u64vec4 q = buf32[1].d[(in0 + b) >> 3];
+          w = uvec2[4](unpackUint2x32(q.x), unpackUint2x32(q.y), unpackUint2x32(q.z), unpackUint2x32(q.w));
+        }
+        uvec2 res[4];
+        for (uint j = 0u; j < 8u; ++j) {
+          addWord(v[j], iv[j], x[j], w[j >> 1][j & 1u], r);
+          res[j >> 1][j & 1u] = kFloat ? floatBitsToUint(v[j]) : uint(iv[j]);
+        }
+        buf32[0].d[(out0 + b) >> 3] = u64vec4(packUint2x32(res[0]), packUint2x32(res[1]),
+                                              packUint2x32(res[2]), packUint2x32(res[3]));
+      }
+    }
+    for (; b < pc.B; ++b) {
+      float v; int iv; uint x = 0u;
+      if (r == r0) identity(v, iv, x);
+      else loadPartial(out0 + b, v, iv);
+      addOne(v, iv, x, in0 + b, r);
+      if (kLogical) storeByte(0, out0 + b, iv != 0 ? 1u : 0u);
+      else if (kFloat) buf[0].d[out0 + b] = floatBitsToUint(v);
+      else buf[0].d[out0 + b] = uint(iv);
+    }
+  }
+}
+
 void main() {
-  if (pc.mode == M_COLUMN) columnMain();
+  if (pc.mode == M_BLOCKS) blocksMain();
+  else if (pc.mode == M_COLUMN) columnMain();
   else if (pc.mode == M_SERIAL) serialMain();
   else treeMain();
 }
