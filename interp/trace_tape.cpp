@@ -96,7 +96,8 @@ shapes::DType TraceTape::dtype(Handle h) const {
   return fakeOf(values_.at(h)).dtype;
 }
 
-Handle TraceTape::constant(double v, shapes::DType dtype) {
+Handle TraceTape::constant(double v, shapes::DType dtype, Handle like) {
+  (void)like;  // a graph runs on one backend: its constants go where the graph does
   shapes::OpAttrs a;  // a 0-d full: constants are graph values too
   a.scalars = {v};
   a.dtype = dtype;

@@ -36,7 +36,8 @@ class TraceTape final : public backends::autodiff::Emitter {
                                 const shapes::OpAttrs& attrs) override;
   shapes::SymShape shape(backends::autodiff::Handle h) const override;
   shapes::DType dtype(backends::autodiff::Handle h) const override;
-  backends::autodiff::Handle constant(double v, shapes::DType dtype) override;
+  backends::autodiff::Handle constant(double v, shapes::DType dtype,
+                                      backends::autodiff::Handle like) override;
   backends::autodiff::Handle replayRand(const backends::RngState& rng,
                                         const shapes::SymShape& shape) override;
 

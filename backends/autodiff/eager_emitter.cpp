@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "backends/backend.h"
 #include "backends/dispatch.h"
 
 namespace tessel::backends::autodiff {
@@ -33,8 +34,14 @@ shapes::SymShape EagerEmitter::shape(Handle h) const {
   return shapes::SymShape(d.begin(), d.end());
 }
 
-Handle EagerEmitter::constant(double v, shapes::DType dtype) {
-  return add(Tensor::scalar(v, dtype));
+Handle EagerEmitter::constant(double v, shapes::DType dtype, Handle like) {
+  Tensor c = Tensor::scalar(v, dtype);
+  const Device device = values_[like].device();
+  return add(device == Device::Cpu ? c : toDevice(c, device));
+}
+
+Handle EagerEmitter::create(shapes::OpKind op, const shapes::OpAttrs& attrs, Handle like) {
+  return add(dispatch(op, {}, attrs, values_[like].device()).at(0));
 }
 
 Handle EagerEmitter::replayRand(const RngState& rng, const shapes::SymShape& shape) {

@@ -22,7 +22,8 @@ class EagerEmitter final : public Emitter {
             const shapes::OpAttrs& attrs) override;
   shapes::SymShape shape(Handle h) const override;
   shapes::DType dtype(Handle h) const override { return values_[h].dtype(); }
-  Handle constant(double v, shapes::DType dtype) override;
+  Handle constant(double v, shapes::DType dtype, Handle like) override;
+  Handle create(shapes::OpKind op, const shapes::OpAttrs& attrs, Handle like) override;
   Handle replayRand(const RngState& rng, const shapes::SymShape& shape) override;
   /// Drops the tensors of handles made by op() that are not in `live` (amortized: only when the
   /// number of values has doubled since the last sweep), so backward temporaries are freed.

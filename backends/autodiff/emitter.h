@@ -30,8 +30,14 @@ class Emitter {
                     const shapes::OpAttrs& attrs) = 0;
   virtual shapes::SymShape shape(Handle h) const = 0;
   virtual shapes::DType dtype(Handle h) const = 0;
-  /// A 0-d constant of `dtype` holding v.
-  virtual Handle constant(double v, shapes::DType dtype) = 0;
+  /// A 0-d constant of `dtype` holding v, on the device of `like` (eager values live on a
+  /// device; a constant that met them from the cpu would be a device mismatch).
+  virtual Handle constant(double v, shapes::DType dtype, Handle like) = 0;
+  /// A creation op (no tensor inputs: full, arange, ...) whose result lives where `like` does.
+  virtual Handle create(shapes::OpKind op, const shapes::OpAttrs& attrs, Handle like) {
+    (void)like;
+    return this->op(op, {}, attrs);
+  }
   /// rand(shape) drawn with the generator in state `rng` (dropout's rule replays its mask).
   /// A UserError where the random draws cannot be replayed (inside a traced graph).
   virtual Handle replayRand(const RngState& rng, const shapes::SymShape& shape) = 0;

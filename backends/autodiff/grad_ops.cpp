@@ -17,7 +17,7 @@ Var emit(OpKind op, std::initializer_list<Var> xs, const OpAttrs& a = {}) {
 // An op without operands (full, arange) in like's emitter.
 Var create(const Var& like, OpKind op, const OpAttrs& a) {
   Emitter& em = like.emitter();
-  return Var(&em, em.op(op, {}, a));
+  return Var(&em, em.create(op, a, like.handle()));
 }
 }  // namespace
 
@@ -28,7 +28,7 @@ shapes::SymInt Var::size(int64_t d) const {
 
 Var lit(const Var& like, double v, DType dtype) {
   Emitter& em = like.emitter();
-  return Var(&em, em.constant(v, dtype));
+  return Var(&em, em.constant(v, dtype, like.handle()));
 }
 
 Var sizeScalar(const Var& like, const SymInt& n, DType dtype) {

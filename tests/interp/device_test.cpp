@@ -91,3 +91,41 @@ TEST(Devices, CompiledGraphsOnVulkanMatchCpu) {
 }
 
 }  // namespace
+
+namespace {
+
+// Eager gradients of vulkan tensors stay on vulkan and equal cpu's: the gradient rules' own
+// constants and creation ops (0.5, arange for a one-hot, zeros) are made on the device of the
+// values they meet (EagerEmitter::constant/create); before, the backward pass of a model on
+// vulkan stopped at the first of them with a DeviceError.
+TEST(Devices, EagerGradientsOnVulkanMatchCpu) {
+  if (backends::vulkan::availableVulkanDevices().empty())
+    GTEST_SKIP() << "no Vulkan device here (install mesa-vulkan-drivers for lavapipe)";
+  EXPECT_EQ(run(
+      "fn loss_fn(p) {\n"
+      "  let a = p[\"a\"]\n"
+      "  let w = p[\"w\"]\n"
+      "  let h = gelu(linear(a, w, p[\"b\"])) + tanh(a @ w.transpose(0, 1)).sum(dim = 1, keepdim = true) * 0.1\n"
+      "  let s = softmax(h, 1) * log_softmax(h * 0.5, 1) + sigmoid(h) - exp(-h.abs()) + sqrt(h * h + 1.0)\n"
+      "  let n = layer_norm(s, [3], p[\"g\"], p[\"b\"])\n"
+      "  let m = maximum(n, n.transpose(0, 1).transpose(0, 1) * 0.5) + where(n > 0, n, n * 0.1) + clamp(n, -0.5, 0.5)\n"
+      "  let c = cat([m, m * 2.0], 1).reshape([8, 3]).max(dim = 0) + stack([m.mean(), m.min()]).sum()\n"
+      "  let ce = cross_entropy(m, tensor([0, 2, 1, 1]).to(m.device))\n"
+      "  let g = index_select(m, 0, tensor([3, 0]).to(m.device)).sum() + gather(m, 1, tensor([[0], [2], [1], [0]]).to(m.device)).sum()\n"
+      "  return c.sum() + ce + g + mse_loss(m, pow(n.abs() + 1.0, 1.5)) + (m / (log(n.abs() + 1.0) + 1.0)).sum()\n"
+      "}\n"
+      "seed(3)\n"
+      "let p = {\"a\": randn([4, 5]), \"w\": randn([3, 5]), \"b\": randn([3]), \"g\": randn([3])}\n"
+      "let pv = {\"a\": p[\"a\"].to(\"vulkan\"), \"w\": p[\"w\"].to(\"vulkan\"), \"b\": p[\"b\"].to(\"vulkan\"), \"g\": p[\"g\"].to(\"vulkan\")}\n"
+      "let (lc, gc) = value_and_grad(loss_fn)(p)\n"
+      "let (lv, gv) = value_and_grad(loss_fn)(pv)\n"
+      "let worst = abs(lc.item() - lv.item())\n"
+      "for k in [\"a\", \"w\", \"b\", \"g\"] {\n"
+      "  worst = max(worst, (gc[k] - gv[k].to(\"cpu\")).abs().max().item())\n"
+      "  if gv[k].device != \"vulkan\" { print(\"grad of\", k, \"left the device\") }\n"
+      "}\n"
+      "print(worst < 1e-4, lv.device)\n"),
+            "true vulkan\n");
+}
+
+}  // namespace
