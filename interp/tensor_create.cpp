@@ -2,6 +2,8 @@
 #include <cmath>
 
 #include "backends/rng.h"
+#include "interp/device_support.h"
+#include "interp/op_sink.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
@@ -22,6 +24,16 @@ Value fullOf(shapes::SymShape dims, double value, DType dtype) {
   return emitOp(OpKind::Full, {}, attrs);
 }
 
+// tensor(data) builds its values on the host; like every creation op it returns them on the
+// default device (TESSEL_DEVICE), as torch.tensor follows torch.set_default_device. Inside a
+// compiled function the value is a graph constant and goes where the graph runs.
+Value onDefaultDevice(const Tensor& t) {
+  const backends::Device device = defaultDevice();
+  if (currentOpSink() || device == backends::Device::Cpu) return makeTensor(t);
+  ensureDevice(device);
+  return makeTensor(onDevice(t, device));
+}
+
 Value nativeTensor(Interpreter&, CallArgs& a) {
   ArgBinder b("tensor", a, {"data", "dtype"}, 1);
   std::optional<DType> dtype = dtypeArg(b, 1, "tensor");
@@ -36,12 +48,12 @@ Value nativeTensor(Interpreter&, CallArgs& a) {
                  : data;
   if (data.isNumber() || data.is(Type::Bool)) {
     Tensor t = toTensor(data, "tensor()");
-    if (!dtype || *dtype == t.dtype()) return makeTensor(t);
+    if (!dtype || *dtype == t.dtype()) return onDefaultDevice(t);
     OpAttrs at;
     at.dtype = *dtype;
-    return emitOp(OpKind::Cast, {makeTensor(t)}, at);
+    return emitOp(OpKind::Cast, {onDefaultDevice(t)}, at);
   }
-  return makeTensor(tensorFromNested(data, dtype));
+  return onDefaultDevice(tensorFromNested(data, dtype));
 }
 
 Value nativeZeros(Interpreter&, CallArgs& a) {

@@ -104,7 +104,7 @@ Handle TraceTape::constant(double v, shapes::DType dtype, Handle like) {
   return var(emitOp(shapes::OpKind::Full, {}, a)).handle();
 }
 
-Handle TraceTape::replayRand(const backends::RngState&, const shapes::SymShape&) {
+Handle TraceTape::replayRand(const backends::RngState&, const shapes::SymShape&, Handle) {
   throwUserError(ErrorKind::ValueError,
                  "grad: dropout cannot be differentiated inside a compiled function (its random "
                  "mask cannot be replayed in the graph); differentiate it eagerly");

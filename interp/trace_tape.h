@@ -39,7 +39,8 @@ class TraceTape final : public backends::autodiff::Emitter {
   backends::autodiff::Handle constant(double v, shapes::DType dtype,
                                       backends::autodiff::Handle like) override;
   backends::autodiff::Handle replayRand(const backends::RngState& rng,
-                                        const shapes::SymShape& shape) override;
+                                        const shapes::SymShape& shape,
+                                        backends::autodiff::Handle like) override;
 
  private:
   backends::autodiff::Var var(const Value& fake);

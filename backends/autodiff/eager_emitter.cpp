@@ -44,12 +44,13 @@ Handle EagerEmitter::create(shapes::OpKind op, const shapes::OpAttrs& attrs, Han
   return add(dispatch(op, {}, attrs, values_[like].device()).at(0));
 }
 
-Handle EagerEmitter::replayRand(const RngState& rng, const shapes::SymShape& shape) {
+Handle EagerEmitter::replayRand(const RngState& rng, const shapes::SymShape& shape, Handle like) {
   RngState now = rngState();
   setRngState(rng);
   shapes::OpAttrs a;
   a.shape = shape;
-  Tensor u = call(shapes::OpKind::Rand, {}, a);
+  // The same Philox words on every device (Note in create.comp), so the mask is the forward's.
+  Tensor u = dispatch(shapes::OpKind::Rand, {}, a, values_[like].device()).at(0);
   setRngState(now);
   return add(u);
 }

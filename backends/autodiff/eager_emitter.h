@@ -24,7 +24,7 @@ class EagerEmitter final : public Emitter {
   shapes::DType dtype(Handle h) const override { return values_[h].dtype(); }
   Handle constant(double v, shapes::DType dtype, Handle like) override;
   Handle create(shapes::OpKind op, const shapes::OpAttrs& attrs, Handle like) override;
-  Handle replayRand(const RngState& rng, const shapes::SymShape& shape) override;
+  Handle replayRand(const RngState& rng, const shapes::SymShape& shape, Handle like) override;
   /// Drops the tensors of handles made by op() that are not in `live` (amortized: only when the
   /// number of values has doubled since the last sweep), so backward temporaries are freed.
   void release(std::span<const Handle> live) override;

@@ -40,7 +40,8 @@ class Emitter {
   }
   /// rand(shape) drawn with the generator in state `rng` (dropout's rule replays its mask).
   /// A UserError where the random draws cannot be replayed (inside a traced graph).
-  virtual Handle replayRand(const RngState& rng, const shapes::SymShape& shape) = 0;
+  /// (On the device of `like`.)
+  virtual Handle replayRand(const RngState& rng, const shapes::SymShape& shape, Handle like) = 0;
   /// The backward walk's hint that only `live` (and the values it was given) are still needed.
   virtual void release(std::span<const Handle> live) { (void)live; }
 };

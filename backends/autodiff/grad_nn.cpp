@@ -98,7 +98,7 @@ std::vector<Var> gradDropout(const GradEntry& e, const Var& g) {
   const double p = e.attrs.p;
   if (p >= 1) return {mul(g, 0.0)};
   Emitter& em = g.emitter();
-  Var u(&em, em.replayRand(e.rng, g.shape()));
+  Var u(&em, em.replayRand(e.rng, g.shape(), g.handle()));
   Var keep = cast(binary(OpKind::Ge, u, lit(g, p)), DType::F32);
   return {mul(g, mul(keep, 1.0 / (1.0 - p)))};
 }

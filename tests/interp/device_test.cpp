@@ -126,6 +126,17 @@ TEST(Devices, EagerGradientsOnVulkanMatchCpu) {
       "}\n"
       "print(worst < 1e-4, lv.device)\n"),
             "true vulkan\n");
+  // dropout's rule replays its random mask on the device of the gradient.
+  EXPECT_EQ(run("seed(4)\n"
+                "let x = randn([1000])\n"
+                "fn f(x) { return (dropout(x, 0.3) * x).sum() }\n"
+                "seed(9)\n"
+                "let (l1, g1) = value_and_grad(f)(x)\n"
+                "seed(9)\n"
+                "let (l2, g2) = value_and_grad(f)(x.to(\"vulkan\"))\n"
+                "print(abs(l1.item() - l2.item()) < 1e-3, (g1 - g2.to(\"cpu\")).abs().max().item() < 1e-5,\n"
+                "      g2.device)\n"),
+            "true true vulkan\n");
 }
 
 }  // namespace

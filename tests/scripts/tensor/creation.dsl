@@ -1,6 +1,6 @@
 # Creation functions and dtype inference (language.md, "Tensors").
 let a = tensor([[1, 2], [3, 4]])
-print(a.shape, a.dtype, a.ndim, a.numel(), a.device)  # expect: shape([2, 2]) i32 2 4 cpu
+print(a.shape, a.dtype, a.ndim, a.numel(), a.device == device())  # expect: shape([2, 2]) i32 2 4 true
 print(tensor([1.5, 2]).dtype, tensor([true, false]).dtype, tensor([]).dtype)  # expect: f32 bool f32
 print(tensor([1, 2], dtype = f32))      # expect: tensor([1., 2.])
 print(tensor(3.5), tensor(7).item())    # expect: tensor(3.5000) 7
