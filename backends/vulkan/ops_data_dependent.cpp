@@ -1,6 +1,7 @@
 // Data-dependent ops on the device (backends.md): 0/1 flags, an inclusive prefix sum
 // (scan.comp), one read-back of the count to size the output, then a scatter (compact.comp).
-// unique sorts first (merge sort, sort.comp; Note [Merge sort]) and flags the first of each run.
+// unique sorts first (a merge sort on a GPU, Note [Merge sort]; a radix sort on a CPU device,
+// Note [Radix sort]) and flags the first of each run.
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/shaders/ew_ops.h"
 #include "shapes/user_error.h"
@@ -158,6 +159,49 @@ Tensor sortKeys(const Tensor& keys0, DType keyType) {
   return *src;
 }
 
+// Note [Radix sort]
+// On a CPU device (rowsInWorkgroups() false) unique sorts with an LSD radix sort instead
+// (radix.comp): keys encoded so their unsigned order is the values' order, then four passes of
+// eight bits, each a count per chunk of keys (an invocation walking its chunk in order), an
+// exclusive scan of each digit across the chunks, a scan across the 256 digits, and a stable
+// scatter that walks the chunks again; then the keys are decoded. Every walk is sequential per
+// invocation, which is what llvmpipe runs fast (Note [Reduction modes]): the merge sort's
+// binary searches and per-lane divergent merges cost 18 passes of scattered loads.
+struct RadixPush {
+  uint32_t n, mode, shift, chunk, chunks;
+};
+enum RadixMode : uint32_t {
+  kRadixEncode, kRadixCount, kRadixScanChunks, kRadixScanDigits, kRadixScatter, kRadixDecode
+};
+
+Tensor radixSortKeys(const Tensor& keys0, DType keyType) {
+  const int64_t n = keys0.numel();
+  Tensor a = emptyDevice(Dims{n}, keyType), b = emptyDevice(Dims{n}, keyType);
+  copyInto(b, keys0);
+  const uint32_t isFloat = keyType == DType::F32 ? 1 : 0;
+  RadixPush pc{u32(n, "element count"), kRadixEncode, 0, 0, 0};
+  pc.chunk = uint32_t(std::max<int64_t>(1024, (n + 511) / 512));
+  pc.chunks = uint32_t((n + pc.chunk - 1) / pc.chunk);
+  Tensor counts = emptyDevice(Dims{int64_t(pc.chunks) * 256}, DType::I32);
+  Tensor totals = emptyDevice(Dims{512}, DType::I32);
+  auto run = [&](const Tensor& from, const Tensor& to, uint32_t mode, uint64_t invocations) {
+    pc.mode = mode;
+    const BufferArg bufs[] = {bufferOf(from), bufferOf(to), bufferOf(counts), bufferOf(totals)};
+    launch("radix", bufs, pc, groupsFor(invocations), isFloat);
+  };
+  run(b, a, kRadixEncode, uint64_t(n));
+  for (uint32_t shift = 0; shift < 32; shift += 8) {
+    pc.shift = shift;
+    run(a, b, kRadixCount, pc.chunks);
+    run(a, b, kRadixScanChunks, 256);
+    run(a, b, kRadixScanDigits, 1);
+    run(a, b, kRadixScatter, pc.chunks);
+    std::swap(a, b);
+  }
+  run(a, b, kRadixDecode, uint64_t(n));
+  return b;
+}
+
 Tensor unique(const Tensor& x, const OpAttrs& attrs) {
   const DType keyType = x.dtype() == DType::F32 ? DType::F32 : DType::I32;
   const int64_t n = x.numel();
@@ -166,7 +210,8 @@ Tensor unique(const Tensor& x, const OpAttrs& attrs) {
     OpSignature sig = ruleWithSize(OpKind::Unique, in, attrs, 0);
     return emptyDevice(concreteShape(sig.shape), sig.dtype);
   }
-  const Tensor sorted = sortKeys(reshapeDevice(x, Dims{n}), keyType);
+  const Tensor flat = reshapeDevice(x, Dims{n});
+  const Tensor sorted = rowsInWorkgroups() ? sortKeys(flat, keyType) : radixSortKeys(flat, keyType);
   Tensor flags = emptyDevice(Dims{n}, DType::I32);
   BufferArg farg = bufferOf(flags);
   rt().stream().fill({farg.buffer, farg.offset, 4}, 1);

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "backends/dispatch.h"
+#include "backends/vulkan/ops.h"
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
 #include "tests/vulkan/vk_test_util.h"
@@ -100,19 +101,33 @@ TEST_F(VulkanTest, ArgReductionsOverLongRows) {
             (std::vector<int64_t>{longR - 3}));
 }
 
-// unique's merge sort (Note [Merge sort]): run and segment boundaries, odd run counts, ties,
-// NaN (sorts last; each NaN is its own value, as on cpu) and every dtype, against cpu; sizes
-// past the first few build no pipeline.
-TEST_F(VulkanTest, UniqueSortsAtEverySize) {
+// unique's sorts, the merge sort of a GPU (Note [Merge sort]: run and segment boundaries, odd
+// run counts) and the radix sort of a CPU device (Note [Radix sort]: chunk boundaries, negative
+// ints and floats, -0.0, ties), against cpu with NaN (sorts last; each NaN is its own value, as
+// on cpu) and every dtype; sizes past the first few build no pipeline.
+class UniqueSorts : public VulkanTest, public ::testing::WithParamInterface<bool> {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    if (!IsSkipped()) setRowsInWorkgroupsForTesting(GetParam());
+  }
+  void TearDown() override {
+    if (!IsSkipped()) setRowsInWorkgroupsForTesting(std::nullopt);
+    VulkanTest::TearDown();
+  }
+};
+
+TEST_P(UniqueSorts, AtEverySize) {
   std::mt19937 rng(3);
   uint64_t pipelines = 0;
-  for (int64_t n : {1, 2, 31, 32, 33, 257, 1000, 70001, 300007}) {
+  for (int64_t n : {1, 2, 31, 32, 33, 257, 1000, 1025, 70001, 300007, 600011}) {
     for (int range : {3, 1 << 30}) {
       std::vector<int32_t> ints(n);
       for (auto& v : ints) v = std::uniform_int_distribution<int>(-range, range)(rng);
       std::vector<float> floats(n);
       for (auto& v : floats) v = float(std::uniform_int_distribution<int>(-range, range)(rng)) * 0.5f;
       if (n > 3) floats[n / 3] = floats[n / 2] = std::nanf("");
+      if (n > 5) floats[n / 5] = -0.0f;
       std::vector<bool> bools(n);
       for (size_t i = 0; i < bools.size(); ++i) bools[i] = rng() % 3 == 0;
       for (const Tensor& host : {Tensor::fromData(std::span<const int32_t>(ints), {n}),
@@ -134,6 +149,9 @@ TEST_F(VulkanTest, UniqueSortsAtEverySize) {
   }
   EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
 }
+
+INSTANTIATE_TEST_SUITE_P(Scheduling, UniqueSorts, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "MergeSortGpu" : "RadixCpuDevice"; });
 
 // Transposed, sliced and batched operands of products large enough to be copied to aligned
 // layouts first (Note [Matmul operand copies]), and the same below the copy threshold.
