@@ -1,8 +1,6 @@
 // Data-dependent ops on the device (backends.md): 0/1 flags, an inclusive prefix sum
 // (scan.comp), one read-back of the count to size the output, then a scatter (compact.comp).
-// On a CPU device nonzero, masked_select and masked_scatter walk contiguous chunks instead
-// (compact_chunks.comp, Note [Chunked compaction]). unique sorts first (bitonic, sort.comp)
-// and flags the first of each run.
+// unique sorts first (bitonic, sort.comp) and flags the first of each run.
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/shaders/ew_ops.h"
 #include "shapes/user_error.h"
@@ -22,37 +20,6 @@ struct SortPush {
   uint32_t n, k, j, isFloat;
 };
 constexpr uint32_t kNonzero = 0, kSelect = 1, kScatter = 2;
-
-// Note [Chunked compaction]
-// The GPU path above (i32 flags, a workgroup tree scan of every flag, a scatter reading two
-// scanned words per element) cost 20-40x an elementwise add on lavapipe: llvmpipe runs each
-// SIMD vector of a workgroup start to end, the scan's barriers make the shader a coroutine
-// (Note [Reduction modes] in ops_reduce.cpp), and the scatter's loads and stores under a
-// random mask cost a mispredicted branch per lane. On a CPU device (rowsInWorkgroups() false)
-// the flags are bool bytes (the mask itself when it is a contiguous bool of the right shape at
-// an offset that is a multiple of 8), and compact_chunks.comp gives each invocation chunkFor(n)
-// consecutive flags, read eight (one uint64_t) per step: pass 1 counts each chunk's set flags,
-// scan.comp scans the per-chunk counts in place, the count is read back from its last word to
-// size the output, and pass 2 walks each chunk again from the count before it, writing
-// coordinates (nonzero: the last-dim coordinate and the row stepped along; ranks 1 and 2 have
-// their own pipelines, built together, higher ranks divide the row per output), the chosen
-// values (masked_select, eight loaded per step) or the next source values (masked_scatter,
-// over an elementwise copy of x, eight elements loaded and stored per step). Pass 2 stores to
-// its next slot whether or not the element is chosen, as long as the chunk has slots left (an
-// unchosen element's slot is overwritten by the next chosen one), so no store or load waits on
-// a random mask. No scanned array of n words is written or read. 4M f32 on lavapipe: nonzero
-// 195 -> 5 ms, masked_select 198 -> 7 ms (docs/vulkan.md, "Data-dependent ops"). Tests:
-// tests/vulkan/data_dependent_test.cpp, both modes.
-constexpr uint32_t kChunkCount = 0, kChunkNonzero = 1, kChunkSelect = 2, kChunkScatter = 3;
-// Elements per invocation: a multiple of 8 (C / 8 loop steps, Note [Loop limit]). 4M elements
-// ran 30% faster with 4096 than with 1024 (flat up to 16384); smaller tensors take 1024 so
-// that they still spread over several workgroups.
-int64_t chunkFor(int64_t n) { return n >= (int64_t(1) << 20) ? 4096 : 1024; }
-struct ChunkPush {
-  uint32_t n, chunk, rank, foff, voff, unused[3];
-  uint32_t shape[8];
-};
-constexpr uint64_t kChunkGroup = 64;  // compact_chunks.comp's local_size_x
 
 void scanInPlace(const BufferArg& data, uint64_t n) {
   const uint64_t groups = groupsFor(n, 1024);
@@ -112,6 +79,37 @@ void compact(uint32_t mode, const Tensor& out, const Tensor& flags, const Tensor
   bufs[3] = src ? bufferOf(*src) : bufs[1];
   launch("compact", bufs, pc, groupsFor(pc.n));
 }
+
+// Note [Chunked compaction]
+// The GPU path above (i32 flags, a workgroup tree scan of every flag, a scatter reading two
+// scanned words per element) cost 20-40x an elementwise add on lavapipe: llvmpipe runs each
+// SIMD vector of a workgroup start to end, the scan's barriers make the shader a coroutine
+// (Note [Reduction modes] in ops_reduce.cpp), and the scatter's loads and stores under a
+// random mask cost a mispredicted branch per lane. On a CPU device (rowsInWorkgroups() false)
+// the flags are bool bytes (the mask itself when it is a contiguous bool of the right shape at
+// an offset that is a multiple of 8), and compact_chunks.comp gives each invocation chunkFor(n)
+// consecutive flags, read eight (one uint64_t) per step: pass 1 counts each chunk's set flags,
+// scan.comp scans the per-chunk counts in place, the count is read back from its last word to
+// size the output, and pass 2 walks each chunk again from the count before it, writing
+// coordinates (nonzero: the last-dim coordinate and the row stepped along; ranks 1 and 2 have
+// their own pipelines, built together, higher ranks divide the row per output), the chosen
+// values (masked_select, eight loaded per step) or the next source values (masked_scatter,
+// over an elementwise copy of x, eight elements loaded and stored per step). Pass 2 stores to
+// its next slot whether or not the element is chosen, as long as the chunk has slots left (an
+// unchosen element's slot is overwritten by the next chosen one), so no store or load waits on
+// a random mask. No scanned array of n words is written or read. 4M f32 on lavapipe: nonzero
+// 195 -> 5 ms, masked_select 198 -> 7 ms (docs/vulkan.md, "Data-dependent ops"). Tests:
+// tests/vulkan/data_dependent_test.cpp, both modes.
+constexpr uint32_t kChunkCount = 0, kChunkNonzero = 1, kChunkSelect = 2, kChunkScatter = 3;
+// Elements per invocation: a multiple of 8 (C / 8 loop steps, Note [Loop limit]). 4M elements
+// ran 30% faster with 4096 than with 1024 (flat up to 16384); smaller tensors take 1024 so
+// that they still spread over several workgroups.
+int64_t chunkFor(int64_t n) { return n >= (int64_t(1) << 20) ? 4096 : 1024; }
+struct ChunkPush {
+  uint32_t n, chunk, rank, foff, voff, unused[3];
+  uint32_t shape[8];
+};
+constexpr uint64_t kChunkGroup = 64;  // compact_chunks.comp's local_size_x
 
 // Bool flags of `src != 0` over `shape` (src broadcast), their per-chunk counts scanned in
 // place, and the total (one read-back). Note [Chunked compaction].
