@@ -107,7 +107,7 @@ constexpr uint32_t kChunkCount = 0, kChunkNonzero = 1, kChunkSelect = 2, kChunkS
 // that they still spread over several workgroups.
 int64_t chunkFor(int64_t n) { return n >= (int64_t(1) << 20) ? 4096 : 1024; }
 struct ChunkPush {
-  uint32_t n, chunk, rank, foff, voff, unused[3];
+  uint32_t n, chunk, rank, foff, voff, chunks, unused[2];
   uint32_t shape[8];
 };
 constexpr uint64_t kChunkGroup = 64;  // compact_chunks.comp's local_size_x
@@ -137,6 +137,7 @@ ChunkFlags chunkFlagsAndCount(const Tensor& src, const Dims& shape) {
   f.pc.foff = u32(f.flags.offset(), "offset");
   if (n == 0) return f;
   const int64_t chunks = (n + chunk - 1) / chunk;
+  f.pc.chunks = uint32_t(chunks);
   f.sums = scratch(size_t(chunks) * 4);
   const BufferArg flags = bufferOf(f.flags);
   const BufferArg bufs[] = {flags, flags, f.sums.arg, flags};
@@ -152,7 +153,7 @@ ChunkFlags chunkFlagsAndCount(const Tensor& src, const Dims& shape) {
 // Pass 2 of Note [Chunked compaction]: writes `out` from the chunks of `f`.
 void chunkCompact(uint32_t mode, const Tensor& out, ChunkFlags& f, const Tensor* values,
                   uint32_t sub) {
-  const int64_t chunks = (int64_t(f.pc.n) + f.pc.chunk - 1) / f.pc.chunk;
+  const int64_t chunks = f.pc.chunks;
   const BufferArg o = bufferOf(out), flags = bufferOf(f.flags);
   const BufferArg bufs[] = {o, flags, f.sums.arg, values ? bufferOf(*values) : flags};
   f.pc.voff = values ? u32(values->offset(), "offset") : 0;

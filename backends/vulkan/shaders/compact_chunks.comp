@@ -21,7 +21,7 @@ layout(constant_id = 0) const uint kVariant = 0;  // mode | dtype << 4
 #define K_SCATTER 3u
 
 layout(push_constant) uniform PC {
-  uint n, chunk, rank, foff, voff, unused0, unused1, unused2;
+  uint n, chunk, rank, foff, voff, chunks, unused0, unused1;
   uint shape[8];
 } pc;
 
@@ -56,7 +56,7 @@ void copyElem(uint dt, uint dst, uint src) {
 void main() {
   const uint mode = kVariant & 15u, dt = kVariant >> 4;
   const uint inv = linearGroup() * 64u + gl_LocalInvocationID.x;
-  if (inv >= (pc.n + pc.chunk - 1u) / pc.chunk) return;
+  if (inv >= pc.chunks) return;  // ceil(n / chunk), from the host: n + chunk may pass 2^32
   const uint begin = inv * pc.chunk;
   const uint end = begin + min(pc.chunk, pc.n - begin);
   if (mode == K_COUNT) {
