@@ -4,9 +4,10 @@
 // flags (one uint64_t) per step. Mode K_COUNT writes the chunk's count of set flags to
 // operand 2; the host scans those counts in place (scan.comp), and the other modes walk the
 // chunk again from the scanned count of the chunks before it, writing operand 0: nonzero the
-// coordinates, select the chosen values of operand 3 (element offset voff), scatter the next
-// value of operand 3 into each chosen slot (operand 0 already holds x). The mode and dtype are
-// the specialization constant, since llvmpipe runs every branch on a push constant.
+// coordinates, select the chosen values of operand 3 (element offset voff), scatter every
+// element: x (operand 2) or, where chosen, the next value of operand 3 (scatterChunk). The
+// mode and dtype (nonzero: rank 1, 2 or any) are the specialization constant, since llvmpipe
+// runs every branch on a push constant.
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_control_flow_attributes : require
@@ -21,7 +22,7 @@ layout(constant_id = 0) const uint kVariant = 0;  // mode | dtype << 4
 #define K_SCATTER 3u
 
 layout(push_constant) uniform PC {
-  uint n, chunk, rank, foff, voff, chunks, unused0, unused1;
+  uint n, chunk, rank, foff, voff, chunks, soff, xoff;
   uint shape[8];
 } pc;
 
@@ -53,6 +54,58 @@ void copyElem(uint dt, uint dst, uint src) {
   else buf[0].d[dst] = buf[3].d[src];
 }
 
+// masked_scatter: out (operand 0, offset 0) gets x (operand 2 at xoff, a multiple of 8) or,
+// where the flag is set, the next value of the source (operand 3 at voff). The scanned chunk
+// counts follow the flags in operand 1, at word soff. Every element of the chunk is written.
+void scatterChunk(uint inv, uint begin, uint end) {
+  const uint dt = kVariant >> 4;
+  uint pos = inv > 0u ? buf[1].d[pc.soff + inv - 1u] : 0u;
+  const uint stop = buf[1].d[pc.soff + inv];
+  for (uint e = begin; e < end; e += 8u) {
+    uvec2 w = flagWord(e, end);
+    if (e + 8u > end) {
+      for (uint j = 0u; j < end - e; ++j) {
+        const bool b = ((j < 4u ? w.x : w.y) >> (8u * (j & 3u)) & 0xffu) != 0u;
+        const uint s = pc.voff + min(pos, stop - 1u);  // in range even if read regardless
+        if (dt == DT_BOOL) storeByte(0, e + j, b ? loadByte(3, s) : loadByte(2, pc.xoff + e + j));
+        else buf[0].d[e + j] = b ? buf[3].d[s] : buf[2].d[pc.xoff + e + j];
+        pos += b ? 1u : 0u;
+      }
+      return;
+    }
+    uint v[8];
+    if (dt == DT_BOOL) {
+      uvec2 q = unpackUint2x32(bufB8[2].d[(pc.xoff + e) >> 3]);
+      [[unroll]] for (uint j = 0u; j < 8u; ++j)
+        v[j] = ((j < 4u ? q.x : q.y) >> (8u * (j & 3u))) & 0xffu;
+    } else {
+      u64vec4 q = buf16[2].d[(pc.xoff + e) >> 3];
+      [[unroll]] for (uint j = 0u; j < 4u; ++j) {
+        uvec2 p = unpackUint2x32(q[j]);
+        v[2u * j] = p.x;
+        v[2u * j + 1u] = p.y;
+      }
+    }
+    if ((w.x | w.y) != 0u) {
+      // The source is read at the next slot whether or not the element is chosen (its last
+      // slot once the chunk's are used up; count > 0, so slot 0 exists): no load on a mask.
+      [[unroll]] for (uint j = 0u; j < 8u; ++j) {
+        const uint b = (((j < 4u ? w.x : w.y) >> (8u * (j & 3u))) & 0xffu) != 0u ? 1u : 0u;
+        const uint s = pc.voff + min(pos, stop - 1u);
+        const uint sv = dt == DT_BOOL ? loadByte(3, s) : buf[3].d[s];
+        v[j] = b != 0u ? sv : v[j];
+        pos += b;
+      }
+    }
+    if (dt == DT_BOOL)
+      bufB8[0].d[e >> 3] = packUint2x32(uvec2(v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24,
+                                              v[4] | v[5] << 8 | v[6] << 16 | v[7] << 24));
+    else
+      buf16[0].d[e >> 3] = u64vec4(packUint2x32(uvec2(v[0], v[1])), packUint2x32(uvec2(v[2], v[3])),
+                                   packUint2x32(uvec2(v[4], v[5])), packUint2x32(uvec2(v[6], v[7])));
+  }
+}
+
 void main() {
   const uint mode = kVariant & 15u, dt = kVariant >> 4;
   const uint inv = linearGroup() * 64u + gl_LocalInvocationID.x;
@@ -66,6 +119,10 @@ void main() {
       count += nonzeroBytes(w.x) + nonzeroBytes(w.y);
     }
     buf[2].d[inv] = count;
+    return;
+  }
+  if (mode == K_SCATTER) {
+    scatterChunk(inv, begin, end);
     return;
   }
   // Stores go to slot pos while pos < stop (this chunk's slots) whether or not the element is
@@ -140,40 +197,5 @@ void main() {
       }
       continue;
     }
-    // K_SCATTER: operand 0 (offset 0) already holds x; its eight elements are rewritten.
-    if (e + 8u > end) {
-      for (uint j = 0u; j < end - e; ++j) {
-        const uint b = (((j < 4u ? w.x : w.y) >> (8u * (j & 3u))) & 0xffu) != 0u ? 1u : 0u;
-        if (b != 0u) copyElem(dt, e + j, pc.voff + pos);
-        pos += b;
-      }
-      continue;
-    }
-    uint v[8];
-    if (dt == DT_BOOL) {
-      uvec2 q = unpackUint2x32(bufB8[0].d[e >> 3]);
-      [[unroll]] for (uint j = 0u; j < 8u; ++j)
-        v[j] = ((j < 4u ? q.x : q.y) >> (8u * (j & 3u))) & 0xffu;
-    } else {
-      u64vec4 q = buf16[0].d[e >> 3];
-      [[unroll]] for (uint j = 0u; j < 4u; ++j) {
-        uvec2 p = unpackUint2x32(q[j]);
-        v[2u * j] = p.x;
-        v[2u * j + 1u] = p.y;
-      }
-    }
-    [[unroll]] for (uint j = 0u; j < 8u; ++j) {
-      const uint b = (((j < 4u ? w.x : w.y) >> (8u * (j & 3u))) & 0xffu) != 0u ? 1u : 0u;
-      const uint s = pc.voff + min(pos, stop - 1u);
-      const uint sv = dt == DT_BOOL ? loadByte(3, s) : buf[3].d[s];
-      v[j] = b != 0u ? sv : v[j];
-      pos += b;
-    }
-    if (dt == DT_BOOL)
-      bufB8[0].d[e >> 3] = packUint2x32(uvec2(v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24,
-                                              v[4] | v[5] << 8 | v[6] << 16 | v[7] << 24));
-    else
-      buf16[0].d[e >> 3] = u64vec4(packUint2x32(uvec2(v[0], v[1])), packUint2x32(uvec2(v[2], v[3])),
-                                   packUint2x32(uvec2(v[4], v[5])), packUint2x32(uvec2(v[6], v[7])));
   }
 }
