@@ -97,17 +97,7 @@ std::string dims(const Dims& s) {
   return r + "]";
 }
 
-class DataDependent : public VulkanTest, public ::testing::WithParamInterface<bool> {
- protected:
-  void SetUp() override {
-    VulkanTest::SetUp();
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(GetParam());
-  }
-  void TearDown() override {
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(std::nullopt);
-    VulkanTest::TearDown();
-  }
-};
+class DataDependent : public VulkanSchedulingTest {};
 
 const DType kTypes[] = {DType::F32, DType::I32, DType::Bool};
 
@@ -230,10 +220,7 @@ TEST_P(DataDependent, SizeChangesBuildNoPipeline) {
   EXPECT_EQ(vulkanStats().pipelinesCreated, before);
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, DataDependent, ::testing::Bool(),
-                         [](const ::testing::TestParamInfo<bool>& i) {
-                           return i.param ? std::string("Workgroups") : std::string("Chunks");
-                         });
+TESSEL_BOTH_SCHEDULINGS(DataDependent);
 
 }  // namespace
 }  // namespace tessel::backends::vulkan

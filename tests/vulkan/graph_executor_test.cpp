@@ -172,6 +172,28 @@ TEST_F(VulkanGraph, HundredSizesBuildNoPipeline) {
   EXPECT_EQ(FusedKernelCache::instance().stats().shadersCompiled, cache.shadersCompiled);
 }
 
+// Runs a one-kernel graph with input `walked` (holding size + slack elements) sliced from
+// each of `starts`, and checks the result equals the cpu executor's, the kernel takes the linear
+// path except from offset `misaligned`, and no pipeline is built.
+void expectAtOffsets(VulkanGraphExecutor& vk, CpuGraphExecutor& cpu, const std::vector<Tensor>& in,
+                     size_t walked, int64_t size, std::initializer_list<int64_t> starts,
+                     int64_t misaligned, double tol) {
+  const std::vector<Tensor> dev = onVulkan(in);
+  const uint64_t pipelines = vulkanStats().pipelinesCreated;
+  for (int64_t start : starts) {
+    SCOPED_TRACE(start);
+    std::vector<Tensor> hostIn = in, devIn = dev;
+    hostIn[walked] = in[walked].slice(0, start, start + size, 1).contiguous();
+    devIn[walked] = dev[walked].slice(0, start, start + size, 1);
+    std::vector<Tensor> got = vk.run(devIn);
+    EXPECT_EQ(vk.vulkanRunStats().fusedKernels, 1u);
+    // (one element: every dim of size 1 is dropped, the strided loop runs it)
+    EXPECT_EQ(vk.vulkanRunStats().fusedLinear, start != misaligned && size > 1 ? 1u : 0u);
+    expectSame(got, cpu.run(hostIn), tol);
+  }
+  EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
+}
+
 // Note [Fused linear path]: contiguous operands (and broadcast scalars) at offsets that are
 // multiples of 8 (4) take the chunked 8 (4) words-a-step loop, with the tail elements one by
 // one; an operand at another offset takes the strided loop of the same pipeline. All equal cpu.
@@ -203,21 +225,8 @@ TEST_F(VulkanGraph, LinearPathAndStridedPathAgree) {
                               randomTensor(rng, {size}, Fill::Float),
                               randomTensor(rng, {}, Fill::Float),
                               randomTensor(rng, {size}, Fill::Int)};
-    std::vector<Tensor> dev = onVulkan(in);
-    const uint64_t pipelines = vulkanStats().pipelinesCreated;
     // x from offset 0 (8 words a step), 4 (4 words), then 1 (not a multiple of 4: strided).
-    for (int64_t start : {0, 4, 1}) {
-      SCOPED_TRACE(start);
-      std::vector<Tensor> hostIn = in, devIn = dev;
-      hostIn[0] = in[0].slice(0, start, start + size, 1).contiguous();
-      devIn[0] = dev[0].slice(0, start, start + size, 1);
-      std::vector<Tensor> got = vk.run(devIn);
-      EXPECT_EQ(vk.vulkanRunStats().fusedKernels, 1u);
-      // (one element: every dim of size 1 is dropped, the strided loop runs it)
-      EXPECT_EQ(vk.vulkanRunStats().fusedLinear, start != 1 && size > 1 ? 1u : 0u);
-      expectSame(got, cpu.run(hostIn), 1e-5);
-    }
-    EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
+    expectAtOffsets(vk, cpu, in, 0, size, {0, 4, 1}, 1, 1e-5);
   }
 }
 
@@ -260,19 +269,7 @@ TEST_F(VulkanGraph, LinearPathWithBoolOperandsAndResults) {
                                 randomTensor(rng, {size}, Fill::Float),
                                 randomTensor(rng, {size + 8}, Fill::Bool)};
       if (withScalar) in.push_back(randomTensor(rng, {}, Fill::Bool));
-      std::vector<Tensor> dev = onVulkan(in);
-      const uint64_t pipelines = vulkanStats().pipelinesCreated;
-      for (int64_t start : {0, 4, 3}) {
-        SCOPED_TRACE(start);
-        std::vector<Tensor> hostIn = in, devIn = dev;
-        hostIn[2] = in[2].slice(0, start, start + size, 1).contiguous();
-        devIn[2] = dev[2].slice(0, start, start + size, 1);
-        std::vector<Tensor> got = vk.run(devIn);
-        EXPECT_EQ(vk.vulkanRunStats().fusedKernels, 1u);
-        EXPECT_EQ(vk.vulkanRunStats().fusedLinear, start != 3 && size > 1 ? 1u : 0u);
-        expectSame(got, cpu.run(hostIn), 1e-6);
-      }
-      EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
+      expectAtOffsets(vk, cpu, in, 2, size, {0, 4, 3}, 3, 1e-6);
     }
   }
 }

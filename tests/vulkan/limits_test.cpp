@@ -105,17 +105,7 @@ TEST_F(VulkanTest, ArgReductionsOverLongRows) {
 // run counts) and the radix sort of a CPU device (Note [Radix sort]: chunk boundaries, negative
 // ints and floats, -0.0, ties), against cpu with NaN (sorts last; each NaN is its own value, as
 // on cpu) and every dtype; sizes past the first few build no pipeline.
-class UniqueSorts : public VulkanTest, public ::testing::WithParamInterface<bool> {
- protected:
-  void SetUp() override {
-    VulkanTest::SetUp();
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(GetParam());
-  }
-  void TearDown() override {
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(std::nullopt);
-    VulkanTest::TearDown();
-  }
-};
+class UniqueSorts : public VulkanSchedulingTest {};
 
 TEST_P(UniqueSorts, AtEverySize) {
   std::mt19937 rng(3);
@@ -150,8 +140,7 @@ TEST_P(UniqueSorts, AtEverySize) {
   EXPECT_EQ(vulkanStats().pipelinesCreated, pipelines);
 }
 
-INSTANTIATE_TEST_SUITE_P(Scheduling, UniqueSorts, ::testing::Bool(),
-                         [](const auto& info) { return info.param ? "MergeSortGpu" : "RadixCpuDevice"; });
+TESSEL_BOTH_SCHEDULINGS(UniqueSorts);
 
 // Transposed, sliced and batched operands of products large enough to be copied to aligned
 // layouts first (Note [Matmul operand copies]), and the same below the copy threshold.

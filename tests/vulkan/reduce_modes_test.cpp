@@ -105,17 +105,7 @@ void compareAll(std::mt19937& rng) {
 }
 
 // Long rows take workgroup trees on a GPU and serial chunks on a CPU device; both run here.
-class ReductionModes : public VulkanTest, public ::testing::WithParamInterface<bool> {
- protected:
-  void SetUp() override {
-    VulkanTest::SetUp();
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(GetParam());
-  }
-  void TearDown() override {
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(std::nullopt);
-    VulkanTest::TearDown();
-  }
-};
+class ReductionModes : public VulkanSchedulingTest {};
 
 TEST_P(ReductionModes, MatchCpu) {
   // A small reduction of each op and dtype builds what it needs for every size and mode; the
@@ -187,8 +177,7 @@ TEST_P(ReductionModes, RowKernelsMatchCpu) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(LongRows, ReductionModes, ::testing::Bool(),
-                         [](const auto& info) { return info.param ? "Tree" : "Serial"; });
+TESSEL_BOTH_SCHEDULINGS(ReductionModes);
 
 }  // namespace
 }  // namespace tessel::backends::vulkan

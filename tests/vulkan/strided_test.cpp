@@ -18,17 +18,7 @@ namespace {
 using shapes::OpAttrs;
 using shapes::OpKind;
 
-class StridedRuns : public VulkanTest, public ::testing::WithParamInterface<bool> {
- protected:
-  void SetUp() override {
-    VulkanTest::SetUp();
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(GetParam());
-  }
-  void TearDown() override {
-    if (!IsSkipped()) setRowsInWorkgroupsForTesting(std::nullopt);
-    VulkanTest::TearDown();
-  }
-};
+class StridedRuns : public VulkanSchedulingTest {};
 
 Tensor random(Dims shape, DType t, std::mt19937& rng) {
   const int64_t n = numelOf(shape);
@@ -144,8 +134,7 @@ TEST_P(StridedRuns, IndexOpsMatchCpu) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scheduling, StridedRuns, ::testing::Bool(),
-                         [](const auto& info) { return info.param ? "Gpu" : "CpuDevice"; });
+TESSEL_BOTH_SCHEDULINGS(StridedRuns);
 
 }  // namespace
 }  // namespace tessel::backends::vulkan
