@@ -65,7 +65,7 @@ Value tensorUnary(UnaryOp op, const Value& a) {
 }
 
 Value tensorCompare(CompareOp op, const Value& a, const Value& b) {
-  OpKind kind;
+  OpKind kind = OpKind::Eq;
   switch (op) {
     case CompareOp::Eq:
       kind = OpKind::Eq;

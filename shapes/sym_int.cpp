@@ -72,9 +72,6 @@ ExprContext& ctxOf(Expr a, Expr b) {
 Expr toExpr(ExprContext& cx, const SymInt& v) {
   return v.expr() ? v.expr() : cx.constant(*v.maybeConstant());
 }
-Expr toExpr(ExprContext& cx, const SymBool& v) {
-  return v.expr() ? v.expr() : cx.boolConst(*v.maybeConstant());
-}
 
 template <class Fn>
 SymInt symbolic(const SymInt& a, const SymInt& b, Fn fn) {

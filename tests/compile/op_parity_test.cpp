@@ -13,7 +13,9 @@ void checkParity(OpKind op, const Case& build, bool fuse) {
   CaseGraph c(build, fuse);
   const Graph& graph = c.graph;
   CpuGraphExecutor exe(graph, c.options);
-  if (fuse) EXPECT_EQ(exe.stats().fusedGroups, 1u) << exe.explain();
+  if (fuse) {
+    EXPECT_EQ(exe.stats().fusedGroups, 1u) << exe.explain();
+  }
   shapes::GuardProgram guards = c.env.compileGuards();
   for (auto [n, m] : kSizes) {
     SCOPED_TRACE(std::string(shapes::opName(op)) + " at n=" + std::to_string(n) +

@@ -359,7 +359,9 @@ TEST_F(VulkanGraph, BroadcastStridedAndMixedDtypes) {
                              randomTensor(rng, {nn, mm}, Fill::Bool)};
       expectSame(vk.run(onVulkan(in)), cpu.run(in), 0);
       // (an empty result with integer floordiv runs op by op: cpu checks every divisor)
-      if (nn > 0) EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+      if (nn > 0) {
+        EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+      }
     }
   }
   backends::vulkan::setRowsInWorkgroupsForTesting(std::nullopt);

@@ -57,7 +57,9 @@ void checkParity(OpKind op, const Case& build, bool fuse) {
     EXPECT_EQ(got[0].device(), backends::Device::Vulkan);
     const double tol = op == OpKind::Randn ? 1e-4 : 2e-5;
     EXPECT_TRUE(sameTensor(toCpu(got[0]), want[0], tol)) << vk.explain();
-    if (fuse) EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+    if (fuse) {
+      EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+    }
   }
   EXPECT_GE(ran, 3) << "too few sizes admitted by the guards";
 }

@@ -427,7 +427,9 @@ Outcome runOn(Device device, OpKind op, const Case& c) {
     std::vector<Tensor> in;
     for (const Tensor& t : c.inputs) in.push_back(device == Device::Vulkan ? toVulkan(t) : t);
     Tensor out = dispatch(op, in, c.attrs, device)[0];
-    if (device == Device::Vulkan) EXPECT_EQ(out.device(), Device::Vulkan);
+    if (device == Device::Vulkan) {
+      EXPECT_EQ(out.device(), Device::Vulkan);
+    }
     o.value = toCpu(out);
   } catch (const UserError& e) {
     o.error = e.kind();
