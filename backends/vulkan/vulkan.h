@@ -43,6 +43,7 @@ struct VulkanStats {
   uint64_t submits = 0;             ///< command buffers submitted
   uint64_t barriers = 0;            ///< barriers between recorded commands (Note [Barrier elision])
   uint64_t validationMessages = 0;  ///< validation warnings + errors seen by the messenger
+  bool validationEnabled = false;   ///< the validation layer is on (TESSEL_VULKAN_VALIDATE=1)
   uint64_t bytesInUse = 0;          ///< device bytes held by live tensors
   uint64_t bytesReserved = 0;       ///< device bytes allocated from the driver by the pool
   std::string deviceName;

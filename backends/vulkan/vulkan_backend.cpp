@@ -124,6 +124,7 @@ VulkanStats vulkanStats() {
     s.bytesInUse = r->pool().bytesInUse();
     s.bytesReserved = r->pool().bytesReserved();
     s.deviceName = r->context().name();
+    s.validationEnabled = r->context().validationEnabled();
   }
   return s;
 }

@@ -17,6 +17,15 @@ TEST_F(VulkanTest, ListsDevices) {
   EXPECT_FALSE(devs[0].name.empty());
 }
 
+// The suite runs with TESSEL_VULKAN_VALIDATE=1 (tests/vulkan/CMakeLists.txt), and zero
+// validation messages only means something if the layer is really there.
+TEST_F(VulkanTest, ValidationLayerIsOnWhenAsked) {
+  const char* env = std::getenv("TESSEL_VULKAN_VALIDATE");
+  if (!env || std::string(env) != "1") GTEST_SKIP() << "TESSEL_VULKAN_VALIDATE is not 1";
+  EXPECT_TRUE(vulkanStats().validationEnabled)
+      << "VK_LAYER_KHRONOS_validation is missing: install vulkan-validationlayers";
+}
+
 TEST_F(VulkanTest, RoundTrip) {
   std::vector<float> v = {1, 2, 3, 4, 5, 6};
   Tensor x = Tensor::fromData(std::span<const float>(v), {2, 3});
