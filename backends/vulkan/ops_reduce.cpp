@@ -18,14 +18,14 @@ struct ReducePush {
 };
 
 // Note [Reduction modes]
-// reduce.comp has three ways to walk [A, R, B], picked here from the shape:
+// reduce.comp has four ways to walk [A, R, B], picked here from the shape:
 // - column (B > 1): an invocation per output walks R at stride B; when B and the offset are
 //   multiples of 8 an invocation owns eight neighbouring outputs and reads them as one load.
 // - blocks (B > 1 on a CPU device): the column walk above reads 256 bytes a step a whole row
 //   apart, a new page each step, which llvmpipe runs at memory latency (sum over dim 0 of
 //   4096 x 4096 f32: 1.2-2.7 GB/s). Instead each invocation folds a block of rows into its
 //   own partial row of B outputs, row after row (every load in memory order, the partial row
-//   in cache), and a column pass sums the few partial rows.
+//   in cache), and a column pass sums the few partial rows: 6.1 GB/s on the same sum.
 // - serial (B == 1, at least kSerialMinRows rows of at most kSerialMaxR): an invocation per
 //   row, walking it alone. Many short rows (softmax-sized, mean over the last dim) would
 //   otherwise pay a 256-lane shared-memory tree each, which is most of their cost on llvmpipe.

@@ -1,8 +1,9 @@
 // Reductions of a contiguous [A, R, B] input over R (sum, mean, max, min, argmax, argmin, all,
-// any), in one of three modes the host picks from the shape (Note [Reduction modes]):
-// column (B > 1: an invocation per output, or per 8 neighbouring outputs, walking R), tree
-// (B == 1, few rows: a workgroup per row chunk, lanes combined in shared memory) and serial
-// (B == 1, many short rows: an invocation per row).
+// any), in one of four modes the host picks from the shape and device (Note [Reduction modes]
+// in ops_reduce.cpp): column (B > 1: an invocation per output, or per 8 neighbouring outputs,
+// walking R), blocks (B > 1 on a CPU device: an invocation folds a block of rows into a partial
+// row), tree (B == 1 on a GPU: a workgroup per row chunk, lanes combined in shared memory) and
+// serial (B == 1: an invocation per row or row chunk).
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_KHR_shader_subgroup_basic : require
