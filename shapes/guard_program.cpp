@@ -95,7 +95,7 @@ GuardProgram::GuardProgram(std::vector<Guard> guards, const ShapeEnv& env)
     symbolSlot_.push_back(env.symbol(static_cast<uint32_t>(s)).slot);
     symbolNames_.push_back(env.symbol(static_cast<uint32_t>(s)).name);
   }
-  Compiler c{code_, symbolSlot_};
+  Compiler c{code_, symbolSlot_, {}, 0};
   for (size_t g = 0; g < guards_.size(); ++g) {
     const Guard& gd = guards_[g];
     int64_t gi = static_cast<int64_t>(g);
