@@ -73,7 +73,9 @@ Tensor hostInput(int64_t n) {
   return Tensor::fromData(std::span<const float>(v), {n});
 }
 
-void runVulkan(benchmark::State& state, bool fuse) {
+// Runs `g` on n-element vulkan inputs (one per graph input), synchronizing every iteration.
+void runGraphOnVulkan(benchmark::State& state, const graph::Graph& g, bool fuse,
+                      int64_t bytesPerElement) {
   if (!vk::registerVulkanBackend()) {
     state.SkipWithError("no Vulkan device");
     return;
@@ -81,67 +83,48 @@ void runVulkan(benchmark::State& state, bool fuse) {
   const int64_t n = state.range(0);
   graph::CompileOptions o;
   o.fusion = fuse;
-  vk::VulkanGraphExecutor exe(chain().g, o);
-  Tensor x = vk::toVulkan(hostInput(n));
-  exe.run({x});
+  vk::VulkanGraphExecutor exe(g, o);
+  std::vector<Tensor> inputs;  // separate buffers: a shared one would be read from cache
+  for (size_t i = 0; i < g.inputs().size(); ++i) inputs.push_back(vk::toVulkan(hostInput(n)));
+  exe.run(inputs);
   vk::synchronize();
   for (auto _ : state) {
-    std::vector<Tensor> y = exe.run({x});
+    std::vector<Tensor> y = exe.run(inputs);
     vk::synchronize();
     benchmark::DoNotOptimize(y);
   }
-  state.SetBytesProcessed(state.iterations() * n * 8);
+  state.SetBytesProcessed(state.iterations() * n * bytesPerElement);
   state.counters["dispatches"] = double(exe.vulkanRunStats().dispatches);
 }
+
+void runVulkan(benchmark::State& state, bool fuse) { runGraphOnVulkan(state, chain().g, fuse, 8); }
 
 void BM_VulkanGraphChain20Fused(benchmark::State& state) { runVulkan(state, true); }
 void BM_VulkanGraphChain20Unfused(benchmark::State& state) { runVulkan(state, false); }
 
-void BM_CpuGraphChain20Fused(benchmark::State& state) {
+// The same on the cpu graph executor (its fused loop), for the same-run ratio.
+void runGraphOnCpu(benchmark::State& state, const graph::Graph& g, int64_t bytesPerElement) {
   const int64_t n = state.range(0);
-  graph::CpuGraphExecutor exe(chain().g);
-  Tensor x = hostInput(n);
+  graph::CpuGraphExecutor exe(g);
+  std::vector<Tensor> inputs;
+  for (size_t i = 0; i < g.inputs().size(); ++i) inputs.push_back(hostInput(n));
   for (auto _ : state) {
-    std::vector<Tensor> y = exe.run({x});
+    std::vector<Tensor> y = exe.run(inputs);
     benchmark::DoNotOptimize(y);
   }
-  state.SetBytesProcessed(state.iterations() * n * 8);
+  state.SetBytesProcessed(state.iterations() * n * bytesPerElement);
 }
 
+void BM_CpuGraphChain20Fused(benchmark::State& state) { runGraphOnCpu(state, chain().g, 8); }
+
 void runAxpyVulkan(benchmark::State& state, bool fuse) {
-  if (!vk::registerVulkanBackend()) {
-    state.SkipWithError("no Vulkan device");
-    return;
-  }
-  const int64_t n = state.range(0);
-  graph::CompileOptions o;
-  o.fusion = fuse;
-  vk::VulkanGraphExecutor exe(axpy().g, o);
-  Tensor x = vk::toVulkan(hostInput(n)), y = vk::toVulkan(hostInput(n));
-  exe.run({x, y});
-  vk::synchronize();
-  for (auto _ : state) {
-    std::vector<Tensor> r = exe.run({x, y});
-    vk::synchronize();
-    benchmark::DoNotOptimize(r);
-  }
-  state.SetBytesProcessed(state.iterations() * n * 12);
-  state.counters["dispatches"] = double(exe.vulkanRunStats().dispatches);
+  runGraphOnVulkan(state, axpy().g, fuse, 12);
 }
 
 void BM_VulkanGraphAxpyFused(benchmark::State& state) { runAxpyVulkan(state, true); }
 void BM_VulkanGraphAxpyUnfused(benchmark::State& state) { runAxpyVulkan(state, false); }
 
-void BM_CpuGraphAxpyFused(benchmark::State& state) {
-  const int64_t n = state.range(0);
-  graph::CpuGraphExecutor exe(axpy().g);
-  Tensor x = hostInput(n), y = hostInput(n);
-  for (auto _ : state) {
-    std::vector<Tensor> r = exe.run({x, y});
-    benchmark::DoNotOptimize(r);
-  }
-  state.SetBytesProcessed(state.iterations() * n * 12);
-}
+void BM_CpuGraphAxpyFused(benchmark::State& state) { runGraphOnCpu(state, axpy().g, 12); }
 
 // The eager contiguous add (bench_vulkan's BM_VulkanAddF32): the linear elementwise path.
 void BM_VulkanEagerAddF32(benchmark::State& state) {
