@@ -71,9 +71,32 @@ size_t roundSize(size_t bytes) {
   return (bytes + unit - 1) / unit * unit;
 }
 
+thread_local AllocationHook* tHook = nullptr;
+
 }  // namespace
 
+ScopedAllocationHook::ScopedAllocationHook(AllocationHook* hook) : previous_(tHook) {
+  tHook = hook;
+}
+ScopedAllocationHook::~ScopedAllocationHook() {
+  tHook = previous_;
+}
+
+std::shared_ptr<Storage> Storage::borrow(void* data, size_t bytes, Device device,
+                                         std::shared_ptr<const void> owner) {
+  auto s = std::make_shared<Storage>(Key{}, data, bytes, device);
+  s->owner_ = owner ? std::move(owner) : std::make_shared<int>(0);
+  return s;
+}
+
 std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
+  if (tHook) [[unlikely]] {
+    std::shared_ptr<const void> owner;
+    if (void* p = tHook->allocate(bytes, owner))
+      return borrow(p, bytes, tHook->device(), std::move(owner));
+    tHook->heapFallback(bytes);
+    device = tHook->device();
+  }
   size_t size = roundSize(bytes);
   void* p = nullptr;
   if (size <= kSmallMax) {
@@ -97,6 +120,7 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
 }
 
 Storage::~Storage() {
+  if (owner_) return;  // borrowed bytes
   if (bytes_ <= kSmallMax) {
     if (auto* list = smallList(bytes_); list && list->size() < kSmallKeep) {
       list->push_back(data_);

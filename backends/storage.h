@@ -17,6 +17,11 @@ class Storage {
   /// Uninitialized storage of at least `bytes` bytes, 64-byte aligned.
   static std::shared_ptr<Storage> allocate(size_t bytes, Device device = Device::Cpu);
 
+  /// Storage over `bytes` bytes at `data` that it does not own: `owner` keeps them alive (an
+  /// arena planned by the tpu backend, say) and nothing is freed when the storage dies.
+  static std::shared_ptr<Storage> borrow(void* data, size_t bytes, Device device,
+                                         std::shared_ptr<const void> owner);
+
   Storage(Key, void* data, size_t bytes, Device device)
       : data_(data), bytes_(bytes), device_(device) {}
   Storage(const Storage&) = delete;
@@ -31,6 +36,32 @@ class Storage {
   void* data_;
   size_t bytes_;
   Device device_;
+  std::shared_ptr<const void> owner_;  ///< set for borrowed bytes: they are not freed here
+};
+
+/// Where Storage::allocate takes memory on this thread while a hook is installed (the tpu
+/// backend's static memory plan, backends/tpu/program.cpp): allocate() returns bytes inside
+/// planned memory and the owner that keeps them alive, or nullptr to use the heap.
+class AllocationHook {
+ public:
+  virtual ~AllocationHook() = default;
+  virtual void* allocate(size_t bytes, std::shared_ptr<const void>& owner) = 0;
+  /// Called when allocate() returned nullptr and the heap served the request.
+  virtual void heapFallback(size_t bytes) = 0;
+  /// The device every storage made under the hook is tagged with.
+  virtual Device device() const = 0;
+};
+
+/// Installs `hook` for the scope's lifetime on this thread; scopes nest.
+class ScopedAllocationHook {
+ public:
+  explicit ScopedAllocationHook(AllocationHook* hook);
+  ~ScopedAllocationHook();
+  ScopedAllocationHook(const ScopedAllocationHook&) = delete;
+  ScopedAllocationHook& operator=(const ScopedAllocationHook&) = delete;
+
+ private:
+  AllocationHook* previous_;
 };
 
 /// Bytes held by the block cache right now (for tests and stats).

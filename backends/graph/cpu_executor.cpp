@@ -22,16 +22,15 @@ CpuGraphExecutor::CpuGraphExecutor(const Graph& g, const CompileOptions& options
 
 CpuGraphExecutor::~CpuGraphExecutor() = default;
 
-Tensor CpuGraphExecutor::launch(size_t index, const Step& s, std::span<const Tensor> args,
-                                const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) {
+Tensor runNodeOnCpu(const Value& v, std::span<const Tensor> args, const shapes::OpSignature& sig,
+                    const shapes::OpAttrs& attrs, CpuFusedKernel* fused) {
   namespace cpu = backends::cpu;
-  const Value& v = *s.value;
   if (v.kind == ValueKind::Fused) {
     Tensor out = cpu::emptyLike(sig);
-    fused_[index]->run(args, out);
+    fused->run(args, out);
     return out;
   }
-  switch (s.cat) {
+  switch (shapes::opCategory(v.op)) {
     case OpCategory::Unary:
       return cpu::runUnary(v.op, args[0], sig);
     case OpCategory::Binary:
@@ -56,6 +55,11 @@ Tensor CpuGraphExecutor::launch(size_t index, const Step& s, std::span<const Ten
   }
   TESSEL_ASSERT(false, "graph step of unknown category");
   return {};
+}
+
+Tensor CpuGraphExecutor::launch(size_t index, const Step& s, std::span<const Tensor> args,
+                                const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) {
+  return runNodeOnCpu(*s.value, args, sig, attrs, fused_[index].get());
 }
 
 std::vector<Tensor> CpuGraphExecutor::run(std::span<const Tensor> inputs,

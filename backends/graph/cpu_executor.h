@@ -29,6 +29,12 @@ class CpuGraphExecutor final : public ExecutorBase {
   std::vector<std::unique_ptr<CpuFusedKernel>> fused_;  ///< per step, for Fused values
 };
 
+/// Runs one node of an optimized graph on the host: the eager cpu kernel of its op (called
+/// directly: no dispatch(), no tape) or, for a Fused value, `fused`. What CpuGraphExecutor
+/// launches, and the tpu backend's programs too.
+Tensor runNodeOnCpu(const Value& v, std::span<const Tensor> args, const shapes::OpSignature& sig,
+                    const shapes::OpAttrs& attrs, CpuFusedKernel* fused);
+
 /// optimize() + CpuGraphExecutor.
 std::unique_ptr<GraphExecutable> compileForCpu(const Graph& g, const CompileOptions& options = {});
 

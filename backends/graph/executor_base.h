@@ -26,6 +26,8 @@ class ExecutorBase : public GraphExecutable {
   const Graph& graph() const override { return graph_; }
   const CompileStats& stats() const override { return stats_; }
   const RunStats& runStats() const override { return runStats_; }
+  /// The symbol values of the last run (unbacked ones as data-dependent ops bound them).
+  std::span<const int64_t> lastSymbolValues() const { return syms_.values(); }
 
  protected:
   /// One node of the graph, in run order.

@@ -1,0 +1,373 @@
+// The lazy tpu runtime: segments being recorded, syncs, and the program cache.
+#include "backends/tpu/lazy.h"
+
+#include <chrono>
+#include <unordered_map>
+
+#include "backends/backend.h"
+#include "backends/graph/graph_builder.h"
+#include "backends/graph/graph_print.h"
+#include "backends/graph/sym_eval.h"
+#include "shapes/expr.h"
+#include "shapes/shape_env.h"
+#include "shapes/source_loc.h"
+#include "shapes/user_error.h"
+
+namespace tessel::backends::tpu {
+
+// Note [Lazy segments]
+// Ops on tpu tensors append nodes to the current *segment*: a graph under its own ShapeEnv.
+// A materialized tensor enters a segment as an input; its dynamic dims become symbols whose
+// hint is the real size and whose range is [0, bound], and the data-dependent ops in the
+// segment make unbacked symbols bounded by the solver (nonzero of n elements: u0 <= n). The
+// env runs size-oblivious (no 0/1 specialization, no duck sizing): a recorded program must
+// serve every size within its bounds, so decisions may not depend on which real sizes came.
+// A sync ends the segment: the live pending tensors become the outputs of its graph, the
+// graph's text (structure, static sizes, symbols with their ranges, and any guard a hint
+// decided) keys the program cache, and the program runs once. A new segment starts at once,
+// so a training loop cuts its graphs at the same place every iteration and hits the cache.
+
+namespace {
+
+shapes::ShapeEnvConfig lazyEnvConfig() {
+  shapes::ShapeEnvConfig c;
+  c.duck_shape = false;
+  c.specialize_zero_one = false;
+  c.backed_size_oblivious = true;
+  return c;
+}
+
+constexpr uint32_t kNoInput = UINT32_MAX;
+
+}  // namespace
+
+class Segment {
+ public:
+  Segment() : env(lazyEnvConfig()), builder(&env) {}
+
+  shapes::ShapeEnv env;
+  graph::GraphBuilder builder;
+  std::vector<std::weak_ptr<LazyTensor>> pending;
+  std::vector<Tensor> inputs;  ///< data of the builder's inputs, in order
+  bool done = false;           ///< synced (or failed): its values are known
+  std::string error;           ///< why its program failed
+  std::vector<int64_t> values;  ///< per symbol, once done
+
+  /// A backed symbol for a size known now: value as hint, [0, bound] as range.
+  shapes::SymInt sizeSymbol(const std::string& source, int64_t value, int64_t bound) {
+    shapes::SymbolOptions o;
+    o.dynamic = shapes::DimDynamic::Dynamic;
+    o.min = 0;
+    o.max = bound;
+    shapes::ScopedShapeEnv scope(&env);
+    return env.createSymbol(source, value, o);
+  }
+  uint32_t addInput(Tensor data, shapes::SymShape shape) {
+    const uint32_t id =
+        builder.input("in" + std::to_string(inputs.size()), std::move(shape), data.dtype());
+    inputs.push_back(std::move(data));
+    return id;
+  }
+  /// The value of every symbol: hints of backed ones, run values of unbacked ones.
+  int64_t valueOf(const shapes::SymInt& v) const {
+    if (auto c = v.maybeConstant()) return *c;
+    graph::SymbolValues sv;
+    sv.reset(env.numSymbols());
+    for (uint32_t s = 0; s < env.numSymbols(); ++s) {
+      const auto& info = env.symbol(s);
+      if (info.hint)
+        sv.bind(s, *info.hint);
+      else if (done && s < values.size())
+        sv.bind(s, values[s]);
+    }
+    return sv.eval(v);
+  }
+};
+
+class LazyRuntime {
+ public:
+  static LazyRuntime& get() {
+    static LazyRuntime* r = new LazyRuntime;  // leaked: tensors may die after main returns
+    return *r;
+  }
+  std::shared_ptr<Segment> current() {
+    if (!current_) current_ = std::make_shared<Segment>();
+    return current_;
+  }
+  void sync();
+
+ private:
+  struct CacheEntry {
+    std::shared_ptr<Segment> origin;  ///< its graph's ShapeEnv
+    std::unique_ptr<TpuProgram> program;
+  };
+  std::string key(const graph::Graph& g, const Segment& seg) const;
+  void run(const std::shared_ptr<Segment>& segPtr);
+
+  std::shared_ptr<Segment> current_;
+  std::unordered_map<std::string, CacheEntry> cache_;
+};
+
+// ---- LazyTensor ------------------------------------------------------------------------------
+
+std::shared_ptr<LazyTensor> LazyTensor::fromData(Tensor data, DimBounds bounds) {
+  auto t = std::make_shared<LazyTensor>();
+  t->bounds_ = bounds.empty() ? DimBounds(data.shape().size(), -1) : std::move(bounds);
+  t->data_ = std::move(data);
+  return t;
+}
+
+int64_t LazyTensor::rank() const {
+  return pending() ? int64_t(shape_.size()) : data_.ndim();
+}
+
+const Tensor& LazyTensor::data() {
+  if (pending() && error_.empty() && segment_ && !segment_->done) LazyRuntime::get().sync();
+  if (pending())
+    throwUserError(ErrorKind::DeviceError,
+                   "tpu: this tensor's program failed: " +
+                       (error_.empty() ? std::string("(no result)") : error_));
+  return data_;
+}
+
+shapes::SymShape LazyTensor::shape(std::shared_ptr<Segment>* segment) {
+  LazyRuntime& rt = LazyRuntime::get();
+  if (pending()) {
+    if (!error_.empty()) data();  // throws
+    if (segment) *segment = segment_;
+    return shape_;
+  }
+  bool dynamic = false;
+  for (int64_t b : bounds_) dynamic = dynamic || b >= 0;
+  if (!dynamic) return shapes::SymShape(data_.shape().begin(), data_.shape().end());
+  std::shared_ptr<Segment> seg = rt.current();
+  if (segment) *segment = seg;
+  if (inputSegment_.lock() == seg) return inputShape_;
+  inputShape_.clear();
+  for (size_t d = 0; d < bounds_.size(); ++d)
+    inputShape_.push_back(bounds_[d] < 0 ? shapes::SymInt(data_.shape()[d])
+                                         : seg->sizeSymbol("dim" + std::to_string(d),
+                                                           data_.shape()[d], bounds_[d]));
+  inputSegment_ = seg;
+  inputId_ = kNoInput;
+  return inputShape_;
+}
+
+// ---- Recording -------------------------------------------------------------------------------
+
+struct LazyRecorder {
+  static uint32_t operandId(Segment& seg, const std::shared_ptr<Segment>& segPtr,
+                            const LazyOperand& o);
+  static std::shared_ptr<LazyTensor> recordIn(const std::shared_ptr<Segment>& segPtr,
+                                              shapes::OpKind op,
+                                              std::span<const LazyOperand> operands,
+                                              const shapes::OpAttrs& attrs);
+};
+
+uint32_t LazyRecorder::operandId(Segment& seg, const std::shared_ptr<Segment>& segPtr,
+                                 const LazyOperand& o) {
+  if (!o.tensor) {
+    Tensor data = toDevice(o.host, Device::Tpu);
+    return seg.addInput(data, shapes::SymShape(data.shape().begin(), data.shape().end()));
+  }
+  LazyTensor& t = *o.tensor;
+  if (t.pending() && t.error_.empty() && t.segment_ == segPtr) return t.id_;
+  const Tensor& data = t.data();  // an earlier segment's result: it ran at that sync
+  shapes::SymShape shape = t.shape();
+  bool dynamic = false;
+  for (int64_t b : t.bounds_) dynamic = dynamic || b >= 0;
+  if (!dynamic) return seg.addInput(data, std::move(shape));
+  if (t.inputId_ == kNoInput || t.inputSegment_.lock() != segPtr) {
+    t.inputId_ = seg.addInput(data, std::move(shape));
+  }
+  return t.inputId_;
+}
+
+namespace {
+
+// SymInt attributes made in `from` (a segment that has since run) as sizes of `to`.
+shapes::OpAttrs remapAttrs(const shapes::OpAttrs& attrs, const std::shared_ptr<Segment>& from) {
+  shapes::OpAttrs a = attrs;
+  auto remap = [&](shapes::SymInt& v) {
+    if (v.isSymbolic()) v = importSize({v, from});
+  };
+  for (shapes::SymInt& d : a.shape) remap(d);
+  if (a.start) remap(*a.start);
+  if (a.stop) remap(*a.stop);
+  remap(a.step);
+  remap(a.index);
+  return a;
+}
+
+}  // namespace
+
+std::shared_ptr<LazyTensor> LazyRecorder::recordIn(const std::shared_ptr<Segment>& segPtr,
+                                                   shapes::OpKind op,
+                                                   std::span<const LazyOperand> operands,
+                                                   const shapes::OpAttrs& attrs) {
+  Segment& seg = *segPtr;
+  std::vector<uint32_t> ids;
+  ids.reserve(operands.size());
+  for (const LazyOperand& o : operands) ids.push_back(operandId(seg, segPtr, o));
+  shapes::ScopedShapeEnv scope(&seg.env);
+  const uint32_t id = seg.builder.op(op, ids, attrs);
+  auto t = std::make_shared<LazyTensor>();
+  t->segment_ = segPtr;
+  t->id_ = id;
+  t->shape_ = seg.builder.shape(id);
+  t->dtype_ = seg.builder.dtype(id);
+  seg.pending.push_back(t);
+  return t;
+}
+
+std::shared_ptr<LazyTensor> recordOp(shapes::OpKind op, std::span<const LazyOperand> operands,
+                                     const shapes::OpAttrs& attrs) {
+  LazyRuntime& rt = LazyRuntime::get();
+  if (shapes::opCategory(op) == shapes::OpCategory::DataDependent && !attrs.outputSize &&
+      !tpuConfig().boundedDynamic) {
+    // PyTorch/XLA without bounded shapes: run what is pending, then the op itself, and give
+    // its result the static size its data has.
+    std::vector<Tensor> in;
+    for (const LazyOperand& o : operands) {
+      Tensor host = o.tensor ? o.tensor->data() : o.host;
+      in.push_back(host.device() == Device::Cpu ? host : toDevice(host, Device::Cpu));
+    }
+    Tensor out = backendFor(Device::Cpu).run(op, in, attrs).at(0);
+    return LazyTensor::fromData(toDevice(out, Device::Tpu));
+  }
+  std::shared_ptr<Segment> seg = rt.current();
+  try {
+    return LazyRecorder::recordIn(seg, op, operands, attrs);
+  } catch (const UserError& e) {
+    // A shape question only pending data can answer: run what is pending, then ask again
+    // with the real sizes as hints.
+    if (e.kind() != ErrorKind::DataDependentError || seg->pending.empty()) throw;
+  }
+  rt.sync();
+  return LazyRecorder::recordIn(rt.current(), op, operands, remapAttrs(attrs, seg));
+}
+
+void syncAll() {
+  LazyRuntime::get().sync();
+}
+
+// ---- Sizes -----------------------------------------------------------------------------------
+
+std::shared_ptr<Segment> currentSegment() {
+  return LazyRuntime::get().current();
+}
+
+shapes::ShapeEnv* segmentEnv(const std::shared_ptr<Segment>& segment) {
+  return &segment->env;
+}
+
+int64_t sizeBound(const LazySize& size) {
+  if (auto c = size.expr.maybeConstant()) return *c;
+  shapes::ScopedShapeEnv scope(&size.segment->env);
+  auto m = size.segment->env.maxValue(size.expr);
+  if (!m)
+    throwUserError(ErrorKind::ShapeError,
+                   "tpu: the size " + size.expr.toString() + " has no upper bound");
+  return *m;
+}
+
+int64_t sizeValue(const LazySize& size) {
+  if (auto c = size.expr.maybeConstant()) return *c;
+  Segment& seg = *size.segment;
+  if (!seg.done && size.expr.expr()->hasUnbacked) LazyRuntime::get().sync();
+  if (!seg.error.empty() && size.expr.expr()->hasUnbacked)
+    throwUserError(ErrorKind::DeviceError, "tpu: the program that computes this size failed: " +
+                                               seg.error);
+  return seg.valueOf(size.expr);
+}
+
+shapes::SymInt importSize(const LazySize& size) {
+  if (size.expr.isConstant()) return size.expr;
+  std::shared_ptr<Segment> seg = LazyRuntime::get().current();
+  if (size.segment == seg) return size.expr;
+  return seg->sizeSymbol("size", sizeValue(size), sizeBound(size));
+}
+
+// ---- Syncing ---------------------------------------------------------------------------------
+
+std::string LazyRuntime::key(const graph::Graph& g, const Segment& seg) const {
+  std::string k = graph::toString(g);
+  for (uint32_t s = 0; s < seg.env.numSymbols(); ++s) {
+    const auto& info = seg.env.symbol(s);
+    k += info.name + (info.unbacked ? " unbacked " : " ") + info.range.toString() + "\n";
+  }
+  for (const shapes::Guard& gd : seg.env.guards()) k += "guard " + gd.text + "\n";
+  return k;
+}
+
+void LazyRuntime::sync() {
+  std::shared_ptr<Segment> seg = current_;
+  current_ = nullptr;  // ops from here on (none while running) go to a fresh segment
+  if (!seg) return;
+  try {
+    run(seg);
+  } catch (const UserError& e) {
+    seg->error = e.what();
+    seg->done = true;
+    for (auto& w : seg->pending)
+      if (auto t = w.lock()) t->error_ = seg->error;
+    seg->inputs.clear();
+    throw;
+  }
+}
+
+void LazyRuntime::run(const std::shared_ptr<Segment>& segPtr) {
+  Segment& seg = *segPtr;
+  std::vector<std::shared_ptr<LazyTensor>> live;
+  for (auto& w : seg.pending)
+    if (auto t = w.lock()) live.push_back(std::move(t));
+  seg.pending.clear();
+  if (live.empty()) {
+    seg.done = true;
+    seg.inputs.clear();
+    return;
+  }
+  for (const auto& t : live) seg.builder.output(t->id_);
+  graph::Graph g = seg.builder.build();
+  std::string k = key(g, seg);
+  TpuStats& stats = tpuStats();
+  auto it = cache_.find(k);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (it == cache_.end()) {
+    const std::string name = "lazy#" + std::to_string(cache_.size());
+    CacheEntry e;
+    // The program keeps the segment whose ShapeEnv its graph points into.
+    e.origin = segPtr;
+    e.program = compileForTpu(g, {}, name);
+    if (tpuConfig().perfLog)
+      tpuConfig().perfLog("tpu compile " + name + ": " + std::to_string(e.program->record().ops) +
+                          " ops, arena " + std::to_string(e.program->record().arenaBytes) +
+                          " bytes, " + std::to_string(e.program->record().compileMs) + " ms");
+    it = cache_.emplace(std::move(k), std::move(e)).first;
+  } else {
+    ++stats.cacheHits;
+    if (tpuConfig().perfLog)
+      tpuConfig().perfLog("tpu cache hit " + it->second.program->record().name + " (" +
+                          std::to_string(std::chrono::duration<double, std::micro>(
+                                             std::chrono::steady_clock::now() - t0)
+                                             .count()) +
+                          " us lookup)");
+  }
+  TpuProgram& program = *it->second.program;
+  std::vector<int64_t> values(seg.env.numSymbols(), 0);
+  for (uint32_t s = 0; s < seg.env.numSymbols(); ++s)
+    if (auto h = seg.env.symbol(s).hint) values[s] = *h;
+  std::vector<Tensor> outs = program.run(seg.inputs, values);
+  auto last = program.lastSymbolValues();
+  seg.values.assign(last.begin(), last.end());
+  seg.done = true;
+  seg.inputs.clear();
+  for (size_t i = 0; i < live.size(); ++i) {
+    LazyTensor& t = *live[i];
+    t.data_ = outs[i];
+    t.bounds_ = program.outputBounds()[i];
+    t.segment_ = nullptr;
+  }
+}
+
+}  // namespace tessel::backends::tpu
