@@ -1,6 +1,8 @@
 // Core built-ins: printing, conversions, sequences, numbers and time.
 #include "interp/builtins.h"
 
+#include "interp/sym_value.h"
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "interp/ops.h"
 #include "interp/printer.h"
 #include "interp/sorting.h"
+#include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
 #include "shapes/user_error.h"
 
@@ -123,6 +126,8 @@ Value builtinInt(Interpreter&, CallArgs& a) {
     }
     case Type::Tensor:
       return tensorItem(v, /*asInt=*/true);
+    case Type::SymInt:  // a size: its real value (a guard while tracing; a tpu size may sync)
+      return Value::integer(concreteInt(v));
     default:
       throwUserError(ErrorKind::TypeError,
                      "int() cannot convert a '" + std::string(typeName(v.type())) + "'");

@@ -1,7 +1,9 @@
 // Built-ins of the compiler (compiler.md): compile, the mark_* family, check, stats, explain,
 // reset, and the `config` module.
+#include <cstdio>
 #include <cstdlib>
 
+#include "backends/tpu/lazy.h"
 #include "interp/builtins.h"
 #include "interp/compiled_frame.h"
 #include "interp/compiler_state.h"
@@ -20,6 +22,10 @@ namespace tessel::interp {
 
 CompilerState::CompilerState() {
   if (const char* logs = std::getenv("TESSEL_LOGS")) log.configure(logs);
+  // The tpu's compiles and cache hits are logged under `perf`, tagged [tpu].
+  backends::tpu::tpuConfig().perfLog = [this](const std::string& line) {
+    if (log.on(LogCategory::Perf)) std::fprintf(stderr, "[tpu] %s\n", line.c_str());
+  };
   if (const char* sources = std::getenv("TESSEL_DYNAMIC_SOURCES")) {
     std::string list = sources;
     size_t start = 0;
@@ -32,6 +38,10 @@ CompilerState::CompilerState() {
       start = comma + 1;
     }
   }
+}
+
+CompilerState::~CompilerState() {
+  backends::tpu::tpuConfig().perfLog = nullptr;
 }
 
 FrameObj* frameOf(const Value& v) {
@@ -199,6 +209,38 @@ Value nativeCheckIsSize(Interpreter&, CallArgs& a) {
   return Value::none();
 }
 
+
+// stats()["tpu"] (backends.md, "tpu").
+Value tpuStatsDict() {
+  const backends::tpu::TpuStats& s = backends::tpu::tpuStats();
+  Ref<DictObj> d = make<DictObj>();
+  d->set("compilations", Value::integer(int64_t(s.compilations)));
+  d->set("cache_hits", Value::integer(int64_t(s.cacheHits)));
+  d->set("executions", Value::integer(int64_t(s.executions)));
+  d->set("run_allocations", Value::integer(int64_t(s.runAllocations)));
+  d->set("padding_ratio", Value::real(s.paddingRatio));
+  std::vector<Value> programs;
+  for (const auto& p : s.programs) {
+    Ref<DictObj> e = make<DictObj>();
+    e->set("name", makeStr(p.name));
+    e->set("arena_bytes", Value::integer(int64_t(p.arenaBytes)));
+    e->set("output_bytes", Value::integer(int64_t(p.outputBytes)));
+    e->set("bound_bytes", Value::integer(int64_t(p.boundBytes)));
+    e->set("ops", Value::integer(int64_t(p.ops)));
+    e->set("compile_ms", Value::real(p.compileMs));
+    programs.push_back(e.value());
+  }
+  d->set("programs", makeList(std::move(programs)));
+  return d.value();
+}
+
+// sync(): runs every pending tpu tensor (XLA's mark_step).
+Value nativeSync(Interpreter&, CallArgs& a) {
+  ArgBinder b("sync", a, {}, 0);
+  backends::tpu::syncAll();
+  return Value::none();
+}
+
 Value statsDict(const FrameStats& s, const Entry* newest, int64_t entries) {
   Ref<DictObj> d = make<DictObj>();
   d->set("compiles", Value::integer(s.compiles));
@@ -246,7 +288,9 @@ Value nativeStats(Interpreter& interp, CallArgs& a) {
     total.reasons.insert(total.reasons.end(), f->stats.reasons.begin(), f->stats.reasons.end());
     entries += static_cast<int64_t>(f->entries.size());
   }
-  return statsDict(total, nullptr, entries);
+  Value d = statsDict(total, nullptr, entries);
+  d.as<DictObj>()->set("tpu", tpuStatsDict());
+  return d;
 }
 
 Value nativeReset(Interpreter&, CallArgs& a) {
@@ -297,6 +341,7 @@ void registerCompileBuiltins(ModuleObj& prelude) {
       {"check", nativeCheck},
       {"check_is_size", nativeCheckIsSize},
       {"stats", nativeStats},
+      {"sync", nativeSync},
       {"reset", nativeReset},
       {"explain", nativeExplain},
   };

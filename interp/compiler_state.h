@@ -25,11 +25,18 @@ struct CompilerConfig {
   bool pgo = true;
   bool compiler_collectives = false;
   int64_t solver_rlimit = 2'000'000;
+  /// The tpu's memory and bounded dynamic shapes (backends.md, "tpu"); mirrored into the
+  /// process-wide backends::tpu::tpuConfig() on every assignment.
+  int64_t tpu_memory_bytes = int64_t{16} << 30;
+  bool tpu_bounded_dynamic = true;
 };
 
 class CompilerState {
  public:
   CompilerState();
+  ~CompilerState();
+  CompilerState(const CompilerState&) = delete;
+  CompilerState& operator=(const CompilerState&) = delete;
   CompilerConfig config;
   CompileLog log;
   /// TESSEL_DYNAMIC_SOURCES: source names ("x", "y.shape[1]", "n") dynamic from the first

@@ -1,5 +1,6 @@
 // The built-in `config` module (compiler.md, "config"): fields read and set like module
 // globals, validated on assignment and mirrored into the interpreter's CompilerConfig.
+#include "backends/tpu/tpu.h"
 #include "interp/builtins.h"
 #include "interp/compiler_state.h"
 #include "interp/printer.h"
@@ -40,7 +41,15 @@ const Field kFields[] = {
     TESSEL_BOOL_FIELD(pgo),
     TESSEL_BOOL_FIELD(compiler_collectives),
     TESSEL_INT_FIELD(solver_rlimit, 0),
+    TESSEL_INT_FIELD(tpu_memory_bytes, 1),
+    TESSEL_BOOL_FIELD(tpu_bounded_dynamic),
 };
+
+// The tpu's settings are the device's (process-wide), so the module writes them through.
+void mirrorTpuConfig(const CompilerConfig& c) {
+  backends::tpu::tpuConfig().memoryBytes = static_cast<uint64_t>(c.tpu_memory_bytes);
+  backends::tpu::tpuConfig().boundedDynamic = c.tpu_bounded_dynamic;
+}
 
 void setConfigField(ModuleObj& self, const std::string& name, Value v) {
   auto& config = *static_cast<CompilerConfig*>(self.native);
@@ -57,6 +66,7 @@ void setConfigField(ModuleObj& self, const std::string& name, Value v) {
                                                 std::to_string(f.min) + ", got " +
                                                 std::to_string(v.asInt()));
     f.store(config, v);
+    mirrorTpuConfig(config);
     self.define(name, std::move(v));
     return;
   }
@@ -73,6 +83,7 @@ Value makeConfigModule(CompilerConfig& config) {
   m->setField = setConfigField;
   m->native = &config;
   for (const Field& f : kFields) m->define(f.name, f.load(config));
+  mirrorTpuConfig(config);
   return Value::object(m);
 }
 

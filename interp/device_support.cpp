@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "backends/backend.h"
+#include "backends/tpu/tpu.h"
 #include "backends/vulkan/vulkan.h"
 #include "interp/objects.h"
 #include "shapes/user_error.h"
@@ -36,8 +37,11 @@ void ensureDevice(backends::Device device) {
                        "mesa-vulkan-drivers, is needed)");
       return;
     }
-    case backends::Device::Tpu:
-      throwUserError(ErrorKind::DeviceError, "the tpu backend is not available in this build yet");
+    case backends::Device::Tpu: {
+      static const bool registered = (backends::tpu::registerTpuBackend(), true);
+      (void)registered;
+      return;
+    }
   }
 }
 
@@ -82,6 +86,9 @@ Value listDevices() {
   out.push_back(deviceDict("cpu", 0, cpuName(), "cpu"));
   for (const auto& info : backends::vulkan::availableVulkanDevices())
     out.push_back(deviceDict("vulkan", info.index, info.name, info.type));
+  // The tpu is modelled on the host (static memory, bounded shapes), so it is always there.
+  out.push_back(deviceDict("tpu", 0, "host-modelled tpu (static memory, bounded dynamic shapes)",
+                           "tpu"));
   return makeList(std::move(out));
 }
 

@@ -4,8 +4,10 @@
 #include <vector>
 
 #include "backends/dispatch.h"
+#include "backends/tpu/lazy.h"
 #include "interp/device_support.h"
 #include "interp/tensor_value.h"
+#include "interp/trace_tape.h"
 
 namespace tessel::interp {
 namespace {
@@ -23,15 +25,67 @@ ScopedOpSink::~ScopedOpSink() {
   gSink = previous_;
 }
 
+namespace {
+
+// SymInt attributes that are bounded sizes of an earlier segment, as sizes of the current one.
+shapes::OpAttrs currentSizes(const shapes::OpAttrs& attrs) {
+  namespace tpu = backends::tpu;
+  shapes::ShapeEnv* env = tpu::segmentEnv(tpu::currentSegment());
+  auto stale = [&](const shapes::SymInt& v) { return v.isSymbolic() && v.env() != env; };
+  bool any = false;
+  for (const auto& d : attrs.shape) any = any || stale(d);
+  any = any || (attrs.start && stale(*attrs.start)) || (attrs.stop && stale(*attrs.stop)) ||
+        stale(attrs.step) || stale(attrs.index);
+  if (!any) return attrs;
+  shapes::OpAttrs a = attrs;
+  auto fix = [&](shapes::SymInt& v) {
+    if (stale(v)) v = tpu::importSymInt(v);
+  };
+  for (auto& d : a.shape) fix(d);
+  if (a.start) fix(*a.start);
+  if (a.stop) fix(*a.stop);
+  fix(a.step);
+  fix(a.index);
+  return a;
+}
+
+// Ops on tpu tensors are recorded in the lazy segment (backends/tpu/lazy.h), never run here.
+}  // namespace
+
+Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
+  ensureDevice(backends::Device::Tpu);
+  std::vector<backends::tpu::LazyOperand> in;
+  in.reserve(operands.size());
+  for (const Value& v : operands) {
+    if (v.is(Type::Tensor)) {
+      auto* t = v.as<TensorObj>();
+      if (t->lazy)
+        in.push_back({t->lazy, {}});
+      else  // a host tensor meeting tpu ones: a transfer, as a number's 0-d tensor is
+        in.push_back({nullptr, asTensor(v)});
+      continue;
+    }
+    in.push_back({nullptr, toTensor(v, std::string(shapes::opName(op)) + "() operand")});
+  }
+  Value out = Value::object(new TensorObj(backends::tpu::recordOp(op, in, currentSizes(attrs))));
+  if (anyTraceTapeActive()) recordOnTraceTapes(op, operands, attrs, out);
+  return out;
+}
+
 Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
   if (gSink) return gSink->emit(op, operands, attrs);
   // The device of the first tensor operand; ops without one (creation) use the default device.
   backends::Device device = defaultDevice();
+  bool lazy = false;
   for (const Value& v : operands)
     if (v.is(Type::Tensor)) {
-      device = asTensor(v).device();
+      lazy = v.as<TensorObj>()->lazy != nullptr;
+      device = lazy ? backends::Device::Tpu : asTensor(v).device();
       break;
     }
+  for (const Value& v : operands) lazy = lazy || (v.is(Type::Tensor) && v.as<TensorObj>()->lazy);
+  if (lazy || device == backends::Device::Tpu) [[unlikely]]
+    return emitLazyOp(op, operands, attrs);
   ensureDevice(device);
   std::vector<Tensor> inputs;
   inputs.reserve(operands.size());

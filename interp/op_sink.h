@@ -28,6 +28,9 @@ inline Value emitOp(shapes::OpKind op, std::initializer_list<Value> operands,
   return emitOp(op, std::span<const Value>(operands.begin(), operands.size()), attrs);
 }
 
+/// Records `op` on the tpu's lazy segment (tpu operands, or a creation op that must live there).
+Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs);
+
 /// Makes `sink` the receiver of ops on this thread for the scope's lifetime; scopes nest.
 class ScopedOpSink {
  public:

@@ -188,7 +188,8 @@ void appendRepr(std::string& out, const Value& v, int depth) {
       out += "<cell>";
       break;
     case Type::SymInt:
-      out += v.as<SymIntObj>()->value.toString();
+      out += v.as<SymIntObj>()->segment ? boundedSizeText(*v.as<SymIntObj>())
+                                        : v.as<SymIntObj>()->value.toString();
       break;
     case Type::SymBool:
       out += v.as<SymBoolObj>()->value.toString();

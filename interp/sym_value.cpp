@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "backends/tpu/lazy.h"
 #include "interp/ast.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
@@ -20,6 +21,53 @@ Value makeSymBool(const shapes::SymBool& v) {
   return Value::object(new SymBoolObj(v));
 }
 
+Value makeBoundedSize(const shapes::SymInt& v, std::shared_ptr<backends::tpu::Segment> segment) {
+  if (auto c = v.maybeConstant()) return Value::integer(*c);
+  auto* obj = new SymIntObj(v);
+  obj->segment = std::move(segment);
+  return Value::object(obj);
+}
+
+std::string boundedSizeText(const SymIntObj& v) {
+  return "<=" + std::to_string(backends::tpu::sizeBound({v.value, v.segment}));
+}
+
+namespace {
+
+bool isBounded(const Value& v) {
+  return v.is(Type::SymInt) && v.as<SymIntObj>()->segment != nullptr;
+}
+
+// Arithmetic on bounded sizes: an expression of the segment being recorded (sizes of earlier
+// segments enter it as symbols bounded by their bounds), so its bound is the solver's maximum.
+Value boundedBinary(BinaryOp op, const Value& a, const Value& b) {
+  namespace tpu = backends::tpu;
+  std::shared_ptr<tpu::Segment> seg = tpu::currentSegment();
+  auto operand = [&](const Value& v) {
+    if (!v.is(Type::SymInt)) return toSymInt(v);
+    const SymIntObj& s = *v.as<SymIntObj>();
+    return tpu::importSize({s.value, s.segment});
+  };
+  shapes::SymInt x = operand(a), y = operand(b);
+  switch (op) {
+    case BinaryOp::Add:
+      return makeBoundedSize(x + y, seg);
+    case BinaryOp::Sub:
+      return makeBoundedSize(x - y, seg);
+    case BinaryOp::Mul:
+      return makeBoundedSize(x * y, seg);
+    case BinaryOp::FloorDiv:
+    case BinaryOp::Mod: {
+      if (concreteInt(b) == 0) throwUserError(ErrorKind::ZeroDivisionError, "division by zero");
+      return makeBoundedSize(op == BinaryOp::Mod ? shapes::mod(x, y) : shapes::floorDiv(x, y), seg);
+    }
+    default:
+      return binaryOp(op, Value::integer(concreteInt(a)), Value::integer(concreteInt(b)));
+  }
+}
+
+}  // namespace
+
 shapes::SymInt toSymInt(const Value& v) {
   if (v.is(Type::SymInt)) return v.as<SymIntObj>()->value;
   if (v.is(Type::Bool)) return shapes::SymInt(int64_t{v.asBool()});
@@ -27,7 +75,11 @@ shapes::SymInt toSymInt(const Value& v) {
 }
 
 int64_t concreteInt(const Value& v) {
-  if (v.is(Type::SymInt)) return shapes::evaluateInt(v.as<SymIntObj>()->value);
+  if (v.is(Type::SymInt)) {
+    const SymIntObj& s = *v.as<SymIntObj>();
+    if (s.segment) return backends::tpu::sizeValue({s.value, s.segment});
+    return shapes::evaluateInt(s.value);
+  }
   return v.is(Type::Bool) ? v.asBool() : v.asInt();
 }
 
@@ -36,6 +88,7 @@ bool concreteBool(const Value& v) {
 }
 
 Value symBinary(BinaryOp op, const Value& a, const Value& b) {
+  if ((isBounded(a) || isBounded(b)) && isIntLike(a) && isIntLike(b)) return boundedBinary(op, a, b);
   if (!isIntLike(a) || !isIntLike(b)) {
     // A float operand: the int side is specialized to its hint.
     auto concrete = [](const Value& v) {
@@ -76,7 +129,7 @@ Value symBinary(BinaryOp op, const Value& a, const Value& b) {
 }
 
 Value symCompare(CompareOp op, const Value& a, const Value& b) {
-  if (!isIntLike(a) || !isIntLike(b)) {
+  if (!isIntLike(a) || !isIntLike(b) || isBounded(a) || isBounded(b)) {
     auto concrete = [](const Value& v) {
       return v.is(Type::SymInt) ? Value::integer(concreteInt(v)) : v;
     };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "interp/ast.h"
+#include "interp/tensor_value.h"
 #include "interp/objects.h"
 #include "shapes/sym_int.h"
 
@@ -13,6 +14,9 @@ namespace tessel::interp {
 struct SymIntObj : Object {
   explicit SymIntObj(shapes::SymInt v) : Object(Type::SymInt), value(std::move(v)) {}
   shapes::SymInt value;
+  /// Set for a bounded size of a tpu tensor (backends.md, "tpu"): prints `<=N`, keeps its
+  /// bound through + - * // %, and gives its real value to int(), comparisons and branches.
+  std::shared_ptr<backends::tpu::Segment> segment;
 };
 
 struct SymBoolObj : Object {
@@ -23,6 +27,10 @@ struct SymBoolObj : Object {
 /// A SymInt as a value: a plain int when it is a constant.
 Value makeSymInt(const shapes::SymInt& v);
 Value makeSymBool(const shapes::SymBool& v);
+/// A bounded size of a tpu tensor as a value (a plain int when it is a constant).
+Value makeBoundedSize(const shapes::SymInt& v, std::shared_ptr<backends::tpu::Segment> segment);
+/// `<=N` for a bounded size.
+std::string boundedSizeText(const SymIntObj& v);
 
 /// True for int, bool and symbolic int values.
 inline bool isIntLike(const Value& v) {

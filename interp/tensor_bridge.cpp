@@ -4,6 +4,7 @@
 
 #include "backends/backend.h"
 #include "backends/format.h"
+#include "backends/tpu/lazy.h"
 #include "interp/builtins.h"
 #include "interp/device_support.h"
 #include "interp/ops.h"
@@ -121,8 +122,17 @@ std::string tensorRepr(const Value& v) {
                       ", device=\"" + std::string(backends::deviceName(t.device())) + "\"");
         return text;
       }
-    case Type::Shape:
-      return "shape(" + dimsText(v.as<ShapeObj>()->dims) + ")";
+    case Type::Shape: {
+      const ShapeObj& s = *v.as<ShapeObj>();
+      if (!s.segment) return "shape(" + dimsText(s.dims) + ")";
+      std::string out = "shape([";
+      for (size_t i = 0; i < s.dims.size(); ++i)
+        out += (i ? ", " : "") +
+               (s.dims[i].isConstant()
+                    ? s.dims[i].toString()
+                    : "<=" + std::to_string(backends::tpu::sizeBound({s.dims[i], s.segment})));
+      return out + "])";
+    }
     case Type::DType:
       return std::string(shapes::name(v.as<DTypeObj>()->dtype));
     default:
@@ -146,7 +156,7 @@ bool objectsEqual(const Value& a, const Value& b) {
 int64_t shapeLength(const Value& v) {
   if (v.is(Type::Shape)) return static_cast<int64_t>(v.as<ShapeObj>()->dims.size());
   if (rankOf(v) == 0) throwUserError(ErrorKind::TypeError, "len() of a 0-d tensor");
-  return shapes::evaluateInt(shapeOf(v)[0]);
+  return concreteDim(v, 0);
 }
 
 Value shapeIndex(const Value& shape, const Value& index) {
@@ -154,8 +164,10 @@ Value shapeIndex(const Value& shape, const Value& index) {
   if (!index.is(Type::Int))
     throwUserError(ErrorKind::TypeError,
                    "shape indices must be int, not '" + std::string(typeName(index.type())) + "'");
-  return makeSymInt(
-      dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")]);
+  const shapes::SymInt& d =
+      dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")];
+  if (auto& seg = shape.as<ShapeObj>()->segment) return makeBoundedSize(d, seg);
+  return makeSymInt(d);
 }
 
 Value shapeSlice(const Value& shape, std::optional<int64_t> lo, std::optional<int64_t> hi,
@@ -181,7 +193,7 @@ std::vector<Value> iterateTensorLike(const Value& v) {
     return out;
   }
   if (rankOf(v) == 0) throwUserError(ErrorKind::TypeError, "iteration over a 0-d tensor");
-  int64_t rows = shapes::evaluateInt(shapeOf(v)[0]);  // the loop needs a concrete count
+  int64_t rows = concreteDim(v, 0);  // the loop needs a concrete count
   for (int64_t i = 0; i < rows; ++i) {
     OpAttrs at;
     at.index = i;
@@ -207,14 +219,17 @@ bool tensorProperty(const Value& object, const std::string& name, Value& out) {
   }
   auto& fake = object.as<TensorObj>()->fake;
   if (name == "shape")
-    out = Value::object(new ShapeObj(shapeOf(object)));
+    out = shapeValue(object);
   else if (name == "ndim")
     out = Value::integer(rankOf(object));
   else if (name == "dtype")
     out = Value::object(new DTypeObj(dtypeOf(object)));
   else if (name == "device")
     out =
-        makeStr(std::string(backends::deviceName(fake ? fake->device : asTensor(object).device())));
+        makeStr(std::string(backends::deviceName(fake ? fake->device
+                                                 : object.as<TensorObj>()->lazy
+                                                     ? backends::Device::Tpu
+                                                     : asTensor(object).device())));
   else if (name == "T") {
     std::vector<int64_t> dims;
     for (int64_t d = rankOf(object) - 1; d >= 0; --d) dims.push_back(d);

@@ -77,6 +77,25 @@ Value fillLeaves(const Value& v, const std::vector<Value>& grads, size_t& next) 
   }
 }
 
+// True when a differentiated argument holds a tpu tensor.
+bool onTpu(const Value& v) {
+  switch (v.type()) {
+    case Type::Tensor:
+      return v.as<TensorObj>()->lazy != nullptr;
+    case Type::List:
+    case Type::Tuple:
+      for (const Value& item : v.is(Type::List) ? v.as<ListObj>()->items : v.as<TupleObj>()->items)
+        if (onTpu(item)) return true;
+      return false;
+    case Type::Dict:
+      for (auto& [k, item] : v.as<DictObj>()->entries)
+        if (onTpu(item)) return true;
+      return false;
+    default:
+      return false;
+  }
+}
+
 void checkResult(const Value& result) {
   if (!result.is(Type::Tensor))
     throwUserError(ErrorKind::TypeError,
@@ -153,7 +172,11 @@ Value callGrad(Interpreter& interp, CallArgs& a) {
                      "grad: argnums " + std::to_string(n) + " is out of range for " +
                          std::to_string(d.args.size()) + " positional arguments");
 
-  std::vector<Value> grads = currentOpSink() ? d.traced(f) : d.eager(f);
+  // On the tpu, eager ops are recorded lazily: gradients are recorded the same way, with the
+  // tape that @compile uses (TraceTape), so the backward joins the forward's program.
+  bool tpu = false;
+  for (int64_t n : d.nums) tpu = tpu || onTpu(d.args[n]);
+  std::vector<Value> grads = currentOpSink() || tpu ? d.traced(f) : d.eager(f);
   std::vector<Value> perArg;
   size_t next = 0;
   for (int64_t n : d.nums) perArg.push_back(fillLeaves(a.positional[n], grads, next));

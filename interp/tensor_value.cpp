@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/tpu/lazy.h"
 #include "interp/device_support.h"
 #include "interp/printer.h"
 #include "interp/sym_value.h"
@@ -11,8 +12,34 @@
 
 namespace tessel::interp {
 
+Value makeTensor(Tensor t) {
+  if (t.device() == backends::Device::Tpu) [[unlikely]]
+    return Value::object(new TensorObj(backends::tpu::LazyTensor::fromData(std::move(t))));
+  return Value::object(new TensorObj(std::move(t)));
+}
+
+Value shapeValue(const Value& tensor) {
+  auto* t = tensor.as<TensorObj>();
+  if (!t->lazy) return Value::object(new ShapeObj(shapeOf(tensor)));
+  std::shared_ptr<backends::tpu::Segment> seg;
+  auto* s = new ShapeObj(t->lazy->shape(&seg));
+  s->segment = std::move(seg);
+  return Value::object(s);
+}
+
+int64_t concreteDim(const Value& tensor, int64_t d) {
+  auto* t = tensor.as<TensorObj>();
+  if (!t->lazy) return shapes::evaluateInt(shapeOf(tensor)[d]);
+  std::shared_ptr<backends::tpu::Segment> seg;
+  shapes::SymInt dim = t->lazy->shape(&seg)[d];
+  if (auto c = dim.maybeConstant()) return *c;
+  return backends::tpu::sizeValue({dim, seg});
+}
+
 const Tensor& asTensor(const Value& v) {
   auto* t = v.as<TensorObj>();
+  if (t->lazy) [[unlikely]]
+    return t->lazy->data();
   if (t->fake)
     throwUserError(ErrorKind::ValueError,
                    "a tensor traced inside a @compile function was used outside of its trace "
@@ -44,12 +71,14 @@ Tensor toTensor(const Value& v, const std::string& what) {
 int64_t rankOf(const Value& v) {
   if (!v.is(Type::Tensor)) return 0;
   if (auto& f = v.as<TensorObj>()->fake) return static_cast<int64_t>(f->shape.size());
+  if (auto& l = v.as<TensorObj>()->lazy) return l->rank();
   return asTensor(v).ndim();
 }
 
 shapes::SymShape shapeOf(const Value& v) {
   if (!v.is(Type::Tensor)) return {};
   if (auto& f = v.as<TensorObj>()->fake) return f->shape;
+  if (auto& l = v.as<TensorObj>()->lazy) return l->shape();
   const auto& dims = asTensor(v).shape();
   return shapes::SymShape(dims.begin(), dims.end());
 }
@@ -57,6 +86,7 @@ shapes::SymShape shapeOf(const Value& v) {
 DType dtypeOf(const Value& v) {
   if (v.is(Type::Tensor)) {
     if (auto& f = v.as<TensorObj>()->fake) return f->dtype;
+    if (auto& l = v.as<TensorObj>()->lazy) return l->dtype();
     return asTensor(v).dtype();
   }
   if (v.is(Type::Float)) return DType::F32;

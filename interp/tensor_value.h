@@ -8,6 +8,11 @@
 #include "interp/objects.h"
 #include "shapes/sym_int.h"
 
+namespace tessel::backends::tpu {
+class LazyTensor;
+class Segment;
+}  // namespace tessel::backends::tpu
+
 namespace tessel::interp {
 
 using backends::Tensor;
@@ -33,8 +38,12 @@ struct TensorObj : Object {
   explicit TensorObj(Tensor t) : Object(Type::Tensor), tensor(std::move(t)) {}
   explicit TensorObj(FakeTensor f)
       : Object(Type::Tensor), fake(std::make_shared<FakeTensor>(std::move(f))) {}
-  Tensor tensor;                     ///< the data; undefined for fake tensors
+  explicit TensorObj(std::shared_ptr<backends::tpu::LazyTensor> l)
+      : Object(Type::Tensor), lazy(std::move(l)) {}
+  Tensor tensor;                     ///< the data; undefined for fake and tpu tensors
   std::shared_ptr<FakeTensor> fake;  ///< set while tracing
+  /// A tpu tensor: pending or materialized (backends/tpu/lazy.h); asTensor() syncs it.
+  std::shared_ptr<backends::tpu::LazyTensor> lazy;
   std::vector<DimMark> marks;        ///< per dim; metadata on this value (mark_dynamic)
 };
 
@@ -45,6 +54,9 @@ struct ShapeObj : Object {
   explicit ShapeObj(const std::vector<int64_t>& d)
       : Object(Type::Shape), dims(d.begin(), d.end()) {}
   shapes::SymShape dims;
+  /// Set for a tpu tensor's shape: its symbolic dims are bounded sizes of this segment
+  /// (printed `<=N`).
+  std::shared_ptr<backends::tpu::Segment> segment;
 };
 
 /// `f32`, `i32`, `bool` as values (x.dtype, tensor(xs, dtype = f32)).
@@ -53,9 +65,13 @@ struct DTypeObj : Object {
   DType dtype;
 };
 
-inline Value makeTensor(Tensor t) {
-  return Value::object(new TensorObj(std::move(t)));
-}
+/// A tensor value; tpu tensors are wrapped as materialized lazy tensors.
+Value makeTensor(Tensor t);
+/// x.shape as a value (bounded sizes of tpu tensors keep their segment).
+Value shapeValue(const Value& tensor);
+/// The real size of dim `d` (a tpu tensor's bounded size runs what is pending if needed; a
+/// symbolic size while tracing is specialized with a guard).
+int64_t concreteDim(const Value& tensor, int64_t d);
 inline bool isFake(const Value& v) {
   return v.is(Type::Tensor) && v.as<TensorObj>()->fake != nullptr;
 }

@@ -18,9 +18,11 @@ namespace {
 
 thread_local std::vector<TraceTape*> tActive;
 
-const FakeTensor& fakeOf(const Value& v) {
-  TESSEL_ASSERT(isFake(v), "trace tapes only see fake tensors");
-  return *v.as<TensorObj>()->fake;
+// What identifies a value on a tape: its graph value (fake tensors) or its lazy tpu tensor.
+const void* identityOf(const Value& v) {
+  auto* t = v.as<TensorObj>();
+  TESSEL_ASSERT(t->fake || t->lazy, "trace tapes only see fake and tpu tensors");
+  return t->lazy ? static_cast<const void*>(t->lazy.get()) : t->fake.get();
 }
 
 // Takes a tape off the active stack while its backward runs (ad::SuspendTape's twin).
@@ -44,8 +46,13 @@ class Suspend {
 
 }  // namespace
 
+Handle TraceTape::handleOf(const Value& v) {
+  auto [it, fresh] = handles_.emplace(identityOf(v), static_cast<Handle>(handles_.size()));
+  return it->second;
+}
+
 ad::Var TraceTape::var(const Value& fake) {
-  Handle h = fakeOf(fake).value;
+  Handle h = handleOf(fake);
   values_.emplace(h, fake);
   return ad::Var(this, h);
 }
@@ -60,18 +67,19 @@ void TraceTape::record(shapes::OpKind op, std::span<const Value> operands,
                        const shapes::OpAttrs& attrs, const Value& output) {
   if (!ad::isDifferentiable(op)) return;
   bool any = false;
-  for (const Value& v : operands) any = any || tracked_.count(fakeOf(v).value);
+  for (const Value& v : operands) any = any || tracked_.count(handleOf(v));
   if (!any) return;
   ad::GradEntry e{op, {}, attrs, {var(output)}, {}};
   for (const Value& v : operands) e.inputs.push_back(var(v));
   entries_.push_back(std::move(e));
-  if (fakeOf(output).dtype == shapes::DType::F32) tracked_.insert(fakeOf(output).value);
+  if (dtypeOf(output) == shapes::DType::F32) tracked_.insert(handleOf(output));
 }
 
 std::vector<Value> TraceTape::gradients(const Value& output, std::span<const Value> wrt) {
   Suspend suspend(this);
   // A result computed without tracked ops (or captured data) still needs a graph value.
-  ad::Var out = var(isFake(output) ? output : emitOp(shapes::OpKind::Contiguous, {output}));
+  const bool onTape = isFake(output) || output.as<TensorObj>()->lazy;
+  ad::Var out = var(onTape ? output : emitOp(shapes::OpKind::Contiguous, {output}));
   std::vector<ad::Var> wrtVars;
   for (const Value& w : wrt) wrtVars.push_back(var(w));
   auto tracked = [this](Handle h) { return tracked_.count(h) > 0; };
@@ -89,19 +97,25 @@ Handle TraceTape::op(shapes::OpKind op, std::span<const Handle> in, const shapes
 }
 
 shapes::SymShape TraceTape::shape(Handle h) const {
-  return fakeOf(values_.at(h)).shape;
+  return shapeOf(values_.at(h));
 }
 
 shapes::DType TraceTape::dtype(Handle h) const {
-  return fakeOf(values_.at(h)).dtype;
+  return dtypeOf(values_.at(h));
 }
 
 Handle TraceTape::constant(double v, shapes::DType dtype, Handle like) {
-  (void)like;  // a graph runs on one backend: its constants go where the graph does
   shapes::OpAttrs a;  // a 0-d full: constants are graph values too
   a.scalars = {v};
   a.dtype = dtype;
-  return var(emitOp(shapes::OpKind::Full, {}, a)).handle();
+  return create(shapes::OpKind::Full, a, like);
+}
+
+Handle TraceTape::create(shapes::OpKind op, const shapes::OpAttrs& attrs, Handle like) {
+  // Inside a trace the graph's device is the tracer's; eagerly on the tpu, a creation op must
+  // be recorded there too (a host constant meeting tpu values would be a device mismatch).
+  if (values_.at(like).as<TensorObj>()->lazy) return var(emitLazyOp(op, {}, attrs)).handle();
+  return var(emitOp(op, {}, attrs)).handle();
 }
 
 Handle TraceTape::replayRand(const backends::RngState&, const shapes::SymShape&, Handle) {

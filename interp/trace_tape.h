@@ -38,12 +38,16 @@ class TraceTape final : public backends::autodiff::Emitter {
   shapes::DType dtype(backends::autodiff::Handle h) const override;
   backends::autodiff::Handle constant(double v, shapes::DType dtype,
                                       backends::autodiff::Handle like) override;
+  backends::autodiff::Handle create(shapes::OpKind op, const shapes::OpAttrs& attrs,
+                                    backends::autodiff::Handle like) override;
   backends::autodiff::Handle replayRand(const backends::RngState& rng,
                                         const shapes::SymShape& shape,
                                         backends::autodiff::Handle like) override;
 
  private:
   backends::autodiff::Var var(const Value& fake);
+  backends::autodiff::Handle handleOf(const Value& v);
+  std::unordered_map<const void*, backends::autodiff::Handle> handles_;
   std::vector<backends::autodiff::GradEntry> entries_;
   std::unordered_set<backends::autodiff::Handle> tracked_;
   std::unordered_map<backends::autodiff::Handle, Value> values_;

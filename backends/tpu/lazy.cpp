@@ -91,8 +91,16 @@ class LazyRuntime {
     return *r;
   }
   std::shared_ptr<Segment> current() {
-    if (!current_) current_ = std::make_shared<Segment>();
+    if (!current_) {
+      current_ = std::make_shared<Segment>();
+      std::erase_if(byEnv_, [](const auto& kv) { return kv.second.expired(); });
+      byEnv_[&current_->env] = current_;
+    }
     return current_;
+  }
+  std::shared_ptr<Segment> segmentOf(const shapes::ShapeEnv* env) const {
+    auto it = byEnv_.find(env);
+    return it == byEnv_.end() ? nullptr : it->second.lock();
   }
   void sync();
 
@@ -106,6 +114,7 @@ class LazyRuntime {
 
   std::shared_ptr<Segment> current_;
   std::unordered_map<std::string, CacheEntry> cache_;
+  std::unordered_map<const shapes::ShapeEnv*, std::weak_ptr<Segment>> byEnv_;
 };
 
 // ---- LazyTensor ------------------------------------------------------------------------------
@@ -286,6 +295,15 @@ shapes::SymInt importSize(const LazySize& size) {
   std::shared_ptr<Segment> seg = LazyRuntime::get().current();
   if (size.segment == seg) return size.expr;
   return seg->sizeSymbol("size", sizeValue(size), sizeBound(size));
+}
+
+shapes::SymInt importSymInt(const shapes::SymInt& size) {
+  if (size.isConstant()) return size;
+  std::shared_ptr<Segment> seg = LazyRuntime::get().segmentOf(size.env());
+  if (!seg)
+    throwUserError(ErrorKind::ValueError,
+                   "the size " + size.toString() + " belongs to no tpu tensor that is still alive");
+  return importSize({size, seg});
 }
 
 // ---- Syncing ---------------------------------------------------------------------------------

@@ -85,6 +85,8 @@ void syncAll();
 /// `size` as an expression of the segment being recorded (sizes of earlier segments become
 /// symbols bounded by their bound, with their value as hint).
 shapes::SymInt importSize(const LazySize& size);
+/// importSize for a SymInt of any live segment (found by its ShapeEnv).
+shapes::SymInt importSymInt(const shapes::SymInt& size);
 /// The bound of a size (the solver's maximum under its segment's facts).
 int64_t sizeBound(const LazySize& size);
 /// The real value of a size; runs what is pending when it depends on pending data.
