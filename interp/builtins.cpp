@@ -364,6 +364,17 @@ Value builtinNowMs(Interpreter&, CallArgs& a) {
   return Value::real(std::chrono::duration<double, std::milli>(t).count());
 }
 
+// env(name, default = none): an environment variable, so benchmark and example scripts can be
+// configured from the shell.
+Value builtinEnv(Interpreter&, CallArgs& a) {
+  ArgBinder b("env", a, {"name", "default"}, 1);
+  if (!b.at(0).is(Type::Str))
+    throwUserError(ErrorKind::TypeError, "env(): name must be a str, not '" +
+                                             std::string(typeName(b.at(0).type())) + "'");
+  if (const char* v = std::getenv(b.at(0).as<StrObj>()->str.c_str())) return makeStr(v);
+  return b.has(1) ? b.at(1) : Value::none();
+}
+
 Value builtinExit(Interpreter&, CallArgs& a) {
   ArgBinder b("exit", a, {"status"}, 0);
   throw ExitRequest{static_cast<int>(b.intOr(0, 0))};
@@ -398,6 +409,7 @@ void registerCoreBuiltins(ModuleObj& prelude) {
       {"enumerate", builtinEnumerate},
       {"zip", builtinZip},
       {"now_ms", builtinNowMs},
+      {"env", builtinEnv},
       {"exit", builtinExit},
   };
   for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);

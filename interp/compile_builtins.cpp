@@ -128,7 +128,7 @@ TensorObj& tensorToMark(const ArgBinder& b, const char* fn, int64_t& dim) {
   if (!x.is(Type::Tensor) || isFake(x))
     throwUserError(ErrorKind::TypeError, std::string(fn) + "(): expected a tensor, got " + repr(x));
   auto* t = x.as<TensorObj>();
-  int64_t rank = t->tensor.ndim();
+  int64_t rank = rankOf(x);
   dim = b.toInt(1);
   if (dim < -rank || dim >= rank)
     throwUserError(ErrorKind::IndexError, std::string(fn) + "(): dim " + std::to_string(dim) +
@@ -150,7 +150,7 @@ Value markWith(CallArgs& a, const char* fn, DimMark::Kind kind) {
   if (mark.min && mark.max && *mark.min > *mark.max)
     throwUserError(ErrorKind::ValueError, std::string(fn) + "(): min " + std::to_string(*mark.min) +
                                               " is greater than max " + std::to_string(*mark.max));
-  int64_t size = t.tensor.size(dim);
+  int64_t size = asTensor(b.at(0)).size(dim);
   if ((mark.min && size < *mark.min) || (mark.max && size > *mark.max))
     throwUserError(ErrorKind::ShapeError, std::string(fn) + "(): size " + std::to_string(size) +
                                               " of dim " + std::to_string(dim) + " is outside [" +

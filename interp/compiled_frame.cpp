@@ -36,6 +36,7 @@ std::string FrameObj::name() const {
 std::optional<backends::Device> CompileOptions::device() const {
   if (backend == "cpu") return backends::Device::Cpu;
   if (backend == "vulkan") return backends::Device::Vulkan;
+  if (backend == "tpu") return backends::Device::Tpu;
   return std::nullopt;
 }
 
@@ -243,9 +244,8 @@ Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options)
   if (!fn.is(Type::Function))
     throwUserError(ErrorKind::TypeError, "compile() needs a function written in Tessel, not '" +
                                              std::string(typeName(fn.type())) + "'");
-  if (options.backend == "tpu")
-    throwUserError(ErrorKind::DeviceError, "compile(backend = \"tpu\") is not supported yet");
-  if (options.backend != "auto" && options.backend != "cpu" && options.backend != "vulkan")
+  if (options.backend != "auto" && options.backend != "cpu" && options.backend != "vulkan" &&
+      options.backend != "tpu")
     throwUserError(ErrorKind::ValueError, "compile(): unknown backend \"" + options.backend +
                                               "\" (auto, cpu, vulkan, tpu)");
   if (auto d = options.device()) ensureDevice(*d);

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "backends/backend.h"
 #include "backends/dispatch.h"
 #include "backends/tpu/lazy.h"
 #include "interp/device_support.h"
@@ -27,10 +28,11 @@ ScopedOpSink::~ScopedOpSink() {
 
 namespace {
 
-// SymInt attributes that are bounded sizes of an earlier segment, as sizes of the current one.
-shapes::OpAttrs currentSizes(const shapes::OpAttrs& attrs) {
+// SymInt attributes that are bounded sizes of an earlier segment, as sizes of the current one
+// (`forTpu`), or as their real values for an op that runs now on another device.
+shapes::OpAttrs currentSizes(const shapes::OpAttrs& attrs, bool forTpu = true) {
   namespace tpu = backends::tpu;
-  shapes::ShapeEnv* env = tpu::segmentEnv(tpu::currentSegment());
+  shapes::ShapeEnv* env = forTpu ? tpu::segmentEnv(tpu::currentSegment()) : nullptr;
   auto stale = [&](const shapes::SymInt& v) { return v.isSymbolic() && v.env() != env; };
   bool any = false;
   for (const auto& d : attrs.shape) any = any || stale(d);
@@ -39,7 +41,7 @@ shapes::OpAttrs currentSizes(const shapes::OpAttrs& attrs) {
   if (!any) return attrs;
   shapes::OpAttrs a = attrs;
   auto fix = [&](shapes::SymInt& v) {
-    if (stale(v)) v = tpu::importSymInt(v);
+    if (stale(v)) v = forTpu ? tpu::importSymInt(v) : shapes::SymInt(tpu::symIntValue(v));
   };
   for (auto& d : a.shape) fix(d);
   if (a.start) fix(*a.start);
@@ -55,20 +57,23 @@ shapes::OpAttrs currentSizes(const shapes::OpAttrs& attrs) {
 Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
   ensureDevice(backends::Device::Tpu);
   std::vector<backends::tpu::LazyOperand> in;
+  std::vector<Value> values;  // the operands as tpu tensor values (what trace tapes see)
   in.reserve(operands.size());
+  values.reserve(operands.size());
   for (const Value& v : operands) {
-    if (v.is(Type::Tensor)) {
-      auto* t = v.as<TensorObj>();
-      if (t->lazy)
-        in.push_back({t->lazy, {}});
-      else  // a host tensor meeting tpu ones: a transfer, as a number's 0-d tensor is
-        in.push_back({nullptr, asTensor(v)});
+    if (v.is(Type::Tensor) && v.as<TensorObj>()->lazy) {
+      in.push_back({v.as<TensorObj>()->lazy, {}});
+      values.push_back(v);
       continue;
     }
-    in.push_back({nullptr, toTensor(v, std::string(shapes::opName(op)) + "() operand")});
+    // A number (its 0-d tensor) or a host tensor meeting tpu ones: a transfer to the tpu.
+    Tensor host = v.is(Type::Tensor) ? asTensor(v)
+                                     : toTensor(v, std::string(shapes::opName(op)) + "() operand");
+    values.push_back(makeTensor(backends::toDevice(host, backends::Device::Tpu)));
+    in.push_back({values.back().as<TensorObj>()->lazy, {}});
   }
   Value out = Value::object(new TensorObj(backends::tpu::recordOp(op, in, currentSizes(attrs))));
-  if (anyTraceTapeActive()) recordOnTraceTapes(op, operands, attrs, out);
+  if (anyTraceTapeActive()) recordOnTraceTapes(op, values, attrs, out);
   return out;
 }
 
@@ -98,6 +103,17 @@ Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::O
     // Numbers become 0-d tensors on the op's device, as Python scalars do in PyTorch.
     if (!v.is(Type::Tensor) && device != backends::Device::Cpu) t = onDevice(t, device);
     inputs.push_back(std::move(t));
+  }
+  // Outside a trace a symbolic size can only be a tpu tensor's bounded size: its real value.
+  if (attrs.shape.size() || attrs.start || attrs.stop || attrs.step.isSymbolic() ||
+      attrs.index.isSymbolic()) [[unlikely]] {
+    bool symbolic = attrs.step.isSymbolic() || attrs.index.isSymbolic() ||
+                    (attrs.start && attrs.start->isSymbolic()) ||
+                    (attrs.stop && attrs.stop->isSymbolic());
+    for (const auto& d : attrs.shape) symbolic = symbolic || d.isSymbolic();
+    if (symbolic)
+      return makeTensor(
+          backends::dispatch(op, inputs, currentSizes(attrs, false), device).at(0));
   }
   return makeTensor(backends::dispatch(op, inputs, attrs, device).at(0));
 }

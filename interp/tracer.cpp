@@ -7,6 +7,7 @@
 
 #include "backends/graph/cpu_executor.h"
 #include "backends/graph/sym_eval.h"
+#include "backends/tpu/program.h"
 #include "backends/vulkan/graph_executor.h"
 #include "interp/compiler_state.h"
 #include "interp/device_support.h"
@@ -76,6 +77,20 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
   opts.dynamic = !dynamic            ? shapes::DimDynamic::Static
                  : config.duck_shape ? shapes::DimDynamic::Duck
                                      : shapes::DimDynamic::Dynamic;
+  if (dynamic && isSize && targetDevice() == backends::Device::Tpu) {
+    // The tpu plans memory at the bounds (backends.md, "tpu"): a declared max is a hard limit,
+    // and without one the hint's power-of-two bucket is the bound; a size past it fails the
+    // guard and recompiles with the next bucket.
+    if (opts.max && hint > *opts.max)
+      throwUserError(ErrorKind::ShapeError, source + " = " + std::to_string(hint) +
+                                                " is above its declared max " +
+                                                std::to_string(*opts.max) + " on the tpu");
+    if (!opts.max) {
+      int64_t bucket = 1;
+      while (bucket < hint) bucket *= 2;
+      opts.max = std::max<int64_t>(bucket, 2);
+    }
+  }
   return entry_.env->createSymbol(source, hint, opts);
 }
 
@@ -87,7 +102,7 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
         throwUserError(ErrorKind::ValueError,
                        path + ": a traced tensor was passed to a compiled function");
       auto* obj = v.as<TensorObj>();
-      const Tensor& t = obj->tensor;
+      const Tensor& t = asTensor(v);  // a pending tpu tensor runs first
       // backend = "auto" runs where the inputs are, so they must agree; a named backend takes
       // the inputs there (matchArgs moves them at each call).
       backends::Device device = frame_.options.device().value_or(t.device());
@@ -191,8 +206,9 @@ graph::ValueId Tracer::operand(const Value& v) {
         return obj->fake->value;
       }
       // A real tensor read by the body (a closed-over weight): a constant of the graph.
-      auto [it, inserted] = constants_.emplace(obj->tensor.id(), 0);
-      if (inserted) it->second = builder_->constant(obj->tensor);
+      const Tensor& t = asTensor(v);
+      auto [it, inserted] = constants_.emplace(t.id(), 0);
+      if (inserted) it->second = builder_->constant(t);
       return it->second;
     }
     case Type::SymInt: {
@@ -362,6 +378,12 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   if (targetDevice() == backends::Device::Vulkan) {
     ensureDevice(backends::Device::Vulkan);
     entry_.executable = backends::vulkan::compileForVulkan(g);
+  } else if (targetDevice() == backends::Device::Tpu) {
+    ensureDevice(backends::Device::Tpu);
+    entry_.executable = backends::tpu::compileForTpu(
+        g, {},
+        frame_.name() + "[" + std::to_string(frame_.frameId) + "/" +
+            std::to_string(entry_.compileId) + "]");
   } else {
     entry_.executable = std::make_unique<graph::CpuGraphExecutor>(g);
   }

@@ -297,13 +297,26 @@ shapes::SymInt importSize(const LazySize& size) {
   return seg->sizeSymbol("size", sizeValue(size), sizeBound(size));
 }
 
-shapes::SymInt importSymInt(const shapes::SymInt& size) {
-  if (size.isConstant()) return size;
+namespace {
+
+std::shared_ptr<Segment> segmentOfSize(const shapes::SymInt& size) {
   std::shared_ptr<Segment> seg = LazyRuntime::get().segmentOf(size.env());
   if (!seg)
     throwUserError(ErrorKind::ValueError,
                    "the size " + size.toString() + " belongs to no tpu tensor that is still alive");
-  return importSize({size, seg});
+  return seg;
+}
+
+}  // namespace
+
+shapes::SymInt importSymInt(const shapes::SymInt& size) {
+  if (size.isConstant()) return size;
+  return importSize({size, segmentOfSize(size)});
+}
+
+int64_t symIntValue(const shapes::SymInt& size) {
+  if (auto c = size.maybeConstant()) return *c;
+  return sizeValue({size, segmentOfSize(size)});
 }
 
 // ---- Syncing ---------------------------------------------------------------------------------

@@ -87,6 +87,8 @@ void syncAll();
 shapes::SymInt importSize(const LazySize& size);
 /// importSize for a SymInt of any live segment (found by its ShapeEnv).
 shapes::SymInt importSymInt(const shapes::SymInt& size);
+/// sizeValue for a SymInt of any live segment (a bounded size used by a cpu op).
+int64_t symIntValue(const shapes::SymInt& size);
 /// The bound of a size (the solver's maximum under its segment's facts).
 int64_t sizeBound(const LazySize& size);
 /// The real value of a size; runs what is pending when it depends on pending data.
