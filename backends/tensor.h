@@ -74,6 +74,12 @@ class Tensor {
   T* data() const {
     return static_cast<T*>(impl_->storage->data()) + impl_->offset;
   }
+  /// Address of the first element as bytes, whatever the dtype (data<char>() would step the
+  /// offset by bytes, not elements).
+  std::byte* bytes() const {
+    return static_cast<std::byte*>(impl_->storage->data()) +
+           impl_->offset * int64_t(shapes::elementSize(impl_->dtype));
+  }
 
   // Views: no data is copied. Arguments are already normalized and checked by the shape rule
   // (dims in [0, ndim), slice bounds clamped); violating that is a bug, caught by asserts.

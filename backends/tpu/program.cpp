@@ -283,7 +283,7 @@ Tensor TpuProgram::launch(size_t index, const Step& s, std::span<const Tensor> a
   Tensor dst = Tensor::view(Storage::borrow(target, slot.bytes, Device::Tpu, owner), out.shape(),
                             contiguousStrides(out.shape()), 0, out.dtype());
   if (src.isContiguous())
-    std::memmove(target, src.data<std::byte>(), realBytes);
+    std::memmove(target, src.bytes(), realBytes);
   else
     cpu::copyToContiguous(src, target);
   return dst;

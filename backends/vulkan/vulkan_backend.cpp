@@ -67,11 +67,11 @@ Tensor toVulkan(const Tensor& t) {
   const Allocation* a = allocationOf(out.storage());
   if (a->mapped) {
     // Fresh memory no recorded command touches: write it directly.
-    std::memcpy(a->mapped, c.data<char>(), bytes);
+    std::memcpy(a->mapped, c.bytes(), bytes);
     return out;
   }
   Allocation stage = r.staging().allocate(bytes);
-  std::memcpy(stage.mapped, c.data<char>(), bytes);
+  std::memcpy(stage.mapped, c.bytes(), bytes);
   r.stream().copy({stage.buffer, stage.offset, stage.size}, bufferOf(out), bytes);
   try {
     r.stream().flush();  // the staging range is reused right after

@@ -37,6 +37,16 @@ TEST_F(VulkanTest, RoundTrip) {
   EXPECT_EQ(y.toDoubles(), (std::vector<double>{2, 4, 6, 8, 10, 12}));
 }
 
+// A contiguous view that starts past its storage's first element uploads from its own first
+// element (its offset counts elements, not bytes).
+TEST_F(VulkanTest, UploadsAContiguousViewFromItsOffset) {
+  std::vector<int32_t> v = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  Tensor x = Tensor::fromData(std::span<const int32_t>(v), {3, 4});
+  Tensor row = x.select(0, 2);
+  ASSERT_TRUE(row.isContiguous());
+  EXPECT_EQ(toCpu(toVulkan(row)).toDoubles(), (std::vector<double>{8, 9, 10, 11}));
+}
+
 // The linear elementwise paths (Note [Linear elementwise]): eight-word steps (offsets multiple
 // of 8), four-word steps (multiple of 4), scalar otherwise, with ragged tails and a broadcast
 // scalar operand.
