@@ -294,7 +294,11 @@ shapes::SymInt importSize(const LazySize& size) {
   if (size.expr.isConstant()) return size.expr;
   std::shared_ptr<Segment> seg = LazyRuntime::get().current();
   if (size.segment == seg) return size.expr;
-  return seg->sizeSymbol("size", sizeValue(size), sizeBound(size));
+  const int64_t value = sizeValue(size);
+  // A negative value is an index or a slice end counting from the back (n - 1 at n = 0): its
+  // sign decides what the op means, so it enters as its value, not as a size in [0, bound].
+  if (value < 0) return shapes::SymInt(value);
+  return seg->sizeSymbol("size", value, sizeBound(size));
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -97,9 +98,11 @@ inline ErrorKind errorOf(const std::function<void()>& f) {
 }
 
 /// A dynamic size symbol (no duck sizing, so distinct sources stay distinct symbols).
-inline SymInt dynamicSize(ShapeEnv& env, const std::string& source, int64_t hint) {
+inline SymInt dynamicSize(ShapeEnv& env, const std::string& source, int64_t hint,
+                          std::optional<int64_t> max = std::nullopt) {
   shapes::SymbolOptions o;
   o.dynamic = shapes::DimDynamic::Dynamic;
+  o.max = max;
   return env.createSymbol(source, hint, o);
 }
 

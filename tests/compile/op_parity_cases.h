@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -295,11 +296,12 @@ inline Case fusedChain(const std::map<OpKind, Case>& c, OpKind op) {
 
 
 /// A case built as a graph at hints n = 6, m = 4 (its ShapeEnv in scope while this lives),
-/// and the options to compile it with (`fused`: elementwise fusion on).
+/// and the options to compile it with (`fused`: elementwise fusion on). `max` bounds n and m
+/// (the tpu needs a bound for every size).
 struct CaseGraph {
-  CaseGraph(const Case& build, bool fused) {
-    g.n = dynamicSize(env, "n", 6);
-    g.m = dynamicSize(env, "m", 4);
+  CaseGraph(const Case& build, bool fused, std::optional<int64_t> max = std::nullopt) {
+    g.n = dynamicSize(env, "n", 6, max);
+    g.m = dynamicSize(env, "m", 4, max);
     g.b.output(static_cast<ValueId>(build(g)));
     graph = g.b.build();
     options.fusion = fused;
