@@ -500,7 +500,10 @@ void ShapeEnv::require(const SymBool& c, ErrorKind kind, std::string_view messag
   if (d == false) throwUserError(kind, std::string(message));
   if (e->hasUnbacked || !e->hasHint) {
     addFact(e);
-    asserts_.push_back({e, GuardKind::RuntimeAssert, currentSourceLoc(), sourceText(e)});
+    Guard& a = asserts_.emplace_back(
+        Guard{e, GuardKind::RuntimeAssert, currentSourceLoc(), sourceText(e)});
+    a.failKind = kind;
+    a.failMessage = message;
     return;
   }
   if (!e->hint) throwUserError(kind, std::string(message));

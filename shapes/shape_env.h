@@ -75,6 +75,10 @@ struct Guard {
   /// inputs[slot] == sources()[slot].hint, a Duck guard inputs[slot] == inputs[slot2].
   int slot = -1;
   int slot2 = -1;
+  /// A runtime assert's failure: the kind and message of the require() it stands for
+  /// (AssertionError and "" for check()).
+  ErrorKind failKind = ErrorKind::AssertionError;
+  std::string failMessage;
   SymBool cond() const { return SymBool(expr); }
 };
 

@@ -5,11 +5,17 @@
 
 #include "backends/graph/graph_rewriter.h"
 #include "backends/graph/sym_eval.h"
+#include "shapes/shape_env.h"
 #include "shapes/expr.h"
 
 namespace tessel::graph {
 
-Graph eliminateDeadCode(const Graph& g) {
+namespace {
+
+/// Marks what `roots` need (operands, and the binders of the unbacked symbols in shapes and
+/// attributes); with `keepRandom`, random ops too.
+std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, bool keepRandom,
+                                bool assertsToo) {
   const size_t n = g.size();
   // Which value binds each unbacked symbol: the first whose shape mentions it.
   std::unordered_map<uint32_t, ValueId> binder;
@@ -28,13 +34,15 @@ Graph eliminateDeadCode(const Graph& g) {
     for (uint32_t s : syms)
       if (auto it = binder.find(s); it != binder.end()) mark(it->second);
   };
-  for (ValueId o : g.outputs()) mark(o);
+  for (ValueId o : roots) mark(o);
   for (ValueId id = 0; id < n; ++id) {
     const Value& v = g.value(id);
-    if (v.kind == ValueKind::Input || (v.kind == ValueKind::Op && isRandomOp(v.op))) mark(id);
+    if (v.kind == ValueKind::Input || (keepRandom && v.kind == ValueKind::Op && isRandomOp(v.op)))
+      mark(id);
   }
-  for (const RuntimeAssert& a : g.runtimeAsserts())
-    if (a.cond.expr()) markSymbols(a.cond.expr()->syms);
+  if (assertsToo)
+    for (const RuntimeAssert& a : g.runtimeAsserts())
+      if (a.cond.expr()) markSymbols(a.cond.expr()->syms);
   while (!work.empty()) {
     const ValueId id = work.back();
     work.pop_back();
@@ -43,11 +51,38 @@ Graph eliminateDeadCode(const Graph& g) {
     for (const SymInt& d : v.shape) markSymbols(freeSymbols(d));
     if (v.kind == ValueKind::Op) markSymbols(attrSymbols(v.attrs));
   }
+  return live;
+}
 
+}  // namespace
+
+Graph eliminateDeadCode(const Graph& g) {
+  const std::vector<uint8_t> live = liveValues(g, g.outputs(), true, true);
   GraphRewriter rw(g);
-  for (ValueId id = 0; id < n; ++id)
+  for (ValueId id = 0; id < g.size(); ++id)
     if (live[id]) rw.copy(id);
   return rw.finish();
+}
+
+Graph keepOutputs(const Graph& g, std::span<const size_t> which) {
+  std::vector<ValueId> roots;
+  for (size_t i : which) roots.push_back(g.outputs().at(i));
+  const std::vector<uint8_t> live = liveValues(g, roots, false, false);
+  std::vector<uint8_t> bound(g.env() ? g.env()->numSymbols() : 0, 0);
+  for (ValueId id = 0; id < g.size(); ++id)
+    if (live[id])
+      for (uint32_t s : unbackedSymbolsOf(g.value(id).shape)) bound[s] = 1;
+  std::vector<RuntimeAssert> asserts;
+  for (const RuntimeAssert& a : g.runtimeAsserts()) {
+    bool mine = true;
+    for (uint32_t s : a.cond.expr() ? a.cond.expr()->syms : std::vector<uint32_t>{})
+      mine = mine && (!g.env()->symbol(s).unbacked || (s < bound.size() && bound[s]));
+    if (mine) asserts.push_back(a);
+  }
+  GraphRewriter rw(g);
+  for (ValueId id = 0; id < g.size(); ++id)
+    if (live[id]) rw.copy(id);
+  return rw.finish(roots, std::move(asserts));
 }
 
 }  // namespace tessel::graph

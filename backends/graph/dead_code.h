@@ -1,6 +1,8 @@
 // Dead-code elimination: drops values no output needs.
 #pragma once
 
+#include <span>
+
 #include "backends/graph/graph.h"
 
 namespace tessel::graph {
@@ -10,5 +12,10 @@ namespace tessel::graph {
 /// and the op that binds each unbacked symbol a kept value's shape or attributes, or a
 /// runtime assert, mentions. Everything else is dropped.
 Graph eliminateDeadCode(const Graph& g);
+
+/// The part of `g` that computes only the outputs numbered `which`: what they need, and only
+/// the runtime asserts on symbols that part binds (an assert on another output's sizes is not
+/// theirs to fail). How the tpu keeps a program's good results when one result's assert fails.
+Graph keepOutputs(const Graph& g, std::span<const size_t> which);
 
 }  // namespace tessel::graph

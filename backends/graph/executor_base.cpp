@@ -157,8 +157,9 @@ void ExecutorBase::checkAsserts(const std::vector<uint32_t>& which) const {
     for (uint32_t s : a.cond.expr()->syms)
       values += (values.empty() ? "" : ", ") + graph_.env()->symbol(s).name + " = " +
                 std::to_string(syms_.values()[s]);
-    throwUserError(ErrorKind::AssertionError,
-                   "runtime assert failed: " + a.text + " (" + values + ")");
+    if (!a.failMessage.empty())
+      throwUserError(a.failKind, a.failMessage + ", with " + values + " at run time");
+    throwUserError(a.failKind, "runtime assert failed: " + a.text + " (" + values + ")");
   }
 }
 

@@ -69,6 +69,10 @@ struct Value {
 struct RuntimeAssert {
   shapes::SymBool cond;
   std::string text;  ///< with source names, for the error message
+  /// What a failure is: the shape rule's error (a ShapeError naming both shapes for a
+  /// broadcast of unbacked sizes) or, for check(), an AssertionError with no message.
+  ErrorKind failKind = ErrorKind::AssertionError;
+  std::string failMessage;
 };
 
 /// A traced function: inputs, values, outputs. Its SymInts point into `env()`, so a Graph

@@ -98,7 +98,7 @@ Graph GraphBuilder::build() {
       bool mine = true;
       for (uint32_t s : g.expr->syms)
         mine = mine && (s >= bound.size() || bound[s] || !env->symbol(s).unbacked);
-      if (mine) graph_.asserts_.push_back({g.cond(), g.text});
+      if (mine) graph_.asserts_.push_back({g.cond(), g.text, g.failKind, g.failMessage});
     }
   }
   return std::move(graph_);

@@ -27,6 +27,13 @@ ValueId GraphRewriter::replace(ValueId old, Value v) {
   return map_[old] = out_.append(std::move(v));
 }
 
+Graph GraphRewriter::finish(std::span<const ValueId> outputs,
+                            std::vector<RuntimeAssert> asserts) {
+  out_.setRuntimeAsserts(std::move(asserts));
+  for (ValueId o : outputs) out_.output(mapped(o));
+  return out_.build();
+}
+
 Graph GraphRewriter::finish() {
   for (ValueId o : src_.outputs()) out_.output(mapped(o));
   Graph g = out_.build();

@@ -2,6 +2,7 @@
 // operands renumbered (values are immutable; passes never edit a graph in place).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "backends/graph/graph_builder.h"
@@ -21,6 +22,8 @@ class GraphRewriter {
   bool isMapped(ValueId old) const { return map_[old] != kNone; }
   /// The new graph: outputs renumbered, runtime asserts kept.
   Graph finish();
+  /// The new graph with only `outputs` (old ids, all copied) and `asserts`.
+  Graph finish(std::span<const ValueId> outputs, std::vector<RuntimeAssert> asserts);
 
  private:
   static constexpr ValueId kNone = ~ValueId{0};

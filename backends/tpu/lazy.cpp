@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "backends/backend.h"
+#include "backends/graph/dead_code.h"
 #include "backends/graph/graph_builder.h"
 #include "backends/graph/graph_print.h"
 #include "backends/graph/sym_eval.h"
@@ -50,8 +51,10 @@ class Segment {
   std::vector<std::weak_ptr<LazyTensor>> pending;
   std::vector<Tensor> inputs;  ///< data of the builder's inputs, in order
   bool done = false;           ///< synced (or failed): its values are known
-  std::string error;           ///< why its program failed
+  std::string error;           ///< why its program failed (the first failure)
+  ErrorKind errorKind = ErrorKind::DeviceError;
   std::vector<int64_t> values;  ///< per symbol, once done
+  std::vector<uint8_t> known;   ///< per symbol: its value came out of a program that ran
 
   /// A backed symbol for a size known now: value as hint, [0, bound] as range.
   shapes::SymInt sizeSymbol(const std::string& source, int64_t value, int64_t bound) {
@@ -102,15 +105,22 @@ class LazyRuntime {
     auto it = byEnv_.find(env);
     return it == byEnv_.end() ? nullptr : it->second.lock();
   }
-  void sync();
+  /// Runs the current segment. A program that fails does not throw here: each tensor it was
+  /// to make keeps its own error (thrown by data()), and the others are computed anyway.
+  /// Returns the segment that ran (nullptr when none was being recorded).
+  std::shared_ptr<Segment> sync();
 
  private:
   struct CacheEntry {
     std::shared_ptr<Segment> origin;  ///< its graph's ShapeEnv
     std::unique_ptr<TpuProgram> program;
   };
+  using Live = std::vector<std::shared_ptr<LazyTensor>>;
   std::string key(const graph::Graph& g, const Segment& seg) const;
   void run(const std::shared_ptr<Segment>& segPtr);
+  /// Compiles (or finds) and runs `g`, whose outputs make live[which[0]], live[which[1]], ...
+  void execute(const graph::Graph& g, const std::shared_ptr<Segment>& segPtr, const Live& live,
+               std::span<const size_t> which);
 
   std::shared_ptr<Segment> current_;
   std::unordered_map<std::string, CacheEntry> cache_;
@@ -132,11 +142,10 @@ int64_t LazyTensor::rank() const {
 
 const Tensor& LazyTensor::data() {
   if (pending() && error_.empty() && segment_ && !segment_->done) LazyRuntime::get().sync();
-  if (pending())
-    throwUserError(ErrorKind::DeviceError,
-                   "tpu: this tensor's program failed: " +
-                       (error_.empty() ? std::string("(no result)") : error_));
-  return data_;
+  if (!pending()) return data_;
+  // The op that made this tensor failed when its program ran: its own error, every time.
+  if (!error_.empty()) throwUserError(errorKind_, error_);
+  throwUserError(ErrorKind::DeviceError, "tpu: this tensor was never computed");
 }
 
 shapes::SymShape LazyTensor::shape(std::shared_ptr<Segment>* segment) {
@@ -257,7 +266,8 @@ std::shared_ptr<LazyTensor> recordOp(shapes::OpKind op, std::span<const LazyOper
 }
 
 void syncAll() {
-  LazyRuntime::get().sync();
+  std::shared_ptr<Segment> seg = LazyRuntime::get().sync();
+  if (seg && !seg->error.empty()) throwUserError(seg->errorKind, seg->error);
 }
 
 // ---- Sizes -----------------------------------------------------------------------------------
@@ -284,9 +294,10 @@ int64_t sizeValue(const LazySize& size) {
   if (auto c = size.expr.maybeConstant()) return *c;
   Segment& seg = *size.segment;
   if (!seg.done && size.expr.expr()->hasUnbacked) LazyRuntime::get().sync();
-  if (!seg.error.empty() && size.expr.expr()->hasUnbacked)
-    throwUserError(ErrorKind::DeviceError, "tpu: the program that computes this size failed: " +
-                                               seg.error);
+  for (uint32_t s : size.expr.expr()->syms)
+    if (seg.env.symbol(s).unbacked && (s >= seg.known.size() || !seg.known[s]))
+      throwUserError(seg.errorKind, "tpu: the program that computes the size " +
+                                        size.expr.toString() + " failed: " + seg.error);
   return seg.valueOf(size.expr);
 }
 
@@ -335,35 +346,58 @@ std::string LazyRuntime::key(const graph::Graph& g, const Segment& seg) const {
   return k;
 }
 
-void LazyRuntime::sync() {
+std::shared_ptr<Segment> LazyRuntime::sync() {
   std::shared_ptr<Segment> seg = current_;
   current_ = nullptr;  // ops from here on (none while running) go to a fresh segment
-  if (!seg) return;
-  try {
-    run(seg);
-  } catch (const UserError& e) {
-    seg->error = e.what();
-    seg->done = true;
-    for (auto& w : seg->pending)
-      if (auto t = w.lock()) t->error_ = seg->error;
-    seg->inputs.clear();
-    throw;
-  }
+  if (seg) run(seg);
+  return seg;
 }
 
 void LazyRuntime::run(const std::shared_ptr<Segment>& segPtr) {
   Segment& seg = *segPtr;
-  std::vector<std::shared_ptr<LazyTensor>> live;
+  Live live;
   for (auto& w : seg.pending)
     if (auto t = w.lock()) live.push_back(std::move(t));
   seg.pending.clear();
-  if (live.empty()) {
-    seg.done = true;
-    seg.inputs.clear();
-    return;
+  seg.values.assign(seg.env.numSymbols(), 0);
+  seg.known.assign(seg.env.numSymbols(), 0);
+  auto fail = [&](LazyTensor& t, const UserError& e) {
+    t.error_ = e.what();
+    t.errorKind_ = e.kind();
+    t.segment_ = nullptr;
+    if (seg.error.empty()) {
+      seg.error = e.what();
+      seg.errorKind = e.kind();
+    }
+  };
+  if (!live.empty()) {
+    for (const auto& t : live) seg.builder.output(t->id_);
+    graph::Graph g = seg.builder.build();
+    std::vector<size_t> all(live.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    try {
+      execute(g, segPtr, live, all);
+    } catch (const UserError& e) {
+      // One result's failure (a runtime assert on its sizes, a size with no bound) must not
+      // lose the others: run each result's own part of the graph, keeping each one's error.
+      if (live.size() == 1) fail(*live[0], e);
+      for (size_t i = 0; live.size() > 1 && i < live.size(); ++i) {
+        try {
+          const size_t which[] = {i};
+          execute(graph::keepOutputs(g, which), segPtr, live, which);
+        } catch (const UserError& ei) {
+          fail(*live[i], ei);
+        }
+      }
+    }
   }
-  for (const auto& t : live) seg.builder.output(t->id_);
-  graph::Graph g = seg.builder.build();
+  seg.done = true;
+  seg.inputs.clear();
+}
+
+void LazyRuntime::execute(const graph::Graph& g, const std::shared_ptr<Segment>& segPtr,
+                          const Live& live, std::span<const size_t> which) {
+  Segment& seg = *segPtr;
   std::string k = key(g, seg);
   TpuStats& stats = tpuStats();
   auto it = cache_.find(k);
@@ -393,14 +427,20 @@ void LazyRuntime::run(const std::shared_ptr<Segment>& segPtr) {
   for (uint32_t s = 0; s < seg.env.numSymbols(); ++s)
     if (auto h = seg.env.symbol(s).hint) values[s] = *h;
   std::vector<Tensor> outs = program.run(seg.inputs, values);
+  // The unbacked sizes this program bound (its graph may be a part of the segment's).
+  std::vector<uint8_t> bound(seg.env.numSymbols(), 0);
+  for (graph::ValueId id = 0; id < g.size(); ++id)
+    for (uint32_t s : graph::unbackedSymbolsOf(g.value(id).shape)) bound[s] = 1;
   auto last = program.lastSymbolValues();
-  seg.values.assign(last.begin(), last.end());
-  seg.done = true;
-  seg.inputs.clear();
-  for (size_t i = 0; i < live.size(); ++i) {
-    LazyTensor& t = *live[i];
-    t.data_ = outs[i];
-    t.bounds_ = program.outputBounds()[i];
+  for (uint32_t s = 0; s < seg.env.numSymbols() && s < last.size(); ++s)
+    if (bound[s] || !seg.env.symbol(s).unbacked) {
+      seg.values[s] = last[s];
+      seg.known[s] = 1;
+    }
+  for (size_t j = 0; j < which.size(); ++j) {
+    LazyTensor& t = *live[which[j]];
+    t.data_ = outs[j];
+    t.bounds_ = program.outputBounds()[j];
     t.segment_ = nullptr;
   }
 }

@@ -57,6 +57,7 @@ class LazyTensor {
   shapes::SymShape shape_;
   DType dtype_ = DType::F32;
   std::string error_;  ///< set when the program that was to make it failed
+  ErrorKind errorKind_ = ErrorKind::DeviceError;
   // Materialized.
   Tensor data_;
   DimBounds bounds_;

@@ -141,9 +141,23 @@ void TpuProgram::plan() {
                        " has no upper bound, and the tpu plans memory at its bounds (give the "
                        "input a bound: mark_dynamic(x, d, max = N) or a `where` fact)");
   };
-  auto boundBytes = [&](ValueId id) -> uint64_t {
+  // A data-dependent op's result is made before any runtime assert on its new sizes is
+  // checked, so its buffer may not rely on those asserts' facts (u0 == u1 would size
+  // nonzero's rows at the smaller of the two): it also gets the op's own bound, one row per
+  // element of its largest operand.
+  auto ownBound = [&](const graph::Value& v) -> int64_t {
+    if (v.kind != ValueKind::Op || shapes::opCategory(v.op) != OpCategory::DataDependent) return 0;
+    int64_t rowElems = 1, rows = 0;
+    for (const SymInt& d : v.shape) rowElems *= d.maybeConstant().value_or(1);
+    for (ValueId a : v.args) rows = std::max(rows, bound(shapes::product(graph_.value(a).shape), a));
+    return rows * rowElems;
+  };
+  auto boundElems = [&](ValueId id) -> int64_t {
     const graph::Value& v = graph_.value(id);
-    return uint64_t(bound(shapes::product(v.shape), id)) * shapes::elementSize(v.dtype);
+    return std::max(bound(shapes::product(v.shape), id), ownBound(v));
+  };
+  auto boundBytes = [&](ValueId id) -> uint64_t {
+    return uint64_t(boundElems(id)) * shapes::elementSize(graph_.value(id).dtype);
   };
 
   const auto& st = steps();
@@ -185,8 +199,8 @@ void TpuProgram::plan() {
     // Kernel temporaries: casts and contiguous copies of the operands and of the result, at
     // most a few of each, 4-byte elements at worst. Fused programs keep theirs in registers.
     if (v.kind != ValueKind::Fused) {
-      uint64_t elemsAll = uint64_t(bound(shapes::product(v.shape), st[i].id));
-      for (ValueId a : v.args) elemsAll += uint64_t(bound(shapes::product(graph_.value(a).shape), a));
+      uint64_t elemsAll = uint64_t(boundElems(st[i].id));
+      for (ValueId a : v.args) elemsAll += uint64_t(boundElems(a));
       scratchBytes_ = std::max<uint64_t>(scratchBytes_, 3 * 4 * elemsAll + 8 * kPlanAlign);
     }
     if (outputOfStep_[i] >= 0) continue;
@@ -232,8 +246,13 @@ void TpuProgram::plan() {
 
   outputBounds_.clear();
   for (ValueId o : graph_.outputs()) {
+    const graph::Value& v = graph_.value(o);
     DimBounds b;
-    for (const SymInt& d : graph_.value(o).shape) b.push_back(d.maybeConstant() ? -1 : bound(d, o));
+    int64_t rowElems = 1;
+    for (const SymInt& d : v.shape) rowElems *= d.maybeConstant().value_or(1);
+    for (const SymInt& d : v.shape)
+      b.push_back(d.maybeConstant() ? -1
+                                    : std::max(bound(d, o), rowElems ? ownBound(v) / rowElems : 0));
     outputBounds_.push_back(std::move(b));
   }
 }
@@ -271,7 +290,18 @@ Tensor TpuProgram::launch(size_t index, const Step& s, std::span<const Tensor> a
   if (isView && slot.mayAlias && outIndex < 0) return out;
   // Copy the result into its slot. When it is a view of the slot itself (a kernel's temporary
   // took the slot and the result reads it transposed), stage it through scratch first.
-  TESSEL_ASSERT(realBytes <= slot.bytes, "tpu: a result is larger than its planned bound");
+  if (realBytes > slot.bytes) {
+    // Only a fact the data broke can size a buffer too small: a runtime assert of this
+    // program that has not been checked yet (its other sizes are still to come).
+    std::string facts;
+    for (const graph::RuntimeAssert& a : graph_.runtimeAsserts())
+      facts += (facts.empty() ? "" : ", ") + a.text;
+    throwUserError(ErrorKind::ShapeError,
+                   "tpu: program '" + record_.name + "': a result of " +
+                       std::string(shapes::opName(s.value->op)) + " has " +
+                       std::to_string(out.numel()) + " elements, more than its bound allows " +
+                       "under this program's size checks (" + facts + "), so one of them fails");
+  }
   Tensor src = out;
   if (out.storage()->data() == target) {
     TESSEL_ASSERT(realBytes <= scratchBytes_, "tpu: scratch too small to stage a result");
