@@ -162,6 +162,8 @@ Value builtinFloat(Interpreter&, CallArgs& a) {
     }
     case Type::Tensor:
       return tensorItem(v, /*asInt=*/false);
+    case Type::SymInt:  // a size: its real value, as int() gives it
+      return Value::real(static_cast<double>(concreteInt(v)));
     default:
       throwUserError(ErrorKind::TypeError,
                      "float() cannot convert a '" + std::string(typeName(v.type())) + "'");
@@ -229,6 +231,10 @@ Value builtinAbs(Interpreter& interp, CallArgs& a) {
   if (v.is(Type::Float)) return Value::real(std::fabs(v.asFloat()));
   if (v.is(Type::Bool)) return Value::integer(v.asBool());
   if (v.is(Type::Tensor)) return tensorReduceBuiltin(interp, "abs", a);
+  if (v.is(Type::SymInt)) {  // a size or size arithmetic: its real value
+    const int64_t x = concreteInt(v);
+    return Value::integer(x < 0 ? checkedSub(0, x) : x);
+  }
   throwUserError(ErrorKind::TypeError,
                  "bad operand type for abs(): '" + std::string(typeName(v.type())) + "'");
 }

@@ -224,7 +224,8 @@ Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
 
 Value unaryOp(UnaryOp op, const Value& a) {
   if (a.is(Type::Tensor)) return tensorUnary(op, a);
-  if (a.is(Type::SymInt)) return op == UnaryOp::Neg ? makeSymInt(-toSymInt(a)) : a;
+  // -n is 0 - n, so a bounded size stays bounded.
+  if (a.is(Type::SymInt)) return op == UnaryOp::Neg ? symBinary(BinaryOp::Sub, Value::integer(0), a) : a;
   if (a.is(Type::SymBool)) return unaryOp(op, Value::boolean(concreteBool(a)));
   if (a.is(Type::Int) || a.is(Type::Bool)) {
     int64_t v = a.is(Type::Bool) ? a.asBool() : a.asInt();
@@ -345,6 +346,7 @@ bool truthy(const Value& v) {
     case Type::SymBool:
       return concreteBool(v);
     case Type::SymInt:
+      if (v.as<SymIntObj>()->segment) return concreteInt(v) != 0;  // a tpu size: its real value
       return shapes::evaluate(toSymInt(v) != 0);
     default:
       return true;

@@ -7,6 +7,7 @@
 #include "interp/ast.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
+#include "shapes/shape_env.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -58,7 +59,13 @@ Value boundedBinary(BinaryOp op, const Value& a, const Value& b) {
       return makeBoundedSize(x * y, seg);
     case BinaryOp::FloorDiv:
     case BinaryOp::Mod: {
-      if (concreteInt(b) == 0) throwUserError(ErrorKind::ZeroDivisionError, "division by zero");
+      const int64_t divisor = concreteInt(b);
+      if (divisor == 0) throwUserError(ErrorKind::ZeroDivisionError, "division by zero");
+      // Dividing checked that the divisor is not 0; as a fact (and a check of the program),
+      // it bounds n % m below m: the solver's maximum of n % m is then max(m) - 1.
+      shapes::ShapeEnv* env = tpu::segmentEnv(seg);
+      shapes::ScopedShapeEnv scope(env);
+      if (divisor > 0 && !y.isConstant()) env->check(y >= shapes::SymInt(1));
       return makeBoundedSize(op == BinaryOp::Mod ? shapes::mod(x, y) : shapes::floorDiv(x, y), seg);
     }
     default:

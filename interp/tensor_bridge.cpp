@@ -164,9 +164,13 @@ Value shapeIndex(const Value& shape, const Value& index) {
   if (!index.is(Type::Int))
     throwUserError(ErrorKind::TypeError,
                    "shape indices must be int, not '" + std::string(typeName(index.type())) + "'");
-  const shapes::SymInt& d =
-      dims[normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape")];
-  if (auto& seg = shape.as<ShapeObj>()->segment) return makeBoundedSize(d, seg);
+  return shapeDim(*shape.as<ShapeObj>(),
+                  normalizeIndex(index.asInt(), static_cast<int64_t>(dims.size()), "shape"));
+}
+
+Value shapeDim(const ShapeObj& shape, int64_t i) {
+  const shapes::SymInt& d = shape.dims[i];
+  if (shape.segment) return makeBoundedSize(d, shape.segment);
   return makeSymInt(d);
 }
 
@@ -176,7 +180,9 @@ Value shapeSlice(const Value& shape, std::optional<int64_t> lo, std::optional<in
   SliceBounds b = resolveSlice(lo, hi, step, static_cast<int64_t>(dims.size()));
   shapes::SymShape out;
   for (int64_t i = 0, k = b.start; i < b.length; ++i, k += b.step) out.push_back(dims[k]);
-  return Value::object(new ShapeObj(std::move(out)));
+  auto* s = new ShapeObj(std::move(out));
+  s->segment = shape.as<ShapeObj>()->segment;
+  return Value::object(s);
 }
 
 bool shapeContains(const Value& shape, const Value& item) {
@@ -189,7 +195,8 @@ bool shapeContains(const Value& shape, const Value& item) {
 std::vector<Value> iterateTensorLike(const Value& v) {
   std::vector<Value> out;
   if (v.is(Type::Shape)) {
-    for (const shapes::SymInt& d : v.as<ShapeObj>()->dims) out.push_back(makeSymInt(d));
+    const ShapeObj& s = *v.as<ShapeObj>();
+    for (size_t i = 0; i < s.dims.size(); ++i) out.push_back(shapeDim(s, int64_t(i)));
     return out;
   }
   if (rankOf(v) == 0) throwUserError(ErrorKind::TypeError, "iteration over a 0-d tensor");

@@ -36,6 +36,8 @@ bool objectsEqual(const Value& a, const Value& b);
 
 int64_t shapeLength(const Value& shape);
 Value shapeIndex(const Value& shape, const Value& index);
+/// Dim i of a shape as a value: a bounded size when the shape is a tpu tensor's.
+Value shapeDim(const struct ShapeObj& shape, int64_t i);
 Value shapeSlice(const Value& shape, std::optional<int64_t> lo, std::optional<int64_t> hi,
                  std::optional<int64_t> step);
 bool shapeContains(const Value& shape, const Value& item);

@@ -3,9 +3,11 @@
 #include <limits>
 
 #include "backends/backend.h"
+#include "backends/tpu/lazy.h"
 #include "interp/device_support.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_natives.h"
+#include "shapes/shape_env.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -276,7 +278,14 @@ Value nativeDropout(Interpreter&, CallArgs& raw) {
 Value methodNumel(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("numel", s.args(), {"x"}, 1);
-  return makeSymInt(shapes::product(shapeOf(tensorArg(b.at(0), "numel(): x"))));
+  const Value shape = shapeValue(tensorArg(b.at(0), "numel(): x"));
+  const ShapeObj& dims = *shape.as<ShapeObj>();
+  if (dims.segment) {
+    // A tpu tensor's element count is a bounded size like its dims (PyTorch: a SymInt).
+    shapes::ScopedShapeEnv scope(backends::tpu::segmentEnv(dims.segment));
+    return makeBoundedSize(shapes::product(dims.dims), dims.segment);
+  }
+  return makeSymInt(shapes::product(dims.dims));
 }
 // item() and tolist() need the data, which a traced tensor does not have.
 void requireData(const Value& v, const char* what) {

@@ -2,6 +2,7 @@
 #include "backends/tpu/lazy.h"
 
 #include <chrono>
+#include <map>
 #include <unordered_map>
 
 #include "backends/backend.h"
@@ -49,6 +50,15 @@ class Segment {
   shapes::ShapeEnv env;
   graph::GraphBuilder builder;
   std::vector<std::weak_ptr<LazyTensor>> pending;
+  /// Results of data-dependent ops, kept until the sync: a size taken from one (nonzero(x)
+  /// .shape[0]) needs its op to run even when the tensor itself is dropped.
+  std::vector<std::shared_ptr<LazyTensor>> sizeProducers;
+  /// Sizes of earlier segments already imported here, so that n - n is 0: by (segment, expr).
+  struct Imported {
+    std::weak_ptr<Segment> from;
+    shapes::SymInt size;
+  };
+  std::map<std::pair<const Segment*, const void*>, Imported> imported;
   std::vector<Tensor> inputs;  ///< data of the builder's inputs, in order
   bool done = false;           ///< synced (or failed): its values are known
   std::string error;           ///< why its program failed (the first failure)
@@ -235,6 +245,7 @@ std::shared_ptr<LazyTensor> LazyRecorder::recordIn(const std::shared_ptr<Segment
   t->shape_ = seg.builder.shape(id);
   t->dtype_ = seg.builder.dtype(id);
   seg.pending.push_back(t);
+  if (shapes::opCategory(op) == shapes::OpCategory::DataDependent) seg.sizeProducers.push_back(t);
   return t;
 }
 
@@ -305,11 +316,17 @@ shapes::SymInt importSize(const LazySize& size) {
   if (size.expr.isConstant()) return size.expr;
   std::shared_ptr<Segment> seg = LazyRuntime::get().current();
   if (size.segment == seg) return size.expr;
+  const auto key = std::make_pair(size.segment.get(), static_cast<const void*>(size.expr.expr()));
+  if (auto it = seg->imported.find(key);
+      it != seg->imported.end() && it->second.from.lock() == size.segment)
+    return it->second.size;
   const int64_t value = sizeValue(size);
   // A negative value is an index or a slice end counting from the back (n - 1 at n = 0): its
   // sign decides what the op means, so it enters as its value, not as a size in [0, bound].
-  if (value < 0) return shapes::SymInt(value);
-  return seg->sizeSymbol("size", value, sizeBound(size));
+  shapes::SymInt imported =
+      value < 0 ? shapes::SymInt(value) : seg->sizeSymbol("size", value, sizeBound(size));
+  seg->imported[key] = {size.segment, imported};
+  return imported;
 }
 
 namespace {
@@ -359,6 +376,7 @@ void LazyRuntime::run(const std::shared_ptr<Segment>& segPtr) {
   for (auto& w : seg.pending)
     if (auto t = w.lock()) live.push_back(std::move(t));
   seg.pending.clear();
+  seg.sizeProducers.clear();  // in `live` now, as long as this run needs them
   seg.values.assign(seg.env.numSymbols(), 0);
   seg.known.assign(seg.env.numSymbols(), 0);
   auto fail = [&](LazyTensor& t, const UserError& e) {
