@@ -74,6 +74,10 @@ Graph keepOutputs(const Graph& g, std::span<const size_t> which) {
       for (uint32_t s : unbackedSymbolsOf(g.value(id).shape)) bound[s] = 1;
   std::vector<RuntimeAssert> asserts;
   for (const RuntimeAssert& a : g.runtimeAsserts()) {
+    if (a.origin != RuntimeAssert::kNoOrigin) {  // the op that made it decides
+      if (live[a.origin]) asserts.push_back(a);
+      continue;
+    }
     bool mine = true;
     for (uint32_t s : a.cond.expr() ? a.cond.expr()->syms : std::vector<uint32_t>{})
       mine = mine && (!g.env()->symbol(s).unbacked || (s < bound.size() && bound[s]));

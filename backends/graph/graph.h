@@ -73,6 +73,10 @@ struct RuntimeAssert {
   /// broadcast of unbacked sizes) or, for check(), an AssertionError with no message.
   ErrorKind failKind = ErrorKind::AssertionError;
   std::string failMessage;
+  /// The op whose shape rule made it (kNoOrigin when unknown): the results that do not need
+  /// that op can be computed without it (graph::keepOutputs).
+  static constexpr uint32_t kNoOrigin = ~uint32_t{0};
+  uint32_t origin = kNoOrigin;
 };
 
 /// A traced function: inputs, values, outputs. Its SymInts point into `env()`, so a Graph

@@ -57,8 +57,12 @@ ValueId GraphBuilder::op(OpKind op, std::span<const ValueId> args, const OpAttrs
   // when the caller has not installed it on this thread.
   std::optional<shapes::ScopedShapeEnv> scope;
   if (graph_.env_ && shapes::currentShapeEnv() != graph_.env_) scope.emplace(graph_.env_);
+  const size_t assertsBefore = graph_.env_ ? graph_.env_->runtimeAsserts().size() : 0;
   std::vector<shapes::OpSignature> out = shapes::inferShape(op, sigs, attrs);
   TESSEL_ASSERT(out.size() == 1, "graph ops have exactly one output");
+  if (graph_.env_)
+    for (size_t i = assertsBefore; i < graph_.env_->runtimeAsserts().size(); ++i)
+      assertOrigins_.emplace_back(i, static_cast<ValueId>(graph_.values_.size()));
   Value v;
   v.kind = ValueKind::Op;
   v.op = op;
@@ -94,11 +98,17 @@ Graph GraphBuilder::build() {
     std::vector<uint8_t> bound(env->numSymbols(), 0);
     for (const Value& v : graph_.values_)
       for (uint32_t s : unbackedSymbolsOf(v.shape)) bound[s] = 1;
-    for (const shapes::Guard& g : env->runtimeAsserts()) {
+    const auto& all = env->runtimeAsserts();
+    for (size_t i = 0; i < all.size(); ++i) {
+      const shapes::Guard& g = all[i];
       bool mine = true;
       for (uint32_t s : g.expr->syms)
         mine = mine && (s >= bound.size() || bound[s] || !env->symbol(s).unbacked);
-      if (mine) graph_.asserts_.push_back({g.cond(), g.text, g.failKind, g.failMessage});
+      if (!mine) continue;
+      RuntimeAssert a{g.cond(), g.text, g.failKind, g.failMessage};
+      for (const auto& [index, value] : assertOrigins_)
+        if (index == i) a.origin = value;
+      graph_.asserts_.push_back(std::move(a));
     }
   }
   return std::move(graph_);

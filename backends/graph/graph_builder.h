@@ -54,6 +54,8 @@ class GraphBuilder {
   void checkOperand(ValueId v) const;
   Graph graph_;
   bool assertsSet_ = false;
+  /// Per runtime assert of the env (by index): the value whose rule made it.
+  std::vector<std::pair<size_t, ValueId>> assertOrigins_;
 };
 
 }  // namespace tessel::graph

@@ -29,15 +29,16 @@ ValueId GraphRewriter::replace(ValueId old, Value v) {
 
 Graph GraphRewriter::finish(std::span<const ValueId> outputs,
                             std::vector<RuntimeAssert> asserts) {
+  for (RuntimeAssert& a : asserts)
+    a.origin = a.origin != RuntimeAssert::kNoOrigin && isMapped(a.origin) ? mapped(a.origin)
+                                                                          : RuntimeAssert::kNoOrigin;
   out_.setRuntimeAsserts(std::move(asserts));
   for (ValueId o : outputs) out_.output(mapped(o));
   return out_.build();
 }
 
 Graph GraphRewriter::finish() {
-  for (ValueId o : src_.outputs()) out_.output(mapped(o));
-  Graph g = out_.build();
-  return g;
+  return finish(src_.outputs(), src_.runtimeAsserts());
 }
 
 }  // namespace tessel::graph

@@ -20,7 +20,7 @@ class GraphRewriter {
   /// The new id of an old value that was copied or replaced.
   ValueId mapped(ValueId old) const;
   bool isMapped(ValueId old) const { return map_[old] != kNone; }
-  /// The new graph: outputs renumbered, runtime asserts kept.
+  /// The new graph: outputs renumbered, runtime asserts kept (their origins renumbered).
   Graph finish();
   /// The new graph with only `outputs` (old ids, all copied) and `asserts`.
   Graph finish(std::span<const ValueId> outputs, std::vector<RuntimeAssert> asserts);

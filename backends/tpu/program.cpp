@@ -236,13 +236,7 @@ void TpuProgram::plan() {
   record_.boundBytes = peak;
   TESSEL_ASSERT(mp.bytes >= peak, "tpu plan: the arena is smaller than the peak live bytes");
 
-  const uint64_t total = record_.arenaBytes + record_.outputBytes;
-  if (total > tpuConfig().memoryBytes)
-    throwUserError(ErrorKind::DeviceError,
-                   "tpu: program '" + record_.name + "' needs " + bytesText(total) + " (arena " +
-                       bytesText(record_.arenaBytes) + ", outputs " +
-                       bytesText(record_.outputBytes) + ") but the device has " +
-                       bytesText(tpuConfig().memoryBytes) + " (config.tpu_memory_bytes)");
+  checkFitsTheDevice();
 
   outputBounds_.clear();
   for (ValueId o : graph_.outputs()) {
@@ -319,8 +313,20 @@ Tensor TpuProgram::launch(size_t index, const Step& s, std::span<const Tensor> a
   return dst;
 }
 
+void TpuProgram::checkFitsTheDevice() const {
+  const uint64_t total = record_.arenaBytes + record_.outputBytes;
+  if (total > tpuConfig().memoryBytes)
+    throwUserError(ErrorKind::DeviceError,
+                   "tpu: program '" + record_.name + "' needs " + bytesText(total) + " (arena " +
+                       bytesText(record_.arenaBytes) + ", outputs " +
+                       bytesText(record_.outputBytes) + ") but the device has " +
+                       bytesText(tpuConfig().memoryBytes) + " (config.tpu_memory_bytes)");
+}
+
 std::vector<Tensor> TpuProgram::run(std::span<const Tensor> inputs,
                                     std::span<const int64_t> symbolValues) {
+  // Also at every run: config.tpu_memory_bytes may have been lowered since the compile.
+  checkFitsTheDevice();
   beginRun(inputs, Device::Tpu, "the tpu");
   if (!arena_) {
     auto storage = Storage::allocate(std::max<uint64_t>(record_.arenaBytes, 1), Device::Tpu);

@@ -39,6 +39,8 @@ class TpuProgram final : public graph::ExecutorBase {
   Tensor launch(size_t index, const Step& s, std::span<const Tensor> args,
                 const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) override;
   void plan();
+  /// DeviceError when arena and outputs exceed tpuConfig().memoryBytes.
+  void checkFitsTheDevice() const;
 
   ProgramRecord record_;
   std::vector<DimBounds> outputBounds_;

@@ -19,6 +19,10 @@ std::shared_ptr<LazyTensor> onTpu(std::vector<bool> v) {
       toDevice(Tensor::fromBools(v, {int64_t(v.size())}), Device::Tpu));
 }
 
+Tensor ones(Dims shape) {
+  return Tensor::fromData(std::vector<float>(numelOf(shape), 1.0f), shape);
+}
+
 std::shared_ptr<LazyTensor> record(OpKind op, std::vector<std::shared_ptr<LazyTensor>> args) {
   std::vector<LazyOperand> operands;
   for (auto& a : args) operands.push_back({a, {}});
@@ -55,6 +59,34 @@ TEST(LazyFailures, ABroadcastOfUnequalRealSizesIsAShapeErrorAndLosesNothingElse)
   EXPECT_EQ(graph::testing::errorOf(syncAll), ErrorKind::ShapeError);
   EXPECT_EQ(graph::testing::errorOf(syncAll), ErrorKind::Interrupted);
   EXPECT_EQ(toDevice(d->data(), Device::Cpu).toDoubles(), (std::vector<double>{0, 1, 2}));
+}
+
+// An assert belongs to the op that made it: a reshape that fails takes only its own result.
+TEST(LazyFailures, AFailedReshapeLeavesTheResultsThatDoNotNeedIt) {
+  auto rows = record(OpKind::Nonzero, {onTpu({true, false, true, true, false, true})});  // 4
+  auto good = record(OpKind::Add, {rows, rows});
+  OpAttrs reshape;
+  reshape.shape = {rows->shape()[0]};
+  LazyOperand six{LazyTensor::fromData(toDevice(ones({2, 3}), Device::Tpu)), {}};
+  auto bad = recordOp(OpKind::Reshape, std::span(&six, 1), reshape);  // 6 elements as [4]
+  EXPECT_EQ(graph::testing::errorOf([&] { bad->data(); }), ErrorKind::ShapeError);
+  EXPECT_EQ(toDevice(good->data(), Device::Cpu).toDoubles(), (std::vector<double>{0, 4, 6, 10}));
+}
+
+// The device's memory is checked at every run: a cached program that no longer fits fails,
+// and runs again once the memory is back.
+TEST(LazyFailures, ACachedProgramIsCheckedAgainstTheMemoryAtEveryRun) {
+  auto run = [] {
+    auto x = LazyTensor::fromData(toDevice(ones({64, 64}), Device::Tpu));
+    LazyOperand args[] = {{x, {}}, {x, {}}};
+    return recordOp(OpKind::Matmul, args, {})->data();
+  };
+  run();
+  const uint64_t saved = tpuConfig().memoryBytes;
+  tpuConfig().memoryBytes = 1024;
+  EXPECT_EQ(graph::testing::errorOf(run), ErrorKind::DeviceError);
+  tpuConfig().memoryBytes = saved;
+  EXPECT_EQ(toDevice(run(), Device::Cpu).toDoubles()[0], 64.0);
 }
 
 }  // namespace
