@@ -20,6 +20,7 @@ std::shared_ptr<LazyTensor> onTpu(std::vector<bool> v) {
 }
 
 Tensor ones(Dims shape) {
+  registerTpuBackend();
   return Tensor::fromData(std::vector<float>(numelOf(shape), 1.0f), shape);
 }
 
