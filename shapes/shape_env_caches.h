@@ -1,6 +1,7 @@
 // Internal to shapes/: the ShapeEnv's answer caches and the set of conditions known to hold.
 #pragma once
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -23,6 +24,9 @@ struct ShapeEnv::Caches {
   std::unordered_map<std::pair<Expr, bool>, bool, PairHash> decided;
   /// (condition, size-oblivious) -> ShapeEnv version at which it was undecidable.
   std::unordered_map<std::pair<Expr, bool>, uint64_t, PairHash> undecided;
+  /// expression -> (ShapeEnv version, its maximum then): planners ask for the bound of the
+  /// same sizes many times (every value of shape [u0, 10]), each a solver query.
+  std::unordered_map<Expr, std::pair<uint64_t, std::optional<int64_t>>> maxima;
 
   void addKnown(Expr e) {
     known.insert(e);

@@ -1,9 +1,11 @@
 // ShapeEnv's end-of-trace questions: the pruned guard set, specialization detection,
 // constraint violations and bound maximization.
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "shapes/expr.h"
+#include "shapes/shape_env_caches.h"
 #include "shapes/guard_program.h"
 #include "shapes/shape_env.h"
 #include "shapes/solver.h"
@@ -163,16 +165,33 @@ std::optional<int64_t> ShapeEnv::maxValue(const SymInt& v) {
   SymInt sv = simplify(v);
   if (auto c = sv.maybeConstant()) return *c;
   Expr e = sv.expr();
+  auto& cached = caches_->maxima[e];
+  if (cached.first == version_ + 1) return cached.second;  // +1: 0 means "never asked"
+  // c*s + k with c > 0 is largest where s is: one solver query for s serves every such size
+  // of a tensor (u0, 2*u0, 10*u0 + 4, ...), and each query costs a fresh solver.
+  if (e->kind == ExprKind::Add && e->args.size() == 1 && e->args[0]->kind == ExprKind::Sym &&
+      e->coeffs[0] > 0) {
+    std::optional<int64_t> m = maxValue(SymInt(e->args[0]));
+    std::optional<int64_t> result;
+    if (m && *m <= (std::numeric_limits<int64_t>::max() - std::max<int64_t>(e->value, 0)) /
+                       e->coeffs[0])
+      result = e->coeffs[0] * *m + e->value;
+    caches_->maxima[e] = {version_ + 1, result};
+    return result;
+  }
   ValueRange r = rangeOf(e, false);
-  if (config_.solver_rlimit == 0)
-    return r.hi == ValueRange::kPosInf ? std::nullopt : std::optional(r.hi);
-  std::vector<Expr> hard = facts_;
-  for (const Guard& g : guards_)
-    if (g.expr) hard.push_back(g.expr);
-  int64_t lo = e->hasHint ? e->hint : (r.lo == ValueRange::kNegInf ? -(int64_t{1} << 62) : r.lo);
-  auto m = solver().maximize(e, hard, solverRanges(false), lo, r.hi);
-  if (!m) return r.hi == ValueRange::kPosInf ? std::nullopt : std::optional(r.hi);
-  return std::min(*m, r.hi);
+  std::optional<int64_t> result = r.hi == ValueRange::kPosInf ? std::nullopt : std::optional(r.hi);
+  if (config_.solver_rlimit != 0) {
+    std::vector<Expr> hard = facts_;
+    for (const Guard& g : guards_)
+      if (g.expr) hard.push_back(g.expr);
+    int64_t lo =
+        e->hasHint ? e->hint : (r.lo == ValueRange::kNegInf ? -(int64_t{1} << 62) : r.lo);
+    if (auto m = solver().maximize(e, hard, solverRanges(false), lo, r.hi))
+      result = std::min(*m, r.hi);
+  }
+  cached = {version_ + 1, result};
+  return result;
 }
 
 GuardProgram ShapeEnv::compileGuards() {

@@ -97,6 +97,13 @@ std::string bytesText(uint64_t b) {
   return s;
 }
 
+// Output buffers start on a page: OpenBLAS's threaded sgemm ran 10% slower into a buffer at
+// some 64-byte offsets within a page (bench_tpu, matmul at twice its bound), never on one.
+constexpr uint64_t kPage = 4096;
+std::byte* pageAligned(void* p) {
+  return reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1));
+}
+
 bool mayReturnView(const graph::Value& v) {
   if (v.kind != ValueKind::Op) return false;
   const OpCategory c = shapes::opCategory(v.op);
@@ -219,16 +226,27 @@ void TpuProgram::plan() {
   // The solver's bound on the bytes live at once: at each step, the largest value of the sum
   // of the live buffers' sizes (tighter than the sum of their bounds when sizes are related,
   // as u0 + u1 <= n is). Every plan needs at least this much; ours is checked against it.
+  // A step whose live buffers are a subset of a neighbour's cannot hold the peak: only the
+  // others are asked (each is a solver query).
+  auto liveAt = [&](int t) {
+    std::vector<size_t> l;
+    for (size_t r = 0; r < requests.size(); ++r)
+      if (requests[r].first <= t && t <= requests[r].last) l.push_back(r);
+    return l;
+  };
+  std::vector<std::vector<size_t>> liveSets(n);
+  for (int t = 0; t < n; ++t) liveSets[t] = liveAt(t);
+  auto within = [](const std::vector<size_t>& a, const std::vector<size_t>& b) {
+    return std::includes(b.begin(), b.end(), a.begin(), a.end());
+  };
   uint64_t peak = 0;
   for (int t = 0; t < n; ++t) {
+    const std::vector<size_t>& set = liveSets[t];
+    if (set.empty()) continue;
+    if (t + 1 < n && within(set, liveSets[t + 1])) continue;
+    if (t > 0 && within(set, liveSets[t - 1]) && liveSets[t - 1] != set) continue;
     SymInt live(0);
-    bool any = false;
-    for (size_t r = 0; r < requests.size(); ++r)
-      if (requests[r].first <= t && t <= requests[r].last) {
-        live = live + elems[r] * SymInt(elemSize[r]);
-        any = true;
-      }
-    if (!any) continue;
+    for (size_t r : set) live = live + elems[r] * SymInt(elemSize[r]);
     auto m = live.maybeConstant() ? live.maybeConstant() : env.maxValue(live);
     TESSEL_ASSERT(m.has_value(), "tpu plan: a live-bytes sum has no bound though each size has");
     peak = std::max<uint64_t>(peak, uint64_t(*m));
@@ -259,7 +277,7 @@ Tensor TpuProgram::launch(size_t index, const Step& s, std::span<const Tensor> a
   std::byte* target;
   std::shared_ptr<const void> owner;
   if (outIndex >= 0) {
-    target = static_cast<std::byte*>(outputBuffers_[outIndex].storage()->data());
+    target = pageAligned(outputBuffers_[outIndex].storage()->data());
     owner = outputBuffers_[outIndex].storage();
   } else {
     target = arena_.get() + slot.offset;
@@ -335,7 +353,7 @@ std::vector<Tensor> TpuProgram::run(std::span<const Tensor> inputs,
   // Output buffers at their bounds, before the first kernel.
   outputBuffers_.clear();
   for (uint64_t b : outputBytes_)
-    outputBuffers_.push_back(Tensor::empty({int64_t(std::max<uint64_t>(b, 1))}, DType::Bool,
+    outputBuffers_.push_back(Tensor::empty({int64_t(std::max<uint64_t>(b, 1) + kPage)}, DType::Bool,
                                            Device::Tpu));
   realDynamicBytes_ = boundDynamicBytes_ = 0;
   memory_->fallbacks = 0;
