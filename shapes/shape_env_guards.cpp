@@ -181,7 +181,17 @@ std::optional<int64_t> ShapeEnv::maxValue(const SymInt& v) {
   }
   ValueRange r = rangeOf(e, false);
   std::optional<int64_t> result = r.hi == ValueRange::kPosInf ? std::nullopt : std::optional(r.hi);
-  if (config_.solver_rlimit != 0) {
+  // A lone symbol no fact or guard mentions reaches the top of its range: no solver needed
+  // (the first query of a process costs milliseconds).
+  auto mentioned = [&](uint32_t s) {
+    for (Expr f : facts_)
+      if (std::binary_search(f->syms.begin(), f->syms.end(), s)) return true;
+    for (const Guard& g : guards_)
+      if (g.expr && std::binary_search(g.expr->syms.begin(), g.expr->syms.end(), s)) return true;
+    return false;
+  };
+  const bool settled = e->kind == ExprKind::Sym && !mentioned(uint32_t(e->value));
+  if (config_.solver_rlimit != 0 && !settled) {
     std::vector<Expr> hard = facts_;
     for (const Guard& g : guards_)
       if (g.expr) hard.push_back(g.expr);
