@@ -7,6 +7,7 @@
 #include "interp/device_support.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_natives.h"
+#include "interp/trace_tape.h"
 #include "shapes/shape_env.h"
 #include "shapes/user_error.h"
 
@@ -263,6 +264,22 @@ Value nativeLinear(Interpreter&, CallArgs& raw) {
   return emitOp(OpKind::Linear, inputs);
 }
 
+// Note [Traced dropout]: a trace tape (grad on the tpu, grad inside @compile) records ops,
+// not the eager tape's random state, so it cannot replay dropout's mask for the backward.
+// There dropout is spelled with its mask as a value, drawing the same random words as the
+// dropout kernel (one uniform per element, dropped below p): where(rand(x.shape) >= p,
+// x * (1 / (1 - p)), 0). The backward then reads the mask like any other value, and results
+// equal eager dropout's bit for bit.
+Value traceableDropout(const Value& x, double p) {
+  OpAttrs shape;
+  shape.shape = shapeValue(x).as<ShapeObj>()->dims;
+  const bool onTpu = x.as<TensorObj>()->lazy != nullptr;
+  Value u = onTpu ? emitLazyOp(OpKind::Rand, {}, shape) : emitOp(OpKind::Rand, {}, shape);
+  Value keep = emitOp(OpKind::Ge, {u, Value::real(p)});
+  Value scaled = emitOp(OpKind::Mul, {x, Value::real(p < 1 ? 1.0 / (1.0 - p) : 0.0)});
+  return emitOp(OpKind::Where, {keep, scaled, Value::real(0.0)});
+}
+
 Value nativeDropout(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("dropout", s.args(), {"x", "p"}, 1);
@@ -271,7 +288,9 @@ Value nativeDropout(Interpreter&, CallArgs& raw) {
   if (attrs.p < 0 || attrs.p > 1)
     throwUserError(ErrorKind::ValueError,
                    "dropout(): p must be in [0, 1], got " + std::to_string(attrs.p));
-  return emitOp(OpKind::Dropout, {tensorArg(b.at(0), "dropout(): x")}, attrs);
+  const Value x = tensorArg(b.at(0), "dropout(): x");
+  if (anyTraceTapeActive()) return traceableDropout(x, attrs.p);
+  return emitOp(OpKind::Dropout, {x}, attrs);
 }
 
 // Methods that are not ops.

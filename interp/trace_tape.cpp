@@ -119,9 +119,9 @@ Handle TraceTape::create(shapes::OpKind op, const shapes::OpAttrs& attrs, Handle
 }
 
 Handle TraceTape::replayRand(const backends::RngState&, const shapes::SymShape&, Handle) {
-  throwUserError(ErrorKind::ValueError,
-                 "grad: dropout cannot be differentiated inside a compiled function (its random "
-                 "mask cannot be replayed in the graph); differentiate it eagerly");
+  // Traced dropout keeps its mask as a value (Note [Traced dropout] in tensor_ops.cpp), so no
+  // rule asks a trace tape to replay random words.
+  TESSEL_ASSERT(false, "a trace tape was asked to replay a random op");
 }
 
 TraceTapeScope::TraceTapeScope(TraceTape& tape) : tape_(&tape) {
