@@ -46,6 +46,9 @@ struct OpAttrs {
   double eps = 1e-5;            ///< layer_norm
   /// Data-dependent ops: the actual output size when the caller already knows it (eager).
   std::optional<int64_t> outputSize;
+  /// Random ops recorded on the tpu: which of the segment's random ops this is. Its random
+  /// state, taken when it was recorded, is given to the program at run time (not part of it).
+  int32_t randomSlot = -1;
 };
 
 }  // namespace tessel::shapes

@@ -107,6 +107,7 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       break;
     case OpKind::Dropout:
       field("p", formatScalar(a.p, DType::F32));
+      if (a.randomSlot >= 0) field("random_slot", std::to_string(a.randomSlot));
       break;
     case OpKind::Full:
       field("shape", shapes::toString(a.shape));
@@ -114,6 +115,7 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       dtypeField();
       break;
     case OpKind::Randint:
+      if (a.randomSlot >= 0) field("random_slot", std::to_string(a.randomSlot));
       field("shape", shapes::toString(a.shape));
       field("low", formatScalar(a.scalars.size() > 0 ? a.scalars[0] : 0, DType::I32));
       field("high", formatScalar(a.scalars.size() > 1 ? a.scalars[1] : 0, DType::I32));
@@ -122,6 +124,7 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
     case OpKind::Eye:
     case OpKind::Rand:
     case OpKind::Randn:
+      if (a.randomSlot >= 0) field("random_slot", std::to_string(a.randomSlot));
       field("shape", shapes::toString(a.shape));
       dtypeField();
       break;

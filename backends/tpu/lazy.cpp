@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "backends/backend.h"
+#include "backends/rng.h"
 #include "backends/graph/dead_code.h"
 #include "backends/graph/graph_builder.h"
 #include "backends/graph/graph_print.h"
@@ -60,6 +61,9 @@ class Segment {
   };
   std::map<std::pair<const Segment*, const void*>, Imported> imported;
   std::vector<Tensor> inputs;  ///< data of the builder's inputs, in order
+  /// Per random op (OpAttrs::randomSlot): the generator's state when it was recorded, its
+  /// words reserved then, so seed() and cpu draws order with tpu ones as written.
+  std::vector<RngState> randomStates;
   bool done = false;           ///< synced (or failed): its values are known
   std::string error;           ///< why its program failed (the first failure)
   ErrorKind errorKind = ErrorKind::DeviceError;
@@ -238,7 +242,19 @@ std::shared_ptr<LazyTensor> LazyRecorder::recordIn(const std::shared_ptr<Segment
   ids.reserve(operands.size());
   for (const LazyOperand& o : operands) ids.push_back(operandId(seg, segPtr, o));
   shapes::ScopedShapeEnv scope(&seg.env);
-  const uint32_t id = seg.builder.op(op, ids, attrs);
+  const bool random = graph::isRandomOp(op);
+  uint32_t id;
+  if (random) {
+    shapes::OpAttrs a = attrs;
+    a.randomSlot = int32_t(seg.randomStates.size());
+    id = seg.builder.op(op, ids, a);
+    // Reserve the words now, at the bound of the element count (its real count may not be
+    // known until the program runs).
+    seg.randomStates.push_back(rngState());
+    reserveRandom(uint64_t(sizeBound({shapes::product(seg.builder.shape(id)), segPtr})));
+  } else {
+    id = seg.builder.op(op, ids, attrs);
+  }
   auto t = std::make_shared<LazyTensor>();
   t->segment_ = segPtr;
   t->id_ = id;
@@ -441,6 +457,7 @@ void LazyRuntime::execute(const graph::Graph& g, const std::shared_ptr<Segment>&
                           " us lookup)");
   }
   TpuProgram& program = *it->second.program;
+  program.setRandomStates(seg.randomStates);
   std::vector<int64_t> values(seg.env.numSymbols(), 0);
   for (uint32_t s = 0; s < seg.env.numSymbols(); ++s)
     if (auto h = seg.env.symbol(s).hint) values[s] = *h;

@@ -288,6 +288,17 @@ Tensor TpuProgram::launch(size_t index, const Step& s, std::span<const Tensor> a
     expected = uint64_t(shapes::product(sig.shape).maybeConstant().value_or(0)) *
                shapes::elementSize(sig.dtype);
   memory_->begin(target, slot.bytes, expected, owner, scratch, scratchBytes_, arena_);
+  // A recorded random op draws the words reserved for it when it was recorded.
+  struct RandomStateScope {
+    std::optional<RngState> after;
+    ~RandomStateScope() {
+      if (after) setRngState(*after);
+    }
+  } randomScope;
+  if (attrs.randomSlot >= 0 && size_t(attrs.randomSlot) < randomStates_.size()) {
+    randomScope.after = rngState();
+    setRngState(randomStates_[attrs.randomSlot]);
+  }
   Tensor out = graph::runNodeOnCpu(*s.value, args, sig, attrs, fused_[index].get());
 
   const uint64_t realBytes = uint64_t(out.numel()) * shapes::elementSize(out.dtype());

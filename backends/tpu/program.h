@@ -9,6 +9,7 @@
 
 #include "backends/graph/cpu_fused.h"
 #include "backends/graph/executor_base.h"
+#include "backends/rng.h"
 #include "backends/tpu/tpu.h"
 
 namespace tessel::backends::tpu {
@@ -30,6 +31,9 @@ class TpuProgram final : public graph::ExecutorBase {
                           std::span<const int64_t> symbolValues = {}) override;
 
   const ProgramRecord& record() const { return record_; }
+  /// The random states of the next run's random ops, by OpAttrs::randomSlot (lazy segments
+  /// take them when recording); ops without a slot draw from the generator as they run.
+  void setRandomStates(std::vector<RngState> states) { randomStates_ = std::move(states); }
   /// The bound of each dimension of each output (what the lazy tensors it makes carry).
   const std::vector<DimBounds>& outputBounds() const { return outputBounds_; }
 
@@ -51,6 +55,7 @@ class TpuProgram final : public graph::ExecutorBase {
   uint64_t scratchOffset_ = 0, scratchBytes_ = 0;
   std::shared_ptr<std::byte> arena_;  ///< made at the first run, kept
   std::vector<Tensor> outputBuffers_;  ///< this run's
+  std::vector<RngState> randomStates_;
   std::unique_ptr<StepMemory> memory_;
   uint64_t realDynamicBytes_ = 0, boundDynamicBytes_ = 0;  ///< this run's
 };

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "backends/backend.h"
+#include "backends/dispatch.h"
+#include "backends/rng.h"
 #include "backends/tpu/lazy.h"
 #include "compile_test_util.h"
 
@@ -88,6 +90,29 @@ TEST(LazyFailures, ACachedProgramIsCheckedAgainstTheMemoryAtEveryRun) {
   EXPECT_EQ(graph::testing::errorOf(run), ErrorKind::DeviceError);
   tpuConfig().memoryBytes = saved;
   EXPECT_EQ(toDevice(run(), Device::Cpu).toDoubles()[0], 64.0);
+}
+
+// A random op on the tpu draws when it is recorded, as eager code reads: seeding or drawing on
+// the cpu before the sync does not change its numbers.
+TEST(LazyRandom, RandomOpsDrawTheirWordsWhenRecorded) {
+  registerTpuBackend();
+  OpAttrs shape;
+  shape.shape = {6};
+  backends::seed(21);
+  const Tensor want = backends::call(OpKind::Rand, {}, shape);
+  backends::seed(21);
+  auto lazy = recordOp(OpKind::Rand, {}, shape);
+  backends::seed(99);  // before the sync: must not reach the recorded op
+  backends::call(OpKind::Rand, {}, shape);
+  EXPECT_EQ(toDevice(lazy->data(), Device::Cpu).toDoubles(), want.toDoubles());
+  // The words were reserved: the next draw continues after them, as on the cpu.
+  backends::seed(21);
+  auto first = recordOp(OpKind::Rand, {}, shape);
+  const Tensor next = backends::call(OpKind::Rand, {}, shape);
+  backends::seed(21);
+  backends::call(OpKind::Rand, {}, shape);
+  EXPECT_EQ(next.toDoubles(), backends::call(OpKind::Rand, {}, shape).toDoubles());
+  EXPECT_EQ(toDevice(first->data(), Device::Cpu).toDoubles(), want.toDoubles());
 }
 
 }  // namespace
