@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "backends/graph/sym_eval.h"
+#include "backends/tpu/lazy.h"
+#include "backends/tpu/program.h"
 #include "interp/compiler_state.h"
 #include "interp/device_support.h"
 #include "interp/diagnostics.h"
@@ -127,10 +129,16 @@ void updateCodeState(FrameObj& frame, std::span<const Value> args) {
   }
 }
 
+// `bounds`: per output, the bound of each dim when the graph ran as a tpu program (its
+// results are bounded tensors, as eager tpu results are); null otherwise.
 Value rebuildOutput(const OutputTemplate& t, const std::vector<Tensor>& outs,
-                    const graph::SymbolValues& symbols) {
+                    const graph::SymbolValues& symbols,
+                    const std::vector<backends::tpu::DimBounds>* bounds) {
   switch (t.kind) {
     case OutputTemplate::Kind::Output:
+      if (bounds)
+        return Value::object(new TensorObj(
+            backends::tpu::LazyTensor::fromData(outs.at(t.output), bounds->at(t.output))));
       return makeTensor(outs.at(t.output));
     case OutputTemplate::Kind::Constant:
       return t.constant;
@@ -139,14 +147,15 @@ Value rebuildOutput(const OutputTemplate& t, const std::vector<Tensor>& outs,
     case OutputTemplate::Kind::List:
     case OutputTemplate::Kind::Tuple: {
       std::vector<Value> items;
-      for (const OutputTemplate& c : t.children) items.push_back(rebuildOutput(c, outs, symbols));
+      for (const OutputTemplate& c : t.children)
+        items.push_back(rebuildOutput(c, outs, symbols, bounds));
       return t.kind == OutputTemplate::Kind::List ? makeList(std::move(items))
                                                   : makeTuple(std::move(items));
     }
     case OutputTemplate::Kind::Dict: {
       Ref<DictObj> d = make<DictObj>();
       for (size_t i = 0; i < t.keys.size(); ++i)
-        d->set(t.keys[i], rebuildOutput(t.children[i], outs, symbols));
+        d->set(t.keys[i], rebuildOutput(t.children[i], outs, symbols, bounds));
       return d.value();
     }
   }
@@ -161,7 +170,8 @@ Value runEntry(Entry& entry, const FlatArgs& flat) {
   for (size_t s = 0; s < symbols.size(); ++s)
     if (!entry.env->symbol(static_cast<uint32_t>(s)).unbacked)
       values.bind(static_cast<uint32_t>(s), symbols[s]);
-  return rebuildOutput(entry.output, outs, values);
+  auto* tpu = dynamic_cast<backends::tpu::TpuProgram*>(entry.executable.get());
+  return rebuildOutput(entry.output, outs, values, tpu ? &tpu->outputBounds() : nullptr);
 }
 
 // Why an entry does not apply to this call ("" when it does).

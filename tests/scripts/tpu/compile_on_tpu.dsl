@@ -9,3 +9,11 @@ print(f(ones([9, 4])).shape)      # expect: shape([9])
 print(stats(f)["compiles"])       # expect: 2
 let x = tensor([[1.0, 0.0], [2.0, 3.0]]).to("tpu")
 print(f(x).tolist())              # expect: [1.0, 8.0]
+# Results of a compiled tpu function are bounded tensors like eager tpu results: a dynamic size
+# carries its bucket's bound, a data-dependent one the op's.
+@compile(backend = "tpu", dynamic = true)
+fn nz(x) { return nonzero(x) }
+let r = nz(tensor([[1, 0], [2, 3]]))
+print(r.shape, int(r.shape[0]), r.tolist())   # expect: shape([<=4, 2]) 3 [[0, 0], [1, 0], [1, 1]]
+print(f(ones([5, 4])).shape)                  # expect: shape([<=16])
+# (5 rows run in the entry compiled for 9, whose bucket is 16.)
