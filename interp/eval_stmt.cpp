@@ -112,9 +112,11 @@ void Evaluator::storeName(Name* n, Value v, Frame& f) {
       return;
     }
     case VarRef::Kind::Upvalue:
+      checkMutableWhileTracing(f.closure->upvalues[n->ref.index]->traceEpoch, "variable");
       f.closure->upvalues[n->ref.index]->value = std::move(v);
       return;
     case VarRef::Kind::Global: {
+      checkMutableWhileTracing(0, "global variable");
       Value& slot = f.module->globals[n->ref.index];
       if (slot.is(Type::Undefined))
         raise(ErrorKind::NameError,

@@ -172,7 +172,10 @@ class Evaluator {
   /// Binds a resolved name as `let` does (a fresh cell for captured variables).
   void bindRef(const VarRef& ref, Value v, Frame& f);
   /// Installs (or, with nullptr, removes) the hooks of the tracer now running.
-  void setTraceHooks(TraceHooks* hooks) { traceHooks_ = hooks; }
+  void setTraceHooks(TraceHooks* hooks) {
+    traceHooks_ = hooks;
+    setTraceEpoch(hooks != nullptr);
+  }
   TraceHooks* traceHooks() const { return traceHooks_; }
 
  private:

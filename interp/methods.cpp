@@ -16,15 +16,21 @@ namespace {
 ListObj* self_list(CallArgs& a) {
   return a.self.as<ListObj>();
 }
+// The list a mutating method changes (checked against the trace running, if any).
+ListObj* mutable_list(CallArgs& a) {
+  ListObj* l = a.self.as<ListObj>();
+  checkMutableWhileTracing(l->traceEpoch, "list");
+  return l;
+}
 
 Value listAppend(Interpreter&, CallArgs& a) {
   ArgBinder b("append", a, {"value"}, 1);
-  self_list(a)->items.push_back(b.at(0));
+  mutable_list(a)->items.push_back(b.at(0));
   return Value::none();
 }
 Value listPop(Interpreter&, CallArgs& a) {
   ArgBinder b("pop", a, {"index"}, 0);
-  auto& items = self_list(a)->items;
+  auto& items = mutable_list(a)->items;
   if (items.empty()) throwUserError(ErrorKind::IndexError, "pop from empty list");
   int64_t i = normalizeIndex(b.intOr(0, -1), static_cast<int64_t>(items.size()), "pop");
   Value v = items[i];
@@ -34,13 +40,13 @@ Value listPop(Interpreter&, CallArgs& a) {
 Value listExtend(Interpreter&, CallArgs& a) {
   ArgBinder b("extend", a, {"items"}, 1);
   std::vector<Value> more = iterate(b.at(0), "extend()");
-  auto& items = self_list(a)->items;
+  auto& items = mutable_list(a)->items;
   items.insert(items.end(), more.begin(), more.end());
   return Value::none();
 }
 Value listInsert(Interpreter&, CallArgs& a) {
   ArgBinder b("insert", a, {"index", "value"}, 2);
-  auto& items = self_list(a)->items;
+  auto& items = mutable_list(a)->items;
   int64_t n = static_cast<int64_t>(items.size());
   int64_t i = b.toInt(0);
   if (i < 0) i = std::max<int64_t>(0, i + n);
@@ -62,14 +68,14 @@ Value listCount(Interpreter&, CallArgs& a) {
 }
 Value listReverse(Interpreter&, CallArgs& a) {
   ArgBinder b("reverse", a, {}, 0);
-  auto& items = self_list(a)->items;
+  auto& items = mutable_list(a)->items;
   std::reverse(items.begin(), items.end());
   return Value::none();
 }
 Value listSort(Interpreter& interp, CallArgs& a) {
   ArgBinder b("sort", a, {"key", "reverse"}, 0);
   Value key = b.has(0) ? b.at(0) : Value::none();
-  sortValues(interp, self_list(a)->items, key, b.has(1) && b.toBool(1), a.site);
+  sortValues(interp, mutable_list(a)->items, key, b.has(1) && b.toBool(1), a.site);
   return Value::none();
 }
 Value listCopy(Interpreter&, CallArgs& a) {

@@ -1,7 +1,31 @@
 // Small out-of-line pieces of the heap objects.
 #include "interp/objects.h"
 
+#include "shapes/user_error.h"
+
 namespace tessel::interp {
+
+namespace {
+thread_local uint64_t tTraceEpoch = 0;
+thread_local uint64_t tTraceEpochs = 0;
+}  // namespace
+
+uint64_t currentTraceEpoch() {
+  return tTraceEpoch;
+}
+
+void setTraceEpoch(bool tracing) {
+  tTraceEpoch = tracing ? ++tTraceEpochs : 0;
+}
+
+void checkMutableWhileTracing(uint64_t epoch, const char* what) {
+  if (tTraceEpoch == 0 || epoch == tTraceEpoch) return;
+  throwUserError(ErrorKind::ValueError,
+                 std::string("changing a ") + what +
+                     " made outside a compiled function is not supported yet (it would happen "
+                     "only while the function is traced, with symbolic sizes); return the "
+                     "values and change the " + what + " outside");
+}
 
 void destroyObject(Object* o) {
   constexpr int kMaxDepth = 64;

@@ -14,6 +14,15 @@ namespace tessel::interp {
 struct FnProto;
 class Interpreter;
 
+/// Which trace is running on this thread (0: none). Containers remember the trace they were
+/// made in, so a compiled function can tell its own lists from the caller's.
+uint64_t currentTraceEpoch();
+/// Starts a new trace epoch (a tracer installing its hooks) or ends it (`tracing` false).
+void setTraceEpoch(bool tracing);
+/// Refuses a mutation of `what` (made in trace epoch `epoch`) while another trace runs: until
+/// graph breaks exist (issue 11), it would happen once, at trace time, with symbolic values.
+void checkMutableWhileTracing(uint64_t epoch, const char* what);
+
 struct StrObj : Object {
   explicit StrObj(std::string s) : Object(Type::Str), str(std::move(s)) {}
   std::string str;
@@ -23,6 +32,7 @@ struct ListObj : Object {
   ListObj() : Object(Type::List) {}
   explicit ListObj(std::vector<Value> v) : Object(Type::List), items(std::move(v)) {}
   std::vector<Value> items;
+  uint64_t traceEpoch = currentTraceEpoch();
 };
 
 struct TupleObj : Object {
@@ -33,6 +43,7 @@ struct TupleObj : Object {
 /// A dict with string keys that keeps insertion order (language.md).
 struct DictObj : Object {
   DictObj() : Object(Type::Dict) {}
+  uint64_t traceEpoch = currentTraceEpoch();
   Value* find(const std::string& key);
   void set(const std::string& key, Value v);
   std::vector<std::pair<std::string, Value>> entries;
@@ -51,6 +62,7 @@ struct CellObj : Object {
   CellObj() : Object(Type::Cell) {}
   explicit CellObj(Value v) : Object(Type::Cell), value(std::move(v)) {}
   Value value;
+  uint64_t traceEpoch = currentTraceEpoch();
 };
 
 /// A module's top-level names. Functions point at their module to reach its globals by slot.

@@ -486,6 +486,7 @@ void setIndex(const Value& object, const Value& index, Value v) {
     if (!index.is(Type::Int))
       throwUserError(ErrorKind::TypeError,
                      "list indices must be int, not '" + std::string(typeName(index.type())) + "'");
+    checkMutableWhileTracing(object.as<ListObj>()->traceEpoch, "list");
     auto& items = object.as<ListObj>()->items;
     items[normalizeIndex(index.asInt(), static_cast<int64_t>(items.size()), "list")] = std::move(v);
     return;
@@ -494,6 +495,7 @@ void setIndex(const Value& object, const Value& index, Value v) {
     if (!index.is(Type::Str))
       throwUserError(ErrorKind::TypeError,
                      "dict keys are str, not '" + std::string(typeName(index.type())) + "'");
+    checkMutableWhileTracing(object.as<DictObj>()->traceEpoch, "dict");
     object.as<DictObj>()->set(index.as<StrObj>()->str, std::move(v));
     return;
   }
