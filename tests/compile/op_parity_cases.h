@@ -4,10 +4,12 @@
 // tests/vulkan/graph_parity_test.cpp (vulkan executor against the cpu executor).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -312,6 +314,44 @@ struct CaseGraph {
   Graph graph;
   CompileOptions options;
 };
+
+/// Runs a case graph at each size (n, m) its guards admit, on the cpu executor and on `device`
+/// (inputs moved there by `upload`), with the same inputs and random seed; errors must match in
+/// kind, and `compare(got, want)` checks each result. Returns how many sizes ran without error.
+inline int compareWithCpuExecutor(OpKind op, const Case& build, bool fuse, CaseGraph& c,
+                                  GraphExecutable& device,
+                                  std::span<const std::array<int64_t, 2>> sizes,
+                                  const std::function<Tensor(const Tensor&)>& upload,
+                                  const std::function<void(const Tensor&, const Tensor&)>& compare) {
+  CpuGraphExecutor cpu(c.graph, c.options);
+  shapes::GuardProgram guards = c.env.compileGuards();
+  int ran = 0;
+  for (auto [n, m] : sizes) {
+    SCOPED_TRACE(std::string(shapes::opName(op)) + " at n=" + std::to_string(n) +
+                 ", m=" + std::to_string(m) + (fuse ? " (fused)" : ""));
+    const std::vector<int64_t> sources{n, m};
+    if (!guards.passes(sources)) continue;  // e.g. index ops need n >= 2
+    EagerHarness e(1234 + uint32_t(n * 31 + m));
+    e.n = n;
+    e.m = m;
+    build(e);
+    std::vector<Tensor> dev;
+    for (const Tensor& t : e.inputs) dev.push_back(upload(t));
+    const std::vector<int64_t> syms = guards.bindSymbols(sources);
+    backends::seed(7);
+    std::vector<Tensor> want;
+    ErrorKind cpuErr = errorOf([&] { want = cpu.run(e.inputs, syms); });
+    backends::seed(7);
+    std::vector<Tensor> got;
+    ErrorKind devErr = errorOf([&] { got = device.run(dev, syms); });
+    EXPECT_EQ(devErr, cpuErr);
+    if (cpuErr != ErrorKind::Interrupted || devErr != cpuErr) continue;
+    ++ran;
+    EXPECT_EQ(got.size(), 1u);
+    if (got.size() == 1) compare(got[0], want[0]);
+  }
+  return ran;
+}
 
 /// Expects a case for every op of op_list.def.
 inline void expectEveryOpHasACase() {

@@ -50,37 +50,15 @@ class TpuParity : public ::testing::Test {
 // ---- Programs --------------------------------------------------------------------------------
 
 void checkProgram(OpKind op, const Case& build, bool fuse) {
-  static constexpr int64_t kSizes[][2] = {{6, 4}, {9, 3}, {2, 7}, {17, 5}, {33, 64}, {64, 2}};
+  static constexpr std::array<int64_t, 2> kSizes[] = {{6, 4},  {9, 3},   {2, 7},
+                                                      {17, 5}, {33, 64}, {64, 2}};
   CaseGraph c(build, fuse, 64);
-  CpuGraphExecutor cpu(c.graph, c.options);
   auto tpu = backends::tpu::compileForTpu(c.graph, c.options, std::string(shapes::opName(op)));
-  shapes::GuardProgram guards = c.env.compileGuards();
-  int ran = 0;
-  for (auto [n, m] : kSizes) {
-    SCOPED_TRACE(std::string(shapes::opName(op)) + " at n=" + std::to_string(n) +
-                 ", m=" + std::to_string(m) + (fuse ? " (fused)" : ""));
-    const std::vector<int64_t> sources{n, m};
-    if (!guards.passes(sources)) continue;
-    EagerHarness e(1234 + uint32_t(n * 31 + m));
-    e.n = n;
-    e.m = m;
-    build(e);
-    std::vector<Tensor> dev;
-    for (const Tensor& t : e.inputs) dev.push_back(onTpu(t));
-    const std::vector<int64_t> syms = guards.bindSymbols(sources);
-    backends::seed(7);
-    std::vector<Tensor> want;
-    ErrorKind cpuErr = errorOf([&] { want = cpu.run(e.inputs, syms); });
-    backends::seed(7);
-    std::vector<Tensor> got;
-    ErrorKind tpuErr = errorOf([&] { got = tpu->run(dev, syms); });
-    ASSERT_EQ(tpuErr, cpuErr);
-    if (cpuErr != ErrorKind::Interrupted) continue;
-    ++ran;
-    ASSERT_EQ(got.size(), 1u);
-    EXPECT_EQ(got[0].device(), Device::Tpu);
-    EXPECT_TRUE(sameTensor(onCpu(got[0]), want[0], 0)) << c.graph.toString();
-  }
+  const int ran = compareWithCpuExecutor(
+      op, build, fuse, c, *tpu, kSizes, onTpu, [&](const Tensor& got, const Tensor& want) {
+        EXPECT_EQ(got.device(), Device::Tpu);
+        EXPECT_TRUE(sameTensor(onCpu(got), want, 0)) << c.graph.toString();
+      });
   EXPECT_GE(ran, 3) << "too few sizes admitted by the guards";
 }
 

@@ -20,47 +20,24 @@ using backends::vulkan::toVulkan;
 // on the cpu executor and the vulkan executor, same inputs, same random seed.
 void checkParity(OpKind op, const Case& build, bool fuse) {
   // Sizes: the hint, others, size 1 and empty (where the op admits them: guards decide).
-  static constexpr int64_t kSizes[][2] = {{6, 4}, {9, 3}, {2, 7}, {17, 5}, {1, 1}, {0, 3},
-                                          {33, 65}};
+  static constexpr std::array<int64_t, 2> kSizes[] = {{6, 4}, {9, 3},  {2, 7},  {17, 5},
+                                                      {1, 1}, {0, 3}, {33, 65}};
   CaseGraph c(build, fuse);
-  const Graph& graph = c.graph;
-  CpuGraphExecutor cpu(graph, c.options);
-  VulkanGraphExecutor vk(graph, c.options);
+  VulkanGraphExecutor vk(c.graph, c.options);
   if (fuse) {
     EXPECT_EQ(vk.stats().fusedGroups, 1u) << vk.explain();
     EXPECT_EQ(vk.generatedKernels(), 1u) << vk.explain();
   }
-  shapes::GuardProgram guards = c.env.compileGuards();
-  int ran = 0;
-  for (auto [n, m] : kSizes) {
-    SCOPED_TRACE(std::string(shapes::opName(op)) + " at n=" + std::to_string(n) +
-                 ", m=" + std::to_string(m) + (fuse ? " (fused)" : ""));
-    const std::vector<int64_t> sources{n, m};
-    if (!guards.passes(sources)) continue;  // e.g. index ops need n >= 2
-    EagerHarness e(1234 + uint32_t(n * 31 + m));
-    e.n = n;
-    e.m = m;
-    build(e);
-    std::vector<Tensor> dev;
-    for (const Tensor& t : e.inputs) dev.push_back(toVulkan(t));
-    const std::vector<int64_t> syms = guards.bindSymbols(sources);
-    backends::seed(7);
-    std::vector<Tensor> want;
-    ErrorKind cpuErr = errorOf([&] { want = cpu.run(e.inputs, syms); });
-    backends::seed(7);
-    std::vector<Tensor> got;
-    ErrorKind vkErr = errorOf([&] { got = vk.run(dev, syms); });
-    ASSERT_EQ(vkErr, cpuErr);
-    if (cpuErr != ErrorKind::Interrupted) continue;
-    ++ran;
-    ASSERT_EQ(got.size(), 1u);
-    EXPECT_EQ(got[0].device(), backends::Device::Vulkan);
-    const double tol = op == OpKind::Randn ? 1e-4 : 2e-5;
-    EXPECT_TRUE(sameTensor(toCpu(got[0]), want[0], tol)) << vk.explain();
-    if (fuse) {
-      EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
-    }
-  }
+  const int ran = compareWithCpuExecutor(
+      op, build, fuse, c, vk, kSizes, [](const Tensor& t) { return toVulkan(t); },
+      [&](const Tensor& got, const Tensor& want) {
+        EXPECT_EQ(got.device(), backends::Device::Vulkan);
+        const double tol = op == OpKind::Randn ? 1e-4 : 2e-5;
+        EXPECT_TRUE(sameTensor(toCpu(got), want, tol)) << vk.explain();
+        if (fuse) {
+          EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);
+        }
+      });
   EXPECT_GE(ran, 3) << "too few sizes admitted by the guards";
 }
 
