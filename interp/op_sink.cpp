@@ -26,33 +26,8 @@ ScopedOpSink::~ScopedOpSink() {
   gSink = previous_;
 }
 
-namespace {
-
-// SymInt attributes that are bounded sizes of an earlier segment, as sizes of the current one
-// (`forTpu`), or as their real values for an op that runs now on another device.
-shapes::OpAttrs currentSizes(const shapes::OpAttrs& attrs, bool forTpu = true) {
-  namespace tpu = backends::tpu;
-  shapes::ShapeEnv* env = forTpu ? tpu::segmentEnv(tpu::currentSegment()) : nullptr;
-  auto stale = [&](const shapes::SymInt& v) { return v.isSymbolic() && v.env() != env; };
-  bool any = false;
-  for (const auto& d : attrs.shape) any = any || stale(d);
-  any = any || (attrs.start && stale(*attrs.start)) || (attrs.stop && stale(*attrs.stop)) ||
-        stale(attrs.step) || stale(attrs.index);
-  if (!any) return attrs;
-  shapes::OpAttrs a = attrs;
-  auto fix = [&](shapes::SymInt& v) {
-    if (stale(v)) v = forTpu ? tpu::importSymInt(v) : shapes::SymInt(tpu::symIntValue(v));
-  };
-  for (auto& d : a.shape) fix(d);
-  if (a.start) fix(*a.start);
-  if (a.stop) fix(*a.stop);
-  fix(a.step);
-  fix(a.index);
-  return a;
-}
-
-// Ops on tpu tensors are recorded in the lazy segment (backends/tpu/lazy.h), never run here.
-}  // namespace
+// Ops on tpu tensors are recorded in the lazy segment (backends/tpu/lazy.h), never run here;
+// size attributes of earlier segments are imported into it (attrsOfCurrentSegment).
 
 Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
   ensureDevice(backends::Device::Tpu);
@@ -72,7 +47,7 @@ Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shape
     values.push_back(makeTensor(backends::toDevice(host, backends::Device::Tpu)));
     in.push_back({values.back().as<TensorObj>()->lazy, {}});
   }
-  Value out = Value::object(new TensorObj(backends::tpu::recordOp(op, in, currentSizes(attrs))));
+  Value out = Value::object(new TensorObj(backends::tpu::recordOp(op, in, backends::tpu::attrsOfCurrentSegment(attrs))));
   if (anyTraceTapeActive()) recordOnTraceTapes(op, values, attrs, out);
   return out;
 }
@@ -105,16 +80,15 @@ Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::O
     inputs.push_back(std::move(t));
   }
   // Outside a trace a symbolic size can only be a tpu tensor's bounded size: its real value.
-  if (attrs.shape.size() || attrs.start || attrs.stop || attrs.step.isSymbolic() ||
-      attrs.index.isSymbolic()) [[unlikely]] {
-    bool symbolic = attrs.step.isSymbolic() || attrs.index.isSymbolic() ||
-                    (attrs.start && attrs.start->isSymbolic()) ||
-                    (attrs.stop && attrs.stop->isSymbolic());
-    for (const auto& d : attrs.shape) symbolic = symbolic || d.isSymbolic();
-    if (symbolic)
-      return makeTensor(
-          backends::dispatch(op, inputs, currentSizes(attrs, false), device).at(0));
-  }
+  bool symbolic = attrs.step.isSymbolic() || attrs.index.isSymbolic() ||
+                  (attrs.start && attrs.start->isSymbolic()) ||
+                  (attrs.stop && attrs.stop->isSymbolic());
+  for (const auto& d : attrs.shape) symbolic = symbolic || d.isSymbolic();
+  if (symbolic) [[unlikely]]
+    return makeTensor(backends::dispatch(
+                          op, inputs, backends::tpu::attrsOfCurrentSegment(attrs, /*realValues=*/true),
+                          device)
+                          .at(0));
   return makeTensor(backends::dispatch(op, inputs, attrs, device).at(0));
 }
 

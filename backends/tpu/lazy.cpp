@@ -215,23 +215,6 @@ uint32_t LazyRecorder::operandId(Segment& seg, const std::shared_ptr<Segment>& s
   return t.inputId_;
 }
 
-namespace {
-
-// SymInt attributes made in `from` (a segment that has since run) as sizes of `to`.
-shapes::OpAttrs remapAttrs(const shapes::OpAttrs& attrs, const std::shared_ptr<Segment>& from) {
-  shapes::OpAttrs a = attrs;
-  auto remap = [&](shapes::SymInt& v) {
-    if (v.isSymbolic()) v = importSize({v, from});
-  };
-  for (shapes::SymInt& d : a.shape) remap(d);
-  if (a.start) remap(*a.start);
-  if (a.stop) remap(*a.stop);
-  remap(a.step);
-  remap(a.index);
-  return a;
-}
-
-}  // namespace
 
 std::shared_ptr<LazyTensor> LazyRecorder::recordIn(const std::shared_ptr<Segment>& segPtr,
                                                    shapes::OpKind op,
@@ -289,7 +272,7 @@ std::shared_ptr<LazyTensor> recordOp(shapes::OpKind op, std::span<const LazyOper
     if (e.kind() != ErrorKind::DataDependentError || seg->pending.empty()) throw;
   }
   rt.sync();
-  return LazyRecorder::recordIn(rt.current(), op, operands, remapAttrs(attrs, seg));
+  return LazyRecorder::recordIn(rt.current(), op, operands, attrsOfCurrentSegment(attrs));
 }
 
 void syncAll() {
@@ -360,6 +343,25 @@ std::shared_ptr<Segment> segmentOfSize(const shapes::SymInt& size) {
 shapes::SymInt importSymInt(const shapes::SymInt& size) {
   if (size.isConstant()) return size;
   return importSize({size, segmentOfSize(size)});
+}
+
+shapes::OpAttrs attrsOfCurrentSegment(const shapes::OpAttrs& attrs, bool realValues) {
+  shapes::ShapeEnv* env = realValues ? nullptr : &LazyRuntime::get().current()->env;
+  auto stale = [&](const shapes::SymInt& v) { return v.isSymbolic() && v.env() != env; };
+  bool any = stale(attrs.step) || stale(attrs.index) || (attrs.start && stale(*attrs.start)) ||
+             (attrs.stop && stale(*attrs.stop));
+  for (const shapes::SymInt& d : attrs.shape) any = any || stale(d);
+  if (!any) return attrs;  // the common case: no copy
+  shapes::OpAttrs a = attrs;
+  auto fix = [&](shapes::SymInt& v) {
+    if (stale(v)) v = realValues ? shapes::SymInt(symIntValue(v)) : importSymInt(v);
+  };
+  for (shapes::SymInt& d : a.shape) fix(d);
+  if (a.start) fix(*a.start);
+  if (a.stop) fix(*a.stop);
+  fix(a.step);
+  fix(a.index);
+  return a;
 }
 
 int64_t symIntValue(const shapes::SymInt& size) {

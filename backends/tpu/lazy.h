@@ -90,6 +90,10 @@ shapes::SymInt importSize(const LazySize& size);
 shapes::SymInt importSymInt(const shapes::SymInt& size);
 /// sizeValue for a SymInt of any live segment (a bounded size used by a cpu op).
 int64_t symIntValue(const shapes::SymInt& size);
+/// `attrs` with every size attribute (shape, start, stop, step, index) of another segment
+/// imported into the segment being recorded, or with `realValues`, replaced by its value (for
+/// an op that runs on the cpu).
+shapes::OpAttrs attrsOfCurrentSegment(const shapes::OpAttrs& attrs, bool realValues = false);
 /// The bound of a size (the solver's maximum under its segment's facts).
 int64_t sizeBound(const LazySize& size);
 /// The real value of a size; runs what is pending when it depends on pending data.
