@@ -78,7 +78,7 @@ struct Guard {
   /// A runtime assert's failure: the kind and message of the require() it stands for
   /// (AssertionError and "" for check()).
   ErrorKind failKind = ErrorKind::AssertionError;
-  std::string failMessage;
+  std::string failMessage = {};
   SymBool cond() const { return SymBool(expr); }
 };
 

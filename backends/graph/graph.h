@@ -72,7 +72,7 @@ struct RuntimeAssert {
   /// What a failure is: the shape rule's error (a ShapeError naming both shapes for a
   /// broadcast of unbacked sizes) or, for check(), an AssertionError with no message.
   ErrorKind failKind = ErrorKind::AssertionError;
-  std::string failMessage;
+  std::string failMessage = {};
   /// The op whose shape rule made it (kNoOrigin when unknown): the results that do not need
   /// that op can be computed without it (graph::keepOutputs).
   static constexpr uint32_t kNoOrigin = ~uint32_t{0};

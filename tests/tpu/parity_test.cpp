@@ -229,7 +229,9 @@ void expectSameOnTpu(OpKind op, const std::vector<Tensor>& in, const OpAttrs& at
     got = recordOp(op, operands, attrs)->data();
   });
   ASSERT_EQ(tpuErr, cpuErr);
-  if (cpuErr == ErrorKind::Interrupted) EXPECT_TRUE(sameTensor(onCpu(got), want, 0));
+  if (cpuErr == ErrorKind::Interrupted) {
+    EXPECT_TRUE(sameTensor(onCpu(got), want, 0));
+  }
 }
 
 TEST_F(TpuParity, ElementwiseOpsOnEveryDtypeMatchCpuEager) {

@@ -46,8 +46,9 @@ TEST(MemoryPlan, RandomLifetimesGiveValidPlansNearThePeak) {
     MemoryPlan p = planMemory(r);
     for (size_t a = 0; a < r.size(); ++a)
       for (size_t b = a + 1; b < r.size(); ++b)
-        if (r[a].first <= r[b].last && r[b].first <= r[a].last)
+        if (r[a].first <= r[b].last && r[b].first <= r[a].last) {
           ASSERT_FALSE(overlaps(p, r, a, b)) << a << " " << b;
+        }
     EXPECT_GE(p.bytes, peakLiveBytes(r));
     EXPECT_LE(p.bytes, 2 * peakLiveBytes(r));
   }
