@@ -86,12 +86,24 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
                                                 " is above its declared max " +
                                                 std::to_string(*opts.max) + " on the tpu");
     if (!opts.max) {
-      int64_t bucket = 1;
-      while (bucket < hint) bucket *= 2;
-      opts.max = std::max<int64_t>(bucket, 2);
+      shapes::SymInt s = entry_.env->createSymbol(source, hint, opts);
+      unboundedTpuSizes_.push_back(s);
+      return s;
     }
   }
   return entry_.env->createSymbol(source, hint, opts);
+}
+
+void Tracer::boundTpuSizes(shapes::ShapeEnv& env) {
+  // A where fact (`where B <= 64`) is a bound already; any other size gets its hint's
+  // power-of-two bucket as a guard: a larger size recompiles with the next bucket.
+  for (const shapes::SymInt& s : unboundedTpuSizes_) {
+    if (!s.isSymbolic() || env.maxValue(s)) continue;
+    const int64_t hint = s.hint().value_or(1);
+    int64_t bucket = 2;
+    while (bucket < hint) bucket *= 2;
+    shapes::evaluate(s <= shapes::SymInt(bucket));
+  }
 }
 
 Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, const TypeAnn* ann) {
@@ -372,6 +384,7 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   entry_.output = planOutput(result);
   for (graph::ValueId id : outputs_) builder_->output(id);
   env.checkConstraints();
+  if (targetDevice() == backends::Device::Tpu) boundTpuSizes(env);
   auto bodyDone = Clock::now();
 
   graph::Graph g = builder_->build();

@@ -58,6 +58,10 @@ class Tracer final : public OpSink, public TraceHooks {
   std::vector<graph::ValueId> outputs_;
   std::vector<std::unique_ptr<shapes::ScopedSourceLoc>> locs_;
   std::vector<Value> inputFakes_;  // keeps input fakes alive for the trace
+  /// tpu sizes with no declared max: bounded by a where fact, or else by their bucket (at the
+  /// end of the trace, once the body's facts are known).
+  std::vector<shapes::SymInt> unboundedTpuSizes_;
+  void boundTpuSizes(shapes::ShapeEnv& env);
   std::optional<backends::Device> device_;  // the device of the tensor inputs seen so far
   std::unordered_map<const void*, graph::ValueId> constants_;  // one node per captured tensor
 };

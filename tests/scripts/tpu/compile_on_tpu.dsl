@@ -17,3 +17,12 @@ let r = nz(tensor([[1, 0], [2, 3]]))
 print(r.shape, int(r.shape[0]), r.tolist())   # expect: shape([<=4, 2]) 3 [[0, 0], [1, 0], [1, 1]]
 print(f(ones([5, 4])).shape)                  # expect: shape([<=16])
 # (5 rows run in the entry compiled for 9, whose bucket is 16.)
+# A where fact is a bound: no bucket, one program for every size it allows, and a size past it
+# is the signature's ShapeError.
+@compile(backend = "tpu")
+fn mlp(x: f32[B, 4], w: f32[4, H]) -> f32[B, H] where B >= 1, B <= 40 {
+  return relu(x @ w)
+}
+print(mlp(ones([3, 4]), ones([4, 2])).shape)    # expect: shape([<=40, <=2])
+print(mlp(ones([33, 4]), ones([4, 2])).shape, stats(mlp)["compiles"])  # expect: shape([<=40, <=2]) 1
+mlp(ones([41, 4]), ones([4, 2]))  # expect error: ShapeError: mlp(): constraint 'B <= 40' does not hold
