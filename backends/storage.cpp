@@ -5,7 +5,10 @@
 #include <mutex>
 #include <new>
 #include <unordered_map>
+#include <string>
 #include <vector>
+
+#include "shapes/user_error.h"
 
 namespace tessel::backends {
 
@@ -115,7 +118,11 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
     }
   }
   if (!p) p = std::aligned_alloc(kAlign, size);
-  if (!p) throw std::bad_alloc();
+  if (!p)
+    throwUserError(ErrorKind::DeviceError,
+                   "out of memory: cannot allocate " + std::to_string(bytes) + " bytes (" +
+                       std::to_string(bytes >> 20) + " MiB) on " +
+                       std::string(deviceName(device)));
   return std::make_shared<Storage>(Key{}, p, size, device);
 }
 

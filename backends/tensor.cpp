@@ -12,7 +12,15 @@ namespace tessel::backends {
 
 int64_t numelOf(std::span<const int64_t> shape) {
   int64_t n = 1;
-  for (int64_t s : shape) n *= s;
+  bool overflow = false;
+  for (int64_t s : shape) overflow = __builtin_mul_overflow(n, s, &n) || overflow;
+  // Past 2^62 elements no byte count fits in 64 bits: a shape error, not a wrapped size.
+  if (overflow || n > (int64_t{1} << 62)) [[unlikely]] {
+    std::string text;
+    for (int64_t s : shape) text += (text.empty() ? "" : ", ") + std::to_string(s);
+    throwUserError(ErrorKind::ValueError,
+                   "a tensor of shape [" + text + "] has more elements than memory can address");
+  }
   return n;
 }
 

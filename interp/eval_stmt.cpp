@@ -49,6 +49,10 @@ Flow Evaluator::execStatements(Stmt* const* it, Stmt* const* end, Frame& f) {
     // Errors a statement raises outside any expression (a branch on a data-dependent size, an
     // unpacking mismatch) get the statement's span; expression errors already have theirs.
     throw ScriptError(err.kind(), err.what(), conditionSpan(*it));
+  } catch (const std::bad_alloc&) {
+    // Host memory ran out inside a container or a kernel's buffer: the statement fails, the
+    // session goes on.
+    throw ScriptError(ErrorKind::DeviceError, "out of memory", conditionSpan(*it));
   }
   return Flow::Normal;
 }

@@ -9,6 +9,14 @@ void checkSizes(std::string_view op, const SymShape& s) {
     require(d >= SymInt(0), ErrorKind::ValueError, [&] {
       return std::string(op) + ": negative dimension " + d.toString() + " in shape " + str(s);
     });
+  // Constant sizes whose product overflows (or passes 2^62 elements) are refused here, before
+  // a wrapped element count could make a wrong, small tensor.
+  int64_t n = 1;
+  bool overflow = false;
+  for (const SymInt& d : s)
+    if (auto c = d.maybeConstant()) overflow = __builtin_mul_overflow(n, *c, &n) || overflow;
+  if (overflow || n > (int64_t{1} << 62))
+    fail(ErrorKind::ValueError, op, "shape " + str(s) + " has more elements than memory can address");
 }
 }  // namespace
 
