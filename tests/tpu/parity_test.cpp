@@ -73,13 +73,17 @@ TEST_F(TpuParity, EveryElementwiseOpMatchesWhenFused) {
 
 // ---- Lazy, with inputs bounded by nonzero ----------------------------------------------------
 
-/// Applies ops to lazy tpu tensors. With `bounded`, n is the unbacked size of nonzero(rowMask)
-/// and every input dim of size n holds the rows the mask keeps; `cpuInputs` are the same
-/// inputs made on the cpu, for the reference.
+/// How a bounded input's rows are chosen on the tpu.
+enum class Bounded { No, ByNonzero, ByMaskedSelect };
+
+/// Applies ops to lazy tpu tensors. When bounded, n is the unbacked size of the rows a mask
+/// keeps (nonzero(mask)[:, 0], or masked_select(row numbers, mask)) and every input dim of
+/// size n holds those rows; `cpuInputs` are the same inputs made on the cpu, for the reference.
 class LazyHarness final : public Harness {
  public:
-  LazyHarness(uint32_t seed, int64_t rawRows, int64_t cols, double keep, bool bounded)
+  LazyHarness(uint32_t seed, int64_t rawRows, int64_t cols, double keep, Bounded how)
       : rng(seed), rawRows_(rawRows) {
+    const bool bounded = how != Bounded::No;
     m = cols;
     std::vector<bool> mask(rawRows);
     std::vector<int32_t> rows;
@@ -94,11 +98,21 @@ class LazyHarness final : public Harness {
     }
     rows_ = Tensor::fromData(std::span<const int32_t>(rows), {int64_t(rows.size())});
     LazyOperand m0{LazyTensor::fromData(onTpu(Tensor::fromBools(mask, {rawRows}))), {}};
-    auto nz = recordOp(OpKind::Nonzero, std::span(&m0, 1), {});
-    OpAttrs col = dim(1);
-    col.index = SymInt(0);
-    LazyOperand nzOp{nz, {}};
-    index_ = recordOp(OpKind::Select, std::span(&nzOp, 1), col);
+    if (how == Bounded::ByNonzero) {
+      auto nz = recordOp(OpKind::Nonzero, std::span(&m0, 1), {});
+      OpAttrs col = dim(1);
+      col.index = SymInt(0);
+      LazyOperand nzOp{nz, {}};
+      index_ = recordOp(OpKind::Select, std::span(&nzOp, 1), col);
+    } else {
+      std::vector<int32_t> all(rawRows);
+      for (int64_t r = 0; r < rawRows; ++r) all[r] = int32_t(r);
+      LazyOperand args[] = {
+          {LazyTensor::fromData(onTpu(Tensor::fromData(std::span<const int32_t>(all), {rawRows}))),
+           {}},
+          m0};
+      index_ = recordOp(OpKind::MaskedSelect, args, {});
+    }
     n = index_->shape()[0];
   }
 
@@ -166,12 +180,14 @@ struct LazySize {
 constexpr LazySize kLazySizes[] = {{6, 4, 1.0}, {9, 3, 0.5}, {17, 5, 0.7}, {5, 4, 0.0},
                                    {1, 1, 1.0}, {4, 1, 0.6}, {3, 0, 1.0}};
 
-void checkLazy(OpKind op, const Case& build, bool bounded) {
+void checkLazy(OpKind op, const Case& build, Bounded bounded) {
   int ran = 0;
   for (const LazySize& s : kLazySizes) {
     SCOPED_TRACE(std::string(shapes::opName(op)) + " at rows=" + std::to_string(s.rawRows) +
                  ", m=" + std::to_string(s.cols) + " keep " + std::to_string(s.keep) +
-                 (bounded ? " (bounded by nonzero)" : ""));
+                 (bounded == Bounded::ByNonzero        ? " (bounded by nonzero)"
+                  : bounded == Bounded::ByMaskedSelect ? " (bounded by masked_select)"
+                                                       : ""));
     const uint32_t seed = 99 + uint32_t(s.rawRows * 31 + s.cols);
     std::unique_ptr<LazyHarness> lazy;
     Tensor got;
@@ -201,11 +217,17 @@ void checkLazy(OpKind op, const Case& build, bool bounded) {
 }
 
 TEST_F(TpuParity, EveryOpRecordedLazilyMatchesCpuEager) {
-  checkEveryCase([](OpKind op, const Case& c, bool) { checkLazy(op, c, false); }, false);
+  checkEveryCase([](OpKind op, const Case& c, bool) { checkLazy(op, c, Bounded::No); }, false);
 }
 
 TEST_F(TpuParity, EveryOpOnInputsBoundedByNonzeroMatchesCpuEager) {
-  checkEveryCase([](OpKind op, const Case& c, bool) { checkLazy(op, c, true); }, false);
+  checkEveryCase([](OpKind op, const Case& c, bool) { checkLazy(op, c, Bounded::ByNonzero); },
+                 false);
+}
+
+TEST_F(TpuParity, EveryOpOnInputsBoundedByMaskedSelectMatchesCpuEager) {
+  checkEveryCase(
+      [](OpKind op, const Case& c, bool) { checkLazy(op, c, Bounded::ByMaskedSelect); }, false);
 }
 
 // ---- Every dtype ------------------------------------------------------------------------------
