@@ -138,8 +138,9 @@ void Evaluator::interrupted(const Span& span) {
 // most kMaxNesting deep, so only calls can recurse without bound.
 Value Evaluator::evalCall(Call* c, Frame& f) {
   Value callee;
-  auto* name = static_cast<Name*>(c->callee);
-  if (c->callee->kind == ExprKind::Name && name->ref.kind == VarRef::Kind::Global && !traceHooks_ &&
+  // (Cast only once the kind says it is a Name: a static_cast to the wrong type is UB.)
+  auto* name = c->callee->kind == ExprKind::Name ? static_cast<Name*>(c->callee) : nullptr;
+  if (name && name->ref.kind == VarRef::Kind::Global && !traceHooks_ &&
       !f.module->globals[name->ref.index].is(Type::Undefined)) {
     callee = f.module->globals[name->ref.index];  // `f(...)` with f a module-level fn
   } else if (c->callee->kind == ExprKind::Attr) {
