@@ -37,6 +37,16 @@ export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 export LP_NUM_THREADS=${LP_NUM_THREADS:-0}
 case "$mode" in
   demo) ./build/repl/tessel examples/demo.dsl ;;
-  test) cd build && ctest --output-on-failure -j "$jobs" --timeout 600 ;;
+  test)
+    (cd build && ctest --output-on-failure -j "$jobs" --timeout 600)
+    # Every suite but the vulkan label again under ASan + UBSan (issue 15; docs/reliability.md):
+    # any report aborts its test. Leak checking is off: the interpreter's reference-counted
+    # objects that refer to each other (a module and its functions) are not freed at exit.
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSEL_SANITIZE=ON \
+      -DTESSEL_BUILD_BENCH=OFF >/dev/null
+    cmake --build build-asan -j "$jobs"
+    cd build-asan && ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+      UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs" --timeout 900 -LE vulkan
+    ;;
   *) echo "usage: tools/setup.sh [demo|test]" >&2; exit 2 ;;
 esac
