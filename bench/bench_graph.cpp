@@ -4,6 +4,8 @@
 // fused, unfused and eagerly.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_util.h"
+
 #include <chrono>
 #include <memory>
 #include <vector>
@@ -30,11 +32,7 @@ using tessel::shapes::OpKind;
 using tessel::shapes::ShapeEnv;
 using tessel::shapes::SymInt;
 
-Tensor randomTensor(Dims shape) {
-  OpAttrs a;
-  a.shape = tessel::shapes::SymShape(shape.begin(), shape.end());
-  return tessel::backends::call(OpKind::Rand, {}, a);
-}
+using tessel::bench::randomTensor;
 
 SymInt dynamicSize(ShapeEnv& env, const char* source, int64_t hint) {
   tessel::shapes::SymbolOptions o;

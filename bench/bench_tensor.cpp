@@ -3,6 +3,8 @@
 // eager dispatch cost of a tiny op. bench/numpy_baseline.py prints the same figures for NumPy.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_util.h"
+
 #include <memory>
 #include <vector>
 
@@ -21,11 +23,7 @@ using tessel::shapes::OpKind;
 // 16M floats = 64 MiB per array: twice the L3 cache, so the figures are memory bandwidth.
 constexpr int64_t kLarge = int64_t{1} << 24;
 
-Tensor randomTensor(Dims shape) {
-  OpAttrs a;
-  a.shape = tessel::shapes::SymShape(shape.begin(), shape.end());
-  return tessel::backends::call(OpKind::Rand, {}, a);
-}
+using tessel::bench::randomTensor;
 
 void setBytes(benchmark::State& state, double bytesPerIteration) {
   state.counters["GB/s"] =

@@ -4,6 +4,8 @@
 // memory, not time); and the host cost of a lazy sync whose program is in the cache.
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_util.h"
+
 #include <memory>
 #include <vector>
 
@@ -31,11 +33,7 @@ using tessel::shapes::OpKind;
 using tessel::shapes::ShapeEnv;
 using tessel::shapes::SymInt;
 
-Tensor randomTensor(Dims shape) {
-  OpAttrs a;
-  a.shape = tessel::shapes::SymShape(shape.begin(), shape.end());
-  return tessel::backends::call(OpKind::Rand, {}, a);
-}
+using tessel::bench::randomTensor;
 
 enum Workload { kElementwise, kReduction, kMatmul };
 constexpr int64_t kRows = 1024;  // the real row count; the bound is kRows * range(1)
