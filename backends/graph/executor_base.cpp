@@ -106,8 +106,11 @@ ExecutorBase::ExecutorBase(const Graph& g, const CompileOptions& options) {
 
 ExecutorBase::~ExecutorBase() = default;
 
-void ExecutorBase::bindShape(const SymShape& shape, const Dims& actual, const std::string& what) {
+void ExecutorBase::bindShape(const SymShape& shape, const Dims& actual, std::string_view whatText,
+                             std::string_view name) {
+  auto named = [&] { return std::string(whatText) + std::string(name); };
   auto mismatch = [&] {
+    const std::string what = named();
     std::string expected = shapes::toString(shape);
     throwUserError(ErrorKind::ShapeError,
                    what + ": expected shape " + expected + ", got " + dimsText(actual));
@@ -124,7 +127,7 @@ void ExecutorBase::bindShape(const SymShape& shape, const Dims& actual, const st
       for (uint32_t s : e->syms)
         if (!syms_.bound(s))
           throwUserError(ErrorKind::ValueError,
-                         what + ": size " + d.toString() + " cannot be bound from the sizes (" +
+                         named() + ": size " + d.toString() + " cannot be bound from the sizes (" +
                              std::string(e->ctx->symbols().at(s).name) +
                              " appears in no size on its own); pass the symbol values");
     }
@@ -140,7 +143,7 @@ void ExecutorBase::bindInputs(std::span<const Tensor> inputs,
     if (!unbacked_[s] || external_[s]) syms_.bind(s, symbolValues[s]);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const Value& v = graph_.value(graph_.inputs()[i]);
-    bindShape(v.shape, inputs[i].shape(), "graph input " + v.name);
+    bindShape(v.shape, inputs[i].shape(), "graph input ", v.name);
   }
   for (uint32_t s : neededSymbols_)
     if (!syms_.bound(s))
@@ -224,7 +227,7 @@ std::vector<Tensor> ExecutorBase::runSteps(std::span<const Tensor> inputs,
       ++runStats_.allocations;
       runStats_.bytesAllocated += uint64_t(out.numel()) * shapes::elementSize(out.dtype());
     }
-    if (s.binds) bindShape(v.shape, out.shape(), std::string(shapes::opName(v.op)));
+    if (s.binds) bindShape(v.shape, out.shape(), shapes::opName(v.op));
     checkAsserts(s.asserts);
     slots_[s.id] = std::move(out);
     for (ValueId r : s.release) slots_[r] = Tensor();

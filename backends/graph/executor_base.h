@@ -68,7 +68,10 @@ class ExecutorBase : public GraphExecutable {
 
  private:
   void bindInputs(std::span<const Tensor> inputs, std::span<const int64_t> symbolValues);
-  void bindShape(const SymShape& shape, const backends::Dims& actual, const std::string& what);
+  /// Binds the symbols of `shape` from `actual`. `what` + `name` names the value in errors
+  /// (joined only when one is thrown: this runs for every input of every call).
+  void bindShape(const SymShape& shape, const backends::Dims& actual, std::string_view what,
+                 std::string_view name = {});
   void checkAsserts(const std::vector<uint32_t>& which) const;
 
   std::vector<Step> steps_;
