@@ -715,16 +715,19 @@ bool needsMoreInput(std::string_view text) {
   std::string copy(text);
   size_t end = copy.find_last_not_of(" \t\r\n");
   if (end != std::string::npos && copy[end] == '\\') return true;
-  antlr4::ANTLRInputStream input(copy);
-  grammar::TesselLexer lexer(&input);
-  lexer.removeErrorListeners();
+  // Invalid UTF-8 makes the input stream throw std::range_error (found by fuzz_parser: the
+  // REPL aborted on such a line inside an open bracket): no more input helps, so the parse
+  // reports it.
   try {
+    antlr4::ANTLRInputStream input(copy);
+    grammar::TesselLexer lexer(&input);
+    lexer.removeErrorListeners();
     while (lexer.nextToken()->getType() != Token::EOF) {
     }
+    return !lexer.openBrackets.empty();
   } catch (...) {
     return false;
   }
-  return !lexer.openBrackets.empty();
 }
 
 }  // namespace tessel::interp

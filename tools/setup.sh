@@ -17,6 +17,7 @@ packages=(
   libedit-dev                               # REPL line editing
   libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers   # vulkan
   python3 python3-numpy lua5.4              # baselines for the benchmarks only
+  clang libfuzzer-14-dev                    # the libFuzzer targets of tests/fuzz (issue 15)
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -45,8 +46,12 @@ case "$mode" in
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSEL_SANITIZE=ON \
       -DTESSEL_BUILD_BENCH=OFF >/dev/null
     cmake --build build-asan -j "$jobs"
-    cd build-asan && ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
-      UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs" --timeout 900 -LE vulkan
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+      UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs" --timeout 900 -LE vulkan)
+    # Each libFuzzer target briefly (by hand: tools/fuzz.sh TARGET SECONDS, for hours).
+    for target in tests/fuzz/fuzz_*.cpp; do
+      tools/fuzz.sh "$(basename "$target" .cpp)" 60
+    done
     ;;
   *) echo "usage: tools/setup.sh [demo|test]" >&2; exit 2 ;;
 esac

@@ -13,6 +13,7 @@
 #include "interp/builtins.h"
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"
+#include "interp/parser.h"
 
 using namespace tessel;
 using interp::Interpreter;
@@ -276,6 +277,19 @@ TEST(Fuzz, MutatedProgramsOnlyRaiseScriptErrors) {
       FAIL() << "non-script exception " << e.what() << " for input:\n" << text;
     }
   }
+}
+
+// Found by tests/fuzz/fuzz_parser: invalid UTF-8 after an open bracket made the REPL's
+// "needs more input?" check throw std::range_error out of the ANTLR input stream (the process
+// aborted). It must answer "no", and the parse then reports a SyntaxError.
+TEST(Fuzz, InvalidUtf8IsASyntaxErrorEvenInsideAnOpenBracket) {
+  const std::string text = "let x = (1 +\n\xff\xfe\n";
+  EXPECT_FALSE(interp::needsMoreInput(text));
+  Interpreter interp;
+  Outcome o = run(interp, text);
+  EXPECT_TRUE(o.failed);
+  EXPECT_EQ(o.kind, ErrorKind::SyntaxError);
+  EXPECT_NE(o.diagnostic.find("not valid UTF-8"), std::string::npos) << o.diagnostic;
 }
 
 }  // namespace

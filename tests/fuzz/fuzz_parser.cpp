@@ -1,0 +1,30 @@
+// Fuzz target: the parser and the resolver on arbitrary bytes (issue 15). Any input must end
+// in an AST or a ScriptError (SyntaxError, LimitError); a crash, a sanitizer report or an
+// uncaught exception is a bug. Run with tools/fuzz.sh fuzz_parser SECONDS.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "interp/diagnostics.h"
+#include "interp/objects.h"
+#include "interp/parser.h"
+#include "interp/resolver.h"
+#include "interp/source.h"
+#include "shapes/user_error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace tessel::interp;
+  SourceRegistry sources;
+  const uint32_t file =
+      sources.add("<fuzz>", std::string(reinterpret_cast<const char*>(data), size));
+  try {
+    std::unique_ptr<Program> program = parseProgram(sources, file);
+    ModuleObj module("<fuzz>");
+    resolveProgram(*program, module);
+  } catch (const ScriptError&) {
+    // A bad program: the expected outcome for most inputs.
+  } catch (const tessel::UserError&) {
+  }
+  needsMoreInput(sources.text(file));
+  return 0;
+}
