@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include "TesselLexer.h"
 #include "TesselParser.h"
@@ -406,7 +407,10 @@ class AstBuilder {
     // Fold `-literal` so that the most negative int literal and negative constants stay exact.
     if (ctx->MINUS() && operand->kind == ExprKind::FloatLit)
       return arena_.make<FloatLit>(span(ctx), -static_cast<FloatLit*>(operand)->value);
-    if (ctx->MINUS() && operand->kind == ExprKind::IntLit)
+    // (Not the most negative int itself: `- -9223372036854775808` negates at run time, which
+    // is an OverflowError, instead of overflowing here; found by fuzz_parser under UBSan.)
+    if (ctx->MINUS() && operand->kind == ExprKind::IntLit &&
+        static_cast<IntLit*>(operand)->value != std::numeric_limits<int64_t>::min())
       return arena_.make<IntLit>(span(ctx), -static_cast<IntLit*>(operand)->value);
     return arena_.make<Unary>(span(ctx), ctx->MINUS() ? UnaryOp::Neg : UnaryOp::Pos, operand);
   }

@@ -50,7 +50,7 @@ case "$mode" in
       UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs" --timeout 900 -LE vulkan)
     # Each libFuzzer target briefly (by hand: tools/fuzz.sh TARGET SECONDS, for hours).
     for target in tests/fuzz/fuzz_*.cpp; do
-      tools/fuzz.sh "$(basename "$target" .cpp)" 60
+      FUZZ_SEED=1 tools/fuzz.sh "$(basename "$target" .cpp)" 60
     done
     ;;
   *) echo "usage: tools/setup.sh [demo|test]" >&2; exit 2 ;;

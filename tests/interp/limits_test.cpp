@@ -292,4 +292,17 @@ TEST(Fuzz, InvalidUtf8IsASyntaxErrorEvenInsideAnOpenBracket) {
   EXPECT_NE(o.diagnostic.find("not valid UTF-8"), std::string::npos) << o.diagnostic;
 }
 
+// Found by fuzz_parser under UBSan: folding `-literal` negated the most negative int a second
+// time (`- -9223372036854775808`), signed overflow in the parser. It is negated at run time
+// now, an OverflowError like any other.
+TEST(Fuzz, NegatingTheMostNegativeIntLiteralIsAnOverflowError) {
+  Interpreter interp;
+  Outcome o = run(interp, "let x = - -9223372036854775808");
+  EXPECT_TRUE(o.failed);
+  EXPECT_EQ(o.kind, ErrorKind::OverflowError);
+  Outcome ok = run(interp, "print(-9223372036854775808, - -5)");
+  EXPECT_FALSE(ok.failed) << ok.diagnostic;
+  EXPECT_EQ(ok.output, "-9223372036854775808 5\n");
+}
+
 }  // namespace
