@@ -1,8 +1,6 @@
 // Core built-ins: printing, conversions, sequences, numbers and time.
 #include "interp/builtins.h"
 
-#include "interp/sym_value.h"
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>

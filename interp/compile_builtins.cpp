@@ -209,7 +209,6 @@ Value nativeCheckIsSize(Interpreter&, CallArgs& a) {
   return Value::none();
 }
 
-
 // stats()["tpu"] (backends.md, "tpu").
 Value tpuStatsDict() {
   const backends::tpu::TpuStats& s = backends::tpu::tpuStats();

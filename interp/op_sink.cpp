@@ -47,7 +47,8 @@ Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shape
     values.push_back(makeTensor(backends::toDevice(host, backends::Device::Tpu)));
     in.push_back({values.back().as<TensorObj>()->lazy, {}});
   }
-  Value out = Value::object(new TensorObj(backends::tpu::recordOp(op, in, backends::tpu::attrsOfCurrentSegment(attrs))));
+  Value out = Value::object(new TensorObj(
+      backends::tpu::recordOp(op, in, backends::tpu::attrsOfCurrentSegment(attrs))));
   if (anyTraceTapeActive()) recordOnTraceTapes(op, values, attrs, out);
   return out;
 }
@@ -55,15 +56,16 @@ Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shape
 Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
   if (gSink) return gSink->emit(op, operands, attrs);
   // The device of the first tensor operand; ops without one (creation) use the default device.
+  // Any tpu operand makes the op a tpu op (the others are moved there).
   backends::Device device = defaultDevice();
-  bool lazy = false;
-  for (const Value& v : operands)
-    if (v.is(Type::Tensor)) {
-      lazy = v.as<TensorObj>()->lazy != nullptr;
-      device = lazy ? backends::Device::Tpu : asTensor(v).device();
-      break;
-    }
-  for (const Value& v : operands) lazy = lazy || (v.is(Type::Tensor) && v.as<TensorObj>()->lazy);
+  bool sawTensor = false, lazy = false;
+  for (const Value& v : operands) {
+    if (!v.is(Type::Tensor)) continue;
+    const bool isLazy = v.as<TensorObj>()->lazy != nullptr;
+    lazy = lazy || isLazy;
+    if (!sawTensor) device = isLazy ? backends::Device::Tpu : asTensor(v).device();
+    sawTensor = true;
+  }
   if (lazy || device == backends::Device::Tpu) [[unlikely]]
     return emitLazyOp(op, operands, attrs);
   ensureDevice(device);

@@ -225,7 +225,8 @@ Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
 Value unaryOp(UnaryOp op, const Value& a) {
   if (a.is(Type::Tensor)) return tensorUnary(op, a);
   // -n is 0 - n, so a bounded size stays bounded.
-  if (a.is(Type::SymInt)) return op == UnaryOp::Neg ? symBinary(BinaryOp::Sub, Value::integer(0), a) : a;
+  if (a.is(Type::SymInt))
+    return op == UnaryOp::Neg ? symBinary(BinaryOp::Sub, Value::integer(0), a) : a;
   if (a.is(Type::SymBool)) return unaryOp(op, Value::boolean(concreteBool(a)));
   if (a.is(Type::Int) || a.is(Type::Bool)) {
     int64_t v = a.is(Type::Bool) ? a.asBool() : a.asInt();

@@ -188,8 +188,10 @@ void appendRepr(std::string& out, const Value& v, int depth) {
       out += "<cell>";
       break;
     case Type::SymInt:
-      out += v.as<SymIntObj>()->segment ? boundedSizeText(*v.as<SymIntObj>())
-                                        : v.as<SymIntObj>()->value.toString();
+      if (const auto& seg = v.as<SymIntObj>()->segment)
+        out += boundedSizeText(v.as<SymIntObj>()->value, seg);
+      else
+        out += v.as<SymIntObj>()->value.toString();
       break;
     case Type::SymBool:
       out += v.as<SymBoolObj>()->value.toString();

@@ -29,8 +29,10 @@ Value makeBoundedSize(const shapes::SymInt& v, std::shared_ptr<backends::tpu::Se
   return Value::object(obj);
 }
 
-std::string boundedSizeText(const SymIntObj& v) {
-  return "<=" + std::to_string(backends::tpu::sizeBound({v.value, v.segment}));
+std::string boundedSizeText(const shapes::SymInt& v,
+                            const std::shared_ptr<backends::tpu::Segment>& segment) {
+  if (v.isConstant()) return v.toString();
+  return "<=" + std::to_string(backends::tpu::sizeBound({v, segment}));
 }
 
 namespace {

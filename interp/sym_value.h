@@ -29,8 +29,9 @@ Value makeSymInt(const shapes::SymInt& v);
 Value makeSymBool(const shapes::SymBool& v);
 /// A bounded size of a tpu tensor as a value (a plain int when it is a constant).
 Value makeBoundedSize(const shapes::SymInt& v, std::shared_ptr<backends::tpu::Segment> segment);
-/// `<=N` for a bounded size.
-std::string boundedSizeText(const SymIntObj& v);
+/// `<=N` for a bounded size of `segment` (a constant prints as itself).
+std::string boundedSizeText(const shapes::SymInt& v,
+                            const std::shared_ptr<backends::tpu::Segment>& segment);
 
 /// True for int, bool and symbolic int values.
 inline bool isIntLike(const Value& v) {

@@ -4,7 +4,6 @@
 
 #include "backends/backend.h"
 #include "backends/format.h"
-#include "backends/tpu/lazy.h"
 #include "interp/builtins.h"
 #include "interp/device_support.h"
 #include "interp/ops.h"
@@ -127,10 +126,7 @@ std::string tensorRepr(const Value& v) {
       if (!s.segment) return "shape(" + dimsText(s.dims) + ")";
       std::string out = "shape([";
       for (size_t i = 0; i < s.dims.size(); ++i)
-        out += (i ? ", " : "") +
-               (s.dims[i].isConstant()
-                    ? s.dims[i].toString()
-                    : "<=" + std::to_string(backends::tpu::sizeBound({s.dims[i], s.segment})));
+        out += (i ? ", " : "") + boundedSizeText(s.dims[i], s.segment);
       return out + "])";
     }
     case Type::DType:

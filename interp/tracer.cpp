@@ -77,21 +77,16 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
   opts.dynamic = !dynamic            ? shapes::DimDynamic::Static
                  : config.duck_shape ? shapes::DimDynamic::Duck
                                      : shapes::DimDynamic::Dynamic;
-  if (dynamic && isSize && targetDevice() == backends::Device::Tpu) {
-    // The tpu plans memory at the bounds (backends.md, "tpu"): a declared max is a hard limit,
-    // and without one the hint's power-of-two bucket is the bound; a size past it fails the
-    // guard and recompiles with the next bucket.
-    if (opts.max && hint > *opts.max)
-      throwUserError(ErrorKind::ShapeError, source + " = " + std::to_string(hint) +
-                                                " is above its declared max " +
-                                                std::to_string(*opts.max) + " on the tpu");
-    if (!opts.max) {
-      shapes::SymInt s = entry_.env->createSymbol(source, hint, opts);
-      unboundedTpuSizes_.push_back(s);
-      return s;
-    }
-  }
-  return entry_.env->createSymbol(source, hint, opts);
+  // The tpu plans memory at the bounds (backends.md, "tpu"): a declared max is a hard limit;
+  // a size without one is bounded at the end of the trace (boundTpuSizes).
+  const bool tpuSize = dynamic && isSize && targetDevice() == backends::Device::Tpu;
+  if (tpuSize && opts.max && hint > *opts.max)
+    throwUserError(ErrorKind::ShapeError, source + " = " + std::to_string(hint) +
+                                              " is above its declared max " +
+                                              std::to_string(*opts.max) + " on the tpu");
+  shapes::SymInt s = entry_.env->createSymbol(source, hint, opts);
+  if (tpuSize && !opts.max) unboundedTpuSizes_.push_back(s);
+  return s;
 }
 
 void Tracer::boundTpuSizes(shapes::ShapeEnv& env) {

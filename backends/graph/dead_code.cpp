@@ -5,7 +5,6 @@
 
 #include "backends/graph/graph_rewriter.h"
 #include "backends/graph/sym_eval.h"
-#include "shapes/shape_env.h"
 #include "shapes/expr.h"
 
 namespace tessel::graph {
@@ -13,9 +12,9 @@ namespace tessel::graph {
 namespace {
 
 /// Marks what `roots` need (operands, and the binders of the unbacked symbols in shapes and
-/// attributes); with `keepRandom`, random ops too.
-std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, bool keepRandom,
-                                bool assertsToo) {
+/// attributes). With `wholeGraph`, also what must run whatever the outputs: random ops (they
+/// advance the stream) and the binders of every runtime assert's symbols.
+std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, bool wholeGraph) {
   const size_t n = g.size();
   // Which value binds each unbacked symbol: the first whose shape mentions it.
   std::unordered_map<uint32_t, ValueId> binder;
@@ -37,10 +36,10 @@ std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, 
   for (ValueId o : roots) mark(o);
   for (ValueId id = 0; id < n; ++id) {
     const Value& v = g.value(id);
-    if (v.kind == ValueKind::Input || (keepRandom && v.kind == ValueKind::Op && isRandomOp(v.op)))
+    if (v.kind == ValueKind::Input || (wholeGraph && v.kind == ValueKind::Op && isRandomOp(v.op)))
       mark(id);
   }
-  if (assertsToo)
+  if (wholeGraph)
     for (const RuntimeAssert& a : g.runtimeAsserts())
       if (a.cond.expr()) markSymbols(a.cond.expr()->syms);
   while (!work.empty()) {
@@ -57,7 +56,7 @@ std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, 
 }  // namespace
 
 Graph eliminateDeadCode(const Graph& g) {
-  const std::vector<uint8_t> live = liveValues(g, g.outputs(), true, true);
+  const std::vector<uint8_t> live = liveValues(g, g.outputs(), /*wholeGraph=*/true);
   GraphRewriter rw(g);
   for (ValueId id = 0; id < g.size(); ++id)
     if (live[id]) rw.copy(id);
@@ -67,20 +66,13 @@ Graph eliminateDeadCode(const Graph& g) {
 Graph keepOutputs(const Graph& g, std::span<const size_t> which) {
   std::vector<ValueId> roots;
   for (size_t i : which) roots.push_back(g.outputs().at(i));
-  const std::vector<uint8_t> live = liveValues(g, roots, false, false);
-  std::vector<uint8_t> bound(g.env() ? g.env()->numSymbols() : 0, 0);
-  for (ValueId id = 0; id < g.size(); ++id)
-    if (live[id])
-      for (uint32_t s : unbackedSymbolsOf(g.value(id).shape)) bound[s] = 1;
+  const std::vector<uint8_t> live = liveValues(g, roots, /*wholeGraph=*/false);
+  const std::vector<uint8_t> bound = unbackedSymbolsBound(g, live);
   std::vector<RuntimeAssert> asserts;
   for (const RuntimeAssert& a : g.runtimeAsserts()) {
-    if (a.origin != RuntimeAssert::kNoOrigin) {  // the op that made it decides
-      if (live[a.origin]) asserts.push_back(a);
-      continue;
-    }
-    bool mine = true;
-    for (uint32_t s : a.cond.expr() ? a.cond.expr()->syms : std::vector<uint32_t>{})
-      mine = mine && (!g.env()->symbol(s).unbacked || (s < bound.size() && bound[s]));
+    // The op that made an assert decides; without one, its symbols do.
+    const bool mine = a.origin != RuntimeAssert::kNoOrigin ? live[a.origin] != 0
+                                                           : checkableWith(a.cond, bound);
     if (mine) asserts.push_back(a);
   }
   GraphRewriter rw(g);

@@ -15,7 +15,8 @@ Graph eliminateDeadCode(const Graph& g);
 
 /// The part of `g` that computes only the outputs numbered `which`: what they need, and only
 /// their runtime asserts: those made by the ops kept, or (origin unknown) those on symbols
-/// that part binds. An assert of another output's op is not theirs to fail. How the tpu keeps a program's good results when one result's assert fails.
+/// that part binds. An assert of another output's op is not theirs to fail: how the tpu keeps
+/// a program's good results when one result's assert fails.
 Graph keepOutputs(const Graph& g, std::span<const size_t> which);
 
 }  // namespace tessel::graph

@@ -1,6 +1,10 @@
 // Graph: value-kind names, node counts and the op classifications passes share.
 #include "backends/graph/graph.h"
 
+#include "backends/graph/sym_eval.h"
+#include "shapes/expr.h"
+#include "shapes/shape_env.h"
+
 namespace tessel::graph {
 
 const char* valueKindName(ValueKind k) {
@@ -18,6 +22,22 @@ size_t Graph::numNodes() const {
   size_t n = 0;
   for (const Value& v : values_) n += v.isNode() ? 1 : 0;
   return n;
+}
+
+std::vector<uint8_t> unbackedSymbolsBound(const Graph& g, std::span<const uint8_t> live) {
+  std::vector<uint8_t> bound(g.env() ? g.env()->numSymbols() : 0, 0);
+  for (ValueId id = 0; id < g.size(); ++id)
+    if (live.empty() || live[id])
+      for (uint32_t s : unbackedSymbolsOf(g.value(id).shape)) bound[s] = 1;
+  return bound;
+}
+
+bool checkableWith(const shapes::SymBool& cond, std::span<const uint8_t> bound) {
+  if (!cond.expr()) return true;
+  const shapes::ShapeEnv* env = cond.env();
+  for (uint32_t s : cond.expr()->syms)
+    if (env && env->symbol(s).unbacked && (s >= bound.size() || !bound[s])) return false;
+  return true;
 }
 
 bool isRandomOp(OpKind op) {

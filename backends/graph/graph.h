@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -115,5 +116,12 @@ bool isRandomOp(OpKind op);
 /// Unary, Binary and Ternary ops and cast: one output element from the same-index elements
 /// of the (broadcast) operands. What fusion may merge.
 bool isElementwise(OpKind op);
+
+/// Per symbol of g's ShapeEnv: 1 for the unbacked symbols that a value of g (of the values
+/// `live` marks, when given) has in its shape, i.e. the symbols a run of g binds.
+std::vector<uint8_t> unbackedSymbolsBound(const Graph& g, std::span<const uint8_t> live = {});
+/// True when every unbacked symbol of `cond` is one `bound` marks: a runtime assert a run
+/// binding those symbols can check.
+bool checkableWith(const shapes::SymBool& cond, std::span<const uint8_t> bound);
 
 }  // namespace tessel::graph

@@ -60,9 +60,11 @@ ValueId GraphBuilder::op(OpKind op, std::span<const ValueId> args, const OpAttrs
   const size_t assertsBefore = graph_.env_ ? graph_.env_->runtimeAsserts().size() : 0;
   std::vector<shapes::OpSignature> out = shapes::inferShape(op, sigs, attrs);
   TESSEL_ASSERT(out.size() == 1, "graph ops have exactly one output");
-  if (graph_.env_)
-    for (size_t i = assertsBefore; i < graph_.env_->runtimeAsserts().size(); ++i)
-      assertOrigins_.emplace_back(i, static_cast<ValueId>(graph_.values_.size()));
+  if (graph_.env_ && graph_.env_->runtimeAsserts().size() > assertsBefore) {
+    assertOrigins_.resize(assertsBefore, RuntimeAssert::kNoOrigin);
+    assertOrigins_.resize(graph_.env_->runtimeAsserts().size(),
+                          static_cast<ValueId>(graph_.values_.size()));
+  }
   Value v;
   v.kind = ValueKind::Op;
   v.op = op;
@@ -95,19 +97,13 @@ Graph GraphBuilder::build() {
   if (env && !assertsSet_) {
     // Only the asserts on unbacked symbols this graph binds (an env can hold several graphs:
     // one per graph break).
-    std::vector<uint8_t> bound(env->numSymbols(), 0);
-    for (const Value& v : graph_.values_)
-      for (uint32_t s : unbackedSymbolsOf(v.shape)) bound[s] = 1;
+    const std::vector<uint8_t> bound = unbackedSymbolsBound(graph_);
     const auto& all = env->runtimeAsserts();
     for (size_t i = 0; i < all.size(); ++i) {
       const shapes::Guard& g = all[i];
-      bool mine = true;
-      for (uint32_t s : g.expr->syms)
-        mine = mine && (s >= bound.size() || bound[s] || !env->symbol(s).unbacked);
-      if (!mine) continue;
+      if (!checkableWith(g.cond(), bound)) continue;
       RuntimeAssert a{g.cond(), g.text, g.failKind, g.failMessage};
-      for (const auto& [index, value] : assertOrigins_)
-        if (index == i) a.origin = value;
+      if (i < assertOrigins_.size()) a.origin = assertOrigins_[i];
       graph_.asserts_.push_back(std::move(a));
     }
   }

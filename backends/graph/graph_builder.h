@@ -54,8 +54,9 @@ class GraphBuilder {
   void checkOperand(ValueId v) const;
   Graph graph_;
   bool assertsSet_ = false;
-  /// Per runtime assert of the env (by index): the value whose rule made it.
-  std::vector<std::pair<size_t, ValueId>> assertOrigins_;
+  /// Per runtime assert of the env (by its index there): the value whose rule made it, or
+  /// RuntimeAssert::kNoOrigin (made before this builder, or by no op of it).
+  std::vector<ValueId> assertOrigins_;
 };
 
 }  // namespace tessel::graph

@@ -169,9 +169,7 @@ shapes::SymShape LazyTensor::shape(std::shared_ptr<Segment>* segment) {
     if (segment) *segment = segment_;
     return shape_;
   }
-  bool dynamic = false;
-  for (int64_t b : bounds_) dynamic = dynamic || b >= 0;
-  if (!dynamic) return shapes::SymShape(data_.shape().begin(), data_.shape().end());
+  if (!hasBoundedDims()) return shapes::SymShape(data_.shape().begin(), data_.shape().end());
   std::shared_ptr<Segment> seg = rt.current();
   if (segment) *segment = seg;
   if (inputSegment_.lock() == seg) return inputShape_;
@@ -205,13 +203,11 @@ uint32_t LazyRecorder::operandId(Segment& seg, const std::shared_ptr<Segment>& s
   LazyTensor& t = *o.tensor;
   if (t.pending() && t.error_.empty() && t.segment_ == segPtr) return t.id_;
   const Tensor& data = t.data();  // an earlier segment's result: it ran at that sync
-  shapes::SymShape shape = t.shape();
-  bool dynamic = false;
-  for (int64_t b : t.bounds_) dynamic = dynamic || b >= 0;
-  if (!dynamic) return seg.addInput(data, std::move(shape));
-  if (t.inputId_ == kNoInput || t.inputSegment_.lock() != segPtr) {
-    t.inputId_ = seg.addInput(data, std::move(shape));
-  }
+  // A bounded tensor is one input per segment (its dims are that segment's symbols); a static
+  // one may enter as often as it is used.
+  if (!t.hasBoundedDims()) return seg.addInput(data, t.shape());
+  shapes::SymShape shape = t.shape();  // (re)makes the dims' symbols for this segment
+  if (t.inputId_ == kNoInput) t.inputId_ = seg.addInput(data, std::move(shape));
   return t.inputId_;
 }
 
@@ -465,12 +461,10 @@ void LazyRuntime::execute(const graph::Graph& g, const std::shared_ptr<Segment>&
     if (auto h = seg.env.symbol(s).hint) values[s] = *h;
   std::vector<Tensor> outs = program.run(seg.inputs, values);
   // The unbacked sizes this program bound (its graph may be a part of the segment's).
-  std::vector<uint8_t> bound(seg.env.numSymbols(), 0);
-  for (graph::ValueId id = 0; id < g.size(); ++id)
-    for (uint32_t s : graph::unbackedSymbolsOf(g.value(id).shape)) bound[s] = 1;
+  const std::vector<uint8_t> bound = graph::unbackedSymbolsBound(g);
   auto last = program.lastSymbolValues();
   for (uint32_t s = 0; s < seg.env.numSymbols() && s < last.size(); ++s)
-    if (bound[s] || !seg.env.symbol(s).unbacked) {
+    if ((s < bound.size() && bound[s]) || !seg.env.symbol(s).unbacked) {
       seg.values[s] = last[s];
       seg.known[s] = 1;
     }

@@ -46,6 +46,12 @@ class LazyTensor {
   shapes::SymShape shape(std::shared_ptr<Segment>* segment = nullptr);
   /// Per dim: its bound, or -1 when static (materialized tensors only).
   const DimBounds& bounds() const { return bounds_; }
+  /// A materialized tensor with a bounded dim (it enters segments with symbolic sizes).
+  bool hasBoundedDims() const {
+    for (int64_t b : bounds_)
+      if (b >= 0) return true;
+    return false;
+  }
 
  private:
   friend class Segment;

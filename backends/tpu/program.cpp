@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 
 #include "backends/cpu/loops.h"
 #include "backends/graph/cpu_executor.h"
@@ -148,20 +149,29 @@ void TpuProgram::plan() {
                        " has no upper bound, and the tpu plans memory at its bounds (give the "
                        "input a bound: mark_dynamic(x, d, max = N) or a `where` fact)");
   };
+  // The element bound of each value, asked once (every consumer asks for its operands').
+  std::vector<int64_t> elemBounds(graph_.size(), -1);
+  std::function<int64_t(ValueId)> boundElems;
   // A data-dependent op's result is made before any runtime assert on its new sizes is
   // checked, so its buffer may not rely on those asserts' facts (u0 == u1 would size
-  // nonzero's rows at the smaller of the two): it also gets the op's own bound, one row per
-  // element of its largest operand.
-  auto ownBound = [&](const graph::Value& v) -> int64_t {
+  // nonzero's rows at the smaller of the two): its dynamic dim also gets the op's own bound,
+  // one row per element of its largest operand (0 for other values).
+  auto ownRows = [&](const graph::Value& v) -> int64_t {
     if (v.kind != ValueKind::Op || shapes::opCategory(v.op) != OpCategory::DataDependent) return 0;
-    int64_t rowElems = 1, rows = 0;
-    for (const SymInt& d : v.shape) rowElems *= d.maybeConstant().value_or(1);
-    for (ValueId a : v.args) rows = std::max(rows, bound(shapes::product(graph_.value(a).shape), a));
-    return rows * rowElems;
+    int64_t rows = 0;
+    for (ValueId a : v.args) rows = std::max(rows, boundElems(a));
+    return rows;
   };
-  auto boundElems = [&](ValueId id) -> int64_t {
+  auto staticElems = [](const graph::Value& v) {
+    int64_t n = 1;
+    for (const SymInt& d : v.shape) n *= d.maybeConstant().value_or(1);
+    return n;
+  };
+  boundElems = [&](ValueId id) -> int64_t {
+    if (elemBounds[id] >= 0) return elemBounds[id];
     const graph::Value& v = graph_.value(id);
-    return std::max(bound(shapes::product(v.shape), id), ownBound(v));
+    return elemBounds[id] =
+               std::max(bound(shapes::product(v.shape), id), ownRows(v) * staticElems(v));
   };
   auto boundBytes = [&](ValueId id) -> uint64_t {
     return uint64_t(boundElems(id)) * shapes::elementSize(graph_.value(id).dtype);
@@ -260,11 +270,8 @@ void TpuProgram::plan() {
   for (ValueId o : graph_.outputs()) {
     const graph::Value& v = graph_.value(o);
     DimBounds b;
-    int64_t rowElems = 1;
-    for (const SymInt& d : v.shape) rowElems *= d.maybeConstant().value_or(1);
     for (const SymInt& d : v.shape)
-      b.push_back(d.maybeConstant() ? -1
-                                    : std::max(bound(d, o), rowElems ? ownBound(v) / rowElems : 0));
+      b.push_back(d.maybeConstant() ? -1 : std::max(bound(d, o), ownRows(v)));
     outputBounds_.push_back(std::move(b));
   }
 }
@@ -311,8 +318,6 @@ Tensor TpuProgram::launch(size_t index, const Step& s, std::span<const Tensor> a
   bool isView = false;
   for (const Tensor& a : args) isView = isView || a.storage() == out.storage();
   if (isView && slot.mayAlias && outIndex < 0) return out;
-  // Copy the result into its slot. When it is a view of the slot itself (a kernel's temporary
-  // took the slot and the result reads it transposed), stage it through scratch first.
   if (realBytes > slot.bytes) {
     // Only a fact the data broke can size a buffer too small: a runtime assert of this
     // program that has not been checked yet (its other sizes are still to come).
@@ -325,6 +330,8 @@ Tensor TpuProgram::launch(size_t index, const Step& s, std::span<const Tensor> a
                        std::to_string(out.numel()) + " elements, more than its bound allows " +
                        "under this program's size checks (" + facts + "), so one of them fails");
   }
+  // Copy the result into its slot. When it is a view of the slot itself (a kernel's temporary
+  // took the slot and the result reads it transposed), stage it through scratch first.
   Tensor src = out;
   if (out.storage()->data() == target) {
     TESSEL_ASSERT(realBytes <= scratchBytes_, "tpu: scratch too small to stage a result");
@@ -381,11 +388,7 @@ std::vector<Tensor> TpuProgram::run(std::span<const Tensor> inputs,
                            ? 0.0
                            : 1.0 - double(realDynamicBytes_) / double(boundDynamicBytes_);
   // A constant returned as is lives on the host: the same bytes, tagged as the device's.
-  for (Tensor& t : outs)
-    if (t.device() != Device::Tpu)
-      t = Tensor::view(Storage::borrow(t.storage()->data(), t.storage()->bytes(), Device::Tpu,
-                                       t.storage()),
-                       t.shape(), t.strides(), t.offset(), t.dtype());
+  for (Tensor& t : outs) t = taggedAsTpu(t);
   return outs;
 }
 

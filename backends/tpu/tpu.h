@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace tessel::backends {
+class Tensor;
+}
+
 namespace tessel::backends::tpu {
 
 /// config.tpu_memory_bytes and config.tpu_bounded_dynamic, and where perf lines go.
@@ -44,5 +48,9 @@ TpuStats& tpuStats();
 
 /// Registers the tpu backend (idempotent).
 void registerTpuBackend();
+
+/// `t`'s bytes tagged as the tpu's: tpu memory is host memory in this model, so a host tensor
+/// becomes a tpu tensor without a copy (the storage keeps `t`'s alive).
+Tensor taggedAsTpu(const Tensor& t);
 
 }  // namespace tessel::backends::tpu

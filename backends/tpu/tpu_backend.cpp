@@ -10,13 +10,6 @@ namespace tessel::backends::tpu {
 
 namespace {
 
-/// `t`'s bytes tagged as the tpu's (tpu memory is host memory in this model: no copy).
-Tensor tagged(const Tensor& t, Device device) {
-  if (t.device() == device) return t;
-  auto s = Storage::borrow(t.storage()->data(), t.storage()->bytes(), device, t.storage());
-  return Tensor::view(std::move(s), t.shape(), t.strides(), t.offset(), t.dtype());
-}
-
 /// A contiguous copy of `src` on `device`: a transfer between host and device memory.
 Tensor transfer(const Tensor& src, Device device) {
   Tensor out = Tensor::empty(src.shape(), src.dtype(), device);
@@ -30,7 +23,7 @@ class TpuBackend final : public Backend {
   std::vector<Tensor> run(shapes::OpKind op, std::span<const Tensor> inputs,
                           const shapes::OpAttrs& attrs) override {
     std::vector<Tensor> out = backendFor(Device::Cpu).run(op, inputs, attrs);
-    for (Tensor& t : out) t = tagged(t, Device::Tpu);
+    for (Tensor& t : out) t = taggedAsTpu(t);
     return out;
   }
   Tensor toHost(const Tensor& src) override { return transfer(src, Device::Cpu); }
@@ -38,6 +31,12 @@ class TpuBackend final : public Backend {
 };
 
 }  // namespace
+
+Tensor taggedAsTpu(const Tensor& t) {
+  if (t.device() == Device::Tpu) return t;
+  auto s = Storage::borrow(t.storage()->data(), t.storage()->bytes(), Device::Tpu, t.storage());
+  return Tensor::view(std::move(s), t.shape(), t.strides(), t.offset(), t.dtype());
+}
 
 TpuConfig& tpuConfig() {
   static TpuConfig c;
