@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "interp/builtins.h"
-#include "interp/compiler_state.h"
 #include "interp/diagnostics.h"
 #include "interp/evaluator.h"
 #include "interp/native_modules.h"
@@ -20,7 +19,7 @@ namespace fs = std::filesystem;
 
 Interpreter::Interpreter(InterpreterOptions options)
     : options_(std::move(options)),
-      compiler_(std::make_unique<CompilerState>()),
+      compiler_(compilerPlugin() ? compilerPlugin()->createState() : nullptr),
       evaluator_(std::make_unique<Evaluator>(*this)),
       out_(&std::cout) {
   prelude_ = newModule("builtins", "");

@@ -68,8 +68,10 @@ class Interpreter {
   ModuleObj& prelude() { return *prelude_; }
 
   Evaluator& evaluator() { return *evaluator_; }
-  /// Compilation state: config knobs, logs, compiled frames (interp/compiler_state.h).
+  /// Compilation state: config knobs, logs, compiled frames (interp/compile/compiler_state.h);
+  /// null in a program built without the compiler (Note [The compiler plugin]).
   CompilerState& compiler() { return *compiler_; }
+  bool hasCompiler() const { return compiler_ != nullptr; }
 
  private:
   Ref<ModuleObj> newModule(std::string name, std::string path);
@@ -78,7 +80,7 @@ class Interpreter {
   InterpreterOptions options_;
   // Before every member that can hold values: compiled frames unregister from it when the
   // modules holding them are destroyed, so it must be destroyed last.
-  std::unique_ptr<CompilerState> compiler_;
+  std::shared_ptr<CompilerState> compiler_;
   SourceRegistry sources_;
   std::vector<std::unique_ptr<Program>> programs_;  // kept alive: closures point into them
   Ref<ModuleObj> prelude_;

@@ -1,26 +1,32 @@
 // The registry of non-core built-ins and built-in modules.
 #include "interp/native_modules.h"
 
-#include "interp/compiler_state.h"
 #include "interp/interpreter.h"
 #include "interp/tensor_bridge.h"
 
 namespace tessel::interp {
 
-void registerCompileBuiltins(ModuleObj& prelude);
-Value makeConfigModule(CompilerConfig& config);
+namespace {
+const CompilerPlugin* gPlugin = nullptr;
+}  // namespace
+
+void installCompilerPlugin(const CompilerPlugin& plugin) {
+  static CompilerPlugin installed;
+  installed = plugin;
+  gPlugin = &installed;
+}
+
+const CompilerPlugin* compilerPlugin() {
+  return gPlugin;
+}
 
 void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude) {
   registerTensorBuiltins(interp, prelude);
-  registerCompileBuiltins(prelude);
-  CompilerState& state = interp.compiler();
-  state.configModule = makeConfigModule(state.config);
-  prelude.define("config", state.configModule);
+  if (gPlugin) gPlugin->registerBuiltins(interp, prelude);
 }
 
 Value findNativeModule(Interpreter& interp, const std::string& name) {
-  if (name == "config") return interp.compiler().configModule;
-  return Value::none();
+  return gPlugin ? gPlugin->findModule(interp, name) : Value::none();
 }
 
 }  // namespace tessel::interp

@@ -2,15 +2,36 @@
 // plug in here, so interpreter.cpp does not depend on each of them.
 #pragma once
 
+#include <memory>
+
 #include "interp/objects.h"
 
 namespace tessel::interp {
 
 class Interpreter;
+class CompilerState;
 
-/// Adds every non-core built-in (tensor functions, ...) to the prelude.
+/// Adds every non-core built-in (tensor functions, the compiler's) to the prelude.
 void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude);
 /// A built-in module by name (`config`), or none.
 Value findNativeModule(Interpreter& interp, const std::string& name);
+
+// Note [The compiler plugin]
+// The tracing compiler (interp/compile/) is a layer above the core: it uses the evaluator,
+// and the core must not include it (architecture.md). It reaches every Interpreter through
+// this seam instead: the compiler library installs a plugin before main() runs (a static
+// initializer; CMake links that library whole into every program that links tessel_interp),
+// and each Interpreter asks it for its CompilerState, its built-ins (compile, stats, explain,
+// ...) and its built-in modules (config). A program built with the core alone has no compiler
+// and no such built-ins.
+struct CompilerPlugin {
+  std::shared_ptr<CompilerState> (*createState)();
+  void (*registerBuiltins)(Interpreter& interp, ModuleObj& prelude);
+  Value (*findModule)(Interpreter& interp, const std::string& name);
+};
+/// Installs the compiler (once per process, from interp/compile/plugin.cpp).
+void installCompilerPlugin(const CompilerPlugin& plugin);
+/// The installed compiler, or nullptr.
+const CompilerPlugin* compilerPlugin();
 
 }  // namespace tessel::interp

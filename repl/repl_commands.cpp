@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "interp/compiled_frame.h"
+#include "interp/compile/compiled_frame.h"
 #include "interp/interpreter.h"
 #include "interp/printer.h"
 #include "interp/value.h"

@@ -1,5 +1,5 @@
 // Matching a call's arguments against an entry's ArgPlan.
-#include "interp/arg_plan.h"
+#include "interp/compile/arg_plan.h"
 
 #include "interp/device_support.h"
 #include "interp/objects.h"

@@ -1,13 +1,13 @@
 // Calling a compiled function: the entry cache, automatic dynamic, recompiles, the recompile
 // limit and its eager fallback (compiler.md, "A call, step by step").
-#include "interp/compiled_frame.h"
+#include "interp/compile/compiled_frame.h"
 
 #include <iostream>
 
 #include "backends/graph/sym_eval.h"
 #include "backends/tpu/lazy.h"
 #include "backends/tpu/program.h"
-#include "interp/compiler_state.h"
+#include "interp/compile/compiler_state.h"
 #include "interp/device_support.h"
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"
@@ -15,7 +15,7 @@
 #include "interp/signature.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_value.h"
-#include "interp/tracer.h"
+#include "interp/compile/tracer.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {

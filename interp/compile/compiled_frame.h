@@ -10,7 +10,7 @@
 
 #include "backends/device.h"
 #include "backends/graph/executable.h"
-#include "interp/arg_plan.h"
+#include "interp/compile/arg_plan.h"
 #include "interp/objects.h"
 #include "shapes/guard_program.h"
 #include "shapes/shape_env.h"

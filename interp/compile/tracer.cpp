@@ -1,6 +1,6 @@
 // Tracing a @compile function: inputs and the dynamic-shape policy, ops into the graph,
 // globals, outputs, and finishing the entry (guards, executable).
-#include "interp/tracer.h"
+#include "interp/compile/tracer.h"
 
 #include <chrono>
 #include <functional>
@@ -9,7 +9,7 @@
 #include "backends/graph/sym_eval.h"
 #include "backends/tpu/program.h"
 #include "backends/vulkan/graph_executor.h"
-#include "interp/compiler_state.h"
+#include "interp/compile/compiler_state.h"
 #include "interp/device_support.h"
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"

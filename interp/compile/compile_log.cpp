@@ -1,5 +1,5 @@
 // Parsing TESSEL_LOGS and writing log lines.
-#include "interp/compile_log.h"
+#include "interp/compile/compile_log.h"
 
 #include <iostream>
 

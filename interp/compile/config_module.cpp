@@ -2,7 +2,7 @@
 // globals, validated on assignment and mirrored into the interpreter's CompilerConfig.
 #include "backends/tpu/tpu.h"
 #include "interp/builtins.h"
-#include "interp/compiler_state.h"
+#include "interp/compile/compiler_state.h"
 #include "interp/printer.h"
 #include "shapes/user_error.h"
 

@@ -8,7 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "interp/compile_log.h"
+#include "interp/compile/compile_log.h"
 #include "interp/objects.h"
 
 namespace tessel::interp {

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "backends/graph/graph_builder.h"
-#include "interp/compile_log.h"
-#include "interp/compiled_frame.h"
+#include "interp/compile/compile_log.h"
+#include "interp/compile/compiled_frame.h"
 #include "interp/evaluator.h"
 #include "interp/op_sink.h"
 #include "interp/tensor_value.h"

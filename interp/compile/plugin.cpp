@@ -1,0 +1,34 @@
+// The compiler's side of Note [The compiler plugin] (interp/native_modules.h): every
+// Interpreter gets a CompilerState, the compiler's built-ins and the `config` module.
+#include "interp/compile/compiler_state.h"
+#include "interp/interpreter.h"
+#include "interp/native_modules.h"
+
+namespace tessel::interp {
+
+void registerCompileBuiltins(ModuleObj& prelude);
+Value makeConfigModule(CompilerConfig& config);
+
+namespace {
+
+void registerBuiltins(Interpreter& interp, ModuleObj& prelude) {
+  registerCompileBuiltins(prelude);
+  CompilerState& state = interp.compiler();
+  state.configModule = makeConfigModule(state.config);
+  prelude.define("config", state.configModule);
+}
+
+Value findModule(Interpreter& interp, const std::string& name) {
+  if (name == "config") return interp.compiler().configModule;
+  return Value::none();
+}
+
+const bool installed = [] {
+  installCompilerPlugin({[] { return std::make_shared<CompilerState>(); }, registerBuiltins,
+                         findModule});
+  return true;
+}();
+
+}  // namespace
+
+}  // namespace tessel::interp
