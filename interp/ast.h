@@ -244,6 +244,8 @@ struct FnProto {
 
   Block body;
   uint32_t numSlots = 0;
+  /// The variable each slot holds (a compiled region names its inputs after them).
+  std::vector<std::string> slotNames;
   std::vector<UpvalueDesc> upvalues;
   std::vector<std::string> upvalueNames;
 };

@@ -12,6 +12,7 @@
 #include "interp/native_args.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
+#include "interp/graph_break.h"
 #include "interp/sorting.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
@@ -21,12 +22,9 @@ namespace tessel::interp {
 namespace {
 
 Value builtinPrint(Interpreter& interp, CallArgs& a) {
-  // Inside a function being compiled, print would run once, at trace time, and never again.
-  // Graph breaks (which would run it at every call) are not implemented yet, so it is refused.
-  if (interp.evaluator().traceHooks())
-    throwUserError(ErrorKind::ValueError,
-                   "print() inside a compiled function is not supported yet (it would run only "
-                   "while the function is traced); return the value and print it outside");
+  // Traced, print would run once, at trace time, with symbolic values: it breaks the graph
+  // and runs eagerly at every call.
+  graphBreak(ErrorKind::ValueError, "print() is a side effect");
   std::string sep = " ", end = "\n";
   for (size_t k = 0; k < a.kwNames.size(); ++k) {
     if (a.kwNames[k] == "sep")

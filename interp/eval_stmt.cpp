@@ -2,6 +2,7 @@
 #include "interp/attributes.h"
 #include "interp/diagnostics.h"
 #include "interp/evaluator.h"
+#include "interp/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
@@ -285,15 +286,23 @@ Flow Evaluator::execFor(For* s, Frame& f) {
   return Flow::Normal;
 }
 
-// A statement run while tracing: the tracer records where guards come from.
+// A statement run while tracing: the tracer records where guards come from, and a statement
+// that turns out to need data (a branch on a data-dependent size, which the shape engine
+// reports as a DataDependentError) is a graph break at the innermost statement, which is the
+// first to see the error.
 Flow Evaluator::execTraced(Stmt* s, Frame& f) {
   TraceHooks* hooks = traceHooks_;
-  hooks->enterStatement(conditionSpan(s));
+  hooks->enterStatement(s, conditionSpan(s));
   struct Leave {
     TraceHooks* h;
     ~Leave() { h->leaveStatement(); }
   } leave{hooks};
-  return execStmt(s, f);
+  try {
+    return execStmt(s, f);
+  } catch (const UserError& err) {
+    if (err.kind() != ErrorKind::DataDependentError || !hooks->breaksAllowed()) throw;
+    hooks->graphBreak(err.kind(), err.what());
+  }
 }
 
 Span Evaluator::conditionSpan(Stmt* s) {

@@ -6,10 +6,12 @@
 #include <cstdlib>
 #include <new>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "interp/ast.h"
 #include "interp/objects.h"
+#include "shapes/user_error.h"
 
 namespace tessel::interp {
 
@@ -71,15 +73,36 @@ struct Frame {
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
-/// What a tracer (interp/tracer.h) needs to see while a @compile function runs on fake
-/// tensors: each statement (for guard provenance) and each global the body reads (globals are
-/// guarded like arguments). Null outside tracing, so eager code pays one pointer test.
+/// What a tracer (interp/compile/tracer.h) needs to see while a @compile function runs on
+/// fake tensors: each statement (for guard provenance and graph breaks) and each global the
+/// body reads (globals are guarded like arguments). Null outside tracing, so eager code pays
+/// one pointer test.
 class TraceHooks {
  public:
   virtual ~TraceHooks() = default;
-  virtual void enterStatement(Span span) = 0;
+  /// `span` is where guards added by the statement point (an if's condition).
+  virtual void enterStatement(Stmt* stmt, Span span) = 0;
   virtual void leaveStatement() = 0;
   virtual void globalRead(ModuleObj& module, uint32_t slot, const Value& value) = 0;
+  /// The running statement cannot be traced (interp/graph_break.h); never returns.
+  [[noreturn]] virtual void graphBreak(ErrorKind kind, const std::string& reason) = 0;
+  /// False under fullgraph: what would break the graph is an error instead.
+  virtual bool breaksAllowed() const = 0;
+  /// x.item() on the traced tensor `x`: a scalar kept in the graph (config.
+  /// capture_scalar_outputs), or none when item() must break the graph instead.
+  virtual Value captureItem(const Value& x) = 0;
+};
+/// The hooks of the trace running on this thread, or nullptr (set by setTraceHooks).
+TraceHooks* activeTraceHooks();
+
+/// Runs the blocks of a compiled function that has graph breaks (interp/compile/regions.h):
+/// installed for the duration of such a call, it receives every block the evaluator would run
+/// eagerly (function bodies, loop bodies, branches) and runs the statements it can as compiled
+/// graphs, handing the others back to execStatements.
+class BlockRunner {
+ public:
+  virtual ~BlockRunner() = default;
+  virtual Flow runBlock(const Block& block, Frame& f) = 0;
 };
 
 class Evaluator {
@@ -172,11 +195,14 @@ class Evaluator {
   /// Binds a resolved name as `let` does (a fresh cell for captured variables).
   void bindRef(const VarRef& ref, Value v, Frame& f);
   /// Installs (or, with nullptr, removes) the hooks of the tracer now running.
-  void setTraceHooks(TraceHooks* hooks) {
-    traceHooks_ = hooks;
-    setTraceEpoch(hooks != nullptr);
-  }
+  void setTraceHooks(TraceHooks* hooks);
   TraceHooks* traceHooks() const { return traceHooks_; }
+  /// Installs (or removes) the runner of a compiled function with graph breaks.
+  void setBlockRunner(BlockRunner* runner) { blockRunner_ = runner; }
+  BlockRunner* blockRunner() const { return blockRunner_; }
+  /// Runs statements as a block does, without handing them to a BlockRunner (the runner's
+  /// way back for the statements it does not compile). Errors get the statement's span.
+  Flow execStatements(Stmt* const* begin, Stmt* const* end, Frame& f);
 
  private:
   Value evalNode(Expr* e, Frame& f);
@@ -201,7 +227,6 @@ class Evaluator {
     return execTraced(s, f);
   }
   Flow execTraced(Stmt* s, Frame& f);
-  Flow execStatements(Stmt* const* begin, Stmt* const* end, Frame& f);
 
   Flow execWhile(While* s, Frame& f);
   void execAssert(Assert* s, Frame& f);
@@ -226,6 +251,8 @@ class Evaluator {
   }
   bool conditionSlow(Expr* e, Frame& f);
   Flow execBlock(const Block& b, Frame& f) {
+    if (blockRunner_ && !traceHooks_) [[unlikely]]
+      return blockRunner_->runBlock(b, f);
     return execStatements(b.data(), b.data() + b.size(), f);
   }
 
@@ -275,6 +302,7 @@ class Evaluator {
   size_t sp_ = 0;
   int depth_ = 0;
   TraceHooks* traceHooks_ = nullptr;
+  BlockRunner* blockRunner_ = nullptr;
 };
 
 }  // namespace tessel::interp

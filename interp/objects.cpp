@@ -1,6 +1,7 @@
 // Small out-of-line pieces of the heap objects.
 #include "interp/objects.h"
 
+#include "interp/graph_break.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -20,11 +21,10 @@ void setTraceEpoch(bool tracing) {
 
 void checkMutableWhileTracing(uint64_t epoch, const char* what) {
   if (tTraceEpoch == 0 || epoch == tTraceEpoch) return;
-  throwUserError(ErrorKind::ValueError,
-                 std::string("changing a ") + what +
-                     " made outside a compiled function is not supported yet (it would happen "
-                     "only while the function is traced, with symbolic sizes); return the "
-                     "values and change the " + what + " outside");
+  // Done while tracing, it would happen once, with symbolic values; run eagerly, it happens at
+  // every call with real ones.
+  graphBreak(ErrorKind::ValueError,
+             std::string("changing a ") + what + " made outside the traced code");
 }
 
 void destroyObject(Object* o) {

@@ -19,8 +19,8 @@ class Interpreter;
 uint64_t currentTraceEpoch();
 /// Starts a new trace epoch (a tracer installing its hooks) or ends it (`tracing` false).
 void setTraceEpoch(bool tracing);
-/// Refuses a mutation of `what` (made in trace epoch `epoch`) while another trace runs: until
-/// graph breaks exist (issue 11), it would happen once, at trace time, with symbolic values.
+/// A mutation of `what` (made in trace epoch `epoch`) while another trace runs is a graph
+/// break: the statement runs eagerly at every call instead (interp/graph_break.h).
 void checkMutableWhileTracing(uint64_t epoch, const char* what);
 
 struct StrObj : Object {

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "interp/ast.h"
+#include "interp/graph_break.h"
 #include "interp/objects.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
@@ -188,12 +189,16 @@ void appendRepr(std::string& out, const Value& v, int depth) {
       out += "<cell>";
       break;
     case Type::SymInt:
+      // A traced size as text would be its symbol ("s0"), which no user may see.
+      if (tracing() && !v.as<SymIntObj>()->segment)
+        graphBreak(ErrorKind::DataDependentError, "a traced size as text needs its value");
       if (const auto& seg = v.as<SymIntObj>()->segment)
         out += boundedSizeText(v.as<SymIntObj>()->value, seg);
       else
         out += v.as<SymIntObj>()->value.toString();
       break;
     case Type::SymBool:
+      if (tracing()) graphBreak(ErrorKind::DataDependentError, "a traced condition as text needs its value");
       out += v.as<SymBoolObj>()->value.toString();
       break;
     case Type::Tensor:

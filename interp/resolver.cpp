@@ -46,6 +46,7 @@ class Resolver {
   LocalVar* declareLocal(const std::string& name) {
     FnScope& f = *current_;
     f.vars.push_back(std::make_unique<LocalVar>(LocalVar{f.proto->numSlots++}));
+    f.proto->slotNames.push_back(name);
     LocalVar* v = f.vars.back().get();
     f.blocks.back()[name] = v;
     return v;

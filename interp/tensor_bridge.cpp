@@ -6,6 +6,7 @@
 #include "backends/format.h"
 #include "interp/builtins.h"
 #include "interp/device_support.h"
+#include "interp/graph_break.h"
 #include "interp/ops.h"
 #include "interp/printer.h"
 #include "interp/sym_value.h"
@@ -96,9 +97,9 @@ Value tensorCompare(CompareOp op, const Value& a, const Value& b) {
 
 bool tensorTruthy(const Value& v) {
   if (isFake(v))
-    throwUserError(ErrorKind::DataDependentError,
-                   "the truth value of a tensor depends on its data, which a @compile function "
-                   "does not have while it is traced (use where(), or move the branch out)");
+    graphBreak(ErrorKind::DataDependentError,
+               "the truth value of a tensor depends on its data (a branch on data; where() "
+               "keeps it in the graph)");
   const Tensor& t = asTensor(v);
   if (t.numel() != 1)
     throwUserError(ErrorKind::ValueError, "the truth value of a tensor with " +
@@ -110,8 +111,12 @@ bool tensorTruthy(const Value& v) {
 std::string tensorRepr(const Value& v) {
   switch (v.type()) {
     case Type::Tensor:
-      if (auto& f = v.as<TensorObj>()->fake)
+      if (auto& f = v.as<TensorObj>()->fake) {
+        // Its values are unknown until the graph runs: shown while tracing, they would be
+        // the placeholder below at every call.
+        graphBreak(ErrorKind::DataDependentError, "a tensor as text needs its data");
         return "<traced tensor " + std::string(shapes::name(f->dtype)) + dimsText(f->shape) + ">";
+      }
       {
         const Tensor& t = asTensor(v);
         std::string text = backends::formatTensor(hostTensor(t));
@@ -123,7 +128,13 @@ std::string tensorRepr(const Value& v) {
       }
     case Type::Shape: {
       const ShapeObj& s = *v.as<ShapeObj>();
-      if (!s.segment) return "shape(" + dimsText(s.dims) + ")";
+      if (!s.segment) {
+        if (tracing())
+          for (const shapes::SymInt& d : s.dims)
+            if (d.isSymbolic())
+              graphBreak(ErrorKind::DataDependentError, "a traced shape as text needs its sizes");
+        return "shape(" + dimsText(s.dims) + ")";
+      }
       std::string out = "shape([";
       for (size_t i = 0; i < s.dims.size(); ++i)
         out += (i ? ", " : "") + boundedSizeText(s.dims[i], s.segment);

@@ -5,6 +5,8 @@
 #include "backends/backend.h"
 #include "backends/tpu/lazy.h"
 #include "interp/device_support.h"
+#include "interp/evaluator.h"
+#include "interp/graph_break.h"
 #include "interp/sym_value.h"
 #include "interp/tensor_natives.h"
 #include "interp/trace_tape.h"
@@ -306,18 +308,17 @@ Value methodNumel(Interpreter&, CallArgs& raw) {
   }
   return makeSymInt(shapes::product(dims.dims));
 }
-// item() and tolist() need the data, which a traced tensor does not have.
+// item() and tolist() need the data, which a traced tensor does not have: a graph break.
 void requireData(const Value& v, const char* what) {
   if (isFake(v))
-    throwUserError(ErrorKind::DataDependentError,
-                   std::string(what) +
-                       " inside a compiled function needs the tensor's data; graph "
-                       "breaks are not supported yet, so move it out of the compiled function");
+    graphBreak(ErrorKind::DataDependentError, std::string(what) + " needs the tensor's data");
 }
 
 Value methodItem(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("item", s.args(), {"x"}, 1);
+  if (isFake(b.at(0)))
+    if (Value kept = activeTraceHooks()->captureItem(b.at(0)); !kept.is(Type::None)) return kept;
   requireData(b.at(0), "x.item()");
   return tensorItemValue(toTensor(b.at(0), "item(): x"));
 }

@@ -6,6 +6,7 @@
 
 #include "backends/tpu/lazy.h"
 #include "interp/device_support.h"
+#include "interp/graph_break.h"
 #include "interp/printer.h"
 #include "interp/sym_value.h"
 #include "shapes/user_error.h"
@@ -40,10 +41,13 @@ const Tensor& asTensor(const Value& v) {
   auto* t = v.as<TensorObj>();
   if (t->lazy) [[unlikely]]
     return t->lazy->data();
-  if (t->fake)
+  if (t->fake) {
+    // Inside its trace, a native that needs the data: the statement runs eagerly instead.
+    if (tracing()) graphBreak(ErrorKind::DataDependentError, "this needs a tensor's data");
     throwUserError(ErrorKind::ValueError,
                    "a tensor traced inside a @compile function was used outside of its trace "
                    "(stored in a global or an outer list?)");
+  }
   return t->tensor;
 }
 

@@ -26,6 +26,9 @@ struct FakeTensor {
   DType dtype = DType::F32;
   backends::Device device = backends::Device::Cpu;
   const void* tracer = nullptr;  ///< the tracer that made it (fakes must not escape it)
+  /// A number kept in the graph (x.item() under config.capture_scalar_outputs, and arithmetic
+  /// on such numbers): a 0-d tensor inside the graph, a number again when it leaves it.
+  bool scalarItem = false;
 };
 
 /// How mark_dynamic & co. marked one dimension (compiler.md, policy 2-3).

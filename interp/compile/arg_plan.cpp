@@ -51,6 +51,9 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat,
       if (v.type() != node.expected.type() || !valuesEqual(v, node.expected))
         return node.path + ": expected " + repr(node.expected) + ", got " + repr(v);
       return "";
+    case ArgNode::Kind::Unbound:
+      if (!v.is(Type::Undefined)) return node.path + ": expected no value yet, got " + got(v);
+      return "";
     case ArgNode::Kind::Identity:
       if (!v.isHeap() || v.asObject() != node.expected.asObject())
         return node.path + ": expected the same " + std::string(typeName(node.expected.type())) +

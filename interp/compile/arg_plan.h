@@ -23,6 +23,7 @@ struct ArgNode {
     FloatInput,  // dynamic float: becomes a 0-d f32 graph input
     Exact,       // bool, str, none: must equal `expected`
     Identity,    // functions, modules, ...: must be the same object
+    Unbound,     // a region's variable that is not set yet (regions.h)
     List,
     Tuple,
     Dict,
@@ -71,8 +72,17 @@ std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs
 
 /// How a traced function's result is rebuilt from graph outputs at each call.
 struct OutputTemplate {
-  enum class Kind : uint8_t { Output, Constant, Size, List, Tuple, Dict } kind = Kind::Constant;
-  size_t output = 0;    // Output: index into the graph's outputs
+  enum class Kind : uint8_t {
+    Output,    // a graph output
+    Number,    // a graph output read back as a number (a kept item(), a data-dependent size)
+    Constant,
+    Size,      // a size of the inputs
+    Input,     // a region's input, unchanged (the same list, not a copy)
+    List,
+    Tuple,
+    Dict
+  } kind = Kind::Constant;
+  size_t output = 0;    // Output, Number: index into the graph's outputs; Input: the slot
   Value constant;       // Constant
   shapes::SymInt size;  // Size: evaluated under the call's symbol values
   std::vector<std::string> keys;

@@ -7,6 +7,7 @@
 #include "interp/builtins.h"
 #include "interp/compile/compiled_frame.h"
 #include "interp/compile/compiler_state.h"
+#include "interp/compile/regions.h"
 #include "interp/interpreter.h"
 #include "interp/native_args.h"
 #include "interp/ops.h"
@@ -54,8 +55,9 @@ FrameObj* frameOf(const Value& v) {
 
 std::string describeGuards(const FrameObj& frame) {
   std::string out;
-  if (frame.entries.empty()) return frame.name() + " has no compiled entries yet\n";
-  for (const auto& e : frame.entries) {
+  std::vector<const Entry*> entries = frameEntries(frame);
+  if (entries.empty()) return frame.name() + " has no compiled entries yet\n";
+  for (const Entry* e : entries) {
     out += "entry " + std::to_string(frame.frameId) + "/" + std::to_string(e->compileId) + ":\n";
     if (e->guardTexts.empty()) out += "  (no guards)\n";
     for (const auto& g : e->guardTexts) out += "  " + g + "\n";
@@ -65,8 +67,9 @@ std::string describeGuards(const FrameObj& frame) {
 
 std::string describeGraphs(const FrameObj& frame) {
   std::string out;
-  if (frame.entries.empty()) return frame.name() + " has no compiled entries yet\n";
-  for (const auto& e : frame.entries) {
+  std::vector<const Entry*> entries = frameEntries(frame);
+  if (entries.empty()) return frame.name() + " has no compiled entries yet\n";
+  for (const Entry* e : entries) {
     out += "entry " + std::to_string(frame.frameId) + "/" + std::to_string(e->compileId) + ":\n" +
            e->graphText;
     if (!out.empty() && out.back() != '\n') out += "\n";
@@ -247,6 +250,7 @@ Value statsDict(const FrameStats& s, const Entry* newest, int64_t entries) {
   d->set("cache_misses", Value::integer(s.cacheMisses));
   d->set("recompiles", Value::integer(s.recompiles));
   d->set("entries", Value::integer(entries));
+  d->set("graphs", Value::integer(s.graphs));
   d->set("graph_breaks", Value::integer(s.graphBreaks));
   d->set("fallbacks", Value::integer(s.fallbacks));
   std::vector<Value> reasons;
@@ -267,8 +271,9 @@ Value nativeStats(Interpreter& interp, CallArgs& a) {
   ArgBinder b("stats", a, {"f"}, 0);
   if (b.has(0)) {
     FrameObj& f = expectFrame(b.at(0), "stats");
-    return statsDict(f.stats, f.entries.empty() ? nullptr : f.entries.back().get(),
-                     static_cast<int64_t>(f.entries.size()));
+    std::vector<const Entry*> entries = frameEntries(f);
+    return statsDict(f.stats, entries.empty() ? nullptr : entries.back(),
+                     static_cast<int64_t>(entries.size()));
   }
   FrameStats total;
   int64_t entries = 0;
@@ -280,12 +285,13 @@ Value nativeStats(Interpreter& interp, CallArgs& a) {
     total.recompiles += f->stats.recompiles;
     total.fallbacks += f->stats.fallbacks;
     total.graphBreaks += f->stats.graphBreaks;
+    total.graphs += f->stats.graphs;
     total.compileMs += f->stats.compileMs;
     total.traceMs += f->stats.traceMs;
     total.solverMs += f->stats.solverMs;
     total.codegenMs += f->stats.codegenMs;
     total.reasons.insert(total.reasons.end(), f->stats.reasons.begin(), f->stats.reasons.end());
-    entries += static_cast<int64_t>(f->entries.size());
+    entries += static_cast<int64_t>(frameEntries(*f).size());
   }
   Value d = statsDict(total, nullptr, entries);
   d.as<DictObj>()->set("tpu", tpuStatsDict());
@@ -309,7 +315,7 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
                                              std::to_string(fn->proto->params.size()) +
                                              " arguments, got " + std::to_string(args.size()));
   Entry entry;
-  Tracer(interp, frame, entry).trace(args, a.site);
+  Tracer(interp, frame, entry, frame.codeState).trace(args, a.site);
   std::string out = "explain " + frame.name() + " (" + frame.location() + ")\n";
   out += "symbols:\n";
   for (uint32_t s = 0; s < entry.env->numSymbols(); ++s) {

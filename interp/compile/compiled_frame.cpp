@@ -8,6 +8,7 @@
 #include "backends/tpu/lazy.h"
 #include "backends/tpu/program.h"
 #include "interp/compile/compiler_state.h"
+#include "interp/compile/regions.h"
 #include "interp/device_support.h"
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"
@@ -44,6 +45,11 @@ std::optional<backends::Device> CompileOptions::device() const {
 
 void resetFrame(FrameObj& frame) {
   frame.entries.clear();
+  frame.hasBreaks = false;
+  frame.breakStmts.clear();
+  frame.breakSites.clear();
+  frame.regions.clear();
+  frame.nextCompileId = 0;
   frame.codeState = CodeState{};
   frame.stats = FrameStats{};
   frame.fellBack = false;
@@ -119,59 +125,80 @@ void collectSources(const Value& v, const std::string& path,
   }
 }
 
-void updateCodeState(FrameObj& frame, std::span<const Value> args) {
-  FnProto& proto = *frame.function.as<FunctionObj>()->proto;
+}  // namespace
+
+void updateCodeState(CodeState& state, std::span<const std::string> names,
+                     std::span<const Value> values) {
   std::vector<std::pair<std::string, double>> sources;
-  for (size_t i = 0; i < args.size(); ++i) collectSources(args[i], proto.params[i].name, sources);
+  for (size_t i = 0; i < values.size(); ++i) collectSources(values[i], names[i], sources);
   for (auto& [name, value] : sources) {
-    auto [it, inserted] = frame.codeState.values.emplace(name, value);
+    auto [it, inserted] = state.values.emplace(name, value);
     if (!inserted && it->second && *it->second != value) it->second = std::nullopt;  // "?"
   }
 }
 
-// `bounds`: per output, the bound of each dim when the graph ran as a tpu program (its
-// results are bounded tensors, as eager tpu results are); null otherwise.
-Value rebuildOutput(const OutputTemplate& t, const std::vector<Tensor>& outs,
-                    const graph::SymbolValues& symbols,
-                    const std::vector<backends::tpu::DimBounds>* bounds) {
+Value rebuildOutput(const OutputTemplate& t, const GraphRun& run) {
   switch (t.kind) {
     case OutputTemplate::Kind::Output:
-      if (bounds)
+      // A tpu program's results are bounded tensors, as eager tpu results are.
+      if (run.bounds)
         return Value::object(new TensorObj(
-            backends::tpu::LazyTensor::fromData(outs.at(t.output), bounds->at(t.output))));
-      return makeTensor(outs.at(t.output));
+            backends::tpu::LazyTensor::fromData(run.outs.at(t.output), run.bounds->at(t.output))));
+      return makeTensor(run.outs.at(t.output));
+    case OutputTemplate::Kind::Number:
+      return tensorItemValue(run.outs.at(t.output));
     case OutputTemplate::Kind::Constant:
       return t.constant;
     case OutputTemplate::Kind::Size:
-      return Value::integer(symbols.eval(t.size));
+      return Value::integer(run.symbols.eval(t.size));
+    case OutputTemplate::Kind::Input:
+      return run.inputs[t.output];
     case OutputTemplate::Kind::List:
     case OutputTemplate::Kind::Tuple: {
       std::vector<Value> items;
-      for (const OutputTemplate& c : t.children)
-        items.push_back(rebuildOutput(c, outs, symbols, bounds));
+      for (const OutputTemplate& c : t.children) items.push_back(rebuildOutput(c, run));
       return t.kind == OutputTemplate::Kind::List ? makeList(std::move(items))
                                                   : makeTuple(std::move(items));
     }
     case OutputTemplate::Kind::Dict: {
       Ref<DictObj> d = make<DictObj>();
       for (size_t i = 0; i < t.keys.size(); ++i)
-        d->set(t.keys[i], rebuildOutput(t.children[i], outs, symbols, bounds));
+        d->set(t.keys[i], rebuildOutput(t.children[i], run));
       return d.value();
     }
   }
   return Value::none();
 }
 
-Value runEntry(Entry& entry, const FlatArgs& flat) {
+GraphRun runGraph(Entry& entry, const FlatArgs& flat) {
   std::vector<int64_t> symbols = entry.guards.bindSymbols(flat.sources);
-  std::vector<Tensor> outs = entry.executable->run(flat.inputs, symbols);
-  graph::SymbolValues values;
-  values.reset(symbols.size());
+  GraphRun run;
+  run.outs = entry.executable->run(flat.inputs, symbols);
+  run.symbols.reset(symbols.size());
   for (size_t s = 0; s < symbols.size(); ++s)
     if (!entry.env->symbol(static_cast<uint32_t>(s)).unbacked)
-      values.bind(static_cast<uint32_t>(s), symbols[s]);
-  auto* tpu = dynamic_cast<backends::tpu::TpuProgram*>(entry.executable.get());
-  return rebuildOutput(entry.output, outs, values, tpu ? &tpu->outputBounds() : nullptr);
+      run.symbols.bind(static_cast<uint32_t>(s), symbols[s]);
+  if (auto* tpu = dynamic_cast<backends::tpu::TpuProgram*>(entry.executable.get()))
+    run.bounds = &tpu->outputBounds();
+  return run;
+}
+
+void recordBreak(Interpreter& interp, FrameObj& frame, const TracedBreak& brk, int compileId) {
+  for (Stmt* s : brk.stmts) frame.breakStmts.insert(s);
+  const Stmt* site = brk.stmts.back();
+  for (const BreakSite& b : frame.breakSites)
+    if (b.stmt == site) return;
+  std::string where = interp.sources().name(brk.span.file) + ":" + std::to_string(brk.span.line);
+  frame.breakSites.push_back(BreakSite{site, brk.reason(), where});
+  ++frame.stats.graphBreaks;
+  frame.state.log.write(LogCategory::GraphBreaks, frame.frameId, compileId,
+                        "graph break in " + frame.name() + " at " + where + ": " + brk.reason());
+}
+
+namespace {
+
+Value runEntry(Entry& entry, const FlatArgs& flat) {
+  return rebuildOutput(entry.output, runGraph(entry, flat));
 }
 
 // Why an entry does not apply to this call ("" when it does).
@@ -196,10 +223,14 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   std::vector<Value> args = bindParams(*fn, a);
   // A call that breaks the signature fails before any work (language.md).
   if (fn->proto->hasSignature) checkCallSignature(interp, *fn, args, a.site);
+  // Called from a broken statement of another compiled function: this one's blocks are not
+  // that function's regions.
+  ScopedBlockRunner ownBlocks(interp.evaluator(), nullptr);
   if (frame.fellBack) {
     ++frame.stats.fallbacks;
     return interp.call(frame.function, args, a.site);
   }
+  if (frame.hasBreaks) return callWithBreaks(interp, frame, args, a.site);
   FlatArgs flat;
   std::string reason;
   for (size_t i = frame.entries.size(); i-- > 0;) {
@@ -225,18 +256,28 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
     ++frame.stats.fallbacks;
     return interp.call(frame.function, args, a.site);
   }
-  int compileId = static_cast<int>(frame.entries.size());
-  if (compileId > 0) {
+  int compileId = frame.nextCompileId++;
+  if (!frame.entries.empty()) {
     ++frame.stats.recompiles;
     frame.stats.reasons.push_back(reason);
     state.log.write(LogCategory::Recompiles, frame.frameId, compileId,
                     "recompile " + frame.name() + " (" + frame.location() + "): " + reason);
   }
-  updateCodeState(frame, args);
+  std::vector<std::string> params;
+  for (const FnProto::Param& p : fn->proto->params) params.push_back(p.name);
+  updateCodeState(frame.codeState, params, args);
   auto entry = std::make_unique<Entry>();
   entry->compileId = compileId;
-  Tracer(interp, frame, *entry).trace(args, a.site);
+  try {
+    Tracer(interp, frame, *entry, frame.codeState).trace(args, a.site);
+  } catch (const TracedBreak& brk) {
+    // Nothing ran: from now on every call runs in regions (Note [Regions]).
+    recordBreak(interp, frame, brk, compileId);
+    frame.hasBreaks = true;
+    return callWithBreaks(interp, frame, args, a.site);
+  }
   ++frame.stats.compiles;
+  ++frame.stats.graphs;
   frame.stats.compileMs += entry->compileMs;
   frame.stats.traceMs += entry->traceMs;
   frame.stats.solverMs += entry->solverMs;

@@ -6,11 +6,15 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "backends/device.h"
 #include "backends/graph/executable.h"
+#include "backends/graph/sym_eval.h"
 #include "interp/compile/arg_plan.h"
+#include "interp/evaluator.h"
 #include "interp/objects.h"
 #include "shapes/guard_program.h"
 #include "shapes/shape_env.h"
@@ -37,6 +41,9 @@ struct Entry {
   shapes::GuardProgram guards;            // over plan's size/int sources, in order
   std::unique_ptr<graph::GraphExecutable> executable;
   OutputTemplate output;                // rebuilds the returned value from graph outputs
+  // A region's end (regions.h): how its statements finished, and the slots they changed.
+  Flow flow = Flow::Return;
+  std::vector<std::pair<uint32_t, OutputTemplate>> slotOutputs;
   std::vector<GlobalGuard> globals;     // globals the body read
   std::vector<std::string> guardTexts;  // for stats()["guards"] and :guards
   std::string graphText;                // the optimized graph, for :graphs and explain()
@@ -59,9 +66,29 @@ struct CodeState {
 
 struct FrameStats {
   int64_t compiles = 0, cacheHits = 0, cacheMisses = 0, recompiles = 0, fallbacks = 0;
-  int64_t graphBreaks = 0;
+  int64_t graphs = 0;       // graphs compiled (one per compile; a call with breaks runs several)
+  int64_t graphBreaks = 0;  // distinct statements that broke a graph
   double compileMs = 0, traceMs = 0, solverMs = 0, codegenMs = 0;
   std::vector<std::string> reasons;
+};
+
+/// A statement that broke a graph (compiler.md, "Graph breaks"): explain() and stats() list
+/// them, once each.
+struct BreakSite {
+  const Stmt* stmt;
+  std::string reason;
+  std::string location;  // "f.dsl:4"
+};
+
+/// The compiled runs of statements of a function with graph breaks (regions.h), keyed by their
+/// block and range.
+struct Region;
+struct RegionKey {
+  const Block* block;
+  uint32_t begin, end;
+  bool operator<(const RegionKey& o) const {
+    return std::tie(block, begin, end) < std::tie(o.block, o.begin, o.end);
+  }
 };
 
 struct FrameObj : Object {
@@ -77,10 +104,34 @@ struct FrameObj : Object {
   FrameStats stats;
   bool fellBack = false;  // recompile_limit reached: the function runs eagerly from now on
   bool warned = false;
+  // Graph breaks: once a trace broke, every call runs through regions (regions.h).
+  bool hasBreaks = false;
+  std::unordered_set<const Stmt*> breakStmts;  // run by the evaluator, not in a graph
+  std::vector<BreakSite> breakSites;
+  std::map<RegionKey, std::unique_ptr<Region>> regions;
+  int nextCompileId = 0;
   std::string where;  // "f.dsl:3": the fn's definition, for logs and warnings
   std::string name() const;
   const std::string& location() const { return where; }
 };
+
+/// How an entry's graph ran on one call: its outputs and what rebuilds values from them.
+struct GraphRun {
+  std::vector<backends::Tensor> outs;
+  graph::SymbolValues symbols;
+  const std::vector<std::vector<int64_t>>* bounds = nullptr;  // a tpu program's dim bounds
+  std::span<const Value> inputs;  // a region's inputs (OutputTemplate::Kind::Input)
+};
+GraphRun runGraph(Entry& entry, const FlatArgs& flat);
+Value rebuildOutput(const OutputTemplate& t, const GraphRun& run);
+/// Remembers where a trace broke (the statements to run eagerly from now on), counts and logs
+/// it; `compileId` tags the log line.
+void recordBreak(Interpreter& interp, FrameObj& frame, const class TracedBreak& brk,
+                 int compileId);
+/// Automatic dynamic: remembers the values of the sizes, ints and floats in `values` (named
+/// `names`); a source seen with two values becomes dynamic.
+void updateCodeState(CodeState& state, std::span<const std::string> names,
+                     std::span<const Value> values);
 
 /// Wraps a function in a frame (compile(f, ...) and @compile).
 Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options);

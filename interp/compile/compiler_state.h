@@ -24,6 +24,8 @@ struct CompilerConfig {
   bool backed_size_oblivious = false;
   bool pgo = true;
   bool compiler_collectives = false;
+  /// x.item() inside a trace stays in the graph as a number instead of breaking it.
+  bool capture_scalar_outputs = false;
   int64_t solver_rlimit = 2'000'000;
   /// The tpu's memory and bounded dynamic shapes (backends.md, "tpu"); mirrored into the
   /// process-wide backends::tpu::tpuConfig() on every assignment.

@@ -40,6 +40,7 @@ const Field kFields[] = {
     TESSEL_BOOL_FIELD(backed_size_oblivious),
     TESSEL_BOOL_FIELD(pgo),
     TESSEL_BOOL_FIELD(compiler_collectives),
+    TESSEL_BOOL_FIELD(capture_scalar_outputs),
     TESSEL_INT_FIELD(solver_rlimit, 0),
     TESSEL_INT_FIELD(tpu_memory_bytes, 1),
     TESSEL_BOOL_FIELD(tpu_bounded_dynamic),

@@ -13,6 +13,7 @@
 #include "interp/device_support.h"
 #include "interp/diagnostics.h"
 #include "interp/interpreter.h"
+#include "interp/ops.h"
 #include "interp/printer.h"
 #include "interp/sym_value.h"
 #include "interp/trace_tape.h"
@@ -20,8 +21,8 @@
 
 namespace tessel::interp {
 
-Tracer::Tracer(Interpreter& interp, FrameObj& frame, Entry& entry)
-    : interp_(interp), frame_(frame), entry_(entry) {}
+Tracer::Tracer(Interpreter& interp, FrameObj& frame, Entry& entry, CodeState& codeState)
+    : interp_(interp), frame_(frame), entry_(entry), codeState_(codeState) {}
 
 Tracer::~Tracer() = default;
 
@@ -72,7 +73,7 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
   } else if (frame_.options.dynamic == DynamicMode::None) {
     dynamic = false;
   } else {
-    dynamic = config.automatic_dynamic && frame_.codeState.isDynamic(source);
+    dynamic = config.automatic_dynamic && codeState_.isDynamic(source);
   }
   opts.dynamic = !dynamic            ? shapes::DimDynamic::Static
                  : config.duck_shape ? shapes::DimDynamic::Duck
@@ -148,7 +149,7 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
       bool dynamic = frame_.state.dynamicSources.count(path) ||
                      frame_.options.dynamic == DynamicMode::All ||
                      (frame_.options.dynamic == DynamicMode::Automatic &&
-                      config.automatic_dynamic && frame_.codeState.isDynamic(path));
+                      config.automatic_dynamic && codeState_.isDynamic(path));
       if (dynamic && !config.specialize_float) {
         // A varying float becomes a 0-d f32 input instead of a constant in the graph.
         node.kind = ArgNode::Kind::FloatInput;
@@ -242,6 +243,13 @@ Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands,
   ids.reserve(operands.size());
   for (const Value& v : operands) ids.push_back(operand(v));
   Value out = fake(builder_->op(op, ids, attrs));
+  // Arithmetic on kept numbers (x.item() under capture_scalar_outputs) gives a number.
+  if (builder_->shape(out.as<TensorObj>()->fake->value).empty()) {
+    bool number = false, tensor = false;
+    for (const Value& v : operands)
+      if (v.is(Type::Tensor)) (isFake(v) && v.as<TensorObj>()->fake->scalarItem ? number : tensor) = true;
+    out.as<TensorObj>()->fake->scalarItem = number && !tensor;
+  }
   if (anyTraceTapeActive()) {
     // grad() inside the trace (interp/trace_tape.h): operands as the graph values they became.
     std::vector<Value> fakes;
@@ -252,7 +260,9 @@ Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands,
   return out;
 }
 
-void Tracer::enterStatement(Span span) {
+void Tracer::enterStatement(Stmt* stmt, Span span) {
+  stmts_.push_back(stmt);
+  stmtSpans_.push_back(span);
   const SourceRegistry& sources = interp_.sources();
   locs_.push_back(std::make_unique<shapes::ScopedSourceLoc>(
       sources.name(span.file), static_cast<int>(span.line), static_cast<int>(span.col),
@@ -261,6 +271,35 @@ void Tracer::enterStatement(Span span) {
 
 void Tracer::leaveStatement() {
   locs_.pop_back();
+  stmts_.pop_back();
+  stmtSpans_.pop_back();
+}
+
+bool Tracer::breaksAllowed() const {
+  return !frame_.options.fullgraph;
+}
+
+void Tracer::graphBreak(ErrorKind kind, const std::string& reason) {
+  if (frame_.options.fullgraph)
+    throwUserError(kind, reason + " (a graph break; fullgraph = true allows none)");
+  TESSEL_ASSERT(!stmts_.empty(), "a graph break outside any statement: " + reason);
+  throw TracedBreak(kind, reason, stmts_, stmtSpans_.back());
+}
+
+Value Tracer::captureItem(const Value& x) {
+  if (!frame_.state.config.capture_scalar_outputs) return Value::none();
+  // item() of a tensor that is not one element is an error eagerly: the break lets it happen.
+  int64_t n = 1;
+  for (const shapes::SymInt& d : builder_->shape(operand(x))) {
+    auto c = d.maybeConstant();
+    if (!c) graphBreak(ErrorKind::DataDependentError, "x.item() of a tensor of unknown size");
+    n *= *c;
+  }
+  if (n != 1) graphBreak(ErrorKind::ValueError, "x.item() of a tensor with several elements");
+  // A number the graph computes: a 0-d tensor inside, a number again when it leaves.
+  Value out = emit(shapes::OpKind::Reshape, std::span<const Value>(&x, 1), shapes::OpAttrs{});
+  out.as<TensorObj>()->fake->scalarItem = true;
+  return out;
 }
 
 void Tracer::globalRead(ModuleObj& module, uint32_t slot, const Value& value) {
@@ -278,24 +317,35 @@ void Tracer::globalRead(ModuleObj& module, uint32_t slot, const Value& value) {
   entry_.globals.push_back(std::move(g));
 }
 
+OutputTemplate Tracer::graphOutput(const Value& v, OutputTemplate::Kind kind) {
+  OutputTemplate out;
+  out.kind = kind;
+  out.output = outputs_.size();
+  outputs_.push_back(operand(v));
+  return out;
+}
+
 OutputTemplate Tracer::planOutput(const Value& v) {
   OutputTemplate out;
+  if (v.isHeap()) {
+    auto it = inputObjects_.find(v.asObject());
+    if (it != inputObjects_.end()) {
+      out.kind = OutputTemplate::Kind::Input;
+      out.output = it->second;
+      return out;
+    }
+  }
   switch (v.type()) {
     case Type::Tensor:
-      if (isFake(v)) {
-        out.kind = OutputTemplate::Kind::Output;
-        out.output = outputs_.size();
-        outputs_.push_back(operand(v));
-        return out;
-      }
+      if (isFake(v))
+        return graphOutput(v, v.as<TensorObj>()->fake->scalarItem ? OutputTemplate::Kind::Number
+                                                                   : OutputTemplate::Kind::Output);
       break;
     case Type::SymInt: {
       shapes::SymInt s = toSymInt(v);
       for (uint32_t sym : graph::freeSymbols(s))
-        if (entry_.env->symbol(sym).unbacked)
-          throwUserError(
-              ErrorKind::DataDependentError,
-              "a compiled function cannot return the data-dependent size " + s.toString());
+        if (entry_.env->symbol(sym).unbacked)  // known when the graph has run: read it back
+          return graphOutput(v, OutputTemplate::Kind::Number);
       out.kind = OutputTemplate::Kind::Size;
       out.size = s;
       return out;
@@ -326,9 +376,7 @@ OutputTemplate Tracer::planOutput(const Value& v) {
   return out;
 }
 
-void Tracer::trace(std::span<const Value> args, Span site) {
-  using Clock = std::chrono::steady_clock;
-  auto start = Clock::now();
+void Tracer::beginTrace() {
   const CompilerConfig& config = frame_.state.config;
   shapes::ShapeEnvConfig envConfig;
   envConfig.duck_shape = config.duck_shape;
@@ -336,17 +384,36 @@ void Tracer::trace(std::span<const Value> args, Span site) {
   envConfig.specialize_zero_one = !config.backed_size_oblivious;
   envConfig.solver_rlimit = static_cast<uint32_t>(std::max<int64_t>(0, config.solver_rlimit));
   entry_.env = std::make_unique<shapes::ShapeEnv>(envConfig);
-  shapes::ShapeEnv& env = *entry_.env;
   if (frame_.state.log.on(LogCategory::Dynamic)) {
-    env.logger = [this](std::string_view line) {
+    entry_.env->logger = [this](std::string_view line) {
       bool verbose = !(line.starts_with("create_symbol") || line.starts_with("eval") ||
                        line.starts_with("update_range") || line.starts_with("set_replacement") ||
                        line.starts_with("specialize"));
       log(verbose ? LogCategory::DynamicVerbose : LogCategory::Dynamic, std::string(line));
     };
   }
-  shapes::ScopedShapeEnv envScope(&env);
-  builder_ = std::make_unique<graph::GraphBuilder>(&env);
+  builder_ = std::make_unique<graph::GraphBuilder>(entry_.env.get());
+}
+
+template <class F>
+void Tracer::traced(F&& body) {
+  ScopedOpSink sink(this);
+  Evaluator& ev = interp_.evaluator();
+  TraceHooks* saved = ev.traceHooks();
+  ev.setTraceHooks(this);
+  struct Restore {
+    Evaluator& ev;
+    TraceHooks* saved;
+    ~Restore() { ev.setTraceHooks(saved); }
+  } restore{ev, saved};
+  body();
+}
+
+void Tracer::trace(std::span<const Value> args, Span site) {
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  beginTrace();
+  shapes::ScopedShapeEnv envScope(entry_.env.get());
 
   auto* fn = frame_.function.as<FunctionObj>();
   FnProto* proto = fn->proto;
@@ -361,22 +428,67 @@ void Tracer::trace(std::span<const Value> args, Span site) {
       fakes.push_back(
           planArg(args[i], proto->params[i].name, entry_.plan.args[i], proto->params[i].type));
   }
-  auto traced = Clock::now();
-
+  auto inputsDone = Clock::now();
   Value result;
-  {
-    ScopedOpSink sink(this);
-    Evaluator& ev = interp_.evaluator();
-    TraceHooks* saved = ev.traceHooks();
-    ev.setTraceHooks(this);
-    struct Restore {
-      Evaluator& ev;
-      TraceHooks* saved;
-      ~Restore() { ev.setTraceHooks(saved); }
-    } restore{ev, saved};
-    result = interp_.call(frame_.function, fakes, site);
-  }
+  traced([&] { result = interp_.call(frame_.function, fakes, site); });
   entry_.output = planOutput(result);
+  finishTrace(start, inputsDone);
+}
+
+void Tracer::traceRegion(const RegionTrace& region) {
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  beginTrace();
+  shapes::ScopedShapeEnv envScope(entry_.env.get());
+
+  Frame& real = *region.frame;
+  const FnProto& proto = *real.closure->proto;
+  const std::vector<bool>& reads = *region.reads;
+  // The region runs on a copy of the frame's slots: the ones it reads hold fakes, the others
+  // nothing (it writes them before reading them).
+  std::vector<Value> slots(proto.numSlots, Value::undefined());
+  {
+    Stmt* first = *region.begin;
+    shapes::ScopedSourceLoc loc(
+        interp_.sources().name(first->span.file), static_cast<int>(first->span.line), 0,
+        std::string(interp_.sources().line(first->span.file, first->span.line)));
+    for (uint32_t s = 0; s < proto.numSlots; ++s) {
+      if (!reads[s]) continue;
+      entry_.plan.args.emplace_back();
+      ArgNode& node = entry_.plan.args.back();
+      const Value& v = real.slots[s];
+      if (v.is(Type::Undefined)) {
+        node.kind = ArgNode::Kind::Unbound;
+        node.path = proto.slotNames[s];
+        continue;
+      }
+      slots[s] = planArg(v, proto.slotNames[s], node, nullptr);
+      if (slots[s].isHeap()) inputObjects_.emplace(slots[s].asObject(), s);
+    }
+  }
+  std::vector<Value> inputs(slots);  // what each slot held when the region began
+  auto inputsDone = Clock::now();
+  Frame frame{slots.data(), real.closure, real.module, Value()};
+  traced([&] {
+    entry_.flow = interp_.evaluator().execStatements(region.begin, region.end, frame);
+  });
+  for (uint32_t s = 0; s < proto.numSlots; ++s) {
+    const Value& now = slots[s];
+    const Value& before = inputs[s];
+    bool same = now.type() == before.type() &&
+                (now.isHeap() ? now.asObject() == before.asObject()
+                              : now.is(Type::Undefined) || valuesEqual(now, before));
+    if (!same) entry_.slotOutputs.emplace_back(s, planOutput(now));
+  }
+  if (entry_.flow == Flow::Return) entry_.output = planOutput(frame.result);
+  finishTrace(start, inputsDone);
+}
+
+void Tracer::finishTrace(std::chrono::steady_clock::time_point start,
+                         std::chrono::steady_clock::time_point inputsDone) {
+  using Clock = std::chrono::steady_clock;
+  const auto traced = inputsDone;
+  shapes::ShapeEnv& env = *entry_.env;
   for (graph::ValueId id : outputs_) builder_->output(id);
   env.checkConstraints();
   if (targetDevice() == backends::Device::Tpu) boundTpuSizes(env);
