@@ -304,20 +304,8 @@ Value nativeReset(Interpreter&, CallArgs& a) {
   return Value::none();
 }
 
-// explain(f, args...): traces f for these arguments without running it or touching its cache.
-Value nativeExplain(Interpreter& interp, CallArgs& a) {
-  if (a.positional.empty()) throwUserError(ErrorKind::TypeError, "explain() missing argument 'f'");
-  FrameObj& frame = expectFrame(a.positional[0], "explain");
-  auto* fn = frame.function.as<FunctionObj>();
-  std::vector<Value> args(a.positional.begin() + 1, a.positional.end());
-  if (args.size() != fn->proto->params.size())
-    throwUserError(ErrorKind::TypeError, "explain(): " + frame.name() + "() takes " +
-                                             std::to_string(fn->proto->params.size()) +
-                                             " arguments, got " + std::to_string(args.size()));
-  Entry entry;
-  Tracer(interp, frame, entry, frame.codeState).trace(args, a.site);
-  std::string out = "explain " + frame.name() + " (" + frame.location() + ")\n";
-  out += "symbols:\n";
+std::string describeEntry(const Entry& entry) {
+  std::string out = "symbols:\n";
   for (uint32_t s = 0; s < entry.env->numSymbols(); ++s) {
     const shapes::SymbolInfo& info = entry.env->symbol(s);
     out += "  " + info.name +
@@ -327,10 +315,56 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
   }
   out += "guards:\n";
   for (auto& g : entry.guardTexts) out += "  " + g + "\n";
-  out += "graph breaks: 0\n";
   out += "graph:\n" + entry.graphText;
   if (!out.empty() && out.back() != '\n') out += "\n";
   out += entry.executable->stats().toString();
+  if (!out.empty() && out.back() != '\n') out += "\n";
+  return out;
+}
+
+// explain(f, args...): f compiled or plain. A function without graph breaks is traced without
+// running it or touching f's cache. One that breaks is run once in a scratch frame (its eager
+// statements with it: the graphs after a break exist only once the statements before it ran).
+Value nativeExplain(Interpreter& interp, CallArgs& a) {
+  if (a.positional.empty()) throwUserError(ErrorKind::TypeError, "explain() missing argument 'f'");
+  const Value& target = a.positional[0];
+  CompileOptions options;
+  Value fn = target;
+  if (FrameObj* f = frameOf(target)) {
+    options = f->options;
+    fn = f->function;
+  } else if (!target.is(Type::Function)) {
+    throwUserError(ErrorKind::TypeError,
+                   "explain(): expected a function, got " + std::string(typeName(target.type())));
+  }
+  auto* proto = fn.as<FunctionObj>()->proto;
+  std::vector<Value> args(a.positional.begin() + 1, a.positional.end());
+  if (args.size() != proto->params.size())
+    throwUserError(ErrorKind::TypeError, "explain(): " + proto->name + "() takes " +
+                                             std::to_string(proto->params.size()) +
+                                             " arguments, got " + std::to_string(args.size()));
+  Value scratch = makeCompiled(interp, fn, options);
+  FrameObj& frame = *frameOf(scratch);
+  Entry whole;
+  std::vector<const Entry*> entries;
+  try {
+    Tracer(interp, frame, whole, frame.codeState).trace(args, a.site);
+    entries.push_back(&whole);
+  } catch (const TracedBreak& brk) {
+    recordBreak(interp, frame, brk, frame.nextCompileId++);
+    frame.hasBreaks = true;
+    callWithBreaks(interp, frame, args, a.site);
+    entries = frameEntries(frame);
+  }
+  std::string out = "graphs: " + std::to_string(entries.size()) +
+                    ", graph breaks: " + std::to_string(frame.breakSites.size()) + "\n";
+  for (const BreakSite& b : frame.breakSites)
+    out += "graph break at " + b.location + ": " + b.reason + "\n";
+  out += "explain " + frame.name() + " (" + frame.location() + ")\n";
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (entries.size() > 1) out += "graph " + std::to_string(i + 1) + ":\n";
+    out += describeEntry(*entries[i]);
+  }
   return makeStr(out);
 }
 
