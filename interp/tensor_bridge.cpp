@@ -264,6 +264,9 @@ bool tensorSignature(const Value& v, std::string& dtype, shapes::SymShape& dims)
 }
 
 Value tensorItem(const Value& t, bool asInt) {
+  if (isFake(t))
+    graphBreak(ErrorKind::DataDependentError,
+               std::string(asInt ? "int()" : "float()") + " of a tensor needs its data");
   Value v = tensorItemValue(asTensor(t));
   if (asInt)
     return v.is(Type::Float) ? Value::integer(static_cast<int64_t>(v.asFloat()))

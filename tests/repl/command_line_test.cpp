@@ -109,6 +109,28 @@ TEST(CommandLine, LogsGraphCodeAndPerf) {
   EXPECT_NE(r.out.find("solver"), std::string::npos) << r.out;
 }
 
+TEST(CommandLine, LogsGraphBreaks) {
+  // One line per break site, with the compile id of the trace that met it, where and why;
+  // the second call replays the breaks without logging them again.
+  const char* script =
+      "'let seen = []\n@compile\nfn f(x) {\n  let y = x * 2\n  seen.append(y.sum().item())\n"
+      "  print(seen)\n  return y\n}\nf(ones([2]))\nf(ones([2]))'";
+  Result r = run(std::string("--logs graph_breaks -c ") + script);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("[0/0] graph break in f at <string>:5: x.item() needs the tensor's data"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("[0/2] graph break in f at <string>:6: print() is a side effect"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("[4.0, 4.0]"), std::string::npos) << r.out;
+  size_t lines = 0;
+  for (size_t at = r.out.find("graph break in"); at != std::string::npos;
+       at = r.out.find("graph break in", at + 1))
+    ++lines;
+  EXPECT_EQ(lines, 2u) << r.out;
+}
+
 TEST(CommandLine, LogsFromEnvironmentAndUnknownCategory) {
   Result r = run(std::string("-c ") + kLogScript);
   EXPECT_EQ(r.out.find("[0/"), std::string::npos) << "no logs unless asked: " << r.out;
