@@ -45,6 +45,39 @@ void BM_CallEager(benchmark::State& state) {
 BENCHMARK(BM_CallCompiledHit);
 BENCHMARK(BM_CallEager);
 
+// The cost of a graph break on the cache-hit path (issue 11): the same two-op body, once as one
+// graph and once split by a statement that runs eagerly (a change to a list made outside):
+// two graphs, each with its guards, and the statement, at every call.
+const char* kBreak =
+    "let box = [0]\n"
+    "fn one(a, b, c) {\n  let h = a * b\n  return h + c\n}\n"
+    "fn two(a, b, c) {\n  let h = a * b\n  box[0] = 1\n  return h + c\n}\n"
+    "let f1 = compile(one)\nlet f2 = compile(two)\n"
+    "let a = ones([4])\nlet b = ones([4])\nlet c = ones([4])\n"
+    "let w1 = f1(a, b, c)\nlet w2 = f2(a, b, c)\n";
+
+void breakLoop(benchmark::State& state, const char* callee) {
+  Interpreter interp;
+  interp.runSource("<bench>", kBreak);
+  Value fn = global(interp, callee);
+  std::vector<Value> args = {global(interp, "a"), global(interp, "b"), global(interp, "c")};
+  for (auto _ : state) {
+    Value call[3] = {args[0], args[1], args[2]};
+    benchmark::DoNotOptimize(interp.call(fn, call, Span{}));
+  }
+  Value stats = interp.runSource("<bench>", std::string("stats(") + callee + ")", true);
+  state.counters["graphs"] =
+      static_cast<double>(stats.as<DictObj>()->find("graphs")->asInt());
+}
+void BM_CallOneGraph(benchmark::State& state) {
+  breakLoop(state, "f1");
+}
+void BM_CallTwoGraphsWithBreak(benchmark::State& state) {
+  breakLoop(state, "f2");
+}
+BENCHMARK(BM_CallOneGraph);
+BENCHMARK(BM_CallTwoGraphsWithBreak);
+
 // A body of n ops over a dynamic input, with a branch on a size every 10 ops so the shape
 // engine has guards to decide and prune.
 std::string chain(int n) {
