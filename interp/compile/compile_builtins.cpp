@@ -351,6 +351,7 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
     Tracer(interp, frame, whole, frame.codeState).trace(args, a.site);
     entries.push_back(&whole);
   } catch (const TracedBreak& brk) {
+    if (brk.stmts.empty()) throwUserError(brk.kind(), "explain(): " + brk.reason());
     recordBreak(interp, frame, brk, frame.nextCompileId++);
     frame.hasBreaks = true;
     callWithBreaks(interp, frame, args, a.site);

@@ -184,6 +184,7 @@ GraphRun runGraph(Entry& entry, const FlatArgs& flat) {
 }
 
 void recordBreak(Interpreter& interp, FrameObj& frame, const TracedBreak& brk, int compileId) {
+  if (brk.stmts.empty()) return;
   for (Stmt* s : brk.stmts) frame.breakStmts.insert(s);
   const Stmt* site = brk.stmts.back();
   for (const BreakSite& b : frame.breakSites)
@@ -271,6 +272,12 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   try {
     Tracer(interp, frame, *entry, frame.codeState).trace(args, a.site);
   } catch (const TracedBreak& brk) {
+    if (brk.stmts.empty()) {
+      // The call itself cannot be traced (its where-clause needs data): eager from now on.
+      frame.fellBack = true;
+      ++frame.stats.fallbacks;
+      return interp.call(frame.function, args, a.site);
+    }
     // Nothing ran: from now on every call runs in regions (Note [Regions]).
     recordBreak(interp, frame, brk, compileId);
     frame.hasBreaks = true;

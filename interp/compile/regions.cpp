@@ -111,7 +111,6 @@ class SlotReads {
   void captures(const FnProto& proto) {
     for (const UpvalueDesc& u : proto.upvalues)
       if (u.fromParentLocal && u.index < reads_.size()) reads_[u.index] = true;
-    for (Expr* d : proto.where) (void)d;  // evaluated in the callee's own frame
   }
   void exprs(const std::vector<Expr*>& es) {
     for (Expr* e : es) expr(e);
@@ -306,13 +305,12 @@ Flow RegionRunner::runBlock(const Block& block, Frame& f) {
       if (flow != Flow::Normal) return flow;
       i = j;
     } catch (const TracedBreak& brk) {
-      // Split again: the statement of this block that broke is marked now. Should the break
-      // not lie in [i, j) (it always does), run the run eagerly rather than loop.
-      if (brk.stmts.empty() || !frame_.breakStmts.count(brk.stmts.front()) ||
-          std::find(block.begin() + i, block.begin() + j, brk.stmts.front()) ==
-              block.begin() + j) {
+      // Split again: the statement of [i, j) that broke is marked now (it is the outermost
+      // statement the trace was running). Should it not be (it always is), the run is run
+      // eagerly from now on rather than retraced forever.
+      if (brk.stmts.empty() ||
+          std::find(block.begin() + i, block.begin() + j, brk.stmts.front()) == block.begin() + j)
         regionFor(block, i, j, *f.closure->proto).eager = true;
-      }
     }
   }
   return Flow::Normal;

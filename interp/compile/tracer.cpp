@@ -282,8 +282,8 @@ bool Tracer::breaksAllowed() const {
 void Tracer::graphBreak(ErrorKind kind, const std::string& reason) {
   if (frame_.options.fullgraph)
     throwUserError(kind, reason + " (a graph break; fullgraph = true allows none)");
-  TESSEL_ASSERT(!stmts_.empty(), "a graph break outside any statement: " + reason);
-  throw TracedBreak(kind, reason, stmts_, stmtSpans_.back());
+  // Outside any statement (a where-clause of the signature): the whole call runs eagerly.
+  throw TracedBreak(kind, reason, stmts_, stmtSpans_.empty() ? Span{} : stmtSpans_.back());
 }
 
 Value Tracer::captureItem(const Value& x) {
