@@ -196,13 +196,6 @@ void recordBreak(Interpreter& interp, FrameObj& frame, const TracedBreak& brk, i
                         "graph break in " + frame.name() + " at " + where + ": " + brk.reason());
 }
 
-namespace {
-
-Value runEntry(Entry& entry, const FlatArgs& flat) {
-  return rebuildOutput(entry.output, runGraph(entry, flat));
-}
-
-// Why an entry does not apply to this call ("" when it does).
 std::string entryMismatch(const FrameObj& frame, Entry& entry, std::span<const Value> args,
                           FlatArgs& flat) {
   std::string r = matchArgs(entry.plan, args, flat, frame.options.device());
@@ -212,6 +205,43 @@ std::string entryMismatch(const FrameObj& frame, Entry& entry, std::span<const V
   int failed = entry.guards.check(flat.sources);
   return failed < 0 ? "" : entry.guards.failureReason(failed, flat.sources);
 }
+
+Entry* findEntry(const FrameObj& frame, const std::vector<std::unique_ptr<Entry>>& entries,
+                 std::span<const Value> args, FlatArgs& flat, std::string& reason) {
+  for (size_t i = entries.size(); i-- > 0;) {
+    std::string r = entryMismatch(frame, *entries[i], args, flat);
+    if (r.empty()) return entries[i].get();
+    if (i + 1 == entries.size()) reason = r;  // the newest entry's first failing guard
+  }
+  return nullptr;
+}
+
+int beginCompile(FrameObj& frame, bool recompile, const std::string& reason) {
+  int compileId = frame.nextCompileId++;
+  if (recompile) {
+    ++frame.stats.recompiles;
+    frame.stats.reasons.push_back(reason);
+    frame.state.log.write(LogCategory::Recompiles, frame.frameId, compileId,
+                          "recompile " + frame.name() + " (" + frame.location() + "): " + reason);
+  }
+  return compileId;
+}
+
+void countCompile(FrameObj& frame, const Entry& entry) {
+  ++frame.stats.compiles;
+  ++frame.stats.graphs;
+  frame.stats.compileMs += entry.compileMs;
+  frame.stats.traceMs += entry.traceMs;
+  frame.stats.solverMs += entry.solverMs;
+  frame.stats.codegenMs += entry.codegenMs;
+}
+
+namespace {
+
+Value runEntry(Entry& entry, const FlatArgs& flat) {
+  return rebuildOutput(entry.output, runGraph(entry, flat));
+}
+
 
 Value callCompiled(Interpreter& interp, CallArgs& a) {
   FrameObj& frame = *a.self.as<FrameObj>();
@@ -234,14 +264,9 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   if (frame.hasBreaks) return callWithBreaks(interp, frame, args, a.site);
   FlatArgs flat;
   std::string reason;
-  for (size_t i = frame.entries.size(); i-- > 0;) {
-    Entry& entry = *frame.entries[i];
-    std::string r = entryMismatch(frame, entry, args, flat);
-    if (r.empty()) {
-      ++frame.stats.cacheHits;
-      return runEntry(entry, flat);
-    }
-    if (i + 1 == frame.entries.size()) reason = r;  // the newest entry's first failing guard
+  if (Entry* hit = findEntry(frame, frame.entries, args, flat, reason)) {
+    ++frame.stats.cacheHits;
+    return runEntry(*hit, flat);
   }
   ++frame.stats.cacheMisses;
   CompilerState& state = frame.state;
@@ -257,13 +282,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
     ++frame.stats.fallbacks;
     return interp.call(frame.function, args, a.site);
   }
-  int compileId = frame.nextCompileId++;
-  if (!frame.entries.empty()) {
-    ++frame.stats.recompiles;
-    frame.stats.reasons.push_back(reason);
-    state.log.write(LogCategory::Recompiles, frame.frameId, compileId,
-                    "recompile " + frame.name() + " (" + frame.location() + "): " + reason);
-  }
+  int compileId = beginCompile(frame, !frame.entries.empty(), reason);
   std::vector<std::string> params;
   for (const FnProto::Param& p : fn->proto->params) params.push_back(p.name);
   updateCodeState(frame.codeState, params, args);
@@ -283,12 +302,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
     frame.hasBreaks = true;
     return callWithBreaks(interp, frame, args, a.site);
   }
-  ++frame.stats.compiles;
-  ++frame.stats.graphs;
-  frame.stats.compileMs += entry->compileMs;
-  frame.stats.traceMs += entry->traceMs;
-  frame.stats.solverMs += entry->solverMs;
-  frame.stats.codegenMs += entry->codegenMs;
+  countCompile(frame, *entry);
   Entry& installed = *entry;
   frame.entries.push_back(std::move(entry));
   std::string r = entryMismatch(frame, installed, args, flat);

@@ -123,6 +123,17 @@ struct GraphRun {
   std::span<const Value> inputs;  // a region's inputs (OutputTemplate::Kind::Input)
 };
 GraphRun runGraph(Entry& entry, const FlatArgs& flat);
+/// Why `entry` does not apply to these inputs (arguments, or a region's variables), "" when it
+/// does; `flat` then holds what its graph and guards take.
+std::string entryMismatch(const FrameObj& frame, Entry& entry, std::span<const Value> args,
+                          FlatArgs& flat);
+/// The newest of `entries` that applies, or null with `reason`: why the newest one does not.
+Entry* findEntry(const FrameObj& frame, const std::vector<std::unique_ptr<Entry>>& entries,
+                 std::span<const Value> args, FlatArgs& flat, std::string& reason);
+/// A new compile id of the frame; a recompile is counted and logged with its reason.
+int beginCompile(FrameObj& frame, bool recompile, const std::string& reason);
+/// Adds a finished compile to the frame's stats.
+void countCompile(FrameObj& frame, const Entry& entry);
 Value rebuildOutput(const OutputTemplate& t, const GraphRun& run);
 /// Remembers where a trace broke (the statements to run eagerly from now on), counts and logs
 /// it; `compileId` tags the log line.

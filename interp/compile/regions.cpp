@@ -209,22 +209,8 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
     if (region.reads[s]) inputs.push_back(f.slots[s]);
 
   FlatArgs flat;
-  Entry* hit = nullptr;
   std::string reason;
-  for (size_t i = region.entries.size(); i-- > 0;) {
-    Entry& e = *region.entries[i];
-    std::string r = matchArgs(e.plan, inputs, flat, frame_.options.device());
-    if (r.empty()) r = matchGlobals(e.globals);
-    if (r.empty()) {
-      int failed = e.guards.check(flat.sources);
-      if (failed >= 0) r = e.guards.failureReason(failed, flat.sources);
-    }
-    if (r.empty()) {
-      hit = &e;
-      break;
-    }
-    if (i + 1 == region.entries.size()) reason = r;
-  }
+  Entry* hit = findEntry(frame_, region.entries, inputs, flat, reason);
   CompilerState& state = frame_.state;
   if (hit) {
     ++frame_.stats.cacheHits;
@@ -238,13 +224,7 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
       ++frame_.stats.fallbacks;
       return ev.execStatements(block.data() + begin, block.data() + end, f);
     }
-    int compileId = frame_.nextCompileId++;
-    if (!region.entries.empty()) {
-      ++frame_.stats.recompiles;
-      frame_.stats.reasons.push_back(reason);
-      state.log.write(LogCategory::Recompiles, frame_.frameId, compileId,
-                      "recompile " + frame_.name() + " (" + frame_.location() + "): " + reason);
-    }
+    int compileId = beginCompile(frame_, !region.entries.empty(), reason);
     updateCodeState(region.codeState, region.inputNames, inputs);
     auto entry = std::make_unique<Entry>();
     entry->compileId = compileId;
@@ -261,15 +241,10 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
         region.eager = true;
         return ev.execStatements(block.data() + begin, block.data() + end, f);
       }
-    ++frame_.stats.compiles;
-    ++frame_.stats.graphs;
-    frame_.stats.compileMs += entry->compileMs;
-    frame_.stats.traceMs += entry->traceMs;
-    frame_.stats.solverMs += entry->solverMs;
-    frame_.stats.codegenMs += entry->codegenMs;
+    countCompile(frame_, *entry);
     region.entries.push_back(std::move(entry));
     hit = region.entries.back().get();
-    std::string r = matchArgs(hit->plan, inputs, flat, frame_.options.device());
+    std::string r = entryMismatch(frame_, *hit, inputs, flat);
     TESSEL_ASSERT(r.empty(), "a fresh region entry rejects the values it was traced for: " + r);
   }
   GraphRun run = runGraph(*hit, flat);
