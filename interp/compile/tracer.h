@@ -1,7 +1,8 @@
 // Tracer: runs a @compile function once in the evaluator with fake tensors (compiler.md,
 // "Tracing"). It is the op sink while it runs, so every tensor op becomes a graph node; it
 // decides which sizes become symbols (the dynamic-shape policy) and records what the call must
-// match for the entry to be reused.
+// match for the entry to be reused. It traces a whole call or one region of a function with
+// graph breaks; a statement it cannot put in a graph stops it with TracedBreak (regions.h).
 #pragma once
 
 #include <chrono>
