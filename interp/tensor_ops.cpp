@@ -317,8 +317,8 @@ void requireData(const Value& v, const char* what) {
 Value methodItem(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("item", s.args(), {"x"}, 1);
-  if (isFake(b.at(0)))
-    if (Value kept = activeTraceHooks()->captureItem(b.at(0)); !kept.is(Type::None)) return kept;
+  if (TraceHooks* hooks = activeTraceHooks(); hooks && isFake(b.at(0)))
+    if (Value kept = hooks->captureItem(b.at(0)); !kept.is(Type::None)) return kept;
   requireData(b.at(0), "x.item()");
   return tensorItemValue(toTensor(b.at(0), "item(): x"));
 }
