@@ -3,6 +3,8 @@
 //   build/bench/bench_compile --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <memory>
 #include <sstream>
 
 #include "interp/diagnostics.h"
@@ -24,23 +26,28 @@ const char* kSmall =
     "let a = ones([4])\nlet b = ones([4])\nlet c = ones([4])\nlet d = ones([4])\n"
     "let warm = f(a, b, c, d)\n";
 
-void callLoop(benchmark::State& state, const char* callee) {
-  Interpreter interp;
-  interp.runSource("<bench>", kSmall);
-  Value fn = global(interp, callee);
-  std::vector<Value> args = {global(interp, "a"), global(interp, "b"), global(interp, "c"),
-                             global(interp, "d")};
+// Calls `callee` (defined by `setup`) on the globals a, b, c, ... (`nargs` of them) in a loop.
+// Returns the interpreter, for a look at the callee's stats.
+std::unique_ptr<Interpreter> callLoop(benchmark::State& state, const char* setup,
+                                      const char* callee, size_t nargs) {
+  auto interp = std::make_unique<Interpreter>();
+  interp->runSource("<bench>", setup);
+  Value fn = global(*interp, callee);
+  std::vector<Value> args;
+  for (size_t i = 0; i < nargs; ++i) args.push_back(global(*interp, std::string(1, 'a' + i).c_str()));
+  std::vector<Value> call(nargs);
   for (auto _ : state) {
-    Value call[4] = {args[0], args[1], args[2], args[3]};  // a call consumes its arguments
-    benchmark::DoNotOptimize(interp.call(fn, call, Span{}));
+    std::copy(args.begin(), args.end(), call.begin());  // a call consumes its arguments
+    benchmark::DoNotOptimize(interp->call(fn, call, Span{}));
   }
+  return interp;
 }
 
 void BM_CallCompiledHit(benchmark::State& state) {
-  callLoop(state, "f");
+  callLoop(state, kSmall, "f", 4);
 }
 void BM_CallEager(benchmark::State& state) {
-  callLoop(state, "body");
+  callLoop(state, kSmall, "body", 4);
 }
 BENCHMARK(BM_CallCompiledHit);
 BENCHMARK(BM_CallEager);
@@ -57,17 +64,9 @@ const char* kBreak =
     "let w1 = f1(a, b, c)\nlet w2 = f2(a, b, c)\n";
 
 void breakLoop(benchmark::State& state, const char* callee) {
-  Interpreter interp;
-  interp.runSource("<bench>", kBreak);
-  Value fn = global(interp, callee);
-  std::vector<Value> args = {global(interp, "a"), global(interp, "b"), global(interp, "c")};
-  for (auto _ : state) {
-    Value call[3] = {args[0], args[1], args[2]};
-    benchmark::DoNotOptimize(interp.call(fn, call, Span{}));
-  }
-  Value stats = interp.runSource("<bench>", std::string("stats(") + callee + ")", true);
-  state.counters["graphs"] =
-      static_cast<double>(stats.as<DictObj>()->find("graphs")->asInt());
+  auto interp = callLoop(state, kBreak, callee, 3);
+  Value stats = interp->runSource("<bench>", std::string("stats(") + callee + ")", true);
+  state.counters["graphs"] = static_cast<double>(stats.as<DictObj>()->find("graphs")->asInt());
 }
 void BM_CallOneGraph(benchmark::State& state) {
   breakLoop(state, "f1");
