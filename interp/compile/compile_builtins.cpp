@@ -250,7 +250,8 @@ Value statsDict(const FrameStats& s, const Entry* newest, int64_t entries) {
   d->set("cache_misses", Value::integer(s.cacheMisses));
   d->set("recompiles", Value::integer(s.recompiles));
   d->set("entries", Value::integer(entries));
-  d->set("graphs", Value::integer(s.graphs));
+  // Every compile makes one graph (a whole call's or a region's); a call with breaks runs several.
+  d->set("graphs", Value::integer(s.compiles));
   d->set("graph_breaks", Value::integer(s.graphBreaks));
   d->set("fallbacks", Value::integer(s.fallbacks));
   std::vector<Value> reasons;
@@ -285,7 +286,6 @@ Value nativeStats(Interpreter& interp, CallArgs& a) {
     total.recompiles += f->stats.recompiles;
     total.fallbacks += f->stats.fallbacks;
     total.graphBreaks += f->stats.graphBreaks;
-    total.graphs += f->stats.graphs;
     total.compileMs += f->stats.compileMs;
     total.traceMs += f->stats.traceMs;
     total.solverMs += f->stats.solverMs;

@@ -229,7 +229,6 @@ int beginCompile(FrameObj& frame, bool recompile, const std::string& reason) {
 
 void countCompile(FrameObj& frame, const Entry& entry) {
   ++frame.stats.compiles;
-  ++frame.stats.graphs;
   frame.stats.compileMs += entry.compileMs;
   frame.stats.traceMs += entry.traceMs;
   frame.stats.solverMs += entry.solverMs;

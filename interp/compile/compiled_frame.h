@@ -66,7 +66,6 @@ struct CodeState {
 
 struct FrameStats {
   int64_t compiles = 0, cacheHits = 0, cacheMisses = 0, recompiles = 0, fallbacks = 0;
-  int64_t graphs = 0;       // graphs compiled (one per compile; a call with breaks runs several)
   int64_t graphBreaks = 0;  // distinct statements that broke a graph
   double compileMs = 0, traceMs = 0, solverMs = 0, codegenMs = 0;
   std::vector<std::string> reasons;

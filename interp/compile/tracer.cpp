@@ -244,12 +244,11 @@ Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands,
   for (const Value& v : operands) ids.push_back(operand(v));
   Value out = fake(builder_->op(op, ids, attrs));
   // Arithmetic on kept numbers (x.item() under capture_scalar_outputs) gives a number.
-  if (builder_->shape(out.as<TensorObj>()->fake->value).empty()) {
-    bool number = false, tensor = false;
-    for (const Value& v : operands)
-      if (v.is(Type::Tensor)) (isFake(v) && v.as<TensorObj>()->fake->scalarItem ? number : tensor) = true;
-    out.as<TensorObj>()->fake->scalarItem = number && !tensor;
-  }
+  bool number = false, tensor = false;
+  for (const Value& v : operands)
+    if (v.is(Type::Tensor)) (isFake(v) && v.as<TensorObj>()->fake->scalarItem ? number : tensor) = true;
+  FakeTensor& made = *out.as<TensorObj>()->fake;
+  made.scalarItem = number && !tensor && made.shape.empty();
   if (anyTraceTapeActive()) {
     // grad() inside the trace (interp/trace_tape.h): operands as the graph values they became.
     std::vector<Value> fakes;
@@ -485,9 +484,8 @@ void Tracer::traceRegion(const RegionTrace& region) {
 }
 
 void Tracer::finishTrace(std::chrono::steady_clock::time_point start,
-                         std::chrono::steady_clock::time_point inputsDone) {
+                         std::chrono::steady_clock::time_point traced) {
   using Clock = std::chrono::steady_clock;
-  const auto traced = inputsDone;
   shapes::ShapeEnv& env = *entry_.env;
   for (graph::ValueId id : outputs_) builder_->output(id);
   env.checkConstraints();

@@ -77,7 +77,7 @@ class Tracer final : public OpSink, public TraceHooks {
   template <class F>
   void traced(F&& body);
   void finishTrace(std::chrono::steady_clock::time_point start,
-                   std::chrono::steady_clock::time_point traced);
+                   std::chrono::steady_clock::time_point traced);  // inputs planned
   Value planArg(const Value& v, const std::string& path, ArgNode& node, const TypeAnn* ann);
   shapes::SymInt sizeSymbol(const std::string& source, int64_t hint, const DimMark& mark,
                             bool named, bool isSize);
