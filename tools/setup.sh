@@ -18,6 +18,8 @@ packages=(
   libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers   # vulkan
   python3 python3-numpy lua5.4              # baselines for the benchmarks only
   clang libfuzzer-14-dev                    # the libFuzzer targets of tests/fuzz (issue 15)
+  nlohmann-json3-dev                        # PGO profiles, the compile trace, tessel report
+  chromium                                  # renders tessel report's page in its tests
 )
 missing=()
 for p in "${packages[@]}"; do
