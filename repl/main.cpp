@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/compile/pgo.h"
 #include "interp/interpreter.h"
 #include "repl/repl.h"
 #include "repl/runner.h"
@@ -23,11 +24,14 @@ const char* kUsage =
     "usage: tessel [options] [script.dsl [args...]]\n"
     "       tessel -c CODE [args...]\n"
     "       tessel                      (interactive REPL)\n"
+    "       tessel pgo show [script.dsl...]   the PGO profiles (all, or those of scripts)\n"
+    "       tessel report DIR [-o report.html] a page from a --trace-dir directory\n"
     "\n"
     "options:\n"
     "  -c CODE        run CODE as a program\n"
     "  --logs CATS    compiler logs on stderr, e.g. recompiles,guards,dynamic,+dynamic,\n"
     "                 graph_code,perf (the same as TESSEL_LOGS=CATS)\n"
+    "  --trace-dir DIR  write the structured compile trace to DIR (TESSEL_TRACE=DIR)\n"
     "  -h, --help     show this help\n"
     "  --version      print the version\n";
 
@@ -59,9 +63,36 @@ int runMain(void* p) {
 
 }  // namespace
 
+// `tessel pgo show [script...]`.
+int pgoCommand(const std::vector<std::string>& words) {
+  if (words.empty() || words[0] != "show") {
+    std::cerr << "usage: tessel pgo show [script.dsl...]\n";
+    return 2;
+  }
+  return tessel::interp::showPgo({words.begin() + 1, words.end()}, std::cout, std::cerr);
+}
+
+// Reads the value of an option given as `--name VALUE` or `--name=VALUE`; false (with a
+// message) when it is missing.
+bool optionValue(int argc, char** argv, int& i, const std::string& name, std::string& value) {
+  std::string a = argv[i];
+  if (a != name) {
+    value = a.substr(name.size() + 1);
+    return true;
+  }
+  if (i + 1 >= argc) {
+    std::cerr << "tessel: " << name << " needs a value\n" << kUsage;
+    return false;
+  }
+  value = argv[++i];
+  return true;
+}
+
 int main(int argc, char** argv) {
   Invocation inv;
   int i = 1;
+  if (argc > 1 && std::string(argv[1]) == "pgo")
+    return pgoCommand({argv + 2, argv + argc});
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -72,19 +103,18 @@ int main(int argc, char** argv) {
       std::cout << "tessel " << TESSEL_VERSION << "\n";
       return 0;
     }
+    // The interpreter reads TESSEL_LOGS and TESSEL_TRACE when it starts, so these flags are
+    // just those variables.
     if (a == "--logs" || a.rfind("--logs=", 0) == 0) {
       std::string cats;
-      if (a == "--logs") {
-        if (i + 1 >= argc) {
-          std::cerr << "tessel: --logs needs a list of categories\n" << kUsage;
-          return 2;
-        }
-        cats = argv[++i];
-      } else {
-        cats = a.substr(7);
-      }
-      // The interpreter reads TESSEL_LOGS when it starts, so the flag is just that variable.
+      if (!optionValue(argc, argv, i, "--logs", cats)) return 2;
       setenv("TESSEL_LOGS", cats.c_str(), 1);
+      continue;
+    }
+    if (a == "--trace-dir" || a.rfind("--trace-dir=", 0) == 0) {
+      std::string dir;
+      if (!optionValue(argc, argv, i, "--trace-dir", dir)) return 2;
+      setenv("TESSEL_TRACE", dir.c_str(), 1);
       continue;
     }
     if (a == "-c") {

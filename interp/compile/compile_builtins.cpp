@@ -5,8 +5,10 @@
 
 #include "backends/tpu/lazy.h"
 #include "interp/builtins.h"
+#include "interp/compile/compile_trace.h"
 #include "interp/compile/compiled_frame.h"
 #include "interp/compile/compiler_state.h"
+#include "interp/compile/pgo.h"
 #include "interp/compile/regions.h"
 #include "interp/interpreter.h"
 #include "interp/native_args.h"
@@ -23,6 +25,13 @@ namespace tessel::interp {
 
 CompilerState::CompilerState() {
   if (const char* logs = std::getenv("TESSEL_LOGS")) log.configure(logs);
+  if (const char* dir = std::getenv("TESSEL_TRACE"); dir && *dir) {
+    std::string error;
+    trace = CompileTrace::open(dir, error);
+    if (!trace) std::fprintf(stderr, "tessel: warning: %s\n", error.c_str());
+  }
+  if (const char* on = std::getenv("TESSEL_PGO"); on && std::string(on) == "0") config.pgo = false;
+  pgo = std::make_unique<PgoStore>(PgoStore::defaultDir(), trace.get());
   // The tpu's compiles and cache hits are logged under `perf`, tagged [tpu].
   backends::tpu::tpuConfig().perfLog = [this](const std::string& line) {
     if (log.on(LogCategory::Perf)) std::fprintf(stderr, "[tpu] %s\n", line.c_str());
@@ -43,6 +52,11 @@ CompilerState::CompilerState() {
 
 CompilerState::~CompilerState() {
   backends::tpu::tpuConfig().perfLog = nullptr;
+  // Frames still alive (kept by reference cycles) end with the program.
+  if (trace)
+    for (FrameObj* f : frames)
+      if (f) trace->frameSummary(*f);
+  if (config.pgo) pgo->save();
 }
 
 FrameObj* frameOf(const Value& v) {

@@ -2,12 +2,15 @@
 // limit and its eager fallback (compiler.md, "A call, step by step").
 #include "interp/compile/compiled_frame.h"
 
+#include <chrono>
 #include <iostream>
 
 #include "backends/graph/sym_eval.h"
 #include "backends/tpu/lazy.h"
 #include "backends/tpu/program.h"
+#include "interp/compile/compile_trace.h"
 #include "interp/compile/compiler_state.h"
+#include "interp/compile/pgo.h"
 #include "interp/compile/regions.h"
 #include "interp/device_support.h"
 #include "interp/diagnostics.h"
@@ -28,6 +31,7 @@ FrameObj::FrameObj(Value fn, CompileOptions opts, CompilerState& st)
 }
 
 FrameObj::~FrameObj() {
+  if (state.trace) state.trace->frameSummary(*this);
   for (auto& f : state.frames)
     if (f == this) f = nullptr;
 }
@@ -125,8 +129,8 @@ void collectSources(const Value& v, const std::string& path,
   }
 }
 
-}  // namespace
-
+// Automatic dynamic: remembers the values of the sizes, ints and floats in `values` (named
+// `names`); a source seen with two values becomes dynamic.
 void updateCodeState(CodeState& state, std::span<const std::string> names,
                      std::span<const Value> values) {
   std::vector<std::pair<std::string, double>> sources;
@@ -136,6 +140,35 @@ void updateCodeState(CodeState& state, std::span<const std::string> names,
     if (!inserted && it->second && *it->second != value) it->second = std::nullopt;  // "?"
   }
 }
+
+PgoKey pgoKey(const FrameObj& frame, const CompileUnit& unit) {
+  PgoKey key{frame.script, frame.name(), frame.line, ""};
+  if (unit.firstLine)
+    key.region = std::to_string(unit.firstLine) + ":" + std::to_string(unit.firstCol) + "-" +
+                 std::to_string(unit.lastLine);
+  return key;
+}
+
+// PGO at a unit's first compile: what earlier runs saw becomes what this one has seen, so a
+// source that varied then starts dynamic now (Note [PGO profiles]).
+void loadProfile(FrameObj& frame, const CompileUnit& unit, int compileId) {
+  CodeState& state = unit.codeState;
+  state.profileLoaded = true;
+  std::string path;
+  std::optional<CodeState> saved = frame.state.pgo->load(pgoKey(frame, unit), path);
+  if (!saved) return;
+  for (const auto& [source, v] : saved->values) state.values.emplace(source, v);
+  if (frame.state.trace) frame.state.trace->pgoLoad(frame, compileId, path, *saved);
+  std::string dynamic;
+  for (const auto& [source, v] : saved->values)
+    if (!v) dynamic += (dynamic.empty() ? "" : ", ") + source;
+  frame.state.log.write(LogCategory::Dynamic, frame.frameId, compileId,
+                        "pgo: loaded the code state of " + frame.name() + " from " + path +
+                            (dynamic.empty() ? "; nothing starts dynamic"
+                                             : "; dynamic from the start: " + dynamic));
+}
+
+}  // namespace
 
 Value rebuildOutput(const OutputTemplate& t, const GraphRun& run) {
   switch (t.kind) {
@@ -184,6 +217,10 @@ GraphRun runGraph(Entry& entry, const FlatArgs& flat) {
 }
 
 void recordBreak(Interpreter& interp, FrameObj& frame, const TracedBreak& brk, int compileId) {
+  if (CompileTrace* trace = frame.state.trace.get()) {
+    trace->graphBreak(interp, frame, compileId, brk);
+    trace->compileFailed(frame, compileId, true, "");
+  }
   if (brk.stmts.empty()) return;
   for (Stmt* s : brk.stmts) frame.breakStmts.insert(s);
   const Stmt* site = brk.stmts.back();
@@ -216,7 +253,8 @@ Entry* findEntry(const FrameObj& frame, const std::vector<std::unique_ptr<Entry>
   return nullptr;
 }
 
-int beginCompile(FrameObj& frame, bool recompile, const std::string& reason) {
+int beginCompile(FrameObj& frame, const CompileUnit& unit, bool recompile,
+                 const std::string& reason) {
   int compileId = frame.nextCompileId++;
   if (recompile) {
     ++frame.stats.recompiles;
@@ -224,6 +262,13 @@ int beginCompile(FrameObj& frame, bool recompile, const std::string& reason) {
     frame.state.log.write(LogCategory::Recompiles, frame.frameId, compileId,
                           "recompile " + frame.name() + " (" + frame.location() + "): " + reason);
   }
+  CompilerState& state = frame.state;
+  if (state.trace)
+    state.trace->compileStart(frame, compileId, unit.firstLine, unit.lastLine, recompile, reason);
+  const bool pgo = state.config.pgo && !frame.script.empty();
+  if (pgo && !unit.codeState.profileLoaded) loadProfile(frame, unit, compileId);
+  updateCodeState(unit.codeState, unit.names, unit.values);
+  if (pgo) state.pgo->record(pgoKey(frame, unit), unit.codeState);
   return compileId;
 }
 
@@ -233,6 +278,32 @@ void countCompile(FrameObj& frame, const Entry& entry) {
   frame.stats.traceMs += entry.traceMs;
   frame.stats.solverMs += entry.solverMs;
   frame.stats.codegenMs += entry.codegenMs;
+  if (frame.state.trace) frame.state.trace->compileEnd(frame, entry);
+}
+
+void compileFailed(FrameObj& frame, int compileId, const std::exception& error) {
+  if (!frame.state.trace) return;
+  std::string text = error.what();
+  if (auto* e = dynamic_cast<const UserError*>(&error))
+    text = std::string(errorKindName(e->kind())) + ": " + text;
+  frame.state.trace->compileFailed(frame, compileId, false, text);
+}
+
+GraphRun firstRun(FrameObj& frame, Entry& entry, const FlatArgs& flat) {
+  entry.runs = 1;
+  if (!frame.state.trace) return runGraph(entry, flat);
+  auto start = std::chrono::steady_clock::now();
+  GraphRun run = runGraph(entry, flat);
+  frame.state.trace->firstRun(
+      frame, entry,
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  return run;
+}
+
+void countHit(FrameObj& frame, Entry& entry) {
+  ++frame.stats.cacheHits;
+  ++entry.runs;
+  if (frame.state.trace && sampledCall(entry.runs)) frame.state.trace->run(frame, entry, entry.runs);
 }
 
 namespace {
@@ -264,7 +335,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   FlatArgs flat;
   std::string reason;
   if (Entry* hit = findEntry(frame, frame.entries, args, flat, reason)) {
-    ++frame.stats.cacheHits;
+    countHit(frame, *hit);
     return runEntry(*hit, flat);
   }
   ++frame.stats.cacheMisses;
@@ -277,19 +348,21 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
                 << "); last failing guard: " << reason << "; running it eagerly from now on\n";
       frame.warned = true;
     }
+    if (state.trace) state.trace->fallback(frame, reason);
     frame.fellBack = true;
     ++frame.stats.fallbacks;
     return interp.call(frame.function, args, a.site);
   }
-  int compileId = beginCompile(frame, !frame.entries.empty(), reason);
   std::vector<std::string> params;
   for (const FnProto::Param& p : fn->proto->params) params.push_back(p.name);
-  updateCodeState(frame.codeState, params, args);
+  int compileId = beginCompile(frame, {frame.codeState, params, args}, !frame.entries.empty(),
+                               reason);
   auto entry = std::make_unique<Entry>();
   entry->compileId = compileId;
   try {
     Tracer(interp, frame, *entry, frame.codeState).trace(args, a.site);
   } catch (const TracedBreak& brk) {
+    recordBreak(interp, frame, brk, compileId);
     if (brk.stmts.empty()) {
       // The call itself cannot be traced (its where-clause needs data): eager from now on.
       frame.fellBack = true;
@@ -297,16 +370,18 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
       return interp.call(frame.function, args, a.site);
     }
     // Nothing ran: from now on every call runs in regions (Note [Regions]).
-    recordBreak(interp, frame, brk, compileId);
     frame.hasBreaks = true;
     return callWithBreaks(interp, frame, args, a.site);
+  } catch (const std::exception& e) {
+    compileFailed(frame, compileId, e);
+    throw;
   }
   countCompile(frame, *entry);
   Entry& installed = *entry;
   frame.entries.push_back(std::move(entry));
   std::string r = entryMismatch(frame, installed, args, flat);
   TESSEL_ASSERT(r.empty(), "a fresh entry rejects the call it was traced for: " + r);
-  return runEntry(installed, flat);
+  return rebuildOutput(installed.output, firstRun(frame, installed, flat));
 }
 
 }  // namespace
@@ -323,7 +398,10 @@ Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options)
   auto* frameObj = new FrameObj(fn, std::move(options), interp.compiler());
   Value frame = Value::object(frameObj);
   const Span& span = fn.as<FunctionObj>()->proto->span;
-  frameObj->where = interp.sources().name(span.file) + ":" + std::to_string(span.line);
+  frameObj->file = interp.sources().name(span.file);
+  frameObj->line = static_cast<int>(span.line);
+  frameObj->where = frameObj->file + ":" + std::to_string(span.line);
+  frameObj->script = pgoScriptOf(frameObj->file);
   return Value::object(new BuiltinObj(fn.as<FunctionObj>()->proto->name, callCompiled, frame));
 }
 

@@ -47,7 +47,9 @@ struct Entry {
   std::vector<GlobalGuard> globals;     // globals the body read
   std::vector<std::string> guardTexts;  // for stats()["guards"] and :guards
   std::string graphText;                // the optimized graph, for :graphs and explain()
+  std::string backend;                  // where the graph runs ("cpu", "vulkan", "tpu")
   int compileId = 0;
+  int64_t runs = 0;  // calls it served (the structured trace samples them)
   double compileMs = 0;  // all of it; the parts below are for stats() and the benchmark
   double traceMs = 0;    // inputs and the body on fake tensors (solver time included)
   double solverMs = 0;   // inside Z3
@@ -58,6 +60,7 @@ struct Entry {
 /// compiles, or nullopt once two different values were seen ("?").
 struct CodeState {
   std::map<std::string, std::optional<double>> values;
+  bool profileLoaded = false;  // PGO: the state an earlier run saved was merged in (pgo.h)
   bool isDynamic(const std::string& source) const {
     auto it = values.find(source);
     return it != values.end() && !it->second;
@@ -110,6 +113,9 @@ struct FrameObj : Object {
   std::map<RegionKey, std::unique_ptr<Region>> regions;
   int nextCompileId = 0;
   std::string where;  // "f.dsl:3": the fn's definition, for logs and warnings
+  std::string file;   // "f.dsl", as the user named it
+  int line = 0;
+  std::string script;  // the absolute path of `file` when it is a file (PGO), else ""
   std::string name() const;
   const std::string& location() const { return where; }
 };
@@ -129,19 +135,32 @@ std::string entryMismatch(const FrameObj& frame, Entry& entry, std::span<const V
 /// The newest of `entries` that applies, or null with `reason`: why the newest one does not.
 Entry* findEntry(const FrameObj& frame, const std::vector<std::unique_ptr<Entry>>& entries,
                  std::span<const Value> args, FlatArgs& flat, std::string& reason);
-/// A new compile id of the frame; a recompile is counted and logged with its reason.
-int beginCompile(FrameObj& frame, bool recompile, const std::string& reason);
-/// Adds a finished compile to the frame's stats.
+/// What is being compiled: a whole call, or the statements of a region (lines first..last,
+/// the first one's column), which PGO and the structured trace tell apart.
+struct CompileUnit {
+  CodeState& codeState;
+  std::span<const std::string> names;  // the inputs' names (parameters, or a region's locals)
+  std::span<const Value> values;
+  int firstLine = 0, firstCol = 0, lastLine = 0;  // 0: the whole call
+};
+/// A new compile id of the frame: a recompile is counted and logged with its reason, the
+/// compile is traced, and the unit's code state learns these inputs (automatic dynamic), after
+/// taking in what PGO saved for it at its first compile.
+int beginCompile(FrameObj& frame, const CompileUnit& unit, bool recompile,
+                 const std::string& reason);
+/// Adds a finished compile to the frame's stats (and the structured trace).
 void countCompile(FrameObj& frame, const Entry& entry);
+/// A compile that ended in an error rather than an entry (the structured trace).
+void compileFailed(FrameObj& frame, int compileId, const std::exception& error);
+/// Runs an entry's graph for the first time, right after its compile (the trace times it).
+GraphRun firstRun(FrameObj& frame, Entry& entry, const FlatArgs& flat);
+/// Counts a cache hit of `entry`.
+void countHit(FrameObj& frame, Entry& entry);
 Value rebuildOutput(const OutputTemplate& t, const GraphRun& run);
 /// Remembers where a trace broke (the statements to run eagerly from now on), counts and logs
 /// it; `compileId` tags the log line.
 void recordBreak(Interpreter& interp, FrameObj& frame, const class TracedBreak& brk,
                  int compileId);
-/// Automatic dynamic: remembers the values of the sizes, ints and floats in `values` (named
-/// `names`); a source seen with two values becomes dynamic.
-void updateCodeState(CodeState& state, std::span<const std::string> names,
-                     std::span<const Value> values);
 
 /// Wraps a function in a frame (compile(f, ...) and @compile).
 Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options);

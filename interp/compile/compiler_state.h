@@ -1,5 +1,7 @@
-// CompilerState: what one Interpreter knows about compilation: the `config` knobs, the logs,
-// every compiled frame (for stats() totals), and the dynamic-source allow-list.
+// CompilerState: what one Interpreter knows about compilation: the `config` knobs, the logs and
+// structured trace, the PGO profiles, every compiled frame (for stats() totals), and the
+// dynamic-source allow-list. Destroyed after every value of its Interpreter, it saves the
+// profiles and closes the trace.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +16,8 @@
 namespace tessel::interp {
 
 struct FrameObj;
+class CompileTrace;
+class PgoStore;
 
 /// The fields of the built-in `config` module (compiler.md, "config").
 struct CompilerConfig {
@@ -41,6 +45,10 @@ class CompilerState {
   CompilerState& operator=(const CompilerState&) = delete;
   CompilerConfig config;
   CompileLog log;
+  /// The structured trace (--trace-dir / TESSEL_TRACE); null when off.
+  std::unique_ptr<CompileTrace> trace;
+  /// PGO profiles (config.pgo): loaded at first compiles, saved when this state is destroyed.
+  std::unique_ptr<PgoStore> pgo;
   /// TESSEL_DYNAMIC_SOURCES: source names ("x", "y.shape[1]", "n") dynamic from the first
   /// compile.
   std::unordered_set<std::string> dynamicSources;

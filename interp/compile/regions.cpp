@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "backends/autodiff/tape.h"
+#include "interp/compile/compile_trace.h"
 #include "interp/compile/compiler_state.h"
 #include "interp/compile/tracer.h"
 #include "interp/interpreter.h"
@@ -212,8 +213,9 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
   std::string reason;
   Entry* hit = findEntry(frame_, region.entries, inputs, flat, reason);
   CompilerState& state = frame_.state;
+  bool fresh = false;
   if (hit) {
-    ++frame_.stats.cacheHits;
+    countHit(frame_, *hit);
   } else {
     ++frame_.stats.cacheMisses;
     if (static_cast<int64_t>(region.entries.size()) >= state.config.recompile_limit) {
@@ -222,10 +224,13 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
                 << "); last failing guard: " << reason << "; running it eagerly from now on\n";
       region.eager = true;
       ++frame_.stats.fallbacks;
+      if (state.trace) state.trace->fallback(frame_, reason);
       return ev.execStatements(block.data() + begin, block.data() + end, f);
     }
-    int compileId = beginCompile(frame_, !region.entries.empty(), reason);
-    updateCodeState(region.codeState, region.inputNames, inputs);
+    const Span& first = block[begin]->span;
+    CompileUnit unit{region.codeState, region.inputNames, inputs, static_cast<int>(first.line),
+                     static_cast<int>(first.col), static_cast<int>(block[end - 1]->span.line)};
+    int compileId = beginCompile(frame_, unit, !region.entries.empty(), reason);
     auto entry = std::make_unique<Entry>();
     entry->compileId = compileId;
     try {
@@ -233,6 +238,9 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
           .traceRegion({block.data() + begin, block.data() + end, &f, &region.reads});
     } catch (const TracedBreak& brk) {
       recordBreak(interp_, frame_, brk, compileId);
+      throw;
+    } catch (const std::exception& e) {
+      compileFailed(frame_, compileId, e);
       throw;
     }
     // A region that made a captured variable would hand the same cell to every call.
@@ -246,8 +254,9 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
     hit = region.entries.back().get();
     std::string r = entryMismatch(frame_, *hit, inputs, flat);
     TESSEL_ASSERT(r.empty(), "a fresh region entry rejects the values it was traced for: " + r);
+    fresh = true;
   }
-  GraphRun run = runGraph(*hit, flat);
+  GraphRun run = fresh ? firstRun(frame_, *hit, flat) : runGraph(*hit, flat);
   run.inputs = slots;
   // All values first: one may be another slot's value from before the region (`b = a`).
   std::vector<Value> changed;

@@ -518,6 +518,7 @@ void Tracer::finishTrace(std::chrono::steady_clock::time_point start,
         "global " + gg.name + (gg.byIdentity ? " is the same object" : " == " + repr(gg.expected)));
   }
   entry_.graphText = entry_.executable->graph().toString();
+  entry_.backend = std::string(backends::deviceName(targetDevice()));
   auto done = Clock::now();
   auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   entry_.compileMs = ms(start, done);
