@@ -359,6 +359,14 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
                                              " arguments, got " + std::to_string(args.size()));
   Value scratch = makeCompiled(interp, fn, options);
   FrameObj& frame = *frameOf(scratch);
+  // What explain() traces is not the program's: no profile, no structured trace events.
+  frame.scratch = true;
+  frame.script.clear();
+  struct TraceOff {
+    std::unique_ptr<CompileTrace>& trace;
+    std::unique_ptr<CompileTrace> saved = std::move(trace);
+    ~TraceOff() { trace = std::move(saved); }
+  } traceOff{interp.compiler().trace};
   Entry whole;
   std::vector<const Entry*> entries;
   try {
@@ -366,7 +374,8 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
     entries.push_back(&whole);
   } catch (const TracedBreak& brk) {
     if (brk.stmts.empty()) throwUserError(brk.kind(), "explain(): " + brk.reason());
-    recordBreak(interp, frame, brk, frame.nextCompileId++);
+    whole.compileId = frame.nextCompileId++;
+    recordBreak(interp, frame, brk, whole);
     frame.hasBreaks = true;
     callWithBreaks(interp, frame, args, a.site);
     entries = frameEntries(frame);

@@ -129,7 +129,7 @@ void CompileTrace::compileStart(const FrameObj& frame, int compileId, int firstL
   emit("compile_start", j);
 }
 
-void CompileTrace::compileEnd(const FrameObj& frame, const Entry& entry) {
+void CompileTrace::shapeFacts(const FrameObj& frame, const Entry& entry) {
   const shapes::ShapeEnv& env = *entry.env;
   for (size_t i = 0; i < env.numSymbols(); ++i) {
     const shapes::SymbolInfo& s = env.symbol(static_cast<uint32_t>(i));
@@ -154,6 +154,11 @@ void CompileTrace::compileEnd(const FrameObj& frame, const Entry& entry) {
     putLocation(j, r.loc);
     emit("specialization", j);
   }
+}
+
+void CompileTrace::compileEnd(const FrameObj& frame, const Entry& entry) {
+  shapeFacts(frame, entry);
+  const shapes::ShapeEnv& env = *entry.env;
   size_t shown = 0;
   for (const shapes::Guard& g : entry.guards.guards()) {
     json j = compileFields(frame, entry.compileId);
@@ -200,9 +205,12 @@ void CompileTrace::compileEnd(const FrameObj& frame, const Entry& entry) {
   emit("compile_end", end);
 }
 
-void CompileTrace::compileFailed(const FrameObj& frame, int compileId, bool isBreak,
+void CompileTrace::compileFailed(const FrameObj& frame, const Entry& entry, bool isBreak,
                                  const std::string& error) {
-  json j = compileFields(frame, compileId);
+  // A failed compile's symbols and specializations explain it (mark_dynamic's
+  // ConstraintViolation names one); a broken one's are of no use.
+  if (!isBreak && entry.env) shapeFacts(frame, entry);
+  json j = compileFields(frame, entry.compileId);
   j["ok"] = false;
   if (isBreak)
     j["break"] = true;

@@ -36,7 +36,8 @@ class CompileTrace {
   /// A finished compile: its symbols, specializations, guards, graph and timings.
   void compileEnd(const FrameObj& frame, const Entry& entry);
   /// A compile that did not produce an entry: its trace broke, or an error stopped it.
-  void compileFailed(const FrameObj& frame, int compileId, bool isBreak, const std::string& error);
+  void compileFailed(const FrameObj& frame, const Entry& entry, bool isBreak,
+                     const std::string& error);
   void graphBreak(Interpreter& interp, const FrameObj& frame, int compileId, const TracedBreak& brk);
   void firstRun(const FrameObj& frame, const Entry& entry, double ms);
   /// The entry ran its `calls`-th time (the caller samples: powers of two).
@@ -55,6 +56,8 @@ class CompileTrace {
   /// trace up to its last event).
   void emit(const char* event, nlohmann::json& fields);
   nlohmann::json compileFields(const FrameObj& frame, int compileId);
+  /// The symbols an entry's trace made, and the ones it specialized.
+  void shapeFacts(const FrameObj& frame, const Entry& entry);
 
   FILE* file_;
   std::string path_;

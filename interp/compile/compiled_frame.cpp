@@ -25,20 +25,22 @@
 namespace tessel::interp {
 
 FrameObj::FrameObj(Value fn, CompileOptions opts, CompilerState& st)
-    : Object(Type::Compiled), function(std::move(fn)), options(std::move(opts)), state(st) {
+    : Object(Type::Compiled),
+      function(std::move(fn)),
+      options(std::move(opts)),
+      state(st),
+      name_(function.as<FunctionObj>()->proto->name) {
   frameId = static_cast<int>(state.frames.size());
   state.frames.push_back(this);
 }
 
 FrameObj::~FrameObj() {
-  if (state.trace) state.trace->frameSummary(*this);
+  if (state.trace && !scratch) state.trace->frameSummary(*this);
   for (auto& f : state.frames)
     if (f == this) f = nullptr;
 }
 
-std::string FrameObj::name() const {
-  return function.as<FunctionObj>()->proto->name;
-}
+
 
 std::optional<backends::Device> CompileOptions::device() const {
   if (backend == "cpu") return backends::Device::Cpu;
@@ -216,10 +218,12 @@ GraphRun runGraph(Entry& entry, const FlatArgs& flat) {
   return run;
 }
 
-void recordBreak(Interpreter& interp, FrameObj& frame, const TracedBreak& brk, int compileId) {
+void recordBreak(Interpreter& interp, FrameObj& frame, const TracedBreak& brk,
+                 const Entry& entry) {
+  const int compileId = entry.compileId;
   if (CompileTrace* trace = frame.state.trace.get()) {
     trace->graphBreak(interp, frame, compileId, brk);
-    trace->compileFailed(frame, compileId, true, "");
+    trace->compileFailed(frame, entry, true, "");
   }
   if (brk.stmts.empty()) return;
   for (Stmt* s : brk.stmts) frame.breakStmts.insert(s);
@@ -281,12 +285,12 @@ void countCompile(FrameObj& frame, const Entry& entry) {
   if (frame.state.trace) frame.state.trace->compileEnd(frame, entry);
 }
 
-void compileFailed(FrameObj& frame, int compileId, const std::exception& error) {
+void compileFailed(FrameObj& frame, const Entry& entry, const std::exception& error) {
   if (!frame.state.trace) return;
   std::string text = error.what();
   if (auto* e = dynamic_cast<const UserError*>(&error))
     text = std::string(errorKindName(e->kind())) + ": " + text;
-  frame.state.trace->compileFailed(frame, compileId, false, text);
+  frame.state.trace->compileFailed(frame, entry, false, text);
 }
 
 GraphRun firstRun(FrameObj& frame, Entry& entry, const FlatArgs& flat) {
@@ -362,7 +366,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   try {
     Tracer(interp, frame, *entry, frame.codeState).trace(args, a.site);
   } catch (const TracedBreak& brk) {
-    recordBreak(interp, frame, brk, compileId);
+    recordBreak(interp, frame, brk, *entry);
     if (brk.stmts.empty()) {
       // The call itself cannot be traced (its where-clause needs data): eager from now on.
       frame.fellBack = true;
@@ -373,7 +377,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
     frame.hasBreaks = true;
     return callWithBreaks(interp, frame, args, a.site);
   } catch (const std::exception& e) {
-    compileFailed(frame, compileId, e);
+    compileFailed(frame, *entry, e);
     throw;
   }
   countCompile(frame, *entry);

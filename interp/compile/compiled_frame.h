@@ -116,8 +116,14 @@ struct FrameObj : Object {
   std::string file;   // "f.dsl", as the user named it
   int line = 0;
   std::string script;  // the absolute path of `file` when it is a file (PGO), else ""
-  std::string name() const;
+  bool scratch = false;  // made by explain(): not part of the program's trace
+  // A copy: the function's code may be freed before a frame kept alive by a reference cycle,
+  // whose summary the structured trace writes at exit.
+  const std::string& name() const { return name_; }
   const std::string& location() const { return where; }
+
+ private:
+  std::string name_;
 };
 
 /// How an entry's graph ran on one call: its outputs and what rebuilds values from them.
@@ -151,16 +157,16 @@ int beginCompile(FrameObj& frame, const CompileUnit& unit, bool recompile,
 /// Adds a finished compile to the frame's stats (and the structured trace).
 void countCompile(FrameObj& frame, const Entry& entry);
 /// A compile that ended in an error rather than an entry (the structured trace).
-void compileFailed(FrameObj& frame, int compileId, const std::exception& error);
+void compileFailed(FrameObj& frame, const Entry& entry, const std::exception& error);
 /// Runs an entry's graph for the first time, right after its compile (the trace times it).
 GraphRun firstRun(FrameObj& frame, Entry& entry, const FlatArgs& flat);
 /// Counts a cache hit of `entry`.
 void countHit(FrameObj& frame, Entry& entry);
 Value rebuildOutput(const OutputTemplate& t, const GraphRun& run);
 /// Remembers where a trace broke (the statements to run eagerly from now on), counts and logs
-/// it; `compileId` tags the log line.
+/// it; `entry` is the compile that broke.
 void recordBreak(Interpreter& interp, FrameObj& frame, const class TracedBreak& brk,
-                 int compileId);
+                 const Entry& entry);
 
 /// Wraps a function in a frame (compile(f, ...) and @compile).
 Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options);

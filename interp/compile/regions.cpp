@@ -237,10 +237,10 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
       Tracer(interp_, frame_, *entry, region.codeState)
           .traceRegion({block.data() + begin, block.data() + end, &f, &region.reads});
     } catch (const TracedBreak& brk) {
-      recordBreak(interp_, frame_, brk, compileId);
+      recordBreak(interp_, frame_, brk, *entry);
       throw;
     } catch (const std::exception& e) {
-      compileFailed(frame_, compileId, e);
+      compileFailed(frame_, *entry, e);
       throw;
     }
     // A region that made a captured variable would hand the same cell to every call.
