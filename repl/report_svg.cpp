@@ -60,10 +60,19 @@ struct Lane {
   bool heading = false;
 };
 
+/// "train (train.dsl:10) lines 11-12": the frame label, short enough for the label column
+/// (the file without its folders, "lines" for "region lines"); the tooltip has it in full.
+std::string laneLabel(const CompileRecord& c) {
+  std::string label = frameLabel(c, true);
+  if (size_t at = label.rfind(" region lines "); c.region && at != std::string::npos)
+    label.replace(at, 14, " lines ");
+  return label;
+}
+
 std::vector<Lane> lanesOf(const Trace& trace, const std::vector<FrameView>& frames) {
   std::vector<Lane> lanes;
   for (const FrameView& f : frames)
-    lanes.push_back({f.process, frameLabel(*f.compiles.front(), true), f.label, &f});
+    lanes.push_back({f.process, laneLabel(*f.compiles.front()), f.label, &f});
   for (size_t p = 0; p < trace.processes.size(); ++p) {
     for (const Fallback& fb : trace.processes[p].fallbacks) {
       // The frame a fallback names: by frame_id when given, else by function name.
