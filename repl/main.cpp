@@ -8,16 +8,30 @@
 #include "interp/compile/pgo.h"
 #include "interp/interpreter.h"
 #include "repl/repl.h"
+#include "repl/report.h"
 #include "repl/runner.h"
 
 namespace {
 
 tessel::interp::Interpreter* gInterp = nullptr;
+volatile sig_atomic_t gSignal = 0;  // the signal that stopped a script, for its exit status
+bool gRepl = false;
 
-// Only the program installs a signal handler (the library never does): Ctrl-C asks the
-// running script to stop; the REPL then returns to its prompt.
-void onSigint(int) {
+// Only the program installs signal handlers (the library never does). SIGINT and SIGTERM ask
+// the running statement to stop, so a script ends the ordinary way: output flushed, PGO
+// profiles and the compile trace written, status 128 + the signal (130, 143), as shells expect.
+// A second signal while the first is being honoured (a long native op) ends the process at
+// once. In the REPL, Ctrl-C returns to the prompt and keeps the session.
+void onSignal(int sig) {
+  if (gRepl && sig == SIGTERM) {  // the REPL has nothing to save: end as the default would
+    signal(SIGTERM, SIG_DFL);
+    raise(SIGTERM);
+    return;
+  }
   if (gInterp) gInterp->interrupt();
+  if (gRepl) return;
+  gSignal = sig;
+  signal(sig, SIG_DFL);
 }
 
 const char* kUsage =
@@ -54,10 +68,13 @@ int runMain(void* p) {
     status = tessel::repl::runCode(interp, inv->code);
   else if (!inv->script.empty())
     status = tessel::repl::runScript(interp, inv->script);
-  else
+  else {
+    gRepl = true;
     status = tessel::repl::runRepl(interp);
+  }
   std::cout.flush();
   gInterp = nullptr;
+  if (gSignal) status = 128 + gSignal;
   return status;
 }
 
@@ -93,6 +110,8 @@ int main(int argc, char** argv) {
   int i = 1;
   if (argc > 1 && std::string(argv[1]) == "pgo")
     return pgoCommand({argv + 2, argv + argc});
+  if (argc > 1 && std::string(argv[1]) == "report")
+    return tessel::repl::runReport({argv + 2, argv + argc}, std::cout, std::cerr);
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "-h" || a == "--help") {
@@ -137,8 +156,9 @@ int main(int argc, char** argv) {
   }
   for (; i < argc; ++i) inv.args.push_back(argv[i]);
   struct sigaction sa {};
-  sa.sa_handler = onSigint;
+  sa.sa_handler = onSignal;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
   return tessel::repl::runWithLargeStack(runMain, &inv);
 }
