@@ -148,9 +148,10 @@ std::vector<FrameView> framesOf(const Trace& trace) {
 // dynamic version". The trace's `ops` lists every op, so a graph made dynamic has more of them
 // than its static twin (`x * x.shape[0]`: `mul` static; `arange`, `reshape`, `mul` dynamic,
 // the first two turning s0 into a tensor). similarityOps therefore keeps only the ops that
-// depend on a graph input, read from the graph's text (`%2: f32[s0] = mul(%0, %1)`), and
+// depend on a graph input: the trace's `tensor_ops`, or for older traces, read from the text (`%2: f32[s0] = mul(%0, %1)`), and
 // names fused kernels without their size (`fused`), as a folded size can join or leave one.
 std::vector<std::string> similarityOps(const GraphRecord& g) {
+  if (g.hasTensorOps) return g.tensorOps;  // the producer says which ops those are
   static const std::regex line(R"(^%(\d+)[^=]*= ([A-Za-z_][A-Za-z0-9_]*)(.*)$)");
   static const std::regex operand(R"(%(\d+))");
   std::set<std::string> dependent;  // values that depend on an input

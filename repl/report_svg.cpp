@@ -79,7 +79,8 @@ std::vector<Lane> lanesOf(const Trace& trace, const std::vector<FrameView>& fram
       auto it = std::find_if(lanes.begin(), lanes.end(), [&](const Lane& l) {
         if (l.process != p || !l.frame) return false;
         const CompileRecord& c = *l.frame->compiles.front();
-        return fb.frameId >= 0 ? c.frameId == fb.frameId && !c.region : c.frame == fb.frame;
+        return fb.frameId >= 0 ? c.frameId == fb.frameId && c.region == fb.region
+                               : c.frame == fb.frame;
       });
       if (it == lanes.end()) {
         lanes.push_back({p, fb.frame + " (fallback)", fb.frame});

@@ -151,8 +151,7 @@ class Reader {
     c.frame = str(e, "frame");
     c.file = str(e, "file");
     c.line = integer(e, "line").value_or(0);
-    if (auto it = e.find("region"); it != e.end() && it->is_object())
-      c.region = {integer(*it, "first_line").value_or(0), integer(*it, "last_line").value_or(0)};
+    c.region = regionOf(e);
     c.recompile = flag(e, "recompile");
     c.reason = str(e, "reason");
   }
@@ -182,6 +181,10 @@ class Reader {
     g.code = str(e, "code");
     if (auto it = e.find("ops"); it != e.end() && it->is_array())
       for (const json& op : *it) g.ops.push_back(text(op));
+    if (auto it = e.find("tensor_ops"); it != e.end() && it->is_array()) {
+      g.hasTensorOps = true;
+      for (const json& op : *it) g.tensorOps.push_back(text(op));
+    }
     g.nodes = integer(e, "nodes").value_or(0);
     g.inputs = integer(e, "inputs").value_or(0);
     g.outputs = integer(e, "outputs").value_or(0);
@@ -232,8 +235,15 @@ class Reader {
   }
 
   void fallback(const json& e, double t) {
-    p_.fallbacks.push_back(
-        {t, integer(e, "frame_id").value_or(-1), str(e, "frame"), str(e, "reason")});
+    p_.fallbacks.push_back({t, integer(e, "frame_id").value_or(-1), str(e, "frame"),
+                            str(e, "reason"), regionOf(e)});
+  }
+
+  // compile_start's and fallback's `region`: null for a whole function.
+  static std::optional<std::pair<int64_t, int64_t>> regionOf(const json& e) {
+    auto it = e.find("region");
+    if (it == e.end() || !it->is_object()) return std::nullopt;
+    return std::pair{integer(*it, "first_line").value_or(0), integer(*it, "last_line").value_or(0)};
   }
 
   void frameSummary(const json& e, double) {

@@ -48,6 +48,8 @@ struct BreakRecord {
 struct GraphRecord {
   std::string code;
   std::vector<std::string> ops;
+  std::vector<std::string> tensorOps;  // the ops that depend on an input (schema's tensor_ops)
+  bool hasTensorOps = false;           // traces written before tensor_ops have none
   int64_t nodes = 0, inputs = 0, outputs = 0;
   std::string backend;
 };
@@ -99,6 +101,7 @@ struct Fallback {
   double tUs = 0;
   int64_t frameId = -1;  ///< -1 when the event names only the frame
   std::string frame, reason;
+  std::optional<std::pair<int64_t, int64_t>> region;  ///< a region's fallback: its lines
 };
 
 struct FrameSummary {

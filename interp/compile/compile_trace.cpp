@@ -59,6 +59,10 @@ json stateJson(const CodeState& state) {
   return sources;
 }
 
+json regionJson(int firstLine, int lastLine) {
+  return firstLine ? json{{"first_line", firstLine}, {"last_line", lastLine}} : json();
+}
+
 // The command line of this process (the trace is opened before a script's args are known).
 json commandLine() {
   json argv = json::array();
@@ -84,7 +88,7 @@ std::unique_ptr<CompileTrace> CompileTrace::open(const std::string& dir, std::st
     return nullptr;
   }
   std::unique_ptr<CompileTrace> trace(new CompileTrace(f, path));
-  json start = {{"schema", 1}, {"rank", 0}, {"wall_time", wallTime()}, {"argv", commandLine()}};
+  json start = {{"schema", 1}, {"rank", 0}, {"world_size", 1}, {"wall_time", wallTime()}, {"argv", commandLine()}};
   start["cwd"] = std::filesystem::current_path(ec).string();
   trace->emit("start", start);
   return trace;
@@ -123,7 +127,7 @@ void CompileTrace::compileStart(const FrameObj& frame, int compileId, int firstL
   j["frame"] = frame.name();
   j["file"] = frame.file;
   j["line"] = frame.line;
-  j["region"] = firstLine ? json{{"first_line", firstLine}, {"last_line", lastLine}} : json();
+  j["region"] = regionJson(firstLine, lastLine);
   j["recompile"] = recompile;
   j["reason"] = recompile ? json(reason) : json();
   emit("compile_start", j);
@@ -177,15 +181,25 @@ void CompileTrace::compileEnd(const FrameObj& frame, const Entry& entry) {
     emit("guard", j);
   }
   const graph::Graph& g = entry.executable->graph();
-  json ops = json::array();
-  for (const graph::Value& v : g.values()) {
-    if (v.kind == graph::ValueKind::Op) ops.push_back(std::string(shapes::opName(v.op)));
-    if (v.kind == graph::ValueKind::Fused)
-      ops.push_back("fused[" + std::to_string(v.fused->numOps()) + "]");
+  // `tensor_ops` leaves out the ops that only turn sizes into tensors (a dynamic graph's
+  // arange(s0) for `x * x.shape[0]`, which its static twin folds into a constant), so graphs
+  // that differ only in sizes have equal tensor_ops: seed 004's "similar graphs".
+  json ops = json::array(), tensorOps = json::array();
+  std::vector<bool> fromInput(g.size(), false);
+  for (graph::ValueId id = 0; id < g.size(); ++id) {
+    const graph::Value& v = g.value(id);
+    if (v.kind == graph::ValueKind::Input) fromInput[id] = true;
+    if (!v.isNode()) continue;
+    for (graph::ValueId a : v.args) fromInput[id] = fromInput[id] || fromInput[a];
+    std::string name = v.kind == graph::ValueKind::Op ? std::string(shapes::opName(v.op)) : "fused";
+    ops.push_back(v.kind == graph::ValueKind::Op ? name
+                                                 : name + "[" + std::to_string(v.fused->numOps()) + "]");
+    if (fromInput[id]) tensorOps.push_back(name);
   }
   json graphEvent = compileFields(frame, entry.compileId);
   graphEvent["code"] = entry.graphText;
   graphEvent["ops"] = std::move(ops);
+  graphEvent["tensor_ops"] = std::move(tensorOps);
   graphEvent["nodes"] = g.numNodes();
   graphEvent["inputs"] = g.inputs().size();
   graphEvent["outputs"] = g.outputs().size();
@@ -244,8 +258,10 @@ void CompileTrace::run(const FrameObj& frame, const Entry& entry, int64_t calls)
   emit("run", j);
 }
 
-void CompileTrace::fallback(const FrameObj& frame, const std::string& reason) {
+void CompileTrace::fallback(const FrameObj& frame, int firstLine, int lastLine,
+                            const std::string& reason) {
   json j = {{"frame_id", frame.frameId}, {"frame", frame.name()}, {"reason", reason}};
+  j["region"] = regionJson(firstLine, lastLine);
   emit("fallback", j);
 }
 

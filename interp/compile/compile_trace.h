@@ -42,7 +42,8 @@ class CompileTrace {
   void firstRun(const FrameObj& frame, const Entry& entry, double ms);
   /// The entry ran its `calls`-th time (the caller samples: powers of two).
   void run(const FrameObj& frame, const Entry& entry, int64_t calls);
-  void fallback(const FrameObj& frame, const std::string& reason);
+  /// The frame (firstLine 0) or one of its regions reached config.recompile_limit.
+  void fallback(const FrameObj& frame, int firstLine, int lastLine, const std::string& reason);
   void pgoLoad(const FrameObj& frame, int compileId, const std::string& path,
                const CodeState& state);
   void pgoSave(const std::string& path, size_t frames);

@@ -352,7 +352,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
                 << "); last failing guard: " << reason << "; running it eagerly from now on\n";
       frame.warned = true;
     }
-    if (state.trace) state.trace->fallback(frame, reason);
+    if (state.trace) state.trace->fallback(frame, 0, 0, reason);
     frame.fellBack = true;
     ++frame.stats.fallbacks;
     return interp.call(frame.function, args, a.site);

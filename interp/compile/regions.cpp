@@ -224,7 +224,9 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
                 << "); last failing guard: " << reason << "; running it eagerly from now on\n";
       region.eager = true;
       ++frame_.stats.fallbacks;
-      if (state.trace) state.trace->fallback(frame_, reason);
+      if (state.trace)
+        state.trace->fallback(frame_, static_cast<int>(block[begin]->span.line),
+                              static_cast<int>(block[end - 1]->span.line), reason);
       return ev.execStatements(block.data() + begin, block.data() + end, f);
     }
     const Span& first = block[begin]->span;

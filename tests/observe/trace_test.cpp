@@ -102,6 +102,8 @@ TEST_F(Trace, EveryCompileEventKind) {
   }
   EXPECT_EQ(events.front()["event"], "start");
   EXPECT_EQ(events.front()["schema"], 1);
+  EXPECT_EQ(events.front()["rank"], 0);
+  EXPECT_EQ(events.front()["world_size"], 1);
   EXPECT_EQ(events.front()["argv"].back(), "events.dsl");
   EXPECT_EQ(events.back()["event"], "end");
 
@@ -157,6 +159,12 @@ TEST_F(Trace, EveryCompileEventKind) {
 
   // graph: the code, the ops in order, and the backend.
   bool sawGraph = false;
+  std::map<std::string, json> tensorOps;
+  for (const json& e : ofKind(events, "graph")) tensorOps[e["id"]] = e["tensor_ops"];
+  // grow's static and dynamic graphs are "similar": the dynamic one's arange/reshape only turn
+  // x.shape[0] into a tensor.
+  EXPECT_EQ(tensorOps["1/0"], json::parse(R"(["mul"])"));
+  EXPECT_EQ(tensorOps["1/1"], json::parse(R"(["mul"])"));
   for (const json& e : ofKind(events, "graph"))
     if (e["id"] == "1/1") {
       sawGraph = true;
@@ -216,6 +224,7 @@ TEST_F(Trace, EveryCompileEventKind) {
   ASSERT_EQ(fallbacks.size(), 1u);
   EXPECT_EQ(fallbacks[0]["frame"], "lim");
   EXPECT_EQ(fallbacks[0]["reason"], "n: expected 1, got 2");
+  EXPECT_TRUE(fallbacks[0]["region"].is_null());
 
   // frame_summary: one per frame, with its counters.
   std::map<std::string, json> summaries;
