@@ -68,6 +68,17 @@ TEST(CommandLine, UnknownOptionIsAUsageError) {
   EXPECT_EQ(run("--bogus").status, 2);
 }
 
+TEST(CommandLine, SubcommandsReportAndPgo) {
+  // The report and pgo subcommands are dispatched (their behaviour: report_tests, observe_tests).
+  Result report = run("report --help");
+  EXPECT_EQ(report.status, 0);
+  EXPECT_NE(report.out.find("usage: tessel report"), std::string::npos) << report.out;
+  EXPECT_EQ(run("report /nonexistent/trace-dir").status, 1);
+  Result pgo = run("pgo");
+  EXPECT_EQ(pgo.status, 2);
+  EXPECT_NE(pgo.out.find("usage: tessel pgo show"), std::string::npos) << pgo.out;
+}
+
 }  // namespace
 
 namespace {
