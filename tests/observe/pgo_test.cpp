@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "tessel_process.h"
+#include "tests/observe/tessel_process.h"
 
 namespace tessel::observe {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tessel_process.h"
+#include "tests/observe/tessel_process.h"
 
 namespace tessel::observe {
 namespace {

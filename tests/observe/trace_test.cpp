@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "tessel_process.h"
+#include "tests/observe/tessel_process.h"
 
 namespace tessel::observe {
 namespace {

@@ -1,26 +1,17 @@
 // The `tessel` command line: --version, --help, -c, scripts, exit statuses.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <string>
+
+#include "tests/support/process.h"
 
 namespace {
 
-struct Result {
-  std::string out;
-  int status;
-};
+using Result = tessel::testing::ShellResult;
 
 Result run(const std::string& args) {
-  std::string cmd = std::string(TESSEL_BINARY_DIR) + "/repl/tessel " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {out, WEXITSTATUS(status)};
+  return tessel::testing::runShell(std::string(TESSEL_BINARY_DIR) + "/repl/tessel " + args +
+                                   " 2>&1");
 }
 
 TEST(CommandLine, Version) {

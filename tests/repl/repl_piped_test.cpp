@@ -2,35 +2,25 @@
 // without ending the session, commands, and no history file.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "tests/repl/pty_session.h"
+#include "tests/support/process.h"
 
 namespace {
 
-struct Result {
-  std::string out;
-  int status;
-};
+using Result = tessel::testing::ShellResult;
 
 // Runs the REPL with `input` on stdin; stdout and stderr in `out` (stderr after stdout when
 // `mergeErr` is false it is dropped).
 Result runPiped(const std::string& input, const std::string& cache, bool mergeErr = true) {
   std::string inputFile = cache + "/input.txt";
   std::ofstream(inputFile) << input;
-  std::string cmd = "TESSEL_CACHE_DIR='" + cache + "' " + TESSEL_BINARY_DIR + "/repl/tessel < '" +
-                    inputFile + "'" + (mergeErr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {out, WEXITSTATUS(status)};
+  return tessel::testing::runShell("TESSEL_CACHE_DIR='" + cache + "' " + TESSEL_BINARY_DIR +
+                                   "/repl/tessel < '" + inputFile + "'" +
+                                   (mergeErr ? " 2>&1" : " 2>/dev/null"));
 }
 
 TEST(ReplPiped, EchoesWithoutPrompts) {

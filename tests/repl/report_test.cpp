@@ -24,6 +24,7 @@
 #include "repl/report_html.h"
 #include "repl/report_pgo.h"
 #include "repl/report_trace.h"
+#include "tests/support/process.h"
 
 namespace {
 
@@ -34,47 +35,14 @@ using nlohmann::json;
 // ---------------------------------------------------------------------------------------------
 // Helpers: a scratch directory, files, commands.
 
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string tmpl = fs::temp_directory_path() / "tessel-report-XXXXXX";
-    path_ = mkdtemp(tmpl.data());
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::string p = path_ + "/" + name;
-    fs::create_directories(fs::path(p).parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-
- private:
-  std::string path_;
-};
-
-std::string readText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using tessel::testing::readText;
+using tessel::testing::ScratchDir;
 
 /// Runs `cmd` under sh; what it writes to stdout (callers add 2>&1 to see stderr too).
 std::string shell(const std::string& cmd, int* status = nullptr) {
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  int st = pclose(p);
-  if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-  return out;
+  tessel::testing::ShellResult r = tessel::testing::runShell(cmd);
+  if (status) *status = r.status;
+  return r.out;
 }
 
 size_t count(const std::string& text, const std::string& needle) {
