@@ -44,46 +44,59 @@ json valueJson(const std::optional<double>& v) {
 
 using States = std::map<PgoKey, CodeState>;
 
-// Parses a profile; false with `why` for anything but a well-formed file of this version.
+// Parses a profile; false with `why` for anything but a well-formed file of this version (the
+// file is the user's: any JSON at all may be in it).
 bool parseProfile(const std::string& text, const std::string& script, States& out,
                   std::string& why) {
-  json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) {
     why = "not valid JSON (damaged or truncated)";
     return false;
   }
-  if (!doc.is_object() || !doc.contains("tessel_pgo")) {
+  auto field = [](const json& object, const char* key) -> const json* {
+    if (!object.is_object()) return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+  };
+  const json* version = field(doc, "tessel_pgo");
+  if (!version) {
     why = "not a Tessel PGO profile";
     return false;
   }
-  if (doc["tessel_pgo"] != kProfileVersion) {
-    why = "version " + doc["tessel_pgo"].dump() + ", this tessel reads version " +
+  if (*version != kProfileVersion) {
+    why = "version " + version->dump() + ", this tessel reads version " +
           std::to_string(kProfileVersion);
     return false;
   }
-  if (!script.empty() && doc.value("script", "") != script) {
-    why = "it belongs to another script (" + doc.value("script", "?") + ")";
+  const json* owner = field(doc, "script");
+  const json* frames = field(doc, "frames");
+  if (!owner || !owner->is_string() || !frames || !frames->is_array()) {
+    why = "no script or frames list";
     return false;
   }
-  const json& frames = doc["frames"];
-  if (!frames.is_array()) {
-    why = "no frames list";
+  if (!script.empty() && *owner != script) {
+    why = "it belongs to another script (" + owner->get<std::string>() + ")";
     return false;
   }
-  for (const json& f : frames) {
-    if (!f.is_object() || !f["function"].is_string() || !f["line"].is_number_integer() ||
-        !f["sources"].is_object() || (f.contains("region") && !f["region"].is_string())) {
+  for (const json& f : *frames) {
+    const json* function = field(f, "function");
+    const json* line = field(f, "line");
+    const json* region = field(f, "region");
+    const json* sources = field(f, "sources");
+    if (!function || !function->is_string() || !line || !line->is_number_integer() ||
+        (region && !region->is_string()) || !sources || !sources->is_object()) {
       why = "a frame entry is malformed";
       return false;
     }
-    PgoKey key{doc.value("script", ""), f["function"], f["line"], f.value("region", "")};
+    PgoKey key{owner->get<std::string>(), function->get<std::string>(), line->get<int>(),
+               region ? region->get<std::string>() : ""};
     CodeState state;
-    for (auto& [source, v] : f["sources"].items()) {
-      if (v == "?")
+    for (const auto& [source, v] : sources->items()) {
+      if (v == "?") {
         state.values[source] = std::nullopt;
-      else if (v.is_number())
+      } else if (v.is_number()) {
         state.values[source] = v.get<double>();
-      else {
+      } else {
         why = "source " + source + " has neither a number nor \"?\"";
         return false;
       }

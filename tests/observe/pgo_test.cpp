@@ -98,6 +98,8 @@ TEST_F(Pgo, DamagedProfilesAreIgnoredWithOneWarning) {
       {"not valid JSON", good.substr(0, good.size() / 2)},  // truncated
       {"version 99", "{\"tessel_pgo\": 99, \"script\": \"x\", \"frames\": []}"},
       {"neither a number", wrongValue.dump()},
+      {"no script or frames list", "{\"tessel_pgo\": 1, \"script\": 5, \"frames\": []}"},
+      {"malformed", nlohmann::json::parse(good).merge_patch({{"frames", {7}}}).dump()},
   };
   for (const auto& [why, text] : damages) {
     SCOPED_TRACE(why);
