@@ -40,8 +40,6 @@ FrameObj::~FrameObj() {
     if (f == this) f = nullptr;
 }
 
-
-
 std::optional<backends::Device> CompileOptions::device() const {
   if (backend == "cpu") return backends::Device::Cpu;
   if (backend == "vulkan") return backends::Device::Vulkan;
