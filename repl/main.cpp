@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "interp/compile/pgo.h"
 #include "interp/interpreter.h"
+#include "repl/pgo_command.h"
 #include "repl/repl.h"
 #include "repl/report.h"
 #include "repl/runner.h"
@@ -86,7 +86,7 @@ int pgoCommand(const std::vector<std::string>& words) {
     std::cerr << "usage: tessel pgo show [script.dsl...]\n";
     return 2;
   }
-  return tessel::interp::showPgo({words.begin() + 1, words.end()}, std::cout, std::cerr);
+  return tessel::repl::showPgo({words.begin() + 1, words.end()}, std::cout, std::cerr);
 }
 
 // Reads the value of an option given as `--name VALUE` or `--name=VALUE`; false (with a

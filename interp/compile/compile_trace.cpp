@@ -13,6 +13,7 @@
 #include "backends/graph/fused_program.h"
 #include "backends/graph/graph.h"
 #include "interp/compile/compiled_frame.h"
+#include "interp/compile/pgo.h"
 #include "interp/compile/tracer.h"
 #include "interp/interpreter.h"
 
@@ -43,20 +44,6 @@ std::string wallTime() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return buf;
-}
-
-// A size or int as an integer, a float as itself, "?" once several were seen.
-json stateJson(const CodeState& state) {
-  json sources = json::object();
-  for (const auto& [source, v] : state.values) {
-    if (!v)
-      sources[source] = "?";
-    else if (std::nearbyint(*v) == *v && std::fabs(*v) < 9.0e15)
-      sources[source] = static_cast<int64_t>(*v);
-    else
-      sources[source] = *v;
-  }
-  return sources;
 }
 
 json regionJson(int firstLine, int lastLine) {
@@ -272,7 +259,7 @@ void CompileTrace::pgoLoad(const FrameObj& frame, int compileId, const std::stri
   j["file"] = frame.file;
   j["line"] = frame.line;
   j["path"] = path;
-  j["sources"] = stateJson(state);
+  j["sources"] = codeStateJson(state);
   emit("pgo_load", j);
 }
 

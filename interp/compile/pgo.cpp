@@ -13,7 +13,6 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -33,13 +32,6 @@ uint64_t fnv1a(const std::string& s) {
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
   return h;
-}
-
-json valueJson(const std::optional<double>& v) {
-  if (!v) return "?";
-  double d = *v;
-  if (std::nearbyint(d) == d && std::fabs(d) < 9.0e15) return static_cast<int64_t>(d);
-  return d;
 }
 
 using States = std::map<PgoKey, CodeState>;
@@ -109,12 +101,10 @@ bool parseProfile(const std::string& text, const std::string& script, States& ou
 std::string profileText(const std::string& script, const States& states) {
   json frames = json::array();
   for (const auto& [key, state] : states) {
-    json sources = json::object();
-    for (const auto& [source, v] : state.values) sources[source] = valueJson(v);
     frames.push_back({{"function", key.function},
                       {"line", key.line},
                       {"region", key.region},
-                      {"sources", std::move(sources)}});
+                      {"sources", codeStateJson(state)}});
   }
   json doc = {{"tessel_pgo", kProfileVersion}, {"script", script}, {"frames", std::move(frames)}};
   return doc.dump(2) + "\n";
@@ -176,6 +166,19 @@ bool writeWhole(const std::string& path, const std::string& text, std::string& w
 }
 
 }  // namespace
+
+json codeStateJson(const CodeState& state) {
+  json sources = json::object();
+  for (const auto& [source, v] : state.values) {
+    if (!v)
+      sources[source] = "?";
+    else if (std::nearbyint(*v) == *v && std::fabs(*v) < 9.0e15)
+      sources[source] = static_cast<int64_t>(*v);
+    else
+      sources[source] = *v;
+  }
+  return sources;
+}
 
 bool PgoKey::operator<(const PgoKey& o) const {
   return std::tie(script, function, line, region) <
@@ -265,126 +268,22 @@ std::string pgoScriptOf(const std::string& sourceName) {
   return ec ? "" : p.string();
 }
 
-namespace {
-
-std::string number(double v) {
-  if (std::nearbyint(v) == v && std::fabs(v) < 9.0e15)
-    return std::to_string(static_cast<int64_t>(v));
+std::string sourceValueText(const std::optional<double>& v) {
+  if (!v) return "?";
+  if (std::nearbyint(*v) == *v && std::fabs(*v) < 9.0e15)
+    return std::to_string(static_cast<int64_t>(*v));
   std::ostringstream s;
-  s << v;
+  s << *v;
   return s.str();
 }
 
-// "x.shape[1]" -> ("x", 1); anything else is a scalar source.
-bool tensorDim(const std::string& source, std::string& tensor, size_t& dim) {
-  size_t at = source.rfind(".shape[");
-  if (at == std::string::npos || source.back() != ']') return false;
-  std::string digits = source.substr(at + 7, source.size() - at - 8);
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
-  tensor = source.substr(0, at);
-  dim = std::stoul(digits);
-  return true;
-}
-
-std::vector<std::string> dynamicSources(const CodeState& state) {
-  std::vector<std::string> out;
-  for (const auto& [source, v] : state.values)
-    if (!v) out.push_back(source);
-  return out;
-}
-
-}  // namespace
-
-std::string renderCodeState(const CodeState& state) {
-  std::map<std::string, std::vector<std::optional<double>>> tensors;
-  std::string out;
-  for (const auto& [source, v] : state.values) {
-    std::string tensor;
-    size_t dim;
-    if (!tensorDim(source, tensor, dim)) continue;
-    auto& sizes = tensors[tensor];
-    if (sizes.size() <= dim) sizes.resize(dim + 1, std::nullopt);
-    sizes[dim] = v;
+bool readProfile(const std::string& path, std::map<PgoKey, CodeState>& states, std::string& why) {
+  std::string text;
+  if (!readFile(path, text)) {
+    why = "unreadable";
+    return false;
   }
-  for (const auto& [source, v] : state.values) {
-    std::string tensor;
-    size_t dim;
-    if (tensorDim(source, tensor, dim)) continue;
-    out += source + ": " + (v ? "scalar " + number(*v) : "fully dynamic scalar") + "\n";
-  }
-  for (const auto& [tensor, sizes] : tensors) {
-    // Tensors are contiguous: a stride is the product of the later sizes, "?" if one varies.
-    std::vector<std::string> size, stride(sizes.size());
-    std::optional<double> product = 1;
-    for (size_t d = sizes.size(); d-- > 0;) {
-      stride[d] = product ? number(*product) : "?";
-      product = product && sizes[d] ? std::optional<double>(*product * *sizes[d]) : std::nullopt;
-    }
-    for (const auto& s : sizes) size.push_back(s ? number(*s) : "?");
-    auto list = [](const std::vector<std::string>& xs) {
-      std::string r = "[";
-      for (size_t i = 0; i < xs.size(); ++i) r += (i ? ", " : "") + xs[i];
-      return r + "]";
-    };
-    out += tensor + ": tensor size=" + list(size) + " stride=" + list(stride) + "\n";
-  }
-  return out;
-}
-
-int showPgo(const std::vector<std::string>& scripts, std::ostream& out, std::ostream& err) {
-  PgoStore store(PgoStore::defaultDir(), nullptr);
-  std::vector<std::string> paths;
-  std::error_code ec;
-  if (scripts.empty()) {
-    for (const auto& entry : fs::directory_iterator(PgoStore::defaultDir(), ec))
-      if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
-    std::sort(paths.begin(), paths.end());
-    if (paths.empty()) {
-      out << "no PGO profiles in " << PgoStore::defaultDir() << "\n";
-      return 0;
-    }
-  } else {
-    for (const std::string& s : scripts) {
-      std::string script = pgoScriptOf(s);
-      if (script.empty()) {
-        err << "tessel: pgo show: " << s << " is not a script file\n";
-        return 1;
-      }
-      std::string path = store.profilePath(script);
-      if (!fs::exists(path, ec)) {
-        err << "tessel: pgo show: no PGO profile for " << s << " (looked for " << path << ")\n";
-        return 1;
-      }
-      paths.push_back(path);
-    }
-  }
-  int status = 0;
-  for (const std::string& path : paths) {
-    std::string text, why;
-    States states;
-    if (!readFile(path, text) || !parseProfile(text, "", states, why)) {
-      err << "tessel: pgo show: ignoring " << path << ": " << (why.empty() ? "unreadable" : why)
-          << "\n";
-      status = 1;
-      continue;
-    }
-    std::set<std::string> dynamic;
-    for (const auto& [key, state] : states) {
-      out << key.script << ":" << key.line << ":" << key.function;
-      if (!key.region.empty()) out << " (region " << key.region << ")";
-      out << ":\n" << renderCodeState(state);
-      for (const std::string& s : dynamicSources(state)) dynamic.insert(s);
-    }
-    if (dynamic.empty()) {
-      out << "no dynamic sources\n";
-    } else {
-      out << "TESSEL_DYNAMIC_SOURCES=";
-      bool first = true;
-      for (const std::string& s : dynamic) out << (first ? "" : ",") << s, first = false;
-      out << "\n";
-    }
-  }
-  return status;
+  return parseProfile(text, "", states, why);
 }
 
 }  // namespace tessel::interp

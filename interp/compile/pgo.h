@@ -18,8 +18,8 @@
 
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -75,12 +75,12 @@ class PgoStore {
 /// file (the REPL, -c, an embedder's string).
 std::string pgoScriptOf(const std::string& sourceName);
 
-/// `tessel pgo show [script]`: renders the profile of `script` (or of every script) as seed 004
-/// does (`x: tensor size=[?, 8] stride=[8, 1]`, `n: fully dynamic scalar`), then the
-/// TESSEL_DYNAMIC_SOURCES line that would reproduce its dynamic sources. Returns the exit status.
-int showPgo(const std::vector<std::string>& scripts, std::ostream& out, std::ostream& err);
-
-/// One state rendered, a line per tensor or scalar argument (also for the trace and tests).
-std::string renderCodeState(const CodeState& state);
+/// A profile's sources as JSON: a size or int as an integer, a float as itself, "?" once several
+/// values were seen (the profile file and the structured trace write them so).
+nlohmann::json codeStateJson(const CodeState& state);
+/// One source's value as `tessel pgo show` prints it: "?", "8", "0.5".
+std::string sourceValueText(const std::optional<double>& v);
+/// Reads a profile file (of any script); false with `why` when it is not a good one.
+bool readProfile(const std::string& path, std::map<PgoKey, CodeState>& states, std::string& why);
 
 }  // namespace tessel::interp
