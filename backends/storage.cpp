@@ -101,6 +101,7 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
     device = tHook->device();
   }
   size_t size = roundSize(bytes);
+  MemoryCharge charge = chargeMemory(size);  // before any memory is taken (Note [Memory budget])
   void* p = nullptr;
   if (size <= kSmallMax) {
     if (auto* list = smallList(size); list && !list->empty()) {
@@ -123,7 +124,9 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
                    "out of memory: cannot allocate " + std::to_string(bytes) + " bytes (" +
                        std::to_string(bytes >> 20) + " MiB) on " +
                        std::string(deviceName(device)));
-  return std::make_shared<Storage>(Key{}, p, size, device);
+  auto storage = std::make_shared<Storage>(Key{}, p, size, device);
+  storage->charge_ = std::move(charge);
+  return storage;
 }
 
 Storage::~Storage() {

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "backends/device.h"
+#include "backends/memory_budget.h"
 
 namespace tessel::backends {
 
@@ -37,6 +38,7 @@ class Storage {
   size_t bytes_;
   Device device_;
   std::shared_ptr<const void> owner_;  ///< set for borrowed bytes: they are not freed here
+  MemoryCharge charge_;  ///< the interpreter's budget these bytes count against (if any)
 };
 
 /// Where Storage::allocate takes memory on this thread while a hook is installed (the tpu

@@ -12,7 +12,18 @@
 
 namespace tessel::interp {
 
+namespace {
+thread_local std::optional<backends::Device> tDefaultDevice;
+}  // namespace
+
+std::optional<backends::Device> setThreadDefaultDevice(std::optional<backends::Device> device) {
+  std::optional<backends::Device> previous = tDefaultDevice;
+  tDefaultDevice = device;
+  return previous;
+}
+
 backends::Device defaultDevice() {
+  if (tDefaultDevice) return *tDefaultDevice;
   static const backends::Device device = [] {
     const char* env = std::getenv("TESSEL_DEVICE");
     if (!env || !*env) return backends::Device::Cpu;

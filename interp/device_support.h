@@ -2,14 +2,20 @@
 // Vulkan backend the first time a program asks for it, and host copies for printing.
 #pragma once
 
+#include <optional>
+
 #include "backends/device.h"
 #include "backends/tensor.h"
 #include "interp/value.h"
 
 namespace tessel::interp {
 
-/// TESSEL_DEVICE, else cpu: where creation ops put their results.
+/// Where creation ops put their results: the running interpreter's device option, else
+/// TESSEL_DEVICE, else cpu.
 backends::Device defaultDevice();
+/// Sets the device option of the interpreter running on this thread (Interpreter::Entry);
+/// returns the previous one.
+std::optional<backends::Device> setThreadDefaultDevice(std::optional<backends::Device> device);
 /// Makes sure `device` has a registered backend (starting Vulkan on first use); DeviceError
 /// when this machine has none.
 void ensureDevice(backends::Device device);

@@ -60,11 +60,21 @@ Evaluator::Evaluator(Interpreter& interp)
     : interp_(interp),
       interruptFlag_(&interp.interruptFlag()),
       maxCallDepth_(interp.options().maxCallDepth),
+      maxSteps_(interp.options().maxSteps),
+      stepsLeft_(maxSteps_ > 0 ? maxSteps_ : INT64_MAX),
       stack_(kValueStackSize) {}
 
 void Evaluator::interrupted(const Span& span) {
   interruptFlag_->store(false);
   raise(ErrorKind::Interrupted, "interrupted", span);
+}
+
+void Evaluator::stepLimitExceeded(const Span& span) {
+  stepsLeft_ = INT64_MAX;  // the error's own handling (a caller's cleanup) must not trip again
+  raise(ErrorKind::LimitError,
+        "step limit exceeded: more than " + std::to_string(maxSteps_) +
+            " statements and calls (maxSteps, --max-steps)",
+        span);
 }
 
 // Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
@@ -75,6 +85,7 @@ void Evaluator::interrupted(const Span& span) {
   FnProto* proto = fn->proto;
   checkInterrupt(site);
   checkStack(site);
+  countStep(site);
   if (depth_ >= maxCallDepth_)
     raise(ErrorKind::LimitError,
           "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +

@@ -41,6 +41,7 @@ bool Evaluator::conditionSlow(Expr* e, Frame& f) {
 Flow Evaluator::execStatements(Stmt* const* it, Stmt* const* end, Frame& f) {
   try {
     for (; it != end; ++it) {
+      countStep((*it)->span);
       Flow flow = exec(*it, f);
       if (flow != Flow::Normal) return flow;
     }

@@ -112,6 +112,8 @@ class Evaluator {
   /// Runs a module's top-level code. With `echo`, returns the value of a trailing expression
   /// statement.
   Value runModule(FnProto* proto, ModuleObj& module, bool echo);
+  /// Starts a fresh count of steps for InterpreterOptions::maxSteps (Interpreter::Entry).
+  void resetSteps() { stepsLeft_ = maxSteps_ > 0 ? maxSteps_ : INT64_MAX; }
 
   Value callValue(const Value& callee, std::span<Value> positional,
                   std::span<const std::string> kwNames, std::span<Value> kwValues, Span site);
@@ -270,12 +272,20 @@ class Evaluator {
       interrupted(span);
   }
   [[noreturn]] void interrupted(const Span& span);
+  /// Counts one step (a statement or a call) against InterpreterOptions::maxSteps.
+  void countStep(const Span& span) {
+    if (--stepsLeft_ < 0) [[unlikely]]
+      stepLimitExceeded(span);
+  }
+  [[noreturn]] void stepLimitExceeded(const Span& span);
 
   struct FrameGuard;
   Interpreter& interp_;
 
   std::atomic<bool>* interruptFlag_;
   int maxCallDepth_;
+  int64_t maxSteps_;    // 0: no limit
+  int64_t stepsLeft_;   // of the current entry (resetSteps)
 
   /// The frame slots of every active call (Note [Value stack] in eval_call.cpp): zeroed
   /// memory from calloc, so that pages no script reaches cost nothing. All-zero bytes are an

@@ -8,6 +8,7 @@
 
 #include "interp/builtins.h"
 #include "interp/diagnostics.h"
+#include "interp/device_support.h"
 #include "interp/evaluator.h"
 #include "interp/native_modules.h"
 #include "interp/parser.h"
@@ -17,11 +18,38 @@ namespace tessel::interp {
 
 namespace fs = std::filesystem;
 
+// Note [Interpreter entry]
+// Interpreters are independent (embedding.md): each has its own memory budget, tpu config and
+// stats, and default device, but the layers below read those through the thread that runs
+// (a thread-local each), since a kernel or an allocation does not know its interpreter. So
+// every way into an interpreter opens an Entry, which installs them on the current thread
+// and puts back whatever was there before (an interpreter may call into another: a host
+// function of one running a second). The outermost Entry also starts a fresh step count and
+// forgets an interrupt() that arrived while nothing ran.
+
+Interpreter::Entry::Entry(Interpreter& interp)
+    : interp_(interp), budget_(interp.memoryBudget_), tpu_(&interp.tpu_),
+      previousDevice_(setThreadDefaultDevice(interp.options_.device)) {
+  if (interp_.entries_++ == 0) {
+    interp_.interruptRequested_.store(false);
+    if (interp_.evaluator_) interp_.evaluator_->resetSteps();
+  }
+}
+
+Interpreter::Entry::~Entry() {
+  --interp_.entries_;
+  setThreadDefaultDevice(previousDevice_);
+}
+
 Interpreter::Interpreter(InterpreterOptions options)
     : options_(std::move(options)),
-      compiler_(compilerPlugin() ? compilerPlugin()->createState() : nullptr),
-      evaluator_(std::make_unique<Evaluator>(*this)),
+      memoryBudget_(options_.maxMemoryBytes > 0
+                        ? std::make_shared<backends::MemoryBudget>(options_.maxMemoryBytes)
+                        : nullptr),
       out_(&std::cout) {
+  Entry entry(*this);  // the compiler's state registers its tpu log in this interpreter's
+  compiler_ = compilerPlugin() ? compilerPlugin()->createState() : nullptr;
+  evaluator_ = std::make_unique<Evaluator>(*this);
   prelude_ = newModule("builtins", "");
   registerCoreBuiltins(*prelude_);
   registerNativeBuiltins(*this, *prelude_);
@@ -31,6 +59,8 @@ Interpreter::Interpreter(InterpreterOptions options)
   main_->define("args", makeList(std::move(argv)));
 }
 
+// Tensors freed on the way give their bytes back to the budget they were charged to, Entry or
+// not (Note [Memory budget]).
 Interpreter::~Interpreter() = default;
 
 Ref<ModuleObj> Interpreter::newModule(std::string name, std::string path) {
@@ -54,21 +84,22 @@ Value Interpreter::runProgram(uint32_t file, ModuleObj& module, bool echo) {
       if (Value* b = prelude_->lookup(module.globalNames[i])) module.globals[i] = *b;
   FnProto* proto = program->proto;
   programs_.push_back(std::move(program));
-  interruptRequested_.store(false);
   return evaluator_->runModule(proto, module, echo);
 }
 
-void Interpreter::runFile(const std::string& path) {
+Value Interpreter::runFile(const std::string& path, bool echo) {
+  Entry entry(*this);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(ErrorKind::ImportError, "cannot open script '" + path + "'");
   std::stringstream text;
   text << in.rdbuf();
   main_->path = path;
   uint32_t file = sources_.add(path, text.str());
-  runProgram(file, *main_, false);
+  return runProgram(file, *main_, echo);
 }
 
 Value Interpreter::runSource(const std::string& displayName, const std::string& text, bool echo) {
+  Entry entry(*this);
   uint32_t file = sources_.add(displayName, text);
   return runProgram(file, *main_, echo);
 }
@@ -79,6 +110,7 @@ Value Interpreter::evalExpression(const std::string& displayName, const std::str
 
 Value Interpreter::call(const Value& callee, std::span<Value> positional, Span site,
                         std::span<const std::string> kwNames, std::span<Value> kwValues) {
+  Entry entry(*this);
   return evaluator_->callValue(callee, positional, kwNames, kwValues, site);
 }
 
@@ -95,7 +127,6 @@ std::vector<std::string> stdlibDirs() {
     }
     dirs.push_back(list.substr(start));
   }
-  dirs.push_back(TESSEL_STDLIB_DIR);
   return dirs;
 }
 
@@ -122,6 +153,9 @@ Value Interpreter::importModule(const std::string& name, bool isPath, const std:
       break;
     }
   }
+  const std::string_view* embedded = nullptr;
+  if (found.empty() && !isPath && (embedded = findEmbeddedModule(name)))
+    found = "<stdlib>/" + name + ".dsl";  // Note [Embedded stdlib]
   if (found.empty()) {
     std::string where;
     for (const fs::path& c : candidates) where += (where.empty() ? "" : ", ") + c.string();
@@ -133,9 +167,13 @@ Value Interpreter::importModule(const std::string& name, bool isPath, const std:
   for (const std::string& p : importing_)
     if (p == key) raise(ErrorKind::ImportError, "circular import of '" + name + "'", site);
 
-  std::ifstream in(found, std::ios::binary);
   std::stringstream text;
-  text << in.rdbuf();
+  if (embedded) {
+    text << *embedded;
+  } else {
+    std::ifstream in(found, std::ios::binary);
+    text << in.rdbuf();
+  }
   std::string stem = found.stem().string();
   Ref<ModuleObj> module = newModule(stem, key);
   importing_.push_back(key);

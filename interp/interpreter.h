@@ -5,10 +5,14 @@
 #include <atomic>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "backends/device.h"
+#include "backends/memory_budget.h"
+#include "backends/tpu/tpu.h"
 #include "interp/ast.h"
 #include "interp/objects.h"
 #include "interp/source.h"
@@ -23,6 +27,13 @@ struct InterpreterOptions {
   int maxCallDepth = 10000;
   /// Script arguments, visible to scripts as `args` (a list of strings).
   std::vector<std::string> args;
+  /// Statements plus Tessel calls one entry (a run, an embedder's call) may execute before a
+  /// LimitError; 0: no limit.
+  int64_t maxSteps = 0;
+  /// Tensor bytes this interpreter may hold at once (Note [Memory budget]); 0: no limit.
+  int64_t maxMemoryBytes = 0;
+  /// Where creation ops put tensors; unset: TESSEL_DEVICE, else cpu.
+  std::optional<backends::Device> device;
 };
 
 class Interpreter {
@@ -32,18 +43,40 @@ class Interpreter {
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
-  /// Runs a script file as the main module. Throws ScriptError.
-  void runFile(const std::string& path);
+  /// Runs a script file as the main module. With `echo`, the value of a final expression
+  /// statement is returned (else none). Throws ScriptError.
+  Value runFile(const std::string& path, bool echo = false);
   /// Runs source text in the main module (`tessel -c`, the REPL, embedders). With `echo`, the
   /// value of a final expression statement is returned (else none). Throws ScriptError.
   Value runSource(const std::string& displayName, const std::string& text, bool echo = false);
   /// Parses and resolves only, as `:type` needs; throws ScriptError.
   Value evalExpression(const std::string& displayName, const std::string& text);
 
+  /// What an interpreter installs on its thread while it runs (Note [Interpreter entry]).
+  /// runFile, runSource, importModule and call enter by themselves; code that works on the
+  /// interpreter's values by other means (the embedding API) enters first.
+  class Entry {
+   public:
+    explicit Entry(Interpreter& interp);
+    ~Entry();
+    Entry(const Entry&) = delete;
+    Entry& operator=(const Entry&) = delete;
+
+   private:
+    Interpreter& interp_;
+    backends::ScopedMemoryBudget budget_;
+    backends::tpu::ScopedTpuState tpu_;
+    std::optional<backends::Device> previousDevice_;
+  };
+
   /// Asks the running script to stop at its next loop iteration or call; safe from any thread
   /// and from a signal handler. The script fails with an `Interrupted` error.
   void interrupt() { interruptRequested_.store(true, std::memory_order_relaxed); }
   std::atomic<bool>& interruptFlag() { return interruptRequested_; }
+
+  /// The embedding API's state for this interpreter (api/), for its host functions; null when
+  /// the interpreter is used directly.
+  void* embedder = nullptr;
 
   /// Where print() writes (stdout by default).
   void setOutput(std::ostream* out) { out_ = out; }
@@ -78,6 +111,9 @@ class Interpreter {
   Value runProgram(uint32_t file, ModuleObj& module, bool echo);
 
   InterpreterOptions options_;
+  std::shared_ptr<backends::MemoryBudget> memoryBudget_;  // null: no limit
+  backends::tpu::TpuState tpu_;                           // config.tpu_*, stats()["tpu"]
+  int entries_ = 0;                                       // Entry scopes open
   // Before every member that can hold values: compiled frames unregister from it when the
   // modules holding them are destroyed, so it must be destroyed last.
   std::shared_ptr<CompilerState> compiler_;

@@ -1,6 +1,9 @@
 // The registry of non-core built-ins and built-in modules.
 #include "interp/native_modules.h"
 
+#include <utility>
+#include <vector>
+
 #include "interp/interpreter.h"
 #include "interp/tensor_bridge.h"
 
@@ -8,7 +11,23 @@ namespace tessel::interp {
 
 namespace {
 const CompilerPlugin* gPlugin = nullptr;
+
+// Filled by static initializers before main(), read-only afterwards (no lock needed).
+std::vector<std::pair<std::string, std::string_view>>& embeddedModules() {
+  static auto* modules = new std::vector<std::pair<std::string, std::string_view>>;
+  return *modules;
+}
 }  // namespace
+
+void registerEmbeddedModule(std::string name, std::string_view text) {
+  embeddedModules().emplace_back(std::move(name), text);
+}
+
+const std::string_view* findEmbeddedModule(const std::string& name) {
+  for (const auto& [n, text] : embeddedModules())
+    if (n == name) return &text;
+  return nullptr;
+}
 
 void installCompilerPlugin(const CompilerPlugin& plugin) {
   static CompilerPlugin installed;

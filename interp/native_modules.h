@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "interp/objects.h"
 
@@ -33,5 +35,16 @@ struct CompilerPlugin {
 void installCompilerPlugin(const CompilerPlugin& plugin);
 /// The installed compiler, or nullptr.
 const CompilerPlugin* compilerPlugin();
+
+// Note [Embedded stdlib]
+// The modules of stdlib/ (nn.dsl, ...) are compiled into the library as text: an app that
+// links an installed libtessel, wherever it lives, imports `nn` with no path to configure.
+// stdlib/CMakeLists.txt generates the registration (a static initializer in tessel_stdlib,
+// linked whole like the compiler). A file of that name next to the importing script, or in a
+// directory of $TESSEL_STDLIB_PATH, is found first, so a user can shadow or develop a module.
+/// Registers the source text of stdlib module `name` (called before main() runs).
+void registerEmbeddedModule(std::string name, std::string_view text);
+/// The text of an embedded module, or nullptr.
+const std::string_view* findEmbeddedModule(const std::string& name);
 
 }  // namespace tessel::interp

@@ -17,6 +17,14 @@ std::string_view errorKindName(ErrorKind kind) {
   return "Error";
 }
 
+std::optional<ErrorKind> errorKindFromName(std::string_view name) {
+#define TESSEL_X(k) \
+  if (name == #k) return ErrorKind::k;
+  TESSEL_ERROR_KINDS(TESSEL_X)
+#undef TESSEL_X
+  return std::nullopt;
+}
+
 void throwUserError(ErrorKind kind, std::string message) {
   throw UserError(kind, std::move(message));
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,7 +28,8 @@ namespace tessel {
   X(OverflowError)            \
   X(KeyError)                 \
   X(ImportError)              \
-  X(Interrupted)
+  X(Interrupted)              \
+  X(HostError)
 
 enum class ErrorKind : uint8_t {
 #define TESSEL_X(k) k,
@@ -37,6 +39,8 @@ enum class ErrorKind : uint8_t {
 
 /// The name users see ("ShapeError").
 std::string_view errorKindName(ErrorKind kind);
+/// The kind of that name, or nullopt.
+std::optional<ErrorKind> errorKindFromName(std::string_view name);
 
 class UserError : public std::runtime_error {
  public:

@@ -103,8 +103,9 @@ class Segment {
 
 class LazyRuntime {
  public:
+  /// One per thread: interpreters on different threads record and run their own segments.
   static LazyRuntime& get() {
-    static LazyRuntime* r = new LazyRuntime;  // leaked: tensors may die after main returns
+    thread_local LazyRuntime* r = new LazyRuntime;  // leaked: tensors may die after exit
     return *r;
   }
   std::shared_ptr<Segment> current() {

@@ -46,6 +46,24 @@ struct TpuStats {
 };
 TpuStats& tpuStats();
 
+/// One interpreter's tpu config and stats (embedding.md: interpreters are independent).
+struct TpuState {
+  TpuConfig config;
+  TpuStats stats;
+};
+/// Makes tpuConfig() and tpuStats() on this thread answer `state` for the scope's lifetime
+/// (nests); without one they answer the process's own.
+class ScopedTpuState {
+ public:
+  explicit ScopedTpuState(TpuState* state);
+  ~ScopedTpuState();
+  ScopedTpuState(const ScopedTpuState&) = delete;
+  ScopedTpuState& operator=(const ScopedTpuState&) = delete;
+
+ private:
+  TpuState* previous_;
+};
+
 /// Registers the tpu backend (idempotent).
 void registerTpuBackend();
 

@@ -38,14 +38,30 @@ Tensor taggedAsTpu(const Tensor& t) {
   return Tensor::view(std::move(s), t.shape(), t.strides(), t.offset(), t.dtype());
 }
 
+namespace {
+
+thread_local TpuState* tState = nullptr;
+
+TpuState& processState() {
+  static TpuState* s = new TpuState;  // leaked: lazy tensors may run after main returns
+  return *s;
+}
+
+}  // namespace
+
+ScopedTpuState::ScopedTpuState(TpuState* state) : previous_(tState) {
+  tState = state;
+}
+ScopedTpuState::~ScopedTpuState() {
+  tState = previous_;
+}
+
 TpuConfig& tpuConfig() {
-  static TpuConfig c;
-  return c;
+  return tState ? tState->config : processState().config;
 }
 
 TpuStats& tpuStats() {
-  static TpuStats s;
-  return s;
+  return tState ? tState->stats : processState().stats;
 }
 
 void registerTpuBackend() {

@@ -16,6 +16,7 @@ struct DeviceMemory {
   std::shared_ptr<Runtime> runtime;
   Allocation alloc;
   std::shared_ptr<Storage> tag;
+  MemoryCharge charge;  // against the running interpreter's budget (Note [Memory budget])
   ~DeviceMemory() {
     if (alloc.buffer == VK_NULL_HANDLE) return;  // allocation failed
     std::lock_guard<std::recursive_mutex> lock(runtime->mutex());
@@ -31,7 +32,8 @@ struct DeviceMemoryDeleter {
 
 std::shared_ptr<Storage> deviceStorage(size_t bytes) {
   const std::shared_ptr<Runtime>& rt = Runtime::instance();
-  auto* mem = new DeviceMemory{rt, {}, nullptr};
+  MemoryCharge charge = chargeMemory(bytes);
+  auto* mem = new DeviceMemory{rt, {}, nullptr, std::move(charge)};
   std::shared_ptr<DeviceMemory> owner(mem, DeviceMemoryDeleter{mem});
   {
     std::lock_guard<std::recursive_mutex> lock(rt->mutex());

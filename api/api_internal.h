@@ -1,0 +1,45 @@
+// What the files of api/ share: the Impl structs behind the public handles and the
+// conversions between public and internal values. Never installed.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/tensor.h"
+#include "interp/value.h"
+#include "tessel/tessel.h"
+
+namespace tessel::interp {
+class Interpreter;
+class ScriptError;
+class SourceRegistry;
+}  // namespace tessel::interp
+
+namespace tessel {
+
+/// A Value holds an internal value and, for values an interpreter made, that interpreter's
+/// state: functions and modules point into its code and globals, so they keep it alive.
+struct Value::Impl {
+  interp::Value value;
+  std::shared_ptr<void> owner;  ///< the interpreter state; null for values an app made
+};
+
+struct Tensor::Impl {
+  backends::Tensor tensor;
+};
+
+namespace api {
+
+Value wrap(interp::Value v, std::shared_ptr<void> owner = nullptr);
+const interp::Value& unwrap(const Value& v);
+
+/// The public error for a script error (what() is the full diagnostic with the caret).
+Error toError(const interp::ScriptError& e, const interp::SourceRegistry& sources);
+/// A public error with no source location (misuse of the API, a file that cannot be opened).
+Error errorWithoutLocation(std::string_view kind, const std::string& message);
+
+/// The tensor inside a tensor value, synced and on its device (TypeError otherwise).
+backends::Tensor tensorOf(const interp::Value& v);
+
+}  // namespace api
+}  // namespace tessel

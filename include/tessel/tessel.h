@@ -1,0 +1,215 @@
+// Tessel's public C++ API: the only header an application includes to embed the interpreter
+// (spec: embedding.md; guide: docs/embedding.md). It names no internal, ANTLR, Z3 or Vulkan
+// type, so apps built against it keep compiling while the internals change.
+//
+// Threads. An Interpreter is used by one thread at a time; different interpreters are
+// independent (globals, compiled-frame caches, config, stats, memory and step limits) and may
+// run on different threads at once. Interpreter::interrupt() is the exception: it may be
+// called from any thread or from a signal handler while another thread runs a script.
+// A Value belongs to the interpreter and thread that use it: copy and destroy it on that
+// thread. A Tensor is an immutable, reference-counted handle whose count is atomic: it may be
+// moved to, read on and freed on any thread.
+//
+// Lifetime. Values keep what they refer to alive, their interpreter's state included: a
+// function taken from an interpreter stays callable after the Interpreter object is gone.
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+struct DLManagedTensor;  // <dlpack/dlpack.h>; only apps that exchange tensors include it
+
+namespace tessel {
+
+class Value;
+
+/// How an Interpreter is set up. Every field has a usable default.
+struct Options {
+  /// What scripts see as `args` (a list of strings).
+  std::vector<std::string> args;
+  /// Statements plus calls a single run/call may execute; 0: no limit. Past it: LimitError.
+  int64_t maxSteps = 0;
+  /// Bytes of tensor memory this interpreter may hold at once (tensors it created and still
+  /// references, compiled graphs' buffers included); 0: no limit. Past it: LimitError.
+  int64_t maxMemoryBytes = 0;
+  /// Deepest chain of Tessel calls before a LimitError (the native stack is checked too).
+  int maxCallDepth = 10000;
+  /// Where print() writes; unset: standard output.
+  std::function<void(std::string_view)> output;
+  /// The default device of new tensors: "cpu", "vulkan" or "tpu".
+  std::string device = "cpu";
+};
+
+/// An error raised by a script (or by the API on misuse). what() is the full diagnostic:
+/// `file:line:col: Kind: message`, the source line, a caret and the calls that led there.
+class Error : public std::runtime_error {
+ public:
+  Error(std::string kind, std::string message, std::string file, int line, int column,
+        std::string diagnostic);
+  /// "TypeError", "ShapeError", "LimitError", "Interrupted", "HostError", ...
+  const std::string& kind() const { return kind_; }
+  /// The message alone, without location or kind.
+  const std::string& message() const { return message_; }
+  /// Where it happened: the script's path or the name given to run(); "" when unknown.
+  const std::string& file() const { return file_; }
+  /// 1-based; 0 when the error has no location (a file that cannot be opened, say).
+  int line() const { return line_; }
+  int column() const { return column_; }
+
+ private:
+  std::string kind_, message_, file_;
+  int line_, column_;
+};
+
+/// A tensor: shape, dtype ("f32", "i32", "bool") and device. Cheap to copy (a shared handle).
+class Tensor {
+ public:
+  /// Wraps a DLPack tensor without copying when it is on the cpu and its dtype is one of
+  /// Tessel's (float32, int32, bool): strides and byte_offset are honoured, and `managed`'s
+  /// deleter runs when the last Tessel reference to the data is gone. Other dtypes are
+  /// converted (float64 to f32, integers to i32, as JAX does without x64) into a new tensor,
+  /// and the deleter runs at once. Takes ownership of `managed` in every case, errors included.
+  /// Throws Error("ValueError") for devices other than cpu and unsupported dtypes.
+  static Value fromDLPack(DLManagedTensor* managed);
+  /// A DLPack view of this tensor's data on the cpu (device tensors are copied to the host
+  /// first). The caller owns the result and frees it with `result->deleter(result)`; the data
+  /// stays valid until then, whatever happens to this Tensor.
+  DLManagedTensor* toDLPack() const;
+
+  /// A new contiguous cpu tensor holding a copy of `data` (row-major, numel(shape) elements).
+  static Tensor fromData(std::span<const float> data, std::vector<int64_t> shape);
+  static Tensor fromData(std::span<const int32_t> data, std::vector<int64_t> shape);
+  static Tensor fromData(std::span<const bool> data, std::vector<int64_t> shape);
+  /// Copies the elements in row-major order into `out`, whose size must be numel(). The
+  /// element type must be the tensor's dtype (float for f32, int32_t for i32, bool for bool).
+  void copyTo(std::span<float> out) const;
+  void copyTo(std::span<int32_t> out) const;
+  void copyTo(std::span<bool> out) const;
+
+  std::vector<int64_t> shape() const;
+  int64_t numel() const;
+  /// "f32", "i32" or "bool".
+  std::string dtype() const;
+  /// "cpu", "vulkan" or "tpu".
+  std::string device() const;
+
+  struct Impl;
+  explicit Tensor(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  std::shared_ptr<const Impl> impl_;
+};
+
+/// A Tessel value: none, int, float, bool, str, tensor, list, tuple, dict, function, ...
+class Value {
+ public:
+  /// none.
+  Value();
+  template <std::integral T>
+    requires(!std::same_as<T, bool>)
+  Value(T i) : Value(FromInt{}, static_cast<int64_t>(i)) {}
+  Value(double f);
+  Value(bool b);
+  Value(std::string s);
+  Value(const char* s) : Value(std::string(s)) {}
+  Value(Tensor t);
+  /// A new list of these values.
+  static Value list(std::vector<Value> items);
+
+  bool isNone() const;
+  bool isInt() const;  ///< true for ints, not bools
+  bool isFloat() const;
+  bool isBool() const;
+  bool isString() const;
+  bool isTensor() const;
+  bool isList() const;  ///< a list or a tuple
+  bool isDict() const;
+  bool isCallable() const;
+
+  /// Each throws Error("TypeError") naming the actual type when the value is not one.
+  int64_t asInt() const;
+  double asFloat() const;  ///< an int converts
+  bool asBool() const;
+  std::string asString() const;
+  Tensor asTensor() const;
+
+  /// Elements of a list or tuple, entries of a dict, characters of a str.
+  size_t size() const;
+  /// The i-th element of a list or tuple (IndexError when out of range).
+  Value operator[](size_t i) const;
+  /// The entry of a dict under a string key (KeyError when absent).
+  Value operator[](std::string_view key) const;
+  /// A dict's keys, in insertion order.
+  std::vector<Value> keys() const;
+  /// A list's or tuple's elements.
+  std::vector<Value> items() const;
+
+  /// The name type(v) gives in Tessel: "int", "tensor", "list", ...
+  std::string typeName() const;
+  /// What the REPL would echo: `3`, `"a"`, `[1, 2]`, `tensor([...], dtype=f32)`.
+  std::string repr() const;
+
+  struct Impl;
+  explicit Value(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  struct FromInt {};
+  Value(FromInt, int64_t i);
+  std::shared_ptr<Impl> impl_;
+};
+
+/// A host function callable from scripts. A C++ exception it throws becomes a script error at
+/// the call (its kind: the Error's for tessel::Error, else "HostError").
+using HostFunction = std::function<Value(std::span<const Value> args)>;
+
+/// One Tessel session: its own globals, modules, compiled functions, config and limits.
+class Interpreter {
+ public:
+  explicit Interpreter(Options options = {});
+  ~Interpreter();
+  Interpreter(Interpreter&&) noexcept;
+  Interpreter& operator=(Interpreter&&) noexcept;
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  /// Runs source text in the main module (`name` is what errors show as its file). Returns the
+  /// value of a final expression statement, else none.
+  Value run(std::string_view source, std::string_view name = "<embed>");
+  /// Runs a script file in the main module; returns as run() does.
+  Value runFile(const std::string& path);
+
+  /// A global of the main module (NameError when there is none).
+  Value get(std::string_view global) const;
+  /// Creates or replaces a global of the main module.
+  void set(std::string_view global, Value value);
+
+  /// Calls a global function (or any callable global) with positional arguments.
+  Value call(std::string_view function, std::initializer_list<Value> args);
+  Value call(const Value& function, std::span<const Value> args);
+
+  /// Makes `fn` a global function of the main module named `name`.
+  void define(std::string_view name, HostFunction fn);
+
+  /// Asks the running script to stop at its next loop iteration or call (it fails with an
+  /// Error of kind "Interrupted"); a no-op when nothing runs. Safe from any thread and from a
+  /// signal handler.
+  void interrupt();
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace tessel
