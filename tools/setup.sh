@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 # Debian packages, and why each is here (README.md says the same).
 packages=(
-  cmake ninja-build ccache g++ pkg-config   # build
+  cmake ninja-build ccache g++ pkg-config   # build (pkg-config: the embed test's second build)
   antlr4 default-jre-headless libantlr4-runtime-dev   # the grammar (tool runs on the JDK)
   libz3-dev                                 # the shape solver
   libopenblas-dev                           # matmul on cpu
@@ -19,6 +19,7 @@ packages=(
   python3 python3-numpy lua5.4              # baselines for the benchmarks only
   clang libfuzzer-14-dev                    # the libFuzzer targets of tests/fuzz (issue 15)
   nlohmann-json3-dev                        # PGO profiles, the compile trace, tessel report
+  libdlpack-dev                             # DLPack tensors in the embedding API (tessel.h)
   chromium                                  # renders tessel report's page in its tests
 )
 missing=()
