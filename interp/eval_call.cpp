@@ -73,7 +73,7 @@ void Evaluator::stepLimitExceeded(const Span& span) {
   stepsLeft_ = INT64_MAX;  // the error's own handling (a caller's cleanup) must not trip again
   raise(ErrorKind::LimitError,
         "step limit exceeded: more than " + std::to_string(maxSteps_) +
-            " statements and calls (maxSteps, --max-steps)",
+            " steps (statements, loop iterations and calls; maxSteps, --max-steps)",
         span);
 }
 

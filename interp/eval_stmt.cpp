@@ -226,6 +226,7 @@ Flow Evaluator::execFor(For* s, Frame& f) {
   Value iterable = eval(s->iterable, f);
   auto body = [&](Value item) -> Flow {
     checkInterrupt(s->span);
+    countStep(s->span);  // an iteration is a step even when its body is empty
     bind(s->target, std::move(item), f);
     Flow flow = execBlock(s->body, f);
     return flow;
@@ -371,6 +372,7 @@ Flow Evaluator::execStmt(Stmt* s, Frame& f) {
 Flow Evaluator::execWhile(While* n, Frame& f) {
   while (condition(n->cond, f)) {
     checkInterrupt(n->span);
+    countStep(n->span);
     Flow flow = execBlock(n->body, f);
     if (flow == Flow::Break) break;
     if (flow == Flow::Return) return flow;

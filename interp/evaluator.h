@@ -272,7 +272,8 @@ class Evaluator {
       interrupted(span);
   }
   [[noreturn]] void interrupted(const Span& span);
-  /// Counts one step (a statement or a call) against InterpreterOptions::maxSteps.
+  /// Counts one step (a statement, a loop iteration or a call) against
+  /// InterpreterOptions::maxSteps.
   void countStep(const Span& span) {
     if (--stepsLeft_ < 0) [[unlikely]]
       stepLimitExceeded(span);

@@ -27,8 +27,8 @@ struct InterpreterOptions {
   int maxCallDepth = 10000;
   /// Script arguments, visible to scripts as `args` (a list of strings).
   std::vector<std::string> args;
-  /// Statements plus Tessel calls one entry (a run, an embedder's call) may execute before a
-  /// LimitError; 0: no limit.
+  /// Steps (statements, loop iterations and Tessel calls) one entry (a run, an embedder's
+  /// call) may execute before a LimitError; 0: no limit.
   int64_t maxSteps = 0;
   /// Tensor bytes this interpreter may hold at once (Note [Memory budget]); 0: no limit.
   int64_t maxMemoryBytes = 0;

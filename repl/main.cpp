@@ -46,6 +46,8 @@ const char* kUsage =
     "  --logs CATS    compiler logs on stderr, e.g. recompiles,guards,dynamic,+dynamic,\n"
     "                 graph_code,perf (the same as TESSEL_LOGS=CATS)\n"
     "  --trace-dir DIR  write the structured compile trace to DIR (TESSEL_TRACE=DIR)\n"
+    "  --max-memory N   cap the tensor memory the program holds (bytes; K, M, G suffixes)\n"
+    "  --max-steps N    cap the statements and calls the program executes\n"
     "  -h, --help     show this help\n"
     "  --version      print the version\n";
 
@@ -54,6 +56,8 @@ struct Invocation {
   std::string code;
   bool hasCode = false;
   std::vector<std::string> args;
+  int64_t maxMemoryBytes = 0;
+  int64_t maxSteps = 0;
   int status = 0;
 };
 
@@ -61,6 +65,8 @@ int runMain(void* p) {
   auto* inv = static_cast<Invocation*>(p);
   tessel::interp::InterpreterOptions options;
   options.args = inv->args;
+  options.maxMemoryBytes = inv->maxMemoryBytes;
+  options.maxSteps = inv->maxSteps;
   tessel::interp::Interpreter interp(options);
   gInterp = &interp;
   int status;
@@ -105,6 +111,35 @@ bool optionValue(int argc, char** argv, int& i, const std::string& name, std::st
   return true;
 }
 
+// A positive count, with an optional K, M or G suffix (powers of 1024) when `units`; false
+// (with a message) when it is not one.
+bool parseCount(const std::string& option, const std::string& text, bool units, int64_t& out) {
+  size_t used = 0;
+  long long n = 0;
+  try {
+    n = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  int shift = 0;
+  if (units && used + 1 == text.size()) {
+    switch (text[used]) {
+      case 'K': case 'k': shift = 10; break;
+      case 'M': case 'm': shift = 20; break;
+      case 'G': case 'g': shift = 30; break;
+      default: shift = -1;
+    }
+    if (shift > 0) ++used;
+  }
+  if (used == 0 || used != text.size() || n <= 0 || n > (INT64_MAX >> shift)) {
+    std::cerr << "tessel: " << option << " needs a positive " << (units ? "size" : "count")
+              << ", not '" << text << "'\n";
+    return false;
+  }
+  out = static_cast<int64_t>(n) << shift;
+  return true;
+}
+
 int main(int argc, char** argv) {
   Invocation inv;
   int i = 1;
@@ -134,6 +169,20 @@ int main(int argc, char** argv) {
       std::string dir;
       if (!optionValue(argc, argv, i, "--trace-dir", dir)) return 2;
       setenv("TESSEL_TRACE", dir.c_str(), 1);
+      continue;
+    }
+    if (a == "--max-memory" || a.rfind("--max-memory=", 0) == 0) {
+      std::string text;
+      if (!optionValue(argc, argv, i, "--max-memory", text) ||
+          !parseCount("--max-memory", text, true, inv.maxMemoryBytes))
+        return 2;
+      continue;
+    }
+    if (a == "--max-steps" || a.rfind("--max-steps=", 0) == 0) {
+      std::string text;
+      if (!optionValue(argc, argv, i, "--max-steps", text) ||
+          !parseCount("--max-steps", text, false, inv.maxSteps))
+        return 2;
       continue;
     }
     if (a == "-c") {

@@ -36,7 +36,8 @@ class Value;
 struct Options {
   /// What scripts see as `args` (a list of strings).
   std::vector<std::string> args;
-  /// Statements plus calls a single run/call may execute; 0: no limit. Past it: LimitError.
+  /// Steps (statements, loop iterations and calls) one run() or call() may execute; 0: no
+  /// limit. Past it: LimitError.
   int64_t maxSteps = 0;
   /// Bytes of tensor memory this interpreter may hold at once (tensors it created and still
   /// references, compiled graphs' buffers included); 0: no limit. Past it: LimitError.

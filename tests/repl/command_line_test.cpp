@@ -40,6 +40,30 @@ TEST(CommandLine, ErrorExitsWithOneAndShowsCaret) {
   EXPECT_NE(r.out.find("^"), std::string::npos) << r.out;
 }
 
+TEST(CommandLine, MaxMemoryCapsTensorBytes) {
+  Result r = run("--max-memory 8M -c 'let a = zeros([1024, 1024])\nprint(1)\n"
+                 "let b = zeros([1024, 1024])\nlet c = ones([16])\nprint(2)'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("1\n<string>:4:9: LimitError: memory limit exceeded: a tensor of 64 bytes"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("2\n"), std::string::npos) << r.out;
+  EXPECT_EQ(run("--max-memory=8M -c 'print(zeros([1024, 1024]).sum().item())'").out, "0.0\n");
+  Result bad = run("--max-memory 8X -c 1");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("--max-memory needs a positive size, not '8X'"), std::string::npos);
+}
+
+TEST(CommandLine, MaxStepsEndsARunawayLoop) {
+  Result r = run("--max-steps 1000 -c 'let n = 0\nwhile true { }'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("<string>:2:1: LimitError: step limit exceeded: more than 1000 steps"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(run("--max-steps=1000 -c 'for i in range(900) { }\nprint(\"ok\")'").out, "ok\n");
+  EXPECT_EQ(run("--max-steps 0 -c 1").status, 2);
+}
+
 TEST(CommandLine, ExitStatusFromExit) {
   EXPECT_EQ(run("-c 'exit(3)'").status, 3);
 }
