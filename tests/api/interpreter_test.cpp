@@ -16,6 +16,7 @@ namespace {
 using tessel::Error;
 using tessel::Interpreter;
 using tessel::Options;
+using tessel::Tensor;
 using tessel::Value;
 
 /// Runs `body` expecting a tessel::Error and returns it.
@@ -270,6 +271,43 @@ TEST(ApiInterpreter, TwoInterpretersOnTwoThreadsAtOnce) {
   for (int i = 0; i < 200; ++i) expected += (i % 7 + 1) * 3 * 2;
   EXPECT_EQ(r1, expected + 1);
   EXPECT_EQ(r2, expected + 2);
+}
+
+TEST(ApiInterpreter, TwoInterpretersOnVulkanOnTwoThreads) {
+  Options o;
+  o.device = "vulkan";
+  try {
+    Interpreter probe(o);
+  } catch (const Error& e) {
+    GTEST_SKIP() << "no Vulkan device here (" << e.message() << ")";
+  }
+  auto work = [&](int k, double* result, std::string* failure) {
+    try {
+      Interpreter vm(o);
+      vm.run("@compile\nfn f(x) { return (x * 2.0 + 1.0).sum() }");
+      double s = 0;
+      for (int i = 1; i <= 20; ++i) {
+        Value x = vm.run("ones([" + std::to_string(i * k) + "])");
+        Tensor y = vm.call("f", {x}).asTensor();
+        EXPECT_EQ(y.device(), "vulkan");
+        std::vector<float> out(1);
+        y.copyTo(std::span<float>(out));
+        s += out[0];
+      }
+      *result = s;
+    } catch (const std::exception& e) {
+      *failure = e.what();
+    }
+  };
+  double r1 = 0, r2 = 0;
+  std::string f1, f2;
+  std::thread t1(work, 1, &r1, &f1), t2(work, 3, &r2, &f2);
+  t1.join();
+  t2.join();
+  ASSERT_EQ(f1, "");
+  ASSERT_EQ(f2, "");
+  EXPECT_DOUBLE_EQ(r1, 3.0 * 210);  // sum over i of 3 * i * k
+  EXPECT_DOUBLE_EQ(r2, 3.0 * 210 * 3);
 }
 
 TEST(ApiInterpreter, DeviceOption) {
