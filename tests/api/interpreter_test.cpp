@@ -31,6 +31,28 @@ Error errorOf(F&& body) {
   return Error("", "", "", 0, 0, "");
 }
 
+/// Runs work(1) and work(k2) on two threads at once and returns their results; a failure on
+/// either thread (an exception's what()) fails the test.
+template <class F>
+auto onTwoThreads(F work, int k2) {
+  using R = decltype(work(1));
+  R r1{}, r2{};
+  std::string f1, f2;
+  auto run = [&work](int k, R* r, std::string* failure) {
+    try {
+      *r = work(k);
+    } catch (const std::exception& e) {
+      *failure = e.what();
+    }
+  };
+  std::thread t1(run, 1, &r1, &f1), t2(run, k2, &r2, &f2);
+  t1.join();
+  t2.join();
+  EXPECT_EQ(f1, "");
+  EXPECT_EQ(f2, "");
+  return std::pair<R, R>(r1, r2);
+}
+
 Options quiet(std::string* out) {
   Options o;
   o.output = [out](std::string_view s) { out->append(s); };
@@ -245,27 +267,19 @@ TEST(ApiInterpreter, InterpretersAreIndependent) {
 }
 
 TEST(ApiInterpreter, TwoInterpretersOnTwoThreadsAtOnce) {
-  auto work = [](int k, int64_t* result, std::string* failure) {
-    try {
-      Interpreter vm;
-      vm.run(
-          "@compile\nfn step(x, w) { return ((x @ w).relu() * 0.5).sum() }\n"
-          "fn total(n) {\n  let s = 0.0\n"
-          "  for i in range(n) { s = s + step(ones([i % 7 + 1, 4]), ones([4, 3])).item() }\n"
-          "  return s\n}");
-      vm.run("let k = " + std::to_string(k));
-      *result = static_cast<int64_t>(vm.call("total", {Value(200)}).asFloat()) + vm.get("k").asInt();
-    } catch (const std::exception& e) {
-      *failure = e.what();
-    }
-  };
-  int64_t r1 = 0, r2 = 0;
-  std::string f1, f2;
-  std::thread t1(work, 1, &r1, &f1), t2(work, 2, &r2, &f2);
-  t1.join();
-  t2.join();
-  ASSERT_EQ(f1, "");
-  ASSERT_EQ(f2, "");
+  auto [r1, r2] = onTwoThreads(
+      [](int k) {
+        Interpreter vm;
+        vm.run(
+            "@compile\nfn step(x, w) { return ((x @ w).relu() * 0.5).sum() }\n"
+            "fn total(n) {\n  let s = 0.0\n"
+            "  for i in range(n) { s = s + step(ones([i % 7 + 1, 4]), ones([4, 3])).item() }\n"
+            "  return s\n}");
+        vm.run("let k = " + std::to_string(k));
+        return static_cast<int64_t>(vm.call("total", {Value(200)}).asFloat()) +
+               vm.get("k").asInt();
+      },
+      2);
   // sum over i of rows(i) * 3 columns * 4 * 0.5, rows = i % 7 + 1.
   int64_t expected = 0;
   for (int i = 0; i < 200; ++i) expected += (i % 7 + 1) * 3 * 2;
@@ -281,31 +295,22 @@ TEST(ApiInterpreter, TwoInterpretersOnVulkanOnTwoThreads) {
   } catch (const Error& e) {
     GTEST_SKIP() << "no Vulkan device here (" << e.message() << ")";
   }
-  auto work = [&](int k, double* result, std::string* failure) {
-    try {
-      Interpreter vm(o);
-      vm.run("@compile\nfn f(x) { return (x * 2.0 + 1.0).sum() }");
-      double s = 0;
-      for (int i = 1; i <= 20; ++i) {
-        Value x = vm.run("ones([" + std::to_string(i * k) + "])");
-        Tensor y = vm.call("f", {x}).asTensor();
-        EXPECT_EQ(y.device(), "vulkan");
-        std::vector<float> out(1);
-        y.copyTo(std::span<float>(out));
-        s += out[0];
-      }
-      *result = s;
-    } catch (const std::exception& e) {
-      *failure = e.what();
-    }
-  };
-  double r1 = 0, r2 = 0;
-  std::string f1, f2;
-  std::thread t1(work, 1, &r1, &f1), t2(work, 3, &r2, &f2);
-  t1.join();
-  t2.join();
-  ASSERT_EQ(f1, "");
-  ASSERT_EQ(f2, "");
+  auto [r1, r2] = onTwoThreads(
+      [&](int k) {
+        Interpreter vm(o);
+        vm.run("@compile\nfn f(x) { return (x * 2.0 + 1.0).sum() }");
+        double s = 0;
+        for (int i = 1; i <= 20; ++i) {
+          Value x = vm.run("ones([" + std::to_string(i * k) + "])");
+          Tensor y = vm.call("f", {x}).asTensor();
+          EXPECT_EQ(y.device(), "vulkan");
+          std::vector<float> out(1);
+          y.copyTo(std::span<float>(out));
+          s += out[0];
+        }
+        return s;
+      },
+      3);
   EXPECT_DOUBLE_EQ(r1, 3.0 * 210);  // sum over i of 3 * i * k
   EXPECT_DOUBLE_EQ(r2, 3.0 * 210 * 3);
 }
