@@ -53,6 +53,13 @@ int64_t mulC(int64_t a, int64_t b) {
   bool ov = __builtin_mul_overflow(a, b, &r);
   return checked(ov, r);
 }
+int64_t negC(int64_t a) {
+  return mulC(a, -1);
+}
+// |v| without overflow: |INT64_MIN| is 2^63.
+uint64_t magnitude(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
 
 struct NodeHash {
   size_t operator()(const ExprNode* n) const { return n->hash; }
@@ -373,18 +380,20 @@ static Expr makeCmp(ExprContext& cx, ExprKind k, ExprContext::Poly p) {
     bool v = k == ExprKind::Le ? p.c <= 0 : k == ExprKind::Eq ? p.c == 0 : p.c != 0;
     return cx.boolConst(v);
   }
-  int64_t g = 0;
-  for (auto& t : p.terms) g = std::gcd(g, t.second);
-  g = g < 0 ? -g : g;
+  // The gcd in unsigned arithmetic (std::gcd of INT64_MIN is undefined). When every
+  // coefficient is INT64_MIN it is 2^63, which int64 cannot hold; its divisor 2^62 serves.
+  uint64_t ug = 0;
+  for (auto& t : p.terms) ug = std::gcd(ug, magnitude(t.second));
+  int64_t g = ug > uint64_t{INT64_MAX} ? int64_t{1} << 62 : static_cast<int64_t>(ug);
   if (k != ExprKind::Le && p.c % g != 0) return cx.boolConst(k == ExprKind::Ne);
   if (g > 1) {
     for (auto& t : p.terms) t.second /= g;
     // g*q + c <= 0  <=>  q + ceil(c / g) <= 0 ; equalities divide exactly.
-    p.c = k == ExprKind::Le ? -floorDivInt(-p.c, g) : p.c / g;
+    p.c = k == ExprKind::Le ? floorDivInt(p.c, g) + (modInt(p.c, g) != 0) : p.c / g;
   }
   if (k != ExprKind::Le && p.terms[0].second < 0) {
-    p.c = -p.c;
-    for (auto& t : p.terms) t.second = -t.second;
+    p.c = negC(p.c);
+    for (auto& t : p.terms) t.second = negC(t.second);
   }
   return cx.intern(proto(k, 0, {cx.fromPoly(p)}));
 }
@@ -418,8 +427,8 @@ Expr ExprContext::logicalNot(Expr a) {
       return boolConst(!a->value);
     case ExprKind::Le: {  // !(p <= 0)  <=>  1 - p <= 0
       Poly p = toPoly(a->args[0]);
-      p.c = addC(-p.c, 1);
-      for (auto& t : p.terms) t.second = -t.second;
+      p.c = addC(negC(p.c), 1);
+      for (auto& t : p.terms) t.second = negC(t.second);
       return makeCmp(*this, ExprKind::Le, p);
     }
     case ExprKind::Eq:

@@ -43,7 +43,8 @@ struct Printer {
       if (negate) k = -k;
       if (k == 0) return;
       bool neg = k < 0;
-      int64_t mag = neg ? -k : k;
+      // |k| unsigned: -INT64_MIN overflows.
+      uint64_t mag = neg ? 0 - static_cast<uint64_t>(k) : static_cast<uint64_t>(k);
       std::string t =
           body.empty() ? std::to_string(mag) : (mag == 1 ? body : std::to_string(mag) + "*" + body);
       if (s.empty())
@@ -67,6 +68,10 @@ struct Printer {
     bool anyPos = false, anyNeg = false;
     for (auto& t : poly.terms) (t.second > 0 ? anyPos : anyNeg) = true;
     std::string op = e->kind == ExprKind::Le ? "<=" : e->kind == ExprKind::Eq ? "==" : "!=";
+    // Moving a term of INT64_MIN across would negate it, which int64 cannot hold.
+    bool movable = poly.c != INT64_MIN;
+    for (auto& t : poly.terms) movable &= t.second != INT64_MIN;
+    if (!movable) return sum(p, false) + " " + op + " 0";
     ExprContext::Poly pos, negs;
     for (auto& t : poly.terms) (t.second > 0 ? pos : negs).terms.push_back(t);
     auto polyText = [&](ExprContext::Poly q, bool flip) {

@@ -290,10 +290,9 @@ void ShapeEnv::narrowFrom(Expr e, int gi) {
     uint32_t s = static_cast<uint32_t>(p.terms[0].first->value);
     int64_t k = p.terms[0].second, c = p.c;
     if (e->kind == ExprKind::Le) {  // k*s + c <= 0
-      if (k > 0)
-        narrowSymbol(s, {ValueRange::kNegInf, floorDivInt(-c, k)}, why, gi);
-      else
-        narrowSymbol(s, {-floorDivInt(-c, -k), ValueRange::kPosInf}, why, gi);
+      narrowSymbol(s, rangeOfLinearLe(k, c), why, gi);
+    } else if (c == INT64_MIN) {
+      // s == 2^63 holds for no int64 (-c would overflow); s != 2^63 for every one.
     } else if (e->kind == ExprKind::Eq) {  // s + c == 0 (normalized: k == 1)
       narrowSymbol(s, ValueRange::point(-c), why, gi);
       if (!replacementMap_[s]) addReplacement(s, ctx_->constant(-c), why, gi);

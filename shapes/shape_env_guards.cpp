@@ -25,8 +25,8 @@ std::optional<Bound> singleBound(ExprContext& cx, Expr e) {
   if (p.terms.size() != 1 || p.terms[0].first->kind != ExprKind::Sym) return std::nullopt;
   uint32_t s = static_cast<uint32_t>(p.terms[0].first->value);
   int64_t k = p.terms[0].second;
-  if (k > 0) return Bound{s, true, floorDivInt(-p.c, k)};
-  return Bound{s, false, -floorDivInt(-p.c, -k)};
+  ValueRange r = rangeOfLinearLe(k, p.c);
+  return k > 0 ? Bound{s, true, r.hi} : Bound{s, false, r.lo};
 }
 }  // namespace
 

@@ -15,16 +15,18 @@ using Opt = std::optional<Expr>;
 bool isConst(Expr e, int64_t v) {
   return e->kind == ExprKind::Const && e->value == v;
 }
-int64_t absv(int64_t v) {
-  return v < 0 ? -v : v;
+// |v| without overflow: |INT64_MIN| is 2^63.
+uint64_t magnitude(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
 }
 
-// gcd of every coefficient and the constant of a polynomial (0 for the zero polynomial).
-int64_t polyGcd(ExprContext& cx, Expr e) {
+// gcd of every coefficient and the constant of a polynomial (0 for the zero polynomial), in
+// unsigned arithmetic: std::gcd of INT64_MIN is undefined.
+uint64_t polyGcd(ExprContext& cx, Expr e) {
   auto p = cx.toPoly(e);
-  int64_t g = absv(p.c);
-  for (auto& t : p.terms) g = std::gcd(g, t.second);
-  return absv(g);
+  uint64_t g = magnitude(p.c);
+  for (auto& t : p.terms) g = std::gcd(g, magnitude(t.second));
+  return g;
 }
 Expr polyDivExact(ExprContext& cx, Expr e, int64_t g) {
   auto p = cx.toPoly(e);
@@ -49,7 +51,7 @@ Opt divZeroNum(ExprContext& cx, Args a) {
 }
 Opt divGcd(ExprContext& cx, Args a) {
   if (!a[1]->isConst() || a[1]->value <= 1) return {};
-  int64_t g = std::gcd(polyGcd(cx, a[0]), a[1]->value);
+  auto g = static_cast<int64_t>(std::gcd(polyGcd(cx, a[0]), magnitude(a[1]->value)));
   if (g <= 1) return {};
   return cx.floorDiv(polyDivExact(cx, a[0], g), cx.constant(a[1]->value / g));
 }
@@ -104,7 +106,7 @@ Opt modDropMultiple(ExprContext& cx, Args a) {
 }
 Opt modGcd(ExprContext& cx, Args a) {
   if (!a[1]->isConst() || a[1]->value <= 1) return {};
-  int64_t g = std::gcd(polyGcd(cx, a[0]), a[1]->value);
+  auto g = static_cast<int64_t>(std::gcd(polyGcd(cx, a[0]), magnitude(a[1]->value)));
   if (g <= 1) return {};
   return cx.scale(cx.mod(polyDivExact(cx, a[0], g), cx.constant(a[1]->value / g)), g);
 }

@@ -167,6 +167,41 @@ struct Solver::Impl {
     s.set(p);
     return s;
   }
+
+  // Note [Nonlinear queries are not incremental]
+  // Debian's Z3 4.8.12 can ignore rlimit in its incremental arithmetic core on nonlinear
+  // queries (after push/pop or with assumption literals): fuzz_shapes found
+  // maximize(s0 // min(s0, s0 // 1000)) running for minutes at any rlimit, and so did a fresh
+  // simple solver. The QF_NIA tactic (what the default solver runs when used once, without
+  // push/pop or assumptions) honours rlimit, and made fresh it costs about a millisecond, a
+  // fifth of a fresh default solver. So a nonlinear query gets a fresh QF_NIA solver per
+  // check, with every constraint asserted outright; unsat cores are then found by deletion
+  // (Solver::check).
+  //
+  // One such check: the asserted groups and `extra`, with the ranges of every symbol they and
+  // `mentioned` use.
+  SolverAnswer checkOnce(uint32_t rlimit, const std::vector<ValueRange>& ranges,
+                         std::initializer_list<std::span<const Expr>> groups,
+                         std::span<const Expr> mentioned, const std::vector<z3::expr>& extra,
+                         ShapeEnvStats* stats, z3::model* model = nullptr) {
+    z3::solver s = z3::tactic(ctx, "qfnia").mk_solver();
+    z3::params p(ctx);
+    p.set("rlimit", rlimit);
+    s.set(p);
+    addRanges(s, ranges, groups);
+    addRanges(s, ranges, {mentioned});
+    for (auto g : groups)
+      for (Expr e : g) s.add(enc(e));
+    for (const z3::expr& x : extra) s.add(x);
+    if (stats) ++stats->solverQueries;
+    z3::check_result cr = s.check();
+    SolverAnswer r = cr == z3::sat     ? SolverAnswer::Sat
+                     : cr == z3::unsat ? SolverAnswer::Unsat
+                                       : SolverAnswer::Unknown;
+    if (r == SolverAnswer::Unknown && stats) ++stats->solverUnknowns;
+    if (r == SolverAnswer::Sat && model) *model = s.get_model();
+    return r;
+  }
 };
 
 namespace {
@@ -200,7 +235,39 @@ Solver::Impl& Solver::impl() {
 SolverResult Solver::check(const SolverQuery& q) {
   Timer t{stats_};
   Impl& I = impl();
-  z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({q.hard, q.tracked}));
+  bool nonlinear = Impl::anyNonlinear({q.hard, q.tracked});
+  auto readModel = [&](z3::model& m, SolverResult& res) {
+    for (uint32_t v : q.modelSyms) {
+      z3::expr val = m.eval(I.sym(v), true);
+      int64_t x = 0;
+      res.model.push_back(val.is_numeral_i64(x) ? x : 0);
+    }
+  };
+  if (nonlinear && !q.tracked.empty()) {
+    // Note [Nonlinear queries are not incremental]: no assumption literals; the core is found
+    // by leaving each tracked constraint out in turn (kept when the rest is not unsat).
+    std::vector<Expr> kept(q.tracked.begin(), q.tracked.end());
+    std::vector<size_t> index(kept.size());
+    for (size_t i = 0; i < index.size(); ++i) index[i] = i;
+    SolverResult res;
+    z3::model m(I.ctx);
+    res.answer = I.checkOnce(rlimit_, q.ranges, {q.hard, kept}, {}, {}, stats_, &m);
+    if (res.answer == SolverAnswer::Sat) readModel(m, res);
+    if (res.answer != SolverAnswer::Unsat) return res;
+    for (size_t i = 0; i < kept.size();) {
+      std::vector<Expr> rest = kept;
+      rest.erase(rest.begin() + i);
+      if (I.checkOnce(rlimit_, q.ranges, {q.hard, rest}, {}, {}, stats_) == SolverAnswer::Unsat) {
+        kept = std::move(rest);
+        index.erase(index.begin() + i);
+      } else {
+        ++i;
+      }
+    }
+    res.core = index;
+    return res;
+  }
+  z3::solver s = I.makeSolver(rlimit_, nonlinear);
   I.addRanges(s, q.ranges, {q.hard, q.tracked});
   for (Expr e : q.hard) s.add(I.enc(e));
   z3::expr_vector lits(I.ctx);
@@ -215,11 +282,7 @@ SolverResult Solver::check(const SolverQuery& q) {
   if (res.answer == SolverAnswer::Unknown && stats_) ++stats_->solverUnknowns;
   if (res.answer == SolverAnswer::Sat) {
     z3::model m = s.get_model();
-    for (uint32_t v : q.modelSyms) {
-      z3::expr val = m.eval(I.sym(v), true);
-      int64_t x = 0;
-      res.model.push_back(val.is_numeral_i64(x) ? x : 0);
-    }
+    readModel(m, res);
   } else if (res.answer == SolverAnswer::Unsat) {
     z3::expr_vector core = s.unsat_core();
     for (unsigned k = 0; k < core.size(); ++k) {
@@ -234,7 +297,18 @@ std::vector<bool> Solver::implied(std::span<const Expr> cands, std::span<const E
                                   const std::vector<ValueRange>& ranges) {
   Timer t{stats_};
   Impl& I = impl();
-  z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({hard, cands}));
+  std::vector<bool> implied(cands.size(), false);
+  if (Impl::anyNonlinear({hard, cands})) {  // Note [Nonlinear queries are not incremental]
+    for (size_t i = 0; i < cands.size(); ++i) {
+      std::vector<Expr> others;
+      for (size_t j = 0; j < cands.size(); ++j)
+        if (j != i && !implied[j]) others.push_back(cands[j]);
+      implied[i] = I.checkOnce(rlimit_, ranges, {hard, others}, cands.subspan(i, 1),
+                               {!I.enc(cands[i])}, stats_) == SolverAnswer::Unsat;
+    }
+    return implied;
+  }
+  z3::solver s = I.makeSolver(rlimit_, false);
   I.addRanges(s, ranges, {hard, cands});
   for (Expr e : hard) s.add(I.enc(e));
   std::vector<z3::expr> lits;
@@ -243,7 +317,6 @@ std::vector<bool> Solver::implied(std::span<const Expr> cands, std::span<const E
     s.add(z3::implies(b, I.enc(cands[i])));
     lits.push_back(b);
   }
-  std::vector<bool> implied(cands.size(), false);
   for (size_t i = 0; i < cands.size(); ++i) {
     z3::expr_vector assume(I.ctx);
     for (size_t j = 0; j < cands.size(); ++j)
@@ -265,14 +338,26 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
   Timer t{stats_};
   Impl& I = impl();
   Expr one[] = {e};
-  z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({hard, one}));
-  I.addRanges(s, ranges, {hard, one});
-  for (Expr h : hard) s.add(I.enc(h));
+  const bool nonlinear = Impl::anyNonlinear({hard, one});
   z3::expr x = I.enc(e);
+  std::optional<z3::solver> incremental;
+  if (!nonlinear) {
+    incremental.emplace(I.makeSolver(rlimit_, false));
+    I.addRanges(*incremental, ranges, {hard, one});
+    for (Expr h : hard) incremental->add(I.enc(h));
+  }
   // Unbounded above (or beyond what int64 sizes can be): refuse the bound.
   constexpr int64_t kHuge = int64_t{1} << 62;
   if (hi == ValueRange::kPosInf || hi > kHuge) hi = kHuge;
   auto atLeast = [&](int64_t v, int64_t* model) -> SolverAnswer {
+    if (nonlinear) {  // Note [Nonlinear queries are not incremental]
+      z3::model mo(I.ctx);
+      auto r = I.checkOnce(rlimit_, ranges, {hard}, one, {x >= I.ctx.int_val(v)}, stats_, &mo);
+      int64_t val = v;
+      if (r == SolverAnswer::Sat) *model = mo.eval(x, true).is_numeral_i64(val) ? val : v;
+      return r;
+    }
+    z3::solver& s = *incremental;
     s.push();
     s.add(x >= I.ctx.int_val(static_cast<int64_t>(v)));
     if (stats_) ++stats_->solverQueries;
@@ -292,16 +377,27 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
   auto top = atLeast(hi, &m);
   if (top == SolverAnswer::Sat) return hi == kHuge ? std::nullopt : std::optional(hi);
   if (top == SolverAnswer::Unknown) return std::nullopt;
-  // Invariant: e can reach lo, e cannot reach hi + 1 (after the first step).
+  // Invariant: e can reach lo, e cannot reach hi + 1 (after the first step). Gallop up from lo
+  // (steps 1, 2, 4, ...) until a step fails, then bisect: a maximum near the hint, the common
+  // case, takes a few queries rather than the ~62 of bisecting down from 2^62 (each one a
+  // fresh solver when nonlinear). hi - lo can pass INT64_MAX (lo is -2^62 for an unhinted e),
+  // hence the unsigned distances.
   hi = hi - 1;
+  bool galloping = true;
+  uint64_t step = 1;
   while (lo < hi) {
-    int64_t mid = lo + (hi - lo + 1) / 2;
+    uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    uint64_t d = galloping ? std::min(step, span) : span - span / 2;
+    int64_t mid = static_cast<int64_t>(static_cast<uint64_t>(lo) + d);
     auto r = atLeast(mid, &m);
     if (r == SolverAnswer::Unknown) return std::nullopt;
-    if (r == SolverAnswer::Sat)
+    if (r == SolverAnswer::Sat) {
       lo = std::max(mid, m);
-    else
+      step *= 2;
+    } else {
       hi = mid - 1;
+      galloping = false;
+    }
   }
   return lo;
 }
