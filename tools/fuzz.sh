@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target of tests/fuzz for a number of seconds (issue 15):
 #   tools/fuzz.sh fuzz_parser 60        (CI runs each target briefly; by hand, for hours)
-# Builds build-fuzz with clang (TESSEL_FUZZ=ON: ASan + UBSan + fuzzer instrumentation), seeds
-# the corpus with the golden scripts and uses tests/fuzz/tessel.dict. A crash leaves its input
-# in build-fuzz/artifacts/ and exits non-zero. FUZZ_SEED fixes libFuzzer's seed (CI sets it,
-# so a submission is not failed by a new random find; by hand it is random). Needs clang and
-# libfuzzer-14-dev.
+# Builds build-fuzz with clang (TESSEL_FUZZ=ON: ASan + UBSan + fuzzer instrumentation). Targets
+# that read their input as Tessel text get the golden scripts as seeds and
+# tests/fuzz/tessel.dict; the generator targets (fuzz_shapes, fuzz_compile_diff decode their
+# bytes into choices, not text) start from an empty corpus. A crash, a mismatch (the target
+# aborts), a hang past FUZZ_TIMEOUT seconds per input (default 30) or a memory blow-up leaves
+# its input in build-fuzz/artifacts/TARGET/ and exits non-zero. FUZZ_SEED fixes libFuzzer's
+# seed (CI sets it, so a submission is not failed by a new random find; by hand it is random).
+# Needs clang and libfuzzer-14-dev.
 set -euo pipefail
 target=${1:?usage: tools/fuzz.sh TARGET SECONDS}
 seconds=${2:-60}
@@ -14,16 +17,29 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_
   -DTESSEL_FUZZ=ON -DTESSEL_BUILD_TESTS=OFF -DTESSEL_BUILD_BENCH=OFF >/dev/null
 cmake --build build-fuzz --target "$target" -j "$(nproc)"
 corpus=build-fuzz/corpus/$target
-mkdir -p "$corpus" build-fuzz/artifacts
-find tests/scripts examples -name '*.dsl' -exec cp {} "$corpus"/ \; 2>/dev/null || true
+artifacts=build-fuzz/artifacts/$target
+mkdir -p "$corpus" "$artifacts"
+case "$target" in
+  fuzz_shapes | fuzz_compile_diff)
+    # Generator targets: golden scripts mean nothing to them; their inputs are small.
+    options=(-max_len=1024) ;;
+  *)
+    find tests/scripts examples -name '*.dsl' -exec cp {} "$corpus"/ \; 2>/dev/null || true
+    options=(-dict=tests/fuzz/tessel.dict -max_len=4096) ;;
+esac
+stamp=$(mktemp)
+trap 'rm -f "$stamp"' EXIT
+# Z3 and ASan's quarantine take about 1.3 GB in fuzz_shapes: above libFuzzer's 2 GB default.
 ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
-  "build-fuzz/tests/fuzz/$target" -max_total_time="$seconds" -dict=tests/fuzz/tessel.dict \
-  -max_len=4096 -artifact_prefix=build-fuzz/artifacts/ -print_final_stats=1 \
-  -seed="${FUZZ_SEED:-0}" "$corpus" 2>&1 |
-  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+== ERROR|SUMMARY|Done)" || true
-# A crash makes libFuzzer exit non-zero, which pipefail would hide behind grep: check artifacts.
-if compgen -G "build-fuzz/artifacts/crash-*" >/dev/null || compgen -G "build-fuzz/artifacts/leak-*" >/dev/null ||
-   compgen -G "build-fuzz/artifacts/timeout-*" >/dev/null; then
-  echo "fuzz: $target found a failing input:" build-fuzz/artifacts/* >&2
+  "build-fuzz/tests/fuzz/$target" -max_total_time="$seconds" "${options[@]}" \
+  -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -artifact_prefix="$artifacts/" \
+  -print_final_stats=1 -seed="${FUZZ_SEED:-0}" "$corpus" 2>&1 |
+  grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+== ERROR|SUMMARY|Done)|^fuzz_" || true
+# A crash makes libFuzzer exit non-zero, which pipefail would hide behind grep: check for the
+# artifacts this run wrote (older ones, already reported, do not count).
+found=$(find "$artifacts" -newer "$stamp" -type f \( -name 'crash-*' -o -name 'leak-*' -o \
+  -name 'timeout-*' -o -name 'oom-*' \) | sort)
+if [ -n "$found" ]; then
+  echo "fuzz: $target found a failing input:" $found >&2
   exit 1
 fi
