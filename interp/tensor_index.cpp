@@ -1,6 +1,7 @@
 // Tensor indexing: x[1], x[1:3, ::2], x[..., -1], x[none], x[mask], x[idx]. Basic indices
 // become select/slice/unsqueeze views; a bool mask is masked_select (or a row selection), an
 // int tensor is index_select. All run as ops, so autodiff sees them.
+#include "interp/sym_value.h"
 #include "interp/tensor_bridge.h"
 #include "interp/tensor_natives.h"
 #include "shapes/user_error.h"
@@ -114,10 +115,14 @@ Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem
             throwUserError(ErrorKind::IndexError,
                            "tensors used as indices must be i32 or bool, not f32");
           }
-        } else if (v.is(Type::Int) || v.is(Type::Bool)) {
+        } else if (v.is(Type::Int) || v.is(Type::Bool) || v.is(Type::SymInt) ||
+                   v.is(Type::SymBool)) {
+          // A symbolic int (a dynamic int argument, a size, a loop counter carried into a
+          // region) stays symbolic, as slice bounds do (found by fuzz_compile_diff: it was a
+          // TypeError compiled, where eager code indexed).
           OpAttrs at;
           at.dim = dim;
-          at.index = v.is(Type::Int) ? v.asInt() : v.asBool();
+          at.index = v.is(Type::SymBool) ? shapes::SymInt(int64_t{concreteBool(v)}) : toSymInt(v);
           x = emitOp(OpKind::Select, {x}, at);
         } else {
           throwUserError(ErrorKind::TypeError,
