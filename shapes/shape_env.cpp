@@ -494,7 +494,11 @@ void ShapeEnv::require(const SymBool& c, ErrorKind kind, std::string_view messag
     return;
   }
   Expr e = applyReplacements(c.expr());
-  auto d = decide(e, true);
+  // Not size-oblivious: a validity check must hold for every size. Assuming an unbacked size
+  // is >= 2 dropped the runtime assert that x[-1] needs x.shape[0] >= 1 (found by
+  // fuzz_compile_diff: x[-1] of an empty nonzero() result reached the kernel). Broadcasting
+  // stays size-oblivious by asking evaluateSizeOblivious itself.
+  auto d = decide(e, false);
   if (d == true) return;
   if (d == false) throwUserError(kind, std::string(message));
   if (e->hasUnbacked || !e->hasHint) {
