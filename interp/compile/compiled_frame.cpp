@@ -3,6 +3,7 @@
 #include "interp/compile/compiled_frame.h"
 
 #include <chrono>
+#include <functional>
 #include <iostream>
 
 #include "backends/graph/sym_eval.h"
@@ -291,6 +292,44 @@ void compileFailed(FrameObj& frame, const Entry& entry, const std::exception& er
   frame.state.trace->compileFailed(frame, entry, false, text);
 }
 
+// Note [A trace that raises]
+// A trace raises an error of the user's program (a ShapeError, an IndexError, ...) where the
+// traced code does, but not always the error eager code raises first: a check on a
+// data-dependent size is a runtime assert and an integer division by zero a kernel error, both
+// raised only when the graph runs, so an error in a later statement surfaces first while
+// tracing (found by tests/fuzz/fuzz_compile_diff: eager raised the IndexError of x[0] on an
+// empty nonzero() result, compiled the ShapeError of a later add). Such a call is run eagerly
+// too: an error of another kind there is the one raised. A traced body has no effects (side
+// effects are graph breaks), so the eager run changes nothing visible. The trace's own error
+// stands when eager code raises one of the same kind (its message may say more: a declared
+// result that cannot be proven) or none (a check only compiled code makes, such as a tpu size
+// above its declared max). Errors of the compiler itself (ConstraintViolation,
+// DataDependentError, DeviceError, LimitError) and fullgraph's are raised as they are.
+void raiseEagerError(const FrameObj& frame, const std::exception& traced,
+                     const std::function<void()>& runEagerly) {
+  auto* e = dynamic_cast<const UserError*>(&traced);
+  if (!e || frame.options.fullgraph) return;
+  switch (e->kind()) {
+    case ErrorKind::NameError:
+    case ErrorKind::TypeError:
+    case ErrorKind::ShapeError:
+    case ErrorKind::ValueError:
+    case ErrorKind::IndexError:
+    case ErrorKind::AssertionError:
+    case ErrorKind::ZeroDivisionError:
+    case ErrorKind::OverflowError:
+    case ErrorKind::KeyError:
+      break;
+    default:
+      return;
+  }
+  try {
+    runEagerly();
+  } catch (const UserError& eager) {
+    if (eager.kind() != e->kind()) throw;
+  }
+}
+
 GraphRun firstRun(FrameObj& frame, Entry& entry, const FlatArgs& flat) {
   entry.runs = 1;
   if (!frame.state.trace) return runGraph(entry, flat);
@@ -376,6 +415,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
     return callWithBreaks(interp, frame, args, a.site);
   } catch (const std::exception& e) {
     compileFailed(frame, *entry, e);
+    raiseEagerError(frame, e, [&] { interp.call(frame.function, args, a.site); });
     throw;
   }
   countCompile(frame, *entry);

@@ -2,6 +2,7 @@
 // its cache of entries (graph + guards), its code state for automatic dynamic, and its stats.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -158,6 +159,11 @@ int beginCompile(FrameObj& frame, const CompileUnit& unit, bool recompile,
 void countCompile(FrameObj& frame, const Entry& entry);
 /// A compile that ended in an error rather than an entry (the structured trace).
 void compileFailed(FrameObj& frame, const Entry& entry, const std::exception& error);
+/// After a trace raised `traced`, an error of the user's program outside fullgraph: runs the
+/// call (or region) eagerly with `runEagerly` and raises its error when that is of another
+/// kind; else returns (the caller rethrows `traced`). Note [A trace that raises].
+void raiseEagerError(const FrameObj& frame, const std::exception& traced,
+                     const std::function<void()>& runEagerly);
 /// Runs an entry's graph for the first time, right after its compile (the trace times it).
 GraphRun firstRun(FrameObj& frame, Entry& entry, const FlatArgs& flat);
 /// Counts a cache hit of `entry`.

@@ -243,6 +243,8 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
       throw;
     } catch (const std::exception& e) {
       compileFailed(frame_, *entry, e);
+      raiseEagerError(frame_, e,
+                      [&] { ev.execStatements(block.data() + begin, block.data() + end, f); });
       throw;
     }
     // A region that made a captured variable would hand the same cell to every call.
