@@ -13,7 +13,9 @@ namespace {
 
 /// Marks what `roots` need (operands, and the binders of the unbacked symbols in shapes and
 /// attributes). With `wholeGraph`, also what must run whatever the outputs: random ops (they
-/// advance the stream) and the binders of every runtime assert's symbols.
+/// advance the stream), ops that can raise on their data (eager code raises there even when
+/// the result is unused: found by tests/fuzz/fuzz_compile_diff, an unused `y // y` with a
+/// zero in y) and the binders of every runtime assert's symbols.
 std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, bool wholeGraph) {
   const size_t n = g.size();
   // Which value binds each unbacked symbol: the first whose shape mentions it.
@@ -36,7 +38,8 @@ std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, 
   for (ValueId o : roots) mark(o);
   for (ValueId id = 0; id < n; ++id) {
     const Value& v = g.value(id);
-    if (v.kind == ValueKind::Input || (wholeGraph && v.kind == ValueKind::Op && isRandomOp(v.op)))
+    if (v.kind == ValueKind::Input ||
+        (wholeGraph && ((v.kind == ValueKind::Op && isRandomOp(v.op)) || mayRaiseOnData(v))))
       mark(id);
   }
   if (wholeGraph)

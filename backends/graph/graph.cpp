@@ -1,6 +1,7 @@
 // Graph: value-kind names, node counts and the op classifications passes share.
 #include "backends/graph/graph.h"
 
+#include "backends/graph/fused_program.h"
 #include "backends/graph/sym_eval.h"
 #include "shapes/expr.h"
 #include "shapes/shape_env.h"
@@ -43,6 +44,23 @@ bool checkableWith(const shapes::SymBool& cond, std::span<const uint8_t> bound) 
 bool isRandomOp(OpKind op) {
   return op == OpKind::Rand || op == OpKind::Randn || op == OpKind::Randint ||
          op == OpKind::Dropout;
+}
+
+bool mayRaiseOnData(const Value& v) {
+  // Integer floordiv, mod and pow check their divisors and exponents (cpu binary kernels and
+  // fused programs alike); f32 follows IEEE and raises nothing.
+  auto integerArithmetic = [](OpKind op, DType dtype) {
+    return (op == OpKind::FloorDiv || op == OpKind::Mod || op == OpKind::Pow) &&
+           dtype != DType::F32;
+  };
+  if (v.kind == ValueKind::Fused) {
+    for (const FusedInstr& i : v.fused->code)
+      if (i.kind == FusedInstr::Kind::Op && integerArithmetic(i.op, i.dtype)) return true;
+    return false;
+  }
+  if (v.kind != ValueKind::Op) return false;
+  return integerArithmetic(v.op, v.dtype) || v.op == OpKind::IndexSelect ||
+         v.op == OpKind::Gather || v.op == OpKind::CrossEntropy || v.op == OpKind::MaskedScatter;
 }
 
 bool isElementwise(OpKind op) {

@@ -113,6 +113,10 @@ class Graph {
 /// True for the ops whose result depends on the random stream (never folded or removed:
 /// results must equal eager execution, which draws from the same stream).
 bool isRandomOp(OpKind op);
+/// True for a node whose kernel can raise on the data it gets (an integer division by zero or
+/// negative power, an index out of range, a masked_scatter source too short): never removed,
+/// since eager execution raises there even when nothing uses the result.
+bool mayRaiseOnData(const Value& v);
 /// Unary, Binary and Ternary ops and cast: one output element from the same-index elements
 /// of the (broadcast) operands. What fusion may merge.
 bool isElementwise(OpKind op);
