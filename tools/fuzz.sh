@@ -21,8 +21,9 @@ artifacts=build-fuzz/artifacts/$target
 mkdir -p "$corpus" "$artifacts"
 case "$target" in
   fuzz_shapes | fuzz_compile_diff)
-    # Generator targets: golden scripts mean nothing to them; their inputs are small.
-    options=(-max_len=1024) ;;
+    # Generator targets: golden scripts mean nothing to them, and a longer input is a larger
+    # program or more checks from the start (no slow growth of the length limit).
+    options=(-max_len=512 -len_control=0) ;;
   *)
     find tests/scripts examples -name '*.dsl' -exec cp {} "$corpus"/ \; 2>/dev/null || true
     options=(-dict=tests/fuzz/tessel.dict -max_len=4096) ;;

@@ -1,0 +1,465 @@
+// The program generator of fuzz_compile_diff: fuzzer bytes -> a small shape-heavy Tessel
+// function f(x, y, n), its compiled twin cf, and the inputs of a few calls. Statements come
+// from a menu; the generator tracks each tensor variable's rank and dtype so that most programs
+// are well typed, while some still fail (a shape mismatch, an empty reduction, an integer
+// division by zero): those must fail the same way compiled and eager.
+#pragma once
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+class ProgramGen {
+ public:
+  explicit ProgramGen(FuzzedDataProvider& in) : in_(in) {}
+
+  void generate() {
+    header();
+    body_ += "fn f(x, y, n) {\n";
+    tensors_ = {{"x", xRank_, xInt_ ? Dt::I32 : Dt::F32},
+                {"y", yRank(), yInt_ ? Dt::I32 : Dt::F32}};
+    ints_ = {"n"};
+    int statements = in_.ConsumeIntegralInRange<int>(1, 8);
+    for (int i = 0; i < statements && in_.remaining_bytes() > 0; ++i) statement(1);
+    body_ += "  return " + result() + "\n}\n";
+    body_ += "let cf = compile(f" + compileArgs_ + ")\n";
+    body_ += "let __x = none\nlet __y = none\nlet __n = none\nlet __r = none\n";
+    makeCalls();
+  }
+
+  const std::string& program() const { return body_; }
+  const std::vector<std::string>& calls() const { return calls_; }
+  std::string callsText() const {
+    std::string s;
+    for (const std::string& c : calls_) s += c + "\n";
+    return s;
+  }
+
+ private:
+  enum class Dt { F32, I32, Bool };
+  struct TVar {
+    std::string name;
+    int rank;  ///< -1: unknown (after squeeze, a branch)
+    Dt dt;
+  };
+
+  int pick(int n) { return in_.ConsumeIntegralInRange<int>(0, n - 1); }
+  const TVar& tensor() { return tensors_[pick(static_cast<int>(tensors_.size()))]; }
+  // A recent tensor, more often than an old one: chains of ops build up shapes.
+  const TVar& recent() {
+    size_t n = tensors_.size();
+    return in_.ConsumeBool() ? tensors_[n - 1] : tensors_[n - 1 - pick(std::min<int>(n, 3))];
+  }
+  std::string fresh(const char* prefix) { return prefix + std::to_string(counter_++); }
+  std::string num(Dt dt, const char* i, const char* f) { return dt == Dt::F32 ? f : i; }
+  int dim(const TVar& t) { return t.rank > 0 ? pick(t.rank) : 0; }
+  std::string intExpr() {
+    const TVar& t = tensor();
+    bool sized = t.rank != 0;  // unknown ranks are at least 1 more often than not
+    switch (pick(6)) {
+      case 0:
+        return ints_[pick(static_cast<int>(ints_.size()))];
+      case 1:
+        return sized ? t.name + ".shape[" + std::to_string(dim(t)) + "]" : "n";
+      case 2:
+        return "n + " + std::to_string(pick(3));
+      case 3:
+        return sized ? t.name + ".shape[0] // 2" : "n // 2";
+      case 4:
+        return std::to_string(pick(5));
+      default:
+        return ints_[pick(static_cast<int>(ints_.size()))] + " % 3 + 1";
+    }
+  }
+
+  void header() {
+    uint8_t flags = in_.ConsumeIntegral<uint8_t>();
+    const char* dyn[] = {"", ", dynamic = true", ", dynamic = false", ""};
+    compileArgs_ = dyn[flags & 3];
+    if (flags & 4) body_ += "config.duck_shape = false\n";
+    if ((flags & 24) == 8) body_ += "config.automatic_dynamic = false\n";
+    if ((flags & 24) == 16) body_ += "config.recompile_limit = 2\n";
+    if ((flags & 96) == 32) body_ += "config.specialize_float = false\n";
+    if ((flags & 96) == 64) body_ += "config.capture_scalar_outputs = true\n";
+    if (flags & 128) {
+      body_ +=
+          "fn h(t, m) {\n"
+          "  if t.shape[0] > m { return t[:m] }\n"
+          "  return t * 2\n"
+          "}\n";
+      helper_ = true;
+    }
+    // The calls' sizes come from their own generator, seeded here: inputs usually run out of
+    // bytes before the statements do, and the calls must still vary.
+    callSeed_ = in_.ConsumeIntegral<uint64_t>();
+    xRank_ = in_.ConsumeIntegralInRange<int>(1, 3);
+    yMode_ = pick(4);
+    xInt_ = pick(4) == 0;
+    yInt_ = pick(4) == 0;
+  }
+  // y: 0 = x's shape, 1 = [x's last dim], 2 = [x's first dim, 1], 3 = its own sizes (rank 2).
+  int yRank() const { return yMode_ == 0 ? xRank_ : yMode_ == 1 ? 1 : 2; }
+
+  // One statement; may nest a block (depth limits the nesting).
+  void statement(int depth) {
+    std::string ind(2 * depth, ' ');
+    int k = pick(depth < 3 ? 16 : 12);
+    if (k < 8) {  // a new tensor from an expression
+      std::string v = fresh("v");
+      TVar t = tensorExpr(k);
+      body_ += ind + "let " + v + " = " + t.name + "\n";
+      tensors_.push_back({v, t.rank, t.dt});
+      return;
+    }
+    switch (k) {
+      case 8: {  // an int from sizes
+        std::string v = fresh("k");
+        body_ += ind + "let " + v + " = " + intExpr() + " * " + std::to_string(pick(3) + 1) +
+                 " + " + intExpr() + "\n";
+        ints_.push_back(v);
+        return;
+      }
+      case 9: {                   // a graph break: print() or .item()
+        const TVar t = recent();  // a copy: nested statements grow tensors_
+        if (pick(2)) {
+          body_ += ind + "print(" + t.name + ".shape, " + intExpr() + ")\n";
+        } else if (t.dt != Dt::Bool) {
+          std::string v = fresh("k");
+          body_ += ind + "let " + v + " = int(" + t.name + ".abs().sum().item()) % 5\n";
+          ints_.push_back(v);
+        }
+        return;
+      }
+      case 10: {                  // data-dependent sizes
+        const TVar t = recent();  // a copy: nested statements grow tensors_
+        if (t.dt == Dt::Bool) return;
+        std::string v = fresh("v");
+        const char* forms[] = {"%s[%s > 0]", "nonzero(%s > 0)", "masked_select(%s, %s < 1)",
+                               "unique(%s)"};
+        int f = pick(4);
+        std::string e = forms[f];
+        for (size_t p; (p = e.find("%s")) != std::string::npos;) e.replace(p, 2, t.name);
+        body_ += ind + "let " + v + " = " + e + "\n";
+        tensors_.push_back({v, f == 1 ? 2 : 1, f == 1 ? Dt::I32 : t.dt});
+        return;
+      }
+      case 11: {                  // a helper call (inlined by the trace)
+        const TVar t = recent();  // a copy: nested statements grow tensors_
+        if (!helper_ || t.rank < 1 || t.dt == Dt::Bool) return;
+        std::string v = fresh("v");
+        body_ += ind + "let " + v + " = h(" + t.name + ", " + intExpr() + ")\n";
+        tensors_.push_back({v, t.rank, t.dt});
+        return;
+      }
+      case 12:
+      case 13: {                  // a branch on a size or an int
+        const TVar t = recent();  // a copy: nested statements grow tensors_
+        if (t.dt == Dt::Bool) return;
+        std::string v = fresh("v");
+        body_ += ind + "let " + v + " = " + t.name + "\n";
+        std::string cond =
+            k == 12 ? t.name + ".shape[" + std::to_string(dim(t)) + "] > " + std::to_string(pick(4))
+                    : intExpr() + " % 2 == 0";
+        body_ += ind + "if " + cond + " {\n";
+        body_ += ind + "  " + v + " = " + keepType(t, v) + "\n";
+        if (depth < 2 && pick(3) == 0) statement(depth + 1);
+        body_ += ind + "} else {\n" + ind + "  " + v + " = " + keepType(t, v) + "\n" + ind + "}\n";
+        tensors_.push_back({v, t.rank, t.dt});
+        return;
+      }
+      case 14: {                  // a loop over a size or an int
+        const TVar t = recent();  // a copy: nested statements grow tensors_
+        if (t.dt == Dt::Bool) return;
+        std::string v = fresh("v");
+        body_ += ind + "let " + v + " = " + t.name + "\n";
+        std::string bound = pick(2) ? t.name + ".shape[" + std::to_string(dim(t)) + "]"
+                                    : "min(" + intExpr() + ", 3)";
+        std::string i = fresh("i");
+        body_ += ind + "for " + i + " in range(" + bound + ") {\n";
+        body_ += ind + "  " + v + " = " + keepType(t, v) + "\n";
+        if (depth < 2 && pick(3) == 0) statement(depth + 1);
+        body_ += ind + "}\n";
+        tensors_.push_back({v, t.rank, t.dt});
+        return;
+      }
+      default: {                  // a while loop on sizes
+        const TVar t = recent();  // a copy: nested statements grow tensors_
+        if (t.dt == Dt::Bool || t.rank < 1) return;
+        std::string v = fresh("v"), j = fresh("j");
+        body_ += ind + "let " + v + " = " + t.name + "\n" + ind + "let " + j + " = 0\n";
+        body_ += ind + "while " + j + " < " + t.name + ".shape[0] {\n";
+        body_ += ind + "  " + v + " = " + v + " + " + t.name + "[" + j + "]\n";
+        body_ += ind + "  " + j + " += 1\n" + ind + "}\n";
+        tensors_.push_back({v, t.rank, t.dt});
+        return;
+      }
+    }
+  }
+
+  // An update of v (of t's rank and dtype) that keeps both.
+  std::string keepType(const TVar& t, const std::string& v) {
+    const char* one = t.dt == Dt::F32 ? "1.0" : "1";
+    switch (pick(4)) {
+      case 0:
+        return v + " + " + one;
+      case 1:
+        return v + " * 2 - " + t.name;
+      case 2:
+        return "abs(" + v + ")";
+      default:
+        return "-" + v;
+    }
+  }
+
+  // A tensor expression (its text in `name`) of one of eight families.
+  TVar tensorExpr(int family) {
+    const TVar& a = recent();
+    const std::string& x = a.name;
+    int r = a.rank;
+    Dt dt = a.dt;
+    bool isF = dt == Dt::F32;
+    switch (family) {
+      case 0: {  // elementwise, one operand
+        if (dt == Dt::Bool)
+          return pick(2) ? TVar{"logical_not(" + x + ")", r, Dt::Bool}
+                         : TVar{x + ".to(i32)", r, Dt::I32};
+        switch (pick(9)) {
+          case 0:
+            return {"relu(" + x + ")", r, dt};
+          case 1:
+            return {"abs(" + x + ") + " + num(dt, "1", "0.5"), r, dt};
+          case 2:
+            return {"-" + x + " * " + num(dt, "3", "1.5"), r, dt};
+          case 3:
+            return {"tanh(" + x + ")", r, Dt::F32};
+          case 4:
+            return {x + " > 0", r, Dt::Bool};
+          case 5:
+            return {"clamp(" + x + ", -1, 2)", r, dt};
+          case 6:
+            return {x + " // " + num(dt, "2", "2.0"), r, dt};
+          case 7:
+            return {x + " % 3", r, dt};
+          default:
+            return {x + ".to(" + (isF ? "i32" : "f32") + ")", r, isF ? Dt::I32 : Dt::F32};
+        }
+      }
+      case 1: {  // elementwise with itself, broadcasting against its own reductions
+        if (dt == Dt::Bool) return {"logical_and(" + x + ", " + x + ")", r, Dt::Bool};
+        switch (pick(6)) {
+          case 0:
+            return {x + " * " + x, r, dt};
+          case 1:
+            return {x + " - " + x + ".mean()", r, Dt::F32};
+          case 2:
+            if (r < 1) break;
+            return {x + " * " + x + ".sum(dim = " + std::to_string(dim(a)) + ", keepdim = true)", r,
+                    dt};
+          case 3:
+            return {"where(" + x + " > 0, " + x + ", " + x + " * 0)", r, dt};
+          case 4:
+            if (r < 1) break;
+            return {x + " + " + x + "[0]", r, dt};
+          default:
+            return {"maximum(" + x + ", " + x + " * 0 + 1)", r, dt};
+        }
+        return {x + " + " + x, r, dt};
+      }
+      case 2: {  // two variables (may not broadcast: then both must fail alike)
+        const TVar& b = tensor();
+        if (dt == Dt::Bool || b.dt == Dt::Bool) return {x + " == " + x, r, Dt::Bool};
+        int rr = r < 0 || b.rank < 0 ? -1 : std::max(r, b.rank);
+        Dt d = dt == Dt::F32 || b.dt == Dt::F32 ? Dt::F32 : Dt::I32;
+        switch (pick(4)) {
+          case 0:
+            return {x + " + " + b.name, rr, d};
+          case 1:
+            return {x + " * " + b.name, rr, d};
+          case 2:
+            return {"maximum(" + x + ", " + b.name + ")", rr, d};
+          default:
+            return {x + " // " + b.name, rr, d};  // i32 // 0 is a ZeroDivisionError
+        }
+      }
+      case 3: {  // reductions
+        if (r < 1 || dt == Dt::Bool) return {x + ".sum()", 0, dt == Dt::Bool ? Dt::I32 : dt};
+        std::string d = std::to_string(dim(a));
+        switch (pick(6)) {
+          case 0:
+            return {x + ".sum(dim = " + d + ")", r - 1, dt};
+          case 1:
+            return {x + ".mean(dim = " + d + ", keepdim = true)", r, Dt::F32};
+          case 2:
+            return {x + ".max(dim = " + d + ")", r - 1, dt};
+          case 3:
+            return {x + ".argmax(dim = " + d + ")", r - 1, Dt::I32};
+          case 4:
+            return {"(" + x + " > 0).any(dim = " + d + ")", r - 1, Dt::Bool};
+          default:
+            return {x + ".sum(dim = " + d + ", keepdim = true)", r, dt};
+        }
+      }
+      case 4: {  // reshape, views, layout
+        if (r < 0) return {x + ".reshape([-1])", 1, dt};
+        switch (pick(8)) {
+          case 0:
+            return {x + ".reshape([-1])", 1, dt};
+          case 1:
+            if (r < 1) break;
+            return {x + ".reshape([" + x + ".shape[0], -1])", 2, dt};
+          case 2:
+            if (r < 2) break;
+            return {"transpose(" + x + ", 0, " + std::to_string(r - 1) + ")", r, dt};
+          case 3:
+            if (r > 3) break;
+            return {"unsqueeze(" + x + ", " + std::to_string(pick(r + 1)) + ")", r + 1, dt};
+          case 4:
+            return {"squeeze(" + x + ")", -1, dt};
+          case 5:
+            if (r < 1) break;
+            return {"expand(" + x + ".sum(dim = 0, keepdim = true), " + x + ".shape)", r, dt};
+          case 6:
+            if (r < 2) break;
+            return {"flatten(" + x + ", 1)", 2, dt};
+          default:
+            if (r != 2) break;
+            return {x + ".T", 2, dt};
+        }
+        return {x + ".reshape([-1])", 1, dt};
+      }
+      case 5: {  // slicing and indexing
+        if (r < 1) return {x + " * 1", r, dt};
+        switch (pick(8)) {
+          case 0:
+            return {x + "[1:]", r, dt};
+          case 1:
+            return {x + "[:" + intExpr() + "]", r, dt};
+          case 2:
+            return {x + "[::2]", r, dt};
+          case 3:
+            return {x + "[..., :2]", r, dt};
+          case 4:
+            return {x + "[0]", r - 1, dt};
+          case 5:
+            return {x + "[-1]", r - 1, dt};
+          case 6:
+            if (r < 2) break;
+            return {x + "[:, 1]", r - 1, dt};
+          default:
+            return {x + "[" + intExpr() + ":]", r, dt};
+        }
+        return {x + "[1:]", r, dt};
+      }
+      case 6: {  // matmul and cat
+        if (dt == Dt::Bool) return {"cat([" + x + ", " + x + "], 0)", r, dt};
+        switch (pick(5)) {
+          case 0:
+            if (r != 2) break;
+            return {x + " @ " + x + ".T", 2, dt};
+          case 1:
+            if (r != 1) break;
+            return {x + " @ " + x, 0, dt};
+          case 2:
+            if (r != 2) break;
+            return {x + " @ " + x + "[0]", 1, dt};
+          case 3: {
+            const TVar& b = tensor();
+            if (b.dt == Dt::Bool) break;
+            int rr = r == 2 && b.rank == 2 ? 2 : -1;
+            return {x + " @ " + b.name, rr, dt == Dt::F32 || b.dt == Dt::F32 ? Dt::F32 : Dt::I32};
+          }
+          default: {
+            if (r < 1) break;
+            return {"cat([" + x + ", " + x + "], " + std::to_string(dim(a)) + ")", r, dt};
+          }
+        }
+        if (r < 0) return {"stack([" + x + ", " + x + "])", -1, dt};
+        return {"stack([" + x + ", " + x + "])", r + 1, dt};
+      }
+      default: {  // creation from sizes
+        switch (pick(4)) {
+          case 0:
+            return {"zeros([" + intExpr() + ", 2])", 2, Dt::F32};
+          case 1:
+            return {"full([" + intExpr() + "], 1.5)", 1, Dt::F32};
+          case 2:
+            return {"arange(" + intExpr() + ")", 1, Dt::I32};
+          default:
+            return {"ones([" + intExpr() + ", " + intExpr() + "]) * " + x + ".sum()", 2,
+                    dt == Dt::I32 ? Dt::I32 : Dt::F32};
+        }
+      }
+    }
+  }
+
+  std::string result() {
+    std::string r = "(";
+    size_t n = tensors_.size();
+    int count = in_.ConsumeIntegralInRange<int>(1, 3);
+    for (int i = 0; i < count && i < static_cast<int>(n); ++i) r += tensors_[n - 1 - i].name + ", ";
+    return r + ints_.back() + ")";
+  }
+
+  // Inputs: x of rank 1-3 and y shaped after it (yMode_), n; sizes 0-6, mostly 2-5.
+  int callPick(int n) {  // splitmix64
+    uint64_t z = (callSeed_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<int>((z ^ (z >> 31)) % static_cast<uint64_t>(n));
+  }
+  void makeCalls() {
+    int count = 2 + callPick(5);
+    std::vector<int64_t> prev;
+    for (int c = 0; c < count; ++c) {
+      std::vector<int64_t> xd;
+      bool repeat = !prev.empty() && callPick(4) == 0;  // the same sizes again: a cache hit
+      for (int i = 0; i < xRank_; ++i) {
+        int64_t s = callPick(8) == 0 ? callPick(2) : 2 + callPick(4);
+        if (callPick(8) == 0) s = 6;
+        xd.push_back(repeat ? prev[i] : s);
+      }
+      prev = xd;
+      std::vector<int64_t> yd;
+      if (yMode_ == 0) yd = xd;
+      if (yMode_ == 1) yd = {xd.back()};
+      if (yMode_ == 2) yd = {xd.front(), 1};
+      if (yMode_ == 3) yd = {2 + callPick(3), 2 + callPick(3)};
+      int offset = callPick(7);
+      std::string s = "__x = " + input(xd, xInt_, offset) +
+                      "\n__y = " + input(yd, yInt_, offset + 2) +
+                      "\n__n = " + std::to_string(callPick(5)) + "\n";
+      if (callPick(6) == 0) s += "maybe_mark_dynamic(__x, 0)\n";
+      calls_.push_back(s);
+    }
+  }
+  static std::string input(const std::vector<int64_t>& dims, bool isInt, int offset) {
+    int64_t n = 1;
+    std::string shape = "[";
+    for (size_t i = 0; i < dims.size(); ++i) {
+      n *= dims[i];
+      shape += (i ? ", " : "") + std::to_string(dims[i]);
+    }
+    shape += "]";
+    std::string v =
+        "((arange(" + std::to_string(n) + ") + " + std::to_string(offset) + ") % 7 - 3)";
+    if (!isInt) v = "(" + v + " * 0.5)";
+    return v + ".reshape(" + shape + ")";
+  }
+
+  FuzzedDataProvider& in_;
+  std::string body_;
+  std::string compileArgs_;
+  std::vector<std::string> calls_;
+  std::vector<TVar> tensors_;
+  std::vector<std::string> ints_;
+  int counter_ = 0;
+  uint64_t callSeed_ = 0;
+  int xRank_ = 1, yMode_ = 0;
+  bool xInt_ = false, yInt_ = false, helper_ = false;
+};
+
+}  // namespace
