@@ -176,7 +176,12 @@ struct Solver::Impl {
   // push/pop or assumptions) honours rlimit, and made fresh it costs about a millisecond, a
   // fifth of a fresh default solver. So a nonlinear query gets a fresh QF_NIA solver per
   // check, with every constraint asserted outright; unsat cores are then found by deletion
-  // (Solver::check).
+  // (Solver::check). maximize() is the exception: there QF_NIA answered `unknown` to probes the
+  // incremental core refutes at once (the tpu's bound of nonzero, u0 <= s0 * s1, failed
+  // TpuParity), so it keeps one incremental solver, rlimit only. (A wall-clock `timeout` is no
+  // way out: Z3 4.8.12's timer thread deadlocked the tpu suite.) The galloping search keeps the
+  // maximum of s0 // min(s0, s0 // 1000), the query that ran for minutes, within its rlimit
+  // (Fuzz.MaxValueOfANonlinearExpressionStopsWithinTheRlimit).
   //
   // One such check: the asserted groups and `extra`, with the ranges of every symbol they and
   // `mentioned` use.
@@ -338,26 +343,15 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
   Timer t{stats_};
   Impl& I = impl();
   Expr one[] = {e};
-  const bool nonlinear = Impl::anyNonlinear({hard, one});
+  // Incremental even when nonlinear (Note [Nonlinear queries are not incremental]).
+  z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({hard, one}));
+  I.addRanges(s, ranges, {hard, one});
+  for (Expr h : hard) s.add(I.enc(h));
   z3::expr x = I.enc(e);
-  std::optional<z3::solver> incremental;
-  if (!nonlinear) {
-    incremental.emplace(I.makeSolver(rlimit_, false));
-    I.addRanges(*incremental, ranges, {hard, one});
-    for (Expr h : hard) incremental->add(I.enc(h));
-  }
   // Unbounded above (or beyond what int64 sizes can be): refuse the bound.
   constexpr int64_t kHuge = int64_t{1} << 62;
   if (hi == ValueRange::kPosInf || hi > kHuge) hi = kHuge;
   auto atLeast = [&](int64_t v, int64_t* model) -> SolverAnswer {
-    if (nonlinear) {  // Note [Nonlinear queries are not incremental]
-      z3::model mo(I.ctx);
-      auto r = I.checkOnce(rlimit_, ranges, {hard}, one, {x >= I.ctx.int_val(v)}, stats_, &mo);
-      int64_t val = v;
-      if (r == SolverAnswer::Sat) *model = mo.eval(x, true).is_numeral_i64(val) ? val : v;
-      return r;
-    }
-    z3::solver& s = *incremental;
     s.push();
     s.add(x >= I.ctx.int_val(static_cast<int64_t>(v)));
     if (stats_) ++stats_->solverQueries;
