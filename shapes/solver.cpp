@@ -153,6 +153,14 @@ struct Solver::Impl {
       if (nonlinear(a)) return true;
     return false;
   }
+  /// Floor division or modulo by a non-constant somewhere in e.
+  static bool symbolicDivision(Expr e) {
+    if ((e->kind == ExprKind::FloorDiv || e->kind == ExprKind::Mod) && !e->args[1]->isConst())
+      return true;
+    for (Expr a : e->args)
+      if (symbolicDivision(a)) return true;
+    return false;
+  }
   static bool anyNonlinear(std::initializer_list<std::span<const Expr>> groups) {
     for (auto g : groups)
       for (Expr e : g)
@@ -176,12 +184,11 @@ struct Solver::Impl {
   // push/pop or assumptions) honours rlimit, and made fresh it costs about a millisecond, a
   // fifth of a fresh default solver. So a nonlinear query gets a fresh QF_NIA solver per
   // check, with every constraint asserted outright; unsat cores are then found by deletion
-  // (Solver::check). maximize() is the exception: there QF_NIA answered `unknown` to probes the
-  // incremental core refutes at once (the tpu's bound of nonzero, u0 <= s0 * s1, failed
-  // TpuParity), so it keeps one incremental solver, rlimit only. (A wall-clock `timeout` is no
-  // way out: Z3 4.8.12's timer thread deadlocked the tpu suite.) The galloping search keeps the
-  // maximum of s0 // min(s0, s0 // 1000), the query that ran for minutes, within its rlimit
-  // (Fuzz.MaxValueOfANonlinearExpressionStopsWithinTheRlimit).
+  // (Solver::check). maximize() does so only for queries with floor division or modulo by a
+  // symbol: on products alone QF_NIA answered `unknown` to probes the incremental core refutes
+  // at once (the tpu's bound of nonzero, u0 <= s0 * s1, failed TpuParity), so those keep one
+  // incremental solver. (A wall-clock `timeout` is no way out: Z3 4.8.12's timer thread
+  // deadlocked the tpu suite.)
   //
   // One such check: the asserted groups and `extra`, with the ranges of every symbol they and
   // `mentioned` use.
@@ -343,15 +350,36 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
   Timer t{stats_};
   Impl& I = impl();
   Expr one[] = {e};
-  // Incremental even when nonlinear (Note [Nonlinear queries are not incremental]).
-  z3::solver s = I.makeSolver(rlimit_, Impl::anyNonlinear({hard, one}));
-  I.addRanges(s, ranges, {hard, one});
-  for (Expr h : hard) s.add(I.enc(h));
+  // Note [Nonlinear queries are not incremental]: a nonlinear probe is first a fresh QF_NIA
+  // check, which honours rlimit. Where it answers `unknown` on products alone (the tpu's
+  // u0 <= s0 * s1 under nonzero: its probes near 2^62) the incremental core, which refutes
+  // those at once, is asked next; with floor division or modulo by a symbol it is not, as it
+  // can run past rlimit there.
+  const bool nonlinear = Impl::anyNonlinear({hard, one});
+  bool divides = Impl::symbolicDivision(e);
+  for (Expr h : hard) divides = divides || Impl::symbolicDivision(h);
+  std::optional<z3::solver> incremental;
+  auto incrementalSolver = [&]() -> z3::solver& {
+    if (!incremental) {
+      incremental.emplace(I.makeSolver(rlimit_, nonlinear));
+      I.addRanges(*incremental, ranges, {hard, one});
+      for (Expr h : hard) incremental->add(I.enc(h));
+    }
+    return *incremental;
+  };
   z3::expr x = I.enc(e);
   // Unbounded above (or beyond what int64 sizes can be): refuse the bound.
   constexpr int64_t kHuge = int64_t{1} << 62;
   if (hi == ValueRange::kPosInf || hi > kHuge) hi = kHuge;
   auto atLeast = [&](int64_t v, int64_t* model) -> SolverAnswer {
+    if (nonlinear) {
+      z3::model mo(I.ctx);
+      auto r = I.checkOnce(rlimit_, ranges, {hard}, one, {x >= I.ctx.int_val(v)}, stats_, &mo);
+      int64_t val = v;
+      if (r == SolverAnswer::Sat) *model = mo.eval(x, true).is_numeral_i64(val) ? val : v;
+      if (r != SolverAnswer::Unknown || divides) return r;
+    }
+    z3::solver& s = incrementalSolver();
     s.push();
     s.add(x >= I.ctx.int_val(static_cast<int64_t>(v)));
     if (stats_) ++stats_->solverQueries;
