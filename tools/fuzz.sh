@@ -23,15 +23,18 @@ case "$target" in
   fuzz_shapes | fuzz_compile_diff)
     # Generator targets: golden scripts mean nothing to them, and a longer input is a larger
     # program or more checks from the start (no slow growth of the length limit).
-    options=(-max_len=512 -len_control=0) ;;
+    # Z3 allocates a lot: ASan's quarantine of freed memory is kept small, or the process
+    # grows past 1 GB in minutes.
+    options=(-max_len=512 -len_control=0)
+    asan=quarantine_size_mb=64: ;;
   *)
     find tests/scripts examples -name '*.dsl' -exec cp {} "$corpus"/ \; 2>/dev/null || true
-    options=(-dict=tests/fuzz/tessel.dict -max_len=4096) ;;
+    options=(-dict=tests/fuzz/tessel.dict -max_len=4096)
+    asan= ;;
 esac
 stamp=$(mktemp)
 trap 'rm -f "$stamp"' EXIT
-# Z3 and ASan's quarantine take about 1.3 GB in fuzz_shapes: above libFuzzer's 2 GB default.
-ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 \
+ASAN_OPTIONS=${asan}detect_leaks=0:allocator_may_return_null=1 \
   "build-fuzz/tests/fuzz/$target" -max_total_time="$seconds" "${options[@]}" \
   -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -artifact_prefix="$artifacts/" \
   -print_final_stats=1 -seed="${FUZZ_SEED:-0}" "$corpus" 2>&1 |

@@ -11,8 +11,9 @@
 //   - or both raise a ScriptError of the same kind;
 //   - and both print the same text.
 // LimitError (the step and memory limits that keep each execution short) makes a call
-// inconclusive. Anything else prints the program and the call to stderr and aborts, so
-// libFuzzer keeps the input. Run with tools/fuzz.sh fuzz_compile_diff SECONDS.
+// inconclusive, and so does the size-oblivious broadcasting the spec asks for (an unbacked size
+// of 0 or 1 is a ShapeError when compiled). Anything else prints the program and the call to stderr
+// and aborts, so libFuzzer keeps the input. Run with tools/fuzz.sh fuzz_compile_diff SECONDS.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cmath>
@@ -20,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -156,6 +158,15 @@ bool inconclusive(const Outcome& o) {
   return o.raised && o.kind == ErrorKind::LimitError;
 }
 
+// The one divergence the spec asks for (compiler.md, "Unbacked sizes"): shape rules treat an
+// unbacked size as neither 0 nor 1 when broadcasting, so where it is 0 or 1 at run time the
+// graph's runtime assert raises a ShapeError that eager code, which broadcasts, does not.
+bool sizeOblivious(const Outcome& eager, const Outcome& compiled) {
+  static const std::regex zeroOrOne(R"(\bu\d+ = [01]\b.* at run time)");
+  return !eager.raised && compiled.raised && compiled.kind == ErrorKind::ShapeError &&
+         std::regex_search(compiled.message, zeroOrOne);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -209,7 +220,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           stderr, "call %zu: eager %s, compiled %s\n", k,
           eager.raised ? std::string(tessel::errorKindName(eager.kind)).c_str() : "returns",
           compiled.raised ? std::string(tessel::errorKindName(compiled.kind)).c_str() : "returns");
-    if (inconclusive(eager) || inconclusive(compiled)) continue;
+    if (inconclusive(eager) || inconclusive(compiled) || sizeOblivious(eager, compiled)) continue;
     if (eager.raised != compiled.raised || (eager.raised && eager.kind != compiled.kind))
       mismatch(gen, k, "eager gives " + describe(eager) + "\ncompiled gives " + describe(compiled));
     if (eager.printed != compiled.printed)
@@ -229,5 +240,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     interp.runSource("<stats>", "print(stats(cf))");
     fprintf(stderr, "stats %s", out.str().c_str());
   }
+  // A module's globals and its functions refer to each other and are never freed
+  // (docs/reliability.md, "Sanitizers"): about 100 KB an input, gigabytes in an hour of
+  // fuzzing. Dropping the globals breaks the cycles.
+  for (Value& g : interp.mainModule().globals) g = Value();
   return 0;
 }

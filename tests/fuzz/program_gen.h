@@ -2,7 +2,11 @@
 // function f(x, y, n), its compiled twin cf, and the inputs of a few calls. Statements come
 // from a menu; the generator tracks each tensor variable's rank and dtype so that most programs
 // are well typed, while some still fail (a shape mismatch, an empty reduction, an integer
-// division by zero): those must fail the same way compiled and eager.
+// division by zero): those must fail the same way compiled and eager. It also tracks which
+// values have data-dependent sizes (nonzero, masked_select, ...) and never broadcasts one
+// against another value: shape rules treat such a size as neither 0 nor 1 (compiler.md), so
+// where it is 1 at run time compiled code raises a ShapeError that eager code, broadcasting,
+// does not; the spec asks for that divergence, and it is no finding.
 #pragma once
 
 #include <fuzzer/FuzzedDataProvider.h>
@@ -22,7 +26,7 @@ class ProgramGen {
     body_ += "fn f(x, y, n) {\n";
     tensors_ = {{"x", xRank_, xInt_ ? Dt::I32 : Dt::F32},
                 {"y", yRank(), yInt_ ? Dt::I32 : Dt::F32}};
-    ints_ = {"n"};
+    ints_ = {{"n", false}};
     int statements = in_.ConsumeIntegralInRange<int>(1, 8);
     for (int i = 0; i < statements && in_.remaining_bytes() > 0; ++i) statement(1);
     body_ += "  return " + result() + "\n}\n";
@@ -45,14 +49,30 @@ class ProgramGen {
     std::string name;
     int rank;  ///< -1: unknown (after squeeze, a branch)
     Dt dt;
+    bool dd = false;  ///< a size depends on data (unbacked when compiled)
+  };
+  struct IVar {
+    std::string name;
+    bool dd = false;  ///< computed from a data-dependent size
   };
 
   int pick(int n) { return in_.ConsumeIntegralInRange<int>(0, n - 1); }
-  const TVar& tensor() { return tensors_[pick(static_cast<int>(tensors_.size()))]; }
+  // Every variable an expression reads passes through these, which note in dd_ whether the
+  // expression depends on a data-dependent size.
+  const TVar& use(const TVar& t) {
+    dd_ |= t.dd;
+    return t;
+  }
+  const TVar& tensor() { return use(tensors_[pick(static_cast<int>(tensors_.size()))]); }
   // A recent tensor, more often than an old one: chains of ops build up shapes.
   const TVar& recent() {
     size_t n = tensors_.size();
-    return in_.ConsumeBool() ? tensors_[n - 1] : tensors_[n - 1 - pick(std::min<int>(n, 3))];
+    return use(in_.ConsumeBool() ? tensors_[n - 1] : tensors_[n - 1 - pick(std::min<int>(n, 3))]);
+  }
+  const std::string& anInt() {
+    const IVar& v = ints_[pick(static_cast<int>(ints_.size()))];
+    dd_ |= v.dd;
+    return v.name;
   }
   std::string fresh(const char* prefix) { return prefix + std::to_string(counter_++); }
   std::string num(Dt dt, const char* i, const char* f) { return dt == Dt::F32 ? f : i; }
@@ -62,7 +82,7 @@ class ProgramGen {
     bool sized = t.rank != 0;  // unknown ranks are at least 1 more often than not
     switch (pick(6)) {
       case 0:
-        return ints_[pick(static_cast<int>(ints_.size()))];
+        return anInt();
       case 1:
         return sized ? t.name + ".shape[" + std::to_string(dim(t)) + "]" : "n";
       case 2:
@@ -72,7 +92,7 @@ class ProgramGen {
       case 4:
         return std::to_string(pick(5));
       default:
-        return ints_[pick(static_cast<int>(ints_.size()))] + " % 3 + 1";
+        return anInt() + " % 3 + 1";
     }
   }
 
@@ -108,11 +128,12 @@ class ProgramGen {
   void statement(int depth) {
     std::string ind(2 * depth, ' ');
     int k = pick(depth < 3 ? 16 : 12);
+    dd_ = false;
     if (k < 8) {  // a new tensor from an expression
       std::string v = fresh("v");
       TVar t = tensorExpr(k);
       body_ += ind + "let " + v + " = " + t.name + "\n";
-      tensors_.push_back({v, t.rank, t.dt});
+      tensors_.push_back({v, t.rank, t.dt, dd_});
       return;
     }
     switch (k) {
@@ -120,7 +141,7 @@ class ProgramGen {
         std::string v = fresh("k");
         body_ += ind + "let " + v + " = " + intExpr() + " * " + std::to_string(pick(3) + 1) +
                  " + " + intExpr() + "\n";
-        ints_.push_back(v);
+        ints_.push_back({v, dd_});
         return;
       }
       case 9: {                   // a graph break: print() or .item()
@@ -130,7 +151,7 @@ class ProgramGen {
         } else if (t.dt != Dt::Bool) {
           std::string v = fresh("k");
           body_ += ind + "let " + v + " = int(" + t.name + ".abs().sum().item()) % 5\n";
-          ints_.push_back(v);
+          ints_.push_back({v, true});  // a value read from data
         }
         return;
       }
@@ -144,7 +165,7 @@ class ProgramGen {
         std::string e = forms[f];
         for (size_t p; (p = e.find("%s")) != std::string::npos;) e.replace(p, 2, t.name);
         body_ += ind + "let " + v + " = " + e + "\n";
-        tensors_.push_back({v, f == 1 ? 2 : 1, f == 1 ? Dt::I32 : t.dt});
+        tensors_.push_back({v, f == 1 ? 2 : 1, f == 1 ? Dt::I32 : t.dt, true});
         return;
       }
       case 11: {                  // a helper call (inlined by the trace)
@@ -152,7 +173,7 @@ class ProgramGen {
         if (!helper_ || t.rank < 1 || t.dt == Dt::Bool) return;
         std::string v = fresh("v");
         body_ += ind + "let " + v + " = h(" + t.name + ", " + intExpr() + ")\n";
-        tensors_.push_back({v, t.rank, t.dt});
+        tensors_.push_back({v, t.rank, t.dt, dd_});
         return;
       }
       case 12:
@@ -168,7 +189,7 @@ class ProgramGen {
         body_ += ind + "  " + v + " = " + keepType(t, v) + "\n";
         if (depth < 2 && pick(3) == 0) statement(depth + 1);
         body_ += ind + "} else {\n" + ind + "  " + v + " = " + keepType(t, v) + "\n" + ind + "}\n";
-        tensors_.push_back({v, t.rank, t.dt});
+        tensors_.push_back({v, t.rank, t.dt, t.dd});
         return;
       }
       case 14: {                  // a loop over a size or an int
@@ -183,7 +204,7 @@ class ProgramGen {
         body_ += ind + "  " + v + " = " + keepType(t, v) + "\n";
         if (depth < 2 && pick(3) == 0) statement(depth + 1);
         body_ += ind + "}\n";
-        tensors_.push_back({v, t.rank, t.dt});
+        tensors_.push_back({v, t.rank, t.dt, t.dd});
         return;
       }
       default: {                  // a while loop on sizes
@@ -194,7 +215,7 @@ class ProgramGen {
         body_ += ind + "while " + j + " < " + t.name + ".shape[0] {\n";
         body_ += ind + "  " + v + " = " + v + " + " + t.name + "[" + j + "]\n";
         body_ += ind + "  " + j + " += 1\n" + ind + "}\n";
-        tensors_.push_back({v, t.rank, t.dt});
+        tensors_.push_back({v, t.rank, t.dt, t.dd});
         return;
       }
     }
@@ -271,6 +292,7 @@ class ProgramGen {
       }
       case 2: {  // two variables (may not broadcast: then both must fail alike)
         const TVar& b = tensor();
+        if (a.dd || b.dd) return {x + " + " + x, r, dt};  // see the file comment
         if (dt == Dt::Bool || b.dt == Dt::Bool) return {x + " == " + x, r, Dt::Bool};
         int rr = r < 0 || b.rank < 0 ? -1 : std::max(r, b.rank);
         Dt d = dt == Dt::F32 || b.dt == Dt::F32 ? Dt::F32 : Dt::I32;
@@ -368,7 +390,7 @@ class ProgramGen {
             return {x + " @ " + x + "[0]", 1, dt};
           case 3: {
             const TVar& b = tensor();
-            if (b.dt == Dt::Bool) break;
+            if (b.dt == Dt::Bool || a.dd || b.dd) break;
             int rr = r == 2 && b.rank == 2 ? 2 : -1;
             return {x + " @ " + b.name, rr, dt == Dt::F32 || b.dt == Dt::F32 ? Dt::F32 : Dt::I32};
           }
@@ -401,7 +423,7 @@ class ProgramGen {
     size_t n = tensors_.size();
     int count = in_.ConsumeIntegralInRange<int>(1, 3);
     for (int i = 0; i < count && i < static_cast<int>(n); ++i) r += tensors_[n - 1 - i].name + ", ";
-    return r + ints_.back() + ")";
+    return r + ints_.back().name + ")";
   }
 
   // Inputs: x of rank 1-3 and y shaped after it (yMode_), n; sizes 0-6, mostly 2-5.
@@ -455,7 +477,8 @@ class ProgramGen {
   std::string compileArgs_;
   std::vector<std::string> calls_;
   std::vector<TVar> tensors_;
-  std::vector<std::string> ints_;
+  std::vector<IVar> ints_;
+  bool dd_ = false;  ///< the statement being written reads a data-dependent size
   int counter_ = 0;
   uint64_t callSeed_ = 0;
   int xRank_ = 1, yMode_ = 0;
