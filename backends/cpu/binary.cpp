@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
@@ -52,15 +53,30 @@ void checkIntExponent(const Tensor& b) {
                    "pow: integers to negative integer powers are not allowed (use a float base)");
 }
 
+// i32 add, sub and mul wrap around like the division and power above (two's complement, as
+// PyTorch's integer tensors do): signed overflow is undefined behaviour (found by
+// tests/fuzz/fuzz_compile_diff under UBSan, squaring an i32 cast that had saturated).
+template <class T, bool = std::is_integral_v<T>>
+struct WrappingOf {
+  using type = T;
+};
+template <class T>
+struct WrappingOf<T, true> {
+  using type = std::make_unsigned_t<T>;
+};
+template <class T>
+using Wrapping = typename WrappingOf<T>::type;
+
 template <class T>
 void arithmetic(OpKind op, const Tensor& a, const Tensor& b, const Tensor& out) {
+  using W = Wrapping<T>;
   switch (op) {
     case OpKind::Add:
-      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(x + y); });
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(W(x) + W(y)); });
     case OpKind::Sub:
-      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(x - y); });
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(W(x) - W(y)); });
     case OpKind::Mul:
-      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(x * y); });
+      return mapBinary<T, T>(a, b, out, [](T x, T y) { return T(W(x) * W(y)); });
     case OpKind::Maximum:
       return mapBinary<T, T>(a, b, out, [](T x, T y) { return (x != x || x > y) ? x : y; });
     case OpKind::Minimum:

@@ -252,12 +252,13 @@ TESSEL_ISA_CLONES void intArith(OpKind op, const int32_t* a, const int32_t* b, i
     return z;
   };
   switch (op) {
+    // Two's complement wrap-around, as the eager kernels (signed overflow is undefined).
     case OpKind::Add:
-      return map2(o, a, b, n, [](T x, T y) { return T(x + y); });
+      return map2(o, a, b, n, [](T x, T y) { return T(uint32_t(x) + uint32_t(y)); });
     case OpKind::Sub:
-      return map2(o, a, b, n, [](T x, T y) { return T(x - y); });
+      return map2(o, a, b, n, [](T x, T y) { return T(uint32_t(x) - uint32_t(y)); });
     case OpKind::Mul:
-      return map2(o, a, b, n, [](T x, T y) { return T(x * y); });
+      return map2(o, a, b, n, [](T x, T y) { return T(uint32_t(x) * uint32_t(y)); });
     case OpKind::Maximum:
       return map2(o, a, b, n, [](T x, T y) { return x > y ? x : y; });
     case OpKind::Minimum:
