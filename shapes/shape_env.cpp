@@ -162,50 +162,48 @@ SymInt ShapeEnv::createUnbacked(bool isSize, std::optional<int64_t> maxValue) {
 
 // ---- ranges ----------------------------------------------------------------------------------
 
-ValueRange ShapeEnv::rangeOf(Expr e, bool so) {
+namespace {
+// The interval of e given each symbol's interval (symRange).
+template <class SymRange>
+ValueRange rangeWith(Expr e, const SymRange& symRange) {
   switch (e->kind) {
     case ExprKind::Const:
     case ExprKind::BoolConst:
       return ValueRange::point(e->value);
-    case ExprKind::Sym: {
-      const SymbolInfo& i = symbols_[e->value];
-      ValueRange r = i.range;
-      if (so && i.isSize && (i.unbacked || config_.backed_size_oblivious))
-        r = r.intersect({2, ValueRange::kPosInf});
-      return r.empty() ? i.range : r;
-    }
+    case ExprKind::Sym:
+      return symRange(static_cast<uint32_t>(e->value));
     case ExprKind::Add: {
       ValueRange r = ValueRange::point(e->value);
       for (size_t i = 0; i < e->args.size(); ++i)
-        r = rangeAdd(r, rangeMul(ValueRange::point(e->coeffs[i]), rangeOf(e->args[i], so)));
+        r = rangeAdd(r, rangeMul(ValueRange::point(e->coeffs[i]), rangeWith(e->args[i], symRange)));
       return r;
     }
     case ExprKind::Mul: {
       ValueRange r = ValueRange::point(1);
-      for (Expr a : e->args) r = rangeMul(r, rangeOf(a, so));
+      for (Expr a : e->args) r = rangeMul(r, rangeWith(a, symRange));
       return r;
     }
     case ExprKind::FloorDiv:
-      return rangeFloorDiv(rangeOf(e->args[0], so), rangeOf(e->args[1], so));
+      return rangeFloorDiv(rangeWith(e->args[0], symRange), rangeWith(e->args[1], symRange));
     case ExprKind::Mod:
-      return rangeMod(rangeOf(e->args[0], so), rangeOf(e->args[1], so));
+      return rangeMod(rangeWith(e->args[0], symRange), rangeWith(e->args[1], symRange));
     case ExprKind::Min:
     case ExprKind::Max: {
-      ValueRange r = rangeOf(e->args[0], so);
+      ValueRange r = rangeWith(e->args[0], symRange);
       for (size_t i = 1; i < e->args.size(); ++i)
-        r = e->kind == ExprKind::Min ? rangeMin(r, rangeOf(e->args[i], so))
-                                     : rangeMax(r, rangeOf(e->args[i], so));
+        r = e->kind == ExprKind::Min ? rangeMin(r, rangeWith(e->args[i], symRange))
+                                     : rangeMax(r, rangeWith(e->args[i], symRange));
       return r;
     }
     case ExprKind::Le: {
-      ValueRange p = rangeOf(e->args[0], so);
+      ValueRange p = rangeWith(e->args[0], symRange);
       if (p.hi <= 0) return ValueRange::point(1);
       if (p.lo > 0) return ValueRange::point(0);
       return ValueRange::boolean();
     }
     case ExprKind::Eq:
     case ExprKind::Ne: {
-      ValueRange p = rangeOf(e->args[0], so);
+      ValueRange p = rangeWith(e->args[0], symRange);
       int64_t isEq = e->kind == ExprKind::Eq;
       if (p == ValueRange::point(0)) return ValueRange::point(isEq);
       if (!p.contains(0)) return ValueRange::point(1 - isEq);
@@ -216,7 +214,7 @@ ValueRange ShapeEnv::rangeOf(Expr e, bool so) {
       bool isAnd = e->kind == ExprKind::And;
       bool allDecided = true;
       for (Expr a : e->args) {
-        ValueRange r = rangeOf(a, so);
+        ValueRange r = rangeWith(a, symRange);
         if (r == ValueRange::point(isAnd ? 0 : 1)) return r;
         allDecided &= r.isPoint();
       }
@@ -224,6 +222,21 @@ ValueRange ShapeEnv::rangeOf(Expr e, bool so) {
     }
   }
   return ValueRange::all();
+}
+}  // namespace
+
+ValueRange ShapeEnv::rangeOf(Expr e, bool so) {
+  return rangeWith(e, [&](uint32_t s) {
+    const SymbolInfo& i = symbols_[s];
+    ValueRange r = i.range;
+    if (so && i.isSize && (i.unbacked || config_.backed_size_oblivious))
+      r = r.intersect({2, ValueRange::kPosInf});
+    return r.empty() ? i.range : r;
+  });
+}
+
+ValueRange ShapeEnv::rangeUnder(Expr e, const std::vector<ValueRange>& ranges) {
+  return rangeWith(e, [&](uint32_t s) { return ranges[s]; });
 }
 
 ValueRange ShapeEnv::bounds(const SymInt& v) {
@@ -319,6 +332,53 @@ void ShapeEnv::narrowFrom(Expr e, int gi) {
     narrowSymbol(to, symbols_[from].range, why, gi);
     if (!replacementMap_[from]) addReplacement(from, ctx_->symbol(to), why, gi);
   }
+}
+
+// Note [Bounds from relations]
+// A size is bounded by a fact or guard relating it to other sizes: nonzero of an s0 x s1
+// tensor gives u0 <= s0 * s1, and a guard s0 + s1 <= 10 bounds both. Intervals turn each
+// k*s + rest <= 0 into s <= floor(-min(rest) / k) (or a lower bound for k < 0), repeated a few
+// rounds. The stored ranges stay as they are (a backed size keeps the ranges its own guards
+// gave it, so guard pruning and specialization are unchanged); maxValue() starts from these
+// ranges, so the tpu gets u0 <= 25 for a 5 x 5 input at its solver's first probe. Asking Z3
+// from the unbounded range instead cost a full rlimit per probe: Z3 4.8.12's QF_NIA answers
+// `unknown` to u0 >= 2^62 under the product (Note [Nonlinear queries are not incremental]).
+std::vector<ValueRange> ShapeEnv::rangesUnderRelations() {
+  std::vector<ValueRange> ranges = solverRanges(false);
+  struct Term {
+    uint32_t sym;
+    int64_t k;
+    Expr rest;
+  };
+  std::vector<Term> terms;
+  auto collect = [&](Expr c) {
+    if (!c || c->kind != ExprKind::Le) return;
+    ExprContext::Poly p = ctx_->toPoly(c->args[0]);
+    if (p.terms.size() < 2) return;  // one symbol alone: already its range
+    for (size_t i = 0; i < p.terms.size(); ++i) {
+      if (p.terms[i].first->kind != ExprKind::Sym) continue;
+      ExprContext::Poly rest = p;
+      rest.terms.erase(rest.terms.begin() + static_cast<std::ptrdiff_t>(i));
+      terms.push_back({static_cast<uint32_t>(p.terms[i].first->value), p.terms[i].second,
+                       ctx_->fromPoly(rest)});
+    }
+  };
+  for (Expr f : facts_) collect(f);
+  for (const Guard& g : guards_) collect(g.expr);
+  for (int round = 0; round < 4; ++round) {
+    bool changed = false;
+    for (const Term& t : terms) {
+      ValueRange rest = rangeUnder(t.rest, ranges);
+      if (rest.lo == ValueRange::kNegInf) continue;
+      // k*s + rest <= 0 and rest >= rest.lo give k*s + rest.lo <= 0.
+      ValueRange nr = ranges[t.sym].intersect(rangeOfLinearLe(t.k, rest.lo));
+      if (nr.empty() || nr == ranges[t.sym]) continue;  // empty: the facts contradict; Z3 says
+      ranges[t.sym] = nr;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  return ranges;
 }
 
 // ---- deciding --------------------------------------------------------------------------------

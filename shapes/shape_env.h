@@ -231,6 +231,8 @@ class ShapeEnv {
   void recordGuard(Expr cond, GuardKind kind);
   void addFact(Expr cond);
   void narrowFrom(Expr cond, int guardIndex);
+  ValueRange rangeUnder(Expr e, const std::vector<ValueRange>& ranges);
+  std::vector<ValueRange> rangesUnderRelations();
   void narrowSymbol(uint32_t s, ValueRange r, const std::string& reason, int guardIndex);
   void addReplacement(uint32_t s, Expr value, const std::string& reason, int guardIndex);
   std::vector<ValueRange> solverRanges(bool sizeOblivious) const;

@@ -276,6 +276,41 @@ TEST(ShapeEnv, MaxValueUnderGuardsAndFacts) {
   EXPECT_EQ(env.maxValue(u), 32);
 }
 
+// Note [Exact interval maxima] and Note [Bounds of unbacked sizes from facts]: with the solver
+// off (rlimit 0), the tpu's buffer bounds still come out, and exactly.
+TEST(ShapeEnv, MaxValueOfIndependentSizesNeedsNoSolver) {
+  ShapeEnvConfig cfg;
+  cfg.solver_rlimit = 0;
+  cfg.duck_shape = false;
+  ShapeEnv env(cfg);
+  SymInt a = env.createSymbol("x.shape[0]", 10), b = env.createSymbol("x.shape[1]", 4);
+  evaluate(a <= SymInt(64));
+  evaluate(b <= SymInt(5));
+  EXPECT_EQ(env.maxValue(a * b), 64 * 5);
+  EXPECT_EQ(env.maxValue(min(a, b * SymInt(3)) + SymInt(7)), 15 + 7);
+  // nonzero of an a x b tensor: u <= a * b bounds u by intervals alone
+  SymInt u = env.createUnbacked();
+  env.check(u <= a * b);
+  EXPECT_EQ(env.maxValue(u), 64 * 5);
+  EXPECT_EQ(env.maxValue(u * SymInt(2)), 64 * 5 * 2);
+  // a symbol twice is not independent of itself: a * a - a gets a sound bound, 64 * 64 - 2,
+  // not the exact 64 * 64 - 64 (that takes the solver)
+  EXPECT_EQ(env.maxValue(a * a - a), 64 * 64 - 2);
+}
+
+TEST(ShapeEnv, MaxValueOfRelatedSizesAsksTheSolver) {
+  ShapeEnv env;
+  SymInt a = env.createSymbol("a", 4), b = env.createSymbol("b", 5);
+  evaluate(a <= SymInt(64));
+  evaluate(b <= SymInt(64));
+  evaluate(a + b <= SymInt(10));
+  // intervals say 8 * 8 = 64; a + b <= 10 (with both >= 2) makes it 5 * 5
+  EXPECT_EQ(env.maxValue(a * b), 25);
+  SymInt u = env.createUnbacked();
+  env.check(u <= a * b);
+  EXPECT_EQ(env.maxValue(u), 25);
+}
+
 TEST(ShapeEnv, RlimitUnknownKeepsGuardAndIsCounted) {
   ShapeEnvConfig cfg;
   cfg.solver_rlimit = 1;  // everything nontrivial gives up at once
