@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "interp/dist_module.h"
 #include "interp/interpreter.h"
 #include "interp/tensor_bridge.h"
 
@@ -41,10 +42,12 @@ const CompilerPlugin* compilerPlugin() {
 
 void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude) {
   registerTensorBuiltins(interp, prelude);
+  prelude.define("dist", makeDistModule());
   if (gPlugin) gPlugin->registerBuiltins(interp, prelude);
 }
 
 Value findNativeModule(Interpreter& interp, const std::string& name) {
+  if (name == "dist") return *interp.prelude().lookup("dist");
   return gPlugin ? gPlugin->findModule(interp, name) : Value::none();
 }
 

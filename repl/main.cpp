@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/dist/world.h"
 #include "interp/interpreter.h"
 #include "repl/pgo_command.h"
 #include "repl/repl.h"
@@ -61,8 +62,7 @@ struct Invocation {
   int status = 0;
 };
 
-int runMain(void* p) {
-  auto* inv = static_cast<Invocation*>(p);
+int runInterpreter(Invocation* inv) {
   tessel::interp::InterpreterOptions options;
   options.args = inv->args;
   options.maxMemoryBytes = inv->maxMemoryBytes;
@@ -81,6 +81,22 @@ int runMain(void* p) {
   std::cout.flush();
   gInterp = nullptr;
   if (gSignal) status = 128 + gSignal;
+  return status;
+}
+
+// Under mpirun the script's thread joins the world before the interpreter starts (its logs and
+// compile trace carry the rank), and leaves it once the interpreter has saved what it saves. A
+// rank that fails tells the others and ends the job, so none waits for it (docs/distributed.md).
+int runMain(void* p) {
+  namespace dist = tessel::backends::dist;
+  if (dist::launchedByMpirun()) dist::world();
+  int status = runInterpreter(static_cast<Invocation*>(p));
+  if (status != 0 && dist::world().size > 1) {
+    std::string error = tessel::repl::lastError();
+    dist::abortWorld(status, error.empty() ? "it stopped with status " + std::to_string(status)
+                                           : error);
+  }
+  dist::finalize();
   return status;
 }
 

@@ -17,6 +17,12 @@ using interp::ScriptError;
 
 namespace {
 
+std::string gLastError;
+
+void remember(const std::string& diagnostic) {
+  gLastError = diagnostic.substr(0, diagnostic.find('\n'));
+}
+
 template <class F>
 int guarded(interp::Interpreter& interp, F&& body) {
   try {
@@ -27,15 +33,21 @@ int guarded(interp::Interpreter& interp, F&& body) {
   } catch (const ScriptError& e) {
     std::cout.flush();
     std::cerr << interp::formatDiagnostic(e, interp.sources(), isatty(2));
+    remember(interp::formatDiagnostic(e, interp.sources(), false));
     return 1;
   } catch (const UserError& e) {
     std::cout.flush();
     std::cerr << "tessel: " << errorKindName(e.kind()) << ": " << e.what() << "\n";
+    remember(std::string(errorKindName(e.kind())) + ": " + e.what());
     return 1;
   }
 }
 
 }  // namespace
+
+std::string lastError() {
+  return gLastError;
+}
 
 int runScript(interp::Interpreter& interp, const std::string& path) {
   return guarded(interp, [&] { interp.runFile(path); });

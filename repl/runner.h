@@ -14,6 +14,9 @@ namespace tessel::repl {
 int runScript(interp::Interpreter& interp, const std::string& path);
 /// Runs `code` as the main module (`tessel -c`).
 int runCode(interp::Interpreter& interp, const std::string& code);
+/// The first line of the last error runScript or runCode reported ("" when none): what a
+/// failing rank tells the others (docs/distributed.md).
+std::string lastError();
 /// Runs `body` on a thread with a large stack (deep recursion reaches Tessel's own limit
 /// before the native stack), and returns its result.
 int runWithLargeStack(int (*body)(void*), void* arg);

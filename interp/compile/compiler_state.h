@@ -35,6 +35,9 @@ struct CompilerConfig {
   /// process-wide backends::tpu::tpuConfig() on every assignment.
   int64_t tpu_memory_bytes = int64_t{16} << 30;
   bool tpu_bounded_dynamic = true;
+  /// How long a collective waits for every rank (docs/distributed.md); mirrored into the
+  /// process-wide backends::dist::distConfig().
+  int64_t dist_timeout_s = 300;
 };
 
 class CompilerState {

@@ -1,5 +1,6 @@
 // The built-in `config` module (compiler.md, "config"): fields read and set like module
 // globals, validated on assignment and mirrored into the interpreter's CompilerConfig.
+#include "backends/dist/world.h"
 #include "backends/tpu/tpu.h"
 #include "interp/builtins.h"
 #include "interp/compile/compiler_state.h"
@@ -44,12 +45,15 @@ const Field kFields[] = {
     TESSEL_INT_FIELD(solver_rlimit, 0),
     TESSEL_INT_FIELD(tpu_memory_bytes, 1),
     TESSEL_BOOL_FIELD(tpu_bounded_dynamic),
+    TESSEL_INT_FIELD(dist_timeout_s, 1),
 };
 
-// The tpu's settings are the device's (process-wide), so the module writes them through.
+// The tpu's settings are the device's and the collectives' timeout the world's (both
+// process-wide), so the module writes them through.
 void mirrorTpuConfig(const CompilerConfig& c) {
   backends::tpu::tpuConfig().memoryBytes = static_cast<uint64_t>(c.tpu_memory_bytes);
   backends::tpu::tpuConfig().boundedDynamic = c.tpu_bounded_dynamic;
+  backends::dist::distConfig().timeoutSeconds = static_cast<double>(c.dist_timeout_s);
 }
 
 void setConfigField(ModuleObj& self, const std::string& name, Value v) {
