@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "backends/dist/world.h"
 #include "backends/graph/fused_program.h"
 #include "backends/graph/graph.h"
 #include "interp/compile/compiled_frame.h"
@@ -75,7 +76,12 @@ std::unique_ptr<CompileTrace> CompileTrace::open(const std::string& dir, std::st
     return nullptr;
   }
   std::unique_ptr<CompileTrace> trace(new CompileTrace(f, path));
-  json start = {{"schema", 1}, {"rank", 0}, {"world_size", 1}, {"wall_time", wallTime()}, {"argv", commandLine()}};
+  // The rank joins the world first if mpirun started this process (backends/dist/world.h).
+  json start = {{"schema", 1},
+                {"rank", backends::dist::rank()},
+                {"world_size", backends::dist::worldSize()},
+                {"wall_time", wallTime()},
+                {"argv", commandLine()}};
   start["cwd"] = std::filesystem::current_path(ec).string();
   trace->emit("start", start);
   return trace;
@@ -261,6 +267,18 @@ void CompileTrace::pgoLoad(const FrameObj& frame, int compileId, const std::stri
   j["path"] = path;
   j["sources"] = codeStateJson(state);
   emit("pgo_load", j);
+}
+
+void CompileTrace::compilerCollective(const FrameObj& frame, int compileId, int rank,
+                                      int worldSize, const json& ranks,
+                                      const std::vector<std::string>& dynamic) {
+  json j = compileFields(frame, compileId);
+  j["frame"] = frame.name();
+  j["rank"] = rank;
+  j["world_size"] = worldSize;
+  j["ranks"] = ranks;
+  j["dynamic"] = dynamic;
+  emit("compiler_collective", j);
 }
 
 void CompileTrace::pgoSave(const std::string& path, size_t frames) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <vector>
 
 namespace tessel::interp {
 
@@ -47,6 +48,10 @@ class CompileTrace {
   void pgoLoad(const FrameObj& frame, int compileId, const std::string& path,
                const CodeState& state);
   void pgoSave(const std::string& path, size_t frames);
+  /// Compiler collectives: the code states of every rank at this compile (`ranks`, in rank
+  /// order) and the sources that became dynamic because they differ.
+  void compilerCollective(const FrameObj& frame, int compileId, int rank, int worldSize,
+                          const nlohmann::json& ranks, const std::vector<std::string>& dynamic);
   void pgoIgnored(const std::string& path, const std::string& why);
   /// At exit (or when the frame dies): its counters.
   void frameSummary(const FrameObj& frame);

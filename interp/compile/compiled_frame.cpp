@@ -10,6 +10,7 @@
 #include "backends/tpu/lazy.h"
 #include "backends/tpu/program.h"
 #include "interp/compile/compile_trace.h"
+#include "interp/compile/compiler_collectives.h"
 #include "interp/compile/compiler_state.h"
 #include "interp/compile/pgo.h"
 #include "interp/compile/regions.h"
@@ -271,6 +272,7 @@ int beginCompile(FrameObj& frame, const CompileUnit& unit, bool recompile,
   const bool pgo = state.config.pgo && !frame.script.empty();
   if (pgo && !unit.codeState.profileLoaded) loadProfile(frame, unit, compileId);
   updateCodeState(unit.codeState, unit.names, unit.values);
+  exchangeCodeState(frame, unit.codeState, compileId, unit.firstLine);
   if (pgo) state.pgo->record(pgoKey(frame, unit), unit.codeState);
   return compileId;
 }
