@@ -331,35 +331,61 @@ struct Plan {
   std::vector<Dims> strides;  // per load
 };
 
-Plan makePlan(const Dims& shape, std::span<const Tensor> inputs) {
-  std::vector<Dims> full;
-  for (const Tensor& t : inputs) full.push_back(backends::cpu::broadcastStrides(t, shape));
-  const Dims outStrides = backends::contiguousStrides(shape);
-  Plan p;
+// Note [Fused runs do not allocate]
+// A cache-hit call of a small compiled function is mostly this kernel's fixed cost, so a run
+// fills per-thread scratch (vectors that keep their capacity) instead of fresh vectors: the plan
+// of a 4-element a * b + c had cost more instructions in malloc and free than in its loop.
+struct RunScratch {
+  Plan plan;
+  Dims outPlan, idx;
+  std::vector<uint8_t> oneElement;
+};
+
+// The stride of input t along output dim d: 0 where t broadcasts (as broadcastStrides).
+int64_t broadcastStride(const Tensor& t, size_t nd, size_t d) {
+  const size_t td = static_cast<size_t>(t.ndim());
+  if (d < nd - td) return 0;
+  const size_t i = d - (nd - td);
+  return t.shape()[i] == 1 ? 0 : t.strides()[i];
+}
+
+void makePlan(const Dims& shape, std::span<const Tensor> inputs, RunScratch& scratch) {
+  Plan& p = scratch.plan;
+  Dims& outPlan = scratch.outPlan;
+  p.dims.clear();
+  outPlan.clear();
   p.strides.resize(inputs.size());
-  Dims outPlan;
-  for (size_t d = 0; d < shape.size(); ++d) {
+  for (Dims& s : p.strides) s.clear();
+  const size_t nd = shape.size();
+  for (const Tensor& t : inputs)
+    TESSEL_ASSERT(static_cast<size_t>(t.ndim()) <= nd, "broadcast to fewer dims");
+  // Contiguous output strides, innermost last, computed from the outside in.
+  int64_t outStride = 1;
+  for (size_t d = 0; d < nd; ++d) outStride *= shape[d];
+  for (size_t d = 0; d < nd; ++d) {
+    outStride = shape[d] == 0 ? 0 : outStride / shape[d];
     if (shape[d] == 1) continue;
     if (!p.dims.empty()) {
-      bool merge = outPlan.back() == outStrides[d] * shape[d];
+      bool merge = outPlan.back() == outStride * shape[d];
       for (size_t k = 0; k < inputs.size() && merge; ++k)
-        merge = p.strides[k].back() == full[k][d] * shape[d];
+        merge = p.strides[k].back() == broadcastStride(inputs[k], nd, d) * shape[d];
       if (merge) {
         p.dims.back() *= shape[d];
-        outPlan.back() = outStrides[d];
-        for (size_t k = 0; k < inputs.size(); ++k) p.strides[k].back() = full[k][d];
+        outPlan.back() = outStride;
+        for (size_t k = 0; k < inputs.size(); ++k)
+          p.strides[k].back() = broadcastStride(inputs[k], nd, d);
         continue;
       }
     }
     p.dims.push_back(shape[d]);
-    outPlan.push_back(outStrides[d]);
-    for (size_t k = 0; k < inputs.size(); ++k) p.strides[k].push_back(full[k][d]);
+    outPlan.push_back(outStride);
+    for (size_t k = 0; k < inputs.size(); ++k)
+      p.strides[k].push_back(broadcastStride(inputs[k], nd, d));
   }
   if (p.dims.empty()) {  // one element
     p.dims.push_back(1);
     for (auto& s : p.strides) s.push_back(0);
   }
-  return p;
 }
 
 }  // namespace
@@ -373,6 +399,8 @@ CpuFusedKernel::CpuFusedKernel(std::shared_ptr<const FusedProgram> program)
   for (int i = 0; i < n; ++i)
     for (int a = 0; a < code[i].numArgs(); ++a) lastUse[code[i].args[a]] = i;
   lastUse[n - 1] = n;  // the result lives to the store
+  for (int i = 0; i < n; ++i)
+    if (code[i].kind == Kind::Load) loads_.push_back(i);
   // Loads run at the start of every tile and scalars are filled once per run, so both get
   // their registers first; then a linear scan over the ops per file. A result never shares a
   // register with its operands (the loops use __restrict); scalars are never freed.
@@ -423,8 +451,10 @@ TESSEL_ISA_CLONES void CpuFusedKernel::run(std::span<const Tensor> inputs,
     return o;
   };
 
+  thread_local RunScratch scratch;
   // Per run: which temporaries hold one-element values (pow's x * x rule), and scalar fills.
-  std::vector<uint8_t> oneElement(code.size(), 0);
+  std::vector<uint8_t>& oneElement = scratch.oneElement;
+  oneElement.assign(code.size(), 0);
   for (size_t x = 0; x < code.size(); ++x) {
     const FusedInstr& ins = code[x];
     if (ins.kind == Kind::Load) oneElement[x] = inputs[ins.input].numel() == 1;
@@ -438,16 +468,15 @@ TESSEL_ISA_CLONES void CpuFusedKernel::run(std::span<const Tensor> inputs,
                   ins.dtype == DType::Bool ? int32_t(ins.scalar != 0) : int32_t(ins.scalar));
   }
 
-  const Plan plan = makePlan(out.shape(), inputs);
+  makePlan(out.shape(), inputs, scratch);
+  const Plan& plan = scratch.plan;
   const int64_t nd = static_cast<int64_t>(plan.dims.size());
-  Dims idx(nd);
-  std::vector<int> loads;
-  for (size_t x = 0; x < code.size(); ++x)
-    if (code[x].kind == Kind::Load) loads.push_back(static_cast<int>(x));
+  Dims& idx = scratch.idx;
+  idx.assign(nd, 0);
 
   for (int64_t t0 = 0; t0 < total; t0 += kTile) {
     const int64_t n = std::min(kTile, total - t0);
-    for (int x : loads) {
+    for (int x : loads_) {
       const FusedInstr& ins = code[x];
       const Tensor& t = inputs[ins.input];
       const int64_t* st = plan.strides[ins.input].data();

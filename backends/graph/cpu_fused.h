@@ -38,6 +38,7 @@ class CpuFusedKernel {
  private:
   std::shared_ptr<const FusedProgram> program_;
   std::vector<int> reg_;     ///< register of each instruction in its file
+  std::vector<int> loads_;   ///< the Load instructions, in order
   int numRegs_[2] = {0, 0};  ///< float file, int file
 };
 

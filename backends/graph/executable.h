@@ -43,6 +43,10 @@ class GraphExecutable {
 
   /// The optimized graph this executable runs.
   virtual const Graph& graph() const = 0;
+  /// A bounded (tpu) program's upper bound of each dim of each output; null for the others.
+  /// Asked at every call, so a virtual call rather than a dynamic_cast (a third of the
+  /// dispatch cost of a small compiled function).
+  virtual const std::vector<std::vector<int64_t>>* outputDimBounds() const { return nullptr; }
   /// Pass timings and node counts from compiling it.
   virtual const CompileStats& stats() const = 0;
   virtual const RunStats& runStats() const = 0;

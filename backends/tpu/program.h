@@ -36,6 +36,7 @@ class TpuProgram final : public graph::ExecutorBase {
   void setRandomStates(std::vector<RngState> states) { randomStates_ = std::move(states); }
   /// The bound of each dimension of each output (what the lazy tensors it makes carry).
   const std::vector<DimBounds>& outputBounds() const { return outputBounds_; }
+  const std::vector<DimBounds>* outputDimBounds() const override { return &outputBounds_; }
 
  private:
   struct Slot;

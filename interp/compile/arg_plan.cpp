@@ -111,6 +111,8 @@ std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs
                       std::optional<backends::Device> pinned) {
   flat.inputs.clear();
   flat.sources.clear();
+  flat.inputs.reserve(plan.inputsSeen);
+  flat.sources.reserve(plan.sourcesSeen);
   if (args.size() != plan.args.size())
     return "expected " + std::to_string(plan.args.size()) + " arguments, got " +
            std::to_string(args.size());
@@ -118,6 +120,8 @@ std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs
     std::string r = matchNode(plan.args[i], args[i], flat, pinned);
     if (!r.empty()) return r;
   }
+  plan.inputsSeen = flat.inputs.size();
+  plan.sourcesSeen = flat.sources.size();
   return "";
 }
 

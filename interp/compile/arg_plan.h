@@ -44,6 +44,9 @@ struct ArgNode {
 
 struct ArgPlan {
   std::vector<ArgNode> args;
+  // How many graph inputs and size sources the last match flattened: the next match reserves
+  // that much at once instead of growing its vectors 1, 2, 4, ... at every call.
+  mutable size_t inputsSeen = 0, sourcesSeen = 0;
 };
 
 /// A global the traced body read, and what it must still be for the entry to apply (compiler.md:

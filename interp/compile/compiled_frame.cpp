@@ -8,7 +8,6 @@
 
 #include "backends/graph/sym_eval.h"
 #include "backends/tpu/lazy.h"
-#include "backends/tpu/program.h"
 #include "interp/compile/compile_trace.h"
 #include "interp/compile/compiler_collectives.h"
 #include "interp/compile/compiler_state.h"
@@ -213,8 +212,7 @@ GraphRun runGraph(Entry& entry, const FlatArgs& flat) {
   for (size_t s = 0; s < symbols.size(); ++s)
     if (!entry.env->symbol(static_cast<uint32_t>(s)).unbacked)
       run.symbols.bind(static_cast<uint32_t>(s), symbols[s]);
-  if (auto* tpu = dynamic_cast<backends::tpu::TpuProgram*>(entry.executable.get()))
-    run.bounds = &tpu->outputBounds();
+  run.bounds = entry.executable->outputDimBounds();
   return run;
 }
 
