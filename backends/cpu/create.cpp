@@ -1,6 +1,8 @@
 // Creation ops: full, arange, eye, and the random ones (rand, randn, randint) on Philox.
+#include <algorithm>
 #include <cmath>
 
+#include "backends/cpu/box_muller.h"
 #include "backends/cpu/kernels.h"
 #include "backends/rng.h"
 #include "shapes/user_error.h"
@@ -28,22 +30,29 @@ void forEachRandomWord(int64_t n, F f) {
 
 // Box-Muller on each pair of words (w0, w1) and (w2, w3) of a block: element 4k+0 and 4k+1
 // are r*cos(t) and r*sin(t) of the first pair, 4k+2 and 4k+3 of the second. Computed in
-// double and rounded once, so platforms with a correctly rounded double libm agree bit for bit.
+// double and rounded once (Note [Vectorized Box-Muller]), a chunk of pairs at a time.
 void randn(const Tensor& out) {
   const int64_t n = out.numel();
   float* o = out.data<float>();
   PhiloxStream s = reserveRandom(uint64_t(n));
-  for (int64_t blk = 0; blk * 4 < n; ++blk) {
-    std::array<uint32_t, 4> w = s.block(blk);
-    for (int pair = 0; pair < 2; ++pair) {
-      // u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1).
-      const double u1 = (double(w[2 * pair] >> 8) + 1.0) / 16777216.0;
-      const double u2 = double(w[2 * pair + 1] >> 8) / 16777216.0;
-      const double r = std::sqrt(-2.0 * std::log(u1));
-      const double t = 2.0 * M_PI * u2;
-      const int64_t i = blk * 4 + 2 * pair;
-      if (i < n) o[i] = static_cast<float>(r * std::cos(t));
-      if (i + 1 < n) o[i + 1] = static_cast<float>(r * std::sin(t));
+  constexpr int kPairs = 256;  // a multiple of 2: a block gives two pairs
+  double u1[kPairs], u2[kPairs], radius[kPairs], x[kPairs], y[kPairs];
+  const int64_t pairs = (n + 1) / 2;
+  for (int64_t first = 0; first < pairs; first += kPairs) {
+    const int m = static_cast<int>(std::min<int64_t>(kPairs, pairs - first));
+    for (int k = 0; k < m; k += 2) {
+      std::array<uint32_t, 4> w = s.block(uint64_t(first + k) / 2);
+      for (int pair = 0; pair < 2 && k + pair < m; ++pair) {
+        // u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1).
+        u1[k + pair] = (double(w[2 * pair] >> 8) + 1.0) / 16777216.0;
+        u2[k + pair] = double(w[2 * pair + 1] >> 8) / 16777216.0;
+      }
+    }
+    boxMuller(u1, u2, radius, x, y, m);
+    for (int k = 0; k < m; ++k) {
+      const int64_t i = 2 * (first + k);
+      o[i] = static_cast<float>(x[k]);
+      if (i + 1 < n) o[i + 1] = static_cast<float>(y[k]);
     }
   }
 }

@@ -1,0 +1,38 @@
+# Issue 16's training workload: an MLP 784-256-256-10 trained with SGD for 200 steps, the batch
+# size changing every step (32..512), the whole step (value_and_grad + nn.sgd_step) under
+# @compile. bench/mlp/train.py is the same loop in PyTorch eager; bench/mlp/run.sh runs both.
+# Prints the mean step time over steps 20..199 (after warm-up and the compiles), the compile
+# count and the last loss.
+import nn
+
+seed(0)
+let steps = 200
+let params = nn.mlp_init([784, 256, 256, 10])
+
+fn loss_fn(params, x, y) {
+  return cross_entropy(nn.mlp_apply(params, x), y)
+}
+let grad_fn = value_and_grad(loss_fn)
+
+@compile
+fn train_step(params, x, y) {
+  let (loss, grads) = grad_fn(params, x, y)
+  return (loss, nn.sgd_step(params, grads, lr = 0.01))
+}
+
+# The batch sizes: the same deterministic sequence in train.py.
+fn batch_size(i) { return 32 + (i * 97) % 481 }
+
+let loss = none
+let t0 = now_ms()
+for i in range(steps) {
+  if i == 20 { t0 = now_ms() }
+  let b = batch_size(i)
+  let x = randn([b, 784])
+  let y = randint(0, 10, [b])
+  let (l, p) = train_step(params, x, y)
+  params = p
+  loss = l
+}
+let ms = (now_ms() - t0) / (steps - 20)
+print("tessel step_ms", round(ms, 3), "compiles", stats(train_step)["compiles"], "loss", round(loss.item(), 4))
