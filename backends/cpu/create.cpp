@@ -4,6 +4,7 @@
 
 #include "backends/cpu/box_muller.h"
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/random_bits.h"
 #include "backends/rng.h"
 #include "shapes/user_error.h"
 
@@ -22,9 +23,13 @@ void fill(const Tensor& out, double v) {
 template <class F>
 void forEachRandomWord(int64_t n, F f) {
   PhiloxStream s = reserveRandom(uint64_t(n));
-  for (int64_t blk = 0; blk * 4 < n; ++blk) {
-    std::array<uint32_t, 4> w = s.block(blk);
-    for (int64_t j = 0; j < 4 && blk * 4 + j < n; ++j) f(blk * 4 + j, w[j]);
+  constexpr int kBlocks = 128;
+  uint32_t words[4 * kBlocks];
+  for (int64_t first = 0; first * 4 < n; first += kBlocks) {
+    const int count = static_cast<int>(std::min<int64_t>(kBlocks, (n - first * 4 + 3) / 4));
+    philoxWords(s, uint64_t(first), count, words);
+    const int64_t end = std::min<int64_t>(n, (first + count) * 4);
+    for (int64_t i = first * 4; i < end; ++i) f(i, words[i - first * 4]);
   }
 }
 
@@ -37,16 +42,15 @@ void randn(const Tensor& out) {
   PhiloxStream s = reserveRandom(uint64_t(n));
   constexpr int kPairs = 256;  // a multiple of 2: a block gives two pairs
   double u1[kPairs], u2[kPairs], radius[kPairs], x[kPairs], y[kPairs];
+  uint32_t words[2 * kPairs];
   const int64_t pairs = (n + 1) / 2;
   for (int64_t first = 0; first < pairs; first += kPairs) {
     const int m = static_cast<int>(std::min<int64_t>(kPairs, pairs - first));
-    for (int k = 0; k < m; k += 2) {
-      std::array<uint32_t, 4> w = s.block(uint64_t(first + k) / 2);
-      for (int pair = 0; pair < 2 && k + pair < m; ++pair) {
-        // u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1).
-        u1[k + pair] = (double(w[2 * pair] >> 8) + 1.0) / 16777216.0;
-        u2[k + pair] = double(w[2 * pair + 1] >> 8) / 16777216.0;
-      }
+    philoxWords(s, uint64_t(first) / 2, (m + 1) / 2, words);
+    for (int k = 0; k < m; ++k) {
+      // u1 in (0, 1] so that log(u1) is finite; u2 in [0, 1).
+      u1[k] = (double(words[2 * k] >> 8) + 1.0) / 16777216.0;
+      u2[k] = double(words[2 * k + 1] >> 8) / 16777216.0;
     }
     boxMuller(u1, u2, radius, x, y, m);
     for (int k = 0; k < m; ++k) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "backends/cpu/random_bits.h"
 #include "backends/format.h"
 #include "backends/rng.h"
 
@@ -34,6 +35,23 @@ TEST(Philox, SeedRestartsTheStream) {
 
 Tensor floats(std::vector<float> v, Dims shape) {
   return Tensor::fromData(std::span<const float>(v), shape);
+}
+
+// Note [Vectorized Philox]: the batched words are philox4x32_10's, counter by counter, across
+// lane-chunk edges (64), a counter crossing 2^32 and keys with both halves set.
+TEST(Philox, BatchedWordsAreTheOneAtATimeWords) {
+  for (uint64_t key : {uint64_t{0}, uint64_t{42}, uint64_t{0x123456789abcdefULL}}) {
+    PhiloxStream s{key, 0xFFFFFFF0ULL};
+    for (int count : {1, 3, 64, 65, 200}) {
+      std::vector<uint32_t> words(4 * size_t(count));
+      cpu::philoxWords(s, 5, count, words.data());
+      for (int j = 0; j < count; ++j) {
+        std::array<uint32_t, 4> w = s.block(5 + uint64_t(j));
+        for (int k = 0; k < 4; ++k)
+          ASSERT_EQ(words[4 * j + k], w[k]) << "key " << key << " counter " << j << " word " << k;
+      }
+    }
+  }
 }
 
 TEST(Format, FloatsIntsBools) {
