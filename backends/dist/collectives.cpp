@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <type_traits>
 
 #include "backends/dist/transport.h"
 #include "backends/dist/world.h"
@@ -18,12 +19,11 @@ namespace tessel::backends::dist {
 // waits forever for a rank that never comes. So each collective starts with a small header
 // from every rank (which collective, op, source, dtype, shape), exchanged point to point with a
 // deadline (transport::exchangeHeaders). Only once every header has arrived (so every rank is
-// here) and they agree does the payload go through MPI's own blocking collective, the fastest
-// path Open MPI has (its nonblocking MPI_Iallreduce measured up to 4x slower on this machine).
+// here) and they agree does a large payload go through MPI's own blocking collective, the
+// fastest path Open MPI has (its nonblocking MPI_Iallreduce measured up to 4x slower on this
+// machine); a small one has come with the header already (Note [Small payloads inline]).
 // Every rank sees every header and decides the same: all raise the same ValueError, or none.
-// The price is one small message round per collective, a microsecond or so on shared memory:
-// what separates dist.all_reduce from a bare MPI_Allreduce at small sizes (docs/perf.md). A
-// barrier is that round alone: a rank has every header only once every rank has sent one.
+// A barrier is the header round alone: a rank has every header only once every rank sent one.
 
 namespace {
 
@@ -36,8 +36,31 @@ struct Header {
   int32_t src = 0;
   uint32_t dtype = 0;
   uint32_t ndim = 0;
-  uint32_t pad = 0;
+  uint32_t inlined = 0;  // 1: the payload follows the header (Note [Small payloads inline])
   int64_t dims[kMaxDims] = {};
+};
+
+// Note [Small payloads inline]
+// A small payload travels in the header message itself, so a small collective is one round of
+// messages rather than two (headers, then MPI's collective): at 1 KiB the second round would
+// double the time of a bare MPI_Allreduce. Every rank then has every rank's data and finishes
+// locally: an all-reduce combines the payloads in rank order (so every rank computes the same
+// bits), a broadcast copies the source's, an all-gather each one. A payload is inlined when it
+// fits in kInlineBytes; which path a collective takes is decided from the headers, which every
+// rank sees alike.
+constexpr size_t kInlineBytes = 8192;
+constexpr size_t kSlot = sizeof(Header) + kInlineBytes;
+
+// What every rank sent: its header, and where its inlined payload is.
+struct Exchanged {
+  std::vector<Header> headers;
+  const char* base = nullptr;  // rank r's message at base + r * kSlot
+  const char* payload(size_t r) const { return base + r * kSlot + sizeof(Header); }
+  bool allInlined() const {
+    for (const Header& h : headers)
+      if (!h.inlined) return false;
+    return true;
+  }
 };
 
 std::mutex gLock;  // one collective at a time per process (MPI_THREAD_SERIALIZED)
@@ -113,18 +136,59 @@ std::string dtypeAndRank(const Header& h) {
   return std::to_string(h.dtype) + "/" + std::to_string(h.ndim);
 }
 
-// Every rank's header; a ValueError on every rank when they are in different collectives.
-std::vector<Header> exchange(const Header& mine, const std::string& what) {
+// Every rank's header (with this rank's payload inlined when `payload` is given and small); a
+// ValueError on every rank when they are in different collectives.
+Exchanged exchange(Header mine, const void* payload, size_t payloadBytes,
+                   const std::string& what) {
   ++gCount;
-  std::vector<Header> all(static_cast<size_t>(worldSize()));
-  transport::exchangeHeaders(&mine, sizeof(Header), all.data(), what);
-  for (const Header& h : all)
+  mine.inlined = payload && payloadBytes <= kInlineBytes;
+  Exchanged x;
+  x.base = transport::exchangeHeaders(&mine, sizeof(Header), mine.inlined ? payload : nullptr,
+                                      mine.inlined ? payloadBytes : 0, kSlot, what);
+  x.headers.resize(static_cast<size_t>(worldSize()));
+  for (size_t r = 0; r < x.headers.size(); ++r)
+    std::memcpy(&x.headers[r], x.base + r * kSlot, sizeof(Header));
+  for (const Header& h : x.headers)
     if (h.kind != mine.kind)
       throwUserError(ErrorKind::ValueError,
                      what + ": the ranks are in different collectives: " +
-                         byRank(all, kindOf, "is in", "are in") +
+                         byRank(x.headers, kindOf, "is in", "are in") +
                          " (every rank must call the same collectives in the same order)");
-  return all;
+  return x;
+}
+
+size_t bytesOf(const Tensor& t) {
+  return static_cast<size_t>(t.numel()) * static_cast<size_t>(shapes::elementSize(t.dtype()));
+}
+
+// out = the payloads of every rank combined in rank order (Note [Small payloads inline]).
+template <class T, class Combine>
+void combine(const Exchanged& x, int64_t count, T* out, Combine f) {
+  std::memcpy(out, x.payload(0), static_cast<size_t>(count) * sizeof(T));
+  for (size_t r = 1; r < x.headers.size(); ++r) {
+    const T* p = reinterpret_cast<const T*>(x.payload(r));
+    for (int64_t i = 0; i < count; ++i) out[i] = f(out[i], p[i]);
+  }
+}
+
+template <class T>
+void reduceInlined(const Exchanged& x, int64_t count, T* out, ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Max:
+      return combine(x, count, out, [](T a, T b) { return a < b ? b : a; });
+    case ReduceOp::Min:
+      return combine(x, count, out, [](T a, T b) { return b < a ? b : a; });
+    case ReduceOp::Sum:
+    case ReduceOp::Mean:
+      if constexpr (std::is_same_v<T, int32_t>)  // wraps around, as i32 arithmetic does
+        return combine(x, count, out, [](T a, T b) {
+          return static_cast<T>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+        });
+      else if constexpr (std::is_same_v<T, uint8_t>)  // bool: any
+        return combine(x, count, out, [](T a, T b) { return static_cast<T>(a | b); });
+      else
+        return combine(x, count, out, [](T a, T b) { return a + b; });
+  }
 }
 
 Tensor copyOf(const Tensor& t) {
@@ -169,12 +233,13 @@ Tensor allReduce(const Tensor& t, ReduceOp op) {
   std::lock_guard lock(gLock);
   Tensor in = t.contiguous();
   const int size = worldSize();
+  Exchanged x;
   if (size > 1) {
     Header mine = headerOf(Kind::AllReduce, in, what);
     mine.op = static_cast<uint32_t>(op);
-    std::vector<Header> all = exchange(mine, what);
-    agree(all, opOf, opOf, what, "the ops differ");
-    agree(all, shapeText, shapeText, what, "the dtypes or shapes differ");
+    x = exchange(mine, in.bytes(), bytesOf(in), what);
+    agree(x.headers, opOf, opOf, what, "the ops differ");
+    agree(x.headers, shapeText, shapeText, what, "the dtypes or shapes differ");
   } else {
     ++gCount;
   }
@@ -186,10 +251,18 @@ Tensor allReduce(const Tensor& t, ReduceOp op) {
   if (size == 1) return copyOf(in);
   Tensor out = Tensor::empty(in.shape(), in.dtype());
   if (in.numel() == 0) return out;
-  transport::Reduce r = op == ReduceOp::Max   ? transport::Reduce::Max
-                        : op == ReduceOp::Min ? transport::Reduce::Min
-                                              : transport::Reduce::Sum;
-  transport::allReduce(in.bytes(), out.bytes(), in.numel(), in.dtype(), r);
+  if (x.allInlined()) {
+    switch (in.dtype()) {
+      case DType::F32: reduceInlined(x, in.numel(), out.data<float>(), op); break;
+      case DType::I32: reduceInlined(x, in.numel(), out.data<int32_t>(), op); break;
+      case DType::Bool: reduceInlined(x, in.numel(), out.data<uint8_t>(), op); break;
+    }
+  } else {
+    transport::Reduce r = op == ReduceOp::Max   ? transport::Reduce::Max
+                          : op == ReduceOp::Min ? transport::Reduce::Min
+                                                : transport::Reduce::Sum;
+    transport::allReduce(in.bytes(), out.bytes(), in.numel(), in.dtype(), r);
+  }
   if (op == ReduceOp::Mean) {
     float* p = out.data<float>();
     const float n = static_cast<float>(size);
@@ -204,12 +277,14 @@ Tensor broadcast(const Tensor& t, int src) {
   std::lock_guard lock(gLock);
   Tensor in = t.contiguous();
   const int size = worldSize();
+  Exchanged x;
   if (size > 1) {
     Header mine = headerOf(Kind::Broadcast, in, what);
     mine.src = src;
-    std::vector<Header> all = exchange(mine, what);
-    agree(all, srcOf, srcOf, what, "the sources differ");
-    agree(all, shapeText, shapeText, what, "the dtypes or shapes differ");
+    // Only the source's payload is of use: the others send their header alone.
+    x = exchange(mine, rank() == src ? in.bytes() : nullptr, bytesOf(in), what);
+    agree(x.headers, srcOf, srcOf, what, "the sources differ");
+    agree(x.headers, shapeText, shapeText, what, "the dtypes or shapes differ");
   } else {
     ++gCount;
   }
@@ -217,9 +292,15 @@ Tensor broadcast(const Tensor& t, int src) {
     throwUserError(ErrorKind::ValueError, what + ": src = " + std::to_string(src) +
                                               " is not a rank of this world of " +
                                               std::to_string(size));
-  // The source's result is its own tensor, copied like the others' (tensors are values).
-  Tensor out = rank() == src ? copyOf(in) : Tensor::empty(in.shape(), in.dtype());
-  if (size > 1 && out.numel()) transport::broadcast(out.bytes(), out.numel(), out.dtype(), src);
+  // The source's result is its own tensor, copied like the others' (tensors are values); it
+  // still sends from the copy when the payload was too large to come with its header.
+  const bool source = size == 1 || rank() == src;
+  Tensor out = source ? copyOf(in) : Tensor::empty(in.shape(), in.dtype());
+  if (size == 1 || out.numel() == 0) return out;
+  if (!x.headers[src].inlined)
+    transport::broadcast(out.bytes(), out.numel(), out.dtype(), src);
+  else if (!source)
+    std::memcpy(out.bytes(), x.payload(src), bytesOf(out));
   return out;
 }
 
@@ -233,11 +314,11 @@ std::vector<Tensor> allGather(const Tensor& t) {
     ++gCount;
     return {copyOf(in)};
   }
-  std::vector<Header> all = exchange(headerOf(Kind::AllGather, in, what), what);
-  agree(all, dtypeAndRank, shapeText, what, "the dtypes or ranks (numbers of dims) differ");
+  Exchanged x = exchange(headerOf(Kind::AllGather, in, what), in.bytes(), bytesOf(in), what);
+  agree(x.headers, dtypeAndRank, shapeText, what, "the dtypes or ranks (numbers of dims) differ");
   std::vector<int64_t> counts, displs;
   int64_t total = 0;
-  for (const Header& h : all) {
+  for (const Header& h : x.headers) {
     int64_t n = 1;
     for (uint32_t d = 0; d < h.ndim; ++d) n *= h.dims[d];
     counts.push_back(n);
@@ -245,10 +326,17 @@ std::vector<Tensor> allGather(const Tensor& t) {
     total += n;
   }
   Tensor gathered = Tensor::empty({total}, in.dtype());
-  transport::allGatherV(in.bytes(), in.numel(), gathered.bytes(), counts, displs, in.dtype());
+  const size_t element = static_cast<size_t>(shapes::elementSize(in.dtype()));
+  if (x.allInlined()) {
+    for (size_t r = 0; r < x.headers.size(); ++r)
+      if (counts[r])
+        std::memcpy(gathered.bytes() + displs[r] * element, x.payload(r), counts[r] * element);
+  } else {
+    transport::allGatherV(in.bytes(), in.numel(), gathered.bytes(), counts, displs, in.dtype());
+  }
   std::vector<Tensor> out;
-  for (size_t r = 0; r < all.size(); ++r) {
-    Dims shape(all[r].dims, all[r].dims + all[r].ndim);
+  for (size_t r = 0; r < x.headers.size(); ++r) {
+    Dims shape(x.headers[r].dims, x.headers[r].dims + x.headers[r].ndim);
     // One storage holds them all; each rank's part is a contiguous view of it.
     out.push_back(Tensor::view(gathered.storage(), shape, contiguousStrides(shape), displs[r],
                                in.dtype()));
@@ -264,7 +352,7 @@ void barrier() {
   }
   Header mine;
   mine.kind = static_cast<uint32_t>(Kind::Barrier);
-  exchange(mine, "dist.barrier");
+  exchange(mine, nullptr, 0, "dist.barrier");
 }
 
 std::vector<std::string> allGatherText(const std::string& mine, const std::string& what) {
@@ -279,19 +367,24 @@ std::vector<std::string> allGatherText(const std::string& mine, const std::strin
   h.dtype = static_cast<uint32_t>(DType::Bool);  // bytes
   h.ndim = 1;
   h.dims[0] = static_cast<int64_t>(mine.size());
-  std::vector<Header> all = exchange(h, what);
+  Exchanged x = exchange(h, mine.data(), mine.size(), what);
+  std::vector<std::string> out;
+  if (x.allInlined()) {
+    for (size_t r = 0; r < x.headers.size(); ++r)
+      out.emplace_back(x.payload(r), static_cast<size_t>(x.headers[r].dims[0]));
+    return out;
+  }
   std::vector<int64_t> counts, displs;
   int64_t total = 0;
-  for (const Header& x : all) {
-    counts.push_back(x.dims[0]);
+  for (const Header& y : x.headers) {
+    counts.push_back(y.dims[0]);
     displs.push_back(total);
-    total += x.dims[0];
+    total += y.dims[0];
   }
   std::string gathered(static_cast<size_t>(total), '\0');
   transport::allGatherV(mine.data(), static_cast<int64_t>(mine.size()), gathered.data(), counts,
                         displs, DType::Bool);
-  std::vector<std::string> out;
-  for (size_t r = 0; r < all.size(); ++r) out.push_back(gathered.substr(displs[r], counts[r]));
+  for (size_t r = 0; r < x.headers.size(); ++r) out.push_back(gathered.substr(displs[r], counts[r]));
   return out;
 }
 

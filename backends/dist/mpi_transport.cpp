@@ -30,6 +30,7 @@ struct State {
   // touch them, and the world is broken, so they are never reused.
   std::vector<char> sendHeader, recvHeaders;
   std::vector<MPI_Request> requests;
+  std::vector<int> peers;
   std::string broken;  // why the world is unusable ("" while it is fine)
   // Failure notices in flight (notifyAndAbort).
   std::vector<std::string> notices;
@@ -139,21 +140,26 @@ void leave() {
   if (!finalized) MPI_Finalize();
 }
 
-void exchangeHeaders(const void* mine, size_t bytes, void* all, const std::string& what) {
+const char* exchangeHeaders(const void* head, size_t headBytes, const void* body,
+                            size_t bodyBytes, size_t slot, const std::string& what) {
   State& s = state();
   if (!s.broken.empty())
     throwUserError(ErrorKind::DeviceError,
                    what + ": the world is broken (" + s.broken + "); no collective can run");
-  s.sendHeader.assign(static_cast<const char*>(mine), static_cast<const char*>(mine) + bytes);
-  s.recvHeaders.assign(bytes * static_cast<size_t>(s.size), 0);
+  const size_t bytes = headBytes + bodyBytes;
+  s.sendHeader.resize(bytes);
+  std::memcpy(s.sendHeader.data(), head, headBytes);
+  if (bodyBytes) std::memcpy(s.sendHeader.data() + headBytes, body, bodyBytes);
+  s.recvHeaders.resize(slot * static_cast<size_t>(s.size));
   s.requests.clear();
   // Receives first, one per other rank, in rank order: requests[i] receives from peer(i).
-  std::vector<int> peers;
+  std::vector<int>& peers = s.peers;
+  peers.clear();
   for (int r = 0; r < s.size; ++r) {
     if (r == s.rank) continue;
     peers.push_back(r);
     s.requests.emplace_back();
-    check(MPI_Irecv(s.recvHeaders.data() + bytes * r, static_cast<int>(bytes), MPI_BYTE, r,
+    check(MPI_Irecv(s.recvHeaders.data() + slot * r, static_cast<int>(slot), MPI_BYTE, r,
                     kHeaderTag, s.comm, &s.requests.back()),
           "MPI_Irecv");
   }
@@ -200,8 +206,8 @@ void exchangeHeaders(const void* mine, size_t bytes, void* all, const std::strin
     else if (spins > 4096)
       sched_yield();
   }
-  std::memcpy(s.recvHeaders.data() + bytes * s.rank, mine, bytes);
-  std::memcpy(all, s.recvHeaders.data(), s.recvHeaders.size());
+  std::memcpy(s.recvHeaders.data() + slot * s.rank, s.sendHeader.data(), bytes);
+  return s.recvHeaders.data();
 }
 
 void allReduce(const void* in, void* out, int64_t count, shapes::DType dtype, Reduce op) {

@@ -17,7 +17,10 @@ namespace {
 std::string libraryVersion() { return "none"; }
 void join(WorldInfo&) { noMpi("join"); }
 void leave() {}
-void exchangeHeaders(const void*, size_t, void*, const std::string&) { noMpi("exchangeHeaders"); }
+const char* exchangeHeaders(const void*, size_t, const void*, size_t, size_t,
+                            const std::string&) {
+  noMpi("exchangeHeaders");
+}
 void allReduce(const void*, void*, int64_t, shapes::DType, Reduce) { noMpi("allReduce"); }
 void broadcast(void*, int64_t, shapes::DType, int) { noMpi("broadcast"); }
 void allGatherV(const void*, int64_t, void*, std::span<const int64_t>, std::span<const int64_t>,
