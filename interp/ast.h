@@ -16,6 +16,10 @@ namespace tessel::interp {
 
 struct CallArgs;
 class Interpreter;
+struct ClosureCode;  // interp/closure_code.h
+struct ClosureCodeDeleter {
+  void operator()(ClosureCode* code) const;
+};
 
 // Every expression kind, written once (style.md rule 4).
 #define TESSEL_EXPR_KINDS(X) \
@@ -248,6 +252,8 @@ struct FnProto {
   std::vector<std::string> slotNames;
   std::vector<UpvalueDesc> upvalues;
   std::vector<std::string> upvalueNames;
+  /// The body compiled to closure code at its first run (Note [Closure code]).
+  std::unique_ptr<ClosureCode, ClosureCodeDeleter> code;
 };
 struct Lambda : Expr {
   Lambda(Span s, FnProto* p) : Expr(s, ExprKind::Lambda), proto(p) {}

@@ -1,5 +1,6 @@
 // Calls: argument binding, frames on the value stack, method calls, tracebacks.
 #include "interp/attributes.h"
+#include "interp/closure_code.h"
 #include "interp/diagnostics.h"
 #include "interp/evaluator.h"
 #include "interp/interpreter.h"
@@ -11,17 +12,22 @@ namespace tessel::interp {
 namespace {
 
 // A call's arguments, evaluated into an inline buffer: most calls have few, and the heap is
-// used only past that.
+// used only past that. Only the n Values in use are constructed (and destroyed).
 struct ArgBuffer {
-  explicit ArgBuffer(size_t n) : data(inline_) {
-    if (n > kInline) {
-      heap.resize(n);
-      data = heap.data();
-    }
+  explicit ArgBuffer(size_t n) : n(n) {
+    data = n <= kInline ? reinterpret_cast<Value*>(inline_)
+                        : static_cast<Value*>(::operator new(n * sizeof(Value)));
+    for (size_t i = 0; i < n; ++i) new (data + i) Value();
   }
+  ~ArgBuffer() {
+    for (size_t i = 0; i < n; ++i) data[i].~Value();
+    if (n > kInline) ::operator delete(data);
+  }
+  ArgBuffer(const ArgBuffer&) = delete;
+  ArgBuffer& operator=(const ArgBuffer&) = delete;
   static constexpr size_t kInline = 8;
-  Value inline_[kInline];
-  std::vector<Value> heap;
+  alignas(Value) unsigned char inline_[kInline * sizeof(Value)];
+  size_t n;
   Value* data;
 };
 
@@ -110,7 +116,7 @@ void Evaluator::stepLimitExceeded(const Span& span) {
   Frame frame{slots, fn, fn->module.get(), Value()};
   try {
     if (proto->hasSignature) checkSignature(interp_, *fn, frame, site);
-    execBlock(proto->body, frame);
+    runBody(*proto, frame);
     if (proto->result) checkResult(interp_, *fn, frame, frame.result, site);
   } catch (ScriptError& err) {
     err.trace.push_back(TraceFrame{proto->name + "()", site});
@@ -120,7 +126,10 @@ void Evaluator::stepLimitExceeded(const Span& span) {
 }
 
 // Positional arguments are evaluated into the slots of the new frame (Note [Value stack]).
-[[gnu::always_inline]] inline Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f) {
+// `evalArg(i)` gives the i-th argument: the tree walk's or closure code's (Note [Closure code]).
+template <class EvalArg>
+[[gnu::always_inline]] inline Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f,
+                                                          EvalArg&& evalArg) {
   FnProto* proto = fn->proto;
   size_t base = sp_;
   if (base + proto->numSlots > stack_.size())
@@ -130,14 +139,8 @@ void Evaluator::stepLimitExceeded(const Span& span) {
   for (size_t i = 0; i < n; ++i) {
     // Not built in place: the slot may belong to a frame that a call in this argument
     // pushes and pops while the argument's value is being returned.
-    int64_t k;
-    if (intExpr(c->args[i], f, k)) {
-      stack_[base + i] = Value::integer(k);
-    } else {
-      Value v = eval(c->args[i], f);
-      stack_[base + i] = std::move(v);
-    }
-
+    Value v = evalArg(i);
+    stack_[base + i] = std::move(v);
     sp_ = base + i + 1;  // calls made by later arguments build their frames above this one
   }
 
@@ -145,30 +148,19 @@ void Evaluator::stepLimitExceeded(const Span& span) {
   return enterFunction(fn, base, n, c->span);
 }
 
-// The native stack is checked where frames are entered (enterFunction): expressions nest at
-// most kMaxNesting deep, so only calls can recurse without bound.
-Value Evaluator::evalCall(Call* c, Frame& f) {
-  Value callee;
-  // (Cast only once the kind says it is a Name: a static_cast to the wrong type is UB.)
-  auto* name = c->callee->kind == ExprKind::Name ? static_cast<Name*>(c->callee) : nullptr;
-  if (name && name->ref.kind == VarRef::Kind::Global && !traceHooks_ &&
-      !f.module->globals[name->ref.index].is(Type::Undefined)) {
-    callee = f.module->globals[name->ref.index];  // `f(...)` with f a module-level fn
-  } else if (c->callee->kind == ExprKind::Attr) {
-    return evalMethodCall(c, f);
-  } else {
-    callee = eval(c->callee, f);
-  }
-  // The common case: a Tessel fn called with positional arguments only.
+// Any call but `obj.method(...)`, with the callee evaluated. The common case, a Tessel fn
+// called with positional arguments only, goes straight to its frame.
+template <class EvalArg>
+inline Value Evaluator::callGeneric(Call* c, Value callee, Frame& f, EvalArg&& evalArg) {
   if (callee.is(Type::Function) && c->kwNames.empty()) {
     auto* fn = callee.as<FunctionObj>();
     if (!fn->proto->hasSignature && c->args.size() <= fn->proto->params.size())
-      return callDirect(fn, c, f);
+      return callDirect(fn, c, f, evalArg);
   }
   size_t n = c->args.size();
   ArgBuffer buffer(n);
   Value* args = buffer.data;
-  for (size_t i = 0; i < n; ++i) args[i] = eval(c->args[i], f);
+  for (size_t i = 0; i < n; ++i) args[i] = evalArg(i);
   size_t np = c->numPositional();
   return atSpan(c->span, [&] {
     return callValue(callee, std::span<Value>(args, np), c->kwNames,
@@ -176,11 +168,33 @@ Value Evaluator::evalCall(Call* c, Frame& f) {
   });
 }
 
+// The native stack is checked where frames are entered (enterFunction): expressions nest at
+// most kMaxNesting deep, so only calls can recurse without bound.
+Value Evaluator::evalCall(Call* c, Frame& f) {
+  if (c->callee->kind == ExprKind::Attr) return evalMethodCall(c, f);
+  auto evalArg = [&](size_t i) {
+    int64_t k;
+    if (intExpr(c->args[i], f, k)) return Value::integer(k);
+    return eval(c->args[i], f);
+  };
+  // (Cast only once the kind says it is a Name: a static_cast to the wrong type is UB.)
+  auto* name = c->callee->kind == ExprKind::Name ? static_cast<Name*>(c->callee) : nullptr;
+  if (name && name->ref.kind == VarRef::Kind::Global && !traceHooks_ &&
+      !f.module->globals[name->ref.index].is(Type::Undefined))
+    return callGeneric(c, f.module->globals[name->ref.index], f, evalArg);  // `f(...)`
+  return callGeneric(c, eval(c->callee, f), f, evalArg);
+}
+
+Value Evaluator::callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f) {
+  return callGeneric(c, std::move(callee), f,
+                     [&](size_t i) { return args[i]->run(*args[i], f, *this); });
+}
+
 // `obj.method(...)`: the native is called directly with its receiver, without building a
 // bound-method object; the Call node caches the lookup per receiver type.
-Value Evaluator::evalMethodCall(Call* c, Frame& f) {
+template <class EvalArg>
+inline Value Evaluator::methodCall(Call* c, Value object, Frame& f, EvalArg&& evalArg) {
   auto* attr = static_cast<Attr*>(c->callee);
-  Value object = eval(attr->object, f);
   NativeFn method = nullptr;
   if (object.type() == c->cachedType) {
     method = c->cachedMethod;
@@ -197,13 +211,23 @@ Value Evaluator::evalMethodCall(Call* c, Frame& f) {
   size_t n = c->args.size();
   ArgBuffer buffer(n);
   Value* args = buffer.data;
-  for (size_t i = 0; i < n; ++i) args[i] = eval(c->args[i], f);
+  for (size_t i = 0; i < n; ++i) args[i] = evalArg(i);
   size_t np = c->numPositional();
   std::span<Value> positional(args, np);
   std::span<Value> kwValues(args + np, n - np);
   if (!method) return callValue(callee, positional, c->kwNames, kwValues, c->span);
   CallArgs ca{positional, c->kwNames, kwValues, std::move(object), c->span};
   return atSpan(c->span, [&] { return method(interp_, ca); });
+}
+
+Value Evaluator::evalMethodCall(Call* c, Frame& f) {
+  Value object = eval(static_cast<Attr*>(c->callee)->object, f);
+  return methodCall(c, std::move(object), f, [&](size_t i) { return eval(c->args[i], f); });
+}
+
+Value Evaluator::callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f) {
+  return methodCall(c, std::move(object), f,
+                    [&](size_t i) { return args[i]->run(*args[i], f, *this); });
 }
 
 Value Evaluator::callValue(const Value& callee, std::span<Value> positional,

@@ -312,6 +312,22 @@ Value Evaluator::evalIndex(Index* x, Frame& f) {
   raise(ErrorKind::TypeError, "'...' indexes tensors only", x->span);
 }
 
+// evalIndex for closure code, whose Index nodes have one plain subscript: the same results,
+// and errors at the Index as evalNode gives them.
+Value Evaluator::indexOp(Index* x, const Value& object, const Value& index) try {
+  if (object.is(Type::Tensor)) {
+    std::vector<IndexItem> items(1);
+    items[0].kind = Subscript::Kind::Single;
+    items[0].index = index;
+    return tensorIndex(interp_, object, items);
+  }
+  return getIndex(object, index);
+} catch (const ScriptError&) {
+  throw;
+} catch (const UserError& err) {
+  throw ScriptError(err.kind(), err.what(), x->span);
+}
+
 Value Evaluator::makeClosure(FnProto* proto, Frame& f) {
   Ref<FunctionObj> fn = make<FunctionObj>(proto, Ref<ModuleObj>(f.module));
   fn->upvalues.reserve(proto->upvalues.size());

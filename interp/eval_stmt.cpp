@@ -1,5 +1,6 @@
 // Statement execution: bindings, assignment, control flow, loops, imports.
 #include "interp/attributes.h"
+#include "interp/closure_code.h"
 #include "interp/diagnostics.h"
 #include "interp/evaluator.h"
 #include "interp/graph_break.h"
@@ -27,6 +28,10 @@ bool Evaluator::conditionSlow(Expr* e, Frame& f) {
   } else {
     v = eval(e, f);
   }
+  return truthOf(v, e);
+}
+
+bool Evaluator::truthOf(const Value& v, Expr* e) {
   if (v.is(Type::Bool)) [[likely]]
     return v.asBool();
   try {
@@ -57,6 +62,16 @@ Flow Evaluator::execStatements(Stmt* const* it, Stmt* const* end, Frame& f) {
     throw ScriptError(ErrorKind::DeviceError, "out of memory", conditionSpan(*it));
   }
   return Flow::Normal;
+}
+
+Flow Evaluator::runBody(FnProto& proto, Frame& f) {
+  if (traceHooks_ || blockRunner_) [[unlikely]]
+    return execBlock(proto.body, f);
+  ClosureCode* code = proto.code.get();
+  if (!code) [[unlikely]]
+    code = &closureCode(proto);
+  return runStatements(code->body.stmts.data(), code->body.stmts.data() + code->body.stmts.size(),
+                       f);
 }
 
 void Evaluator::bindRef(const VarRef& ref, Value v, Frame& f) {
@@ -137,32 +152,61 @@ void Evaluator::storeName(Name* n, Value v, Frame& f) {
   TESSEL_ASSERT(false, "assigning an unresolved name");
 }
 
-void Evaluator::execAssign(Assign* s, Frame& f) {
+Value Evaluator::augmented(Assign* s, const Value& old, Value rhs) {
   static const BinaryOp kAugOps[] = {BinaryOp::Add, BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
                                      BinaryOp::Div};
-  auto combine = [&](const Value& old, Value rhs) -> Value {
-    if (s->op == AssignOp::Set) return rhs;
-    // `xs += ys` extends the list in place, like Python, so aliases see the new items.
-    if (s->op == AssignOp::Add && old.is(Type::List) && rhs.is(Type::List)) {
-      auto& items = old.as<ListObj>()->items;
-      std::vector<Value> more = rhs.as<ListObj>()->items;  // a copy: `xs += xs` is allowed
-      items.insert(items.end(), more.begin(), more.end());
-      return old;
-    }
-    try {
-      return binaryOp(kAugOps[static_cast<int>(s->op)], old, rhs);
-    } catch (const ScriptError&) {
-      throw;
-    } catch (const UserError& err) {
-      throw ScriptError(err.kind(), err.what(), s->span);
-    }
-  };
+  if (s->op == AssignOp::Set) return rhs;
+  int64_t r;
+  if (old.is(Type::Int) && rhs.is(Type::Int) &&
+      intArith(kAugOps[static_cast<int>(s->op)], old.asInt(), rhs.asInt(), r))
+    return Value::integer(r);  // `counts[k] += 1`
+  // `xs += ys` extends the list in place, like Python, so aliases see the new items.
+  if (s->op == AssignOp::Add && old.is(Type::List) && rhs.is(Type::List)) {
+    auto& items = old.as<ListObj>()->items;
+    std::vector<Value> more = rhs.as<ListObj>()->items;  // a copy: `xs += xs` is allowed
+    items.insert(items.end(), more.begin(), more.end());
+    return old;
+  }
+  try {
+    return binaryOp(kAugOps[static_cast<int>(s->op)], old, rhs);
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), s->span);
+  }
+}
+
+void Evaluator::storeIndex(Assign* s, const Value& object, const Value& key, Value rhs) {
+  try {
+    if (s->op != AssignOp::Set) rhs = augmented(s, getIndex(object, key), std::move(rhs));
+    setIndex(object, key, std::move(rhs));
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), s->target->span);
+  }
+}
+
+void Evaluator::storeAttr(Assign* s, const Value& object, Value rhs) {
+  auto* a = static_cast<Attr*>(s->target);
+  try {
+    if (s->op != AssignOp::Set)
+      rhs = augmented(s, getAttribute(interp_, object, a->name), std::move(rhs));
+    setAttribute(interp_, object, a->name, std::move(rhs));
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), s->target->span);
+  }
+}
+
+void Evaluator::execAssign(Assign* s, Frame& f) {
   switch (s->target->kind) {
     case ExprKind::Name: {
       auto* n = static_cast<Name*>(s->target);
       Value rhs = eval(s->value, f);
-      storeName(n, s->op == AssignOp::Set ? std::move(rhs) : combine(eval(n, f), std::move(rhs)),
-                f);
+      storeName(
+          n, s->op == AssignOp::Set ? std::move(rhs) : augmented(s, eval(n, f), std::move(rhs)), f);
       return;
     }
     case ExprKind::Index: {
@@ -173,29 +217,14 @@ void Evaluator::execAssign(Assign* s, Frame& f) {
               x->span);
       Value key = eval(x->subs[0].index, f);
       Value rhs = eval(s->value, f);
-      try {
-        if (s->op != AssignOp::Set) rhs = combine(getIndex(object, key), std::move(rhs));
-        setIndex(object, key, std::move(rhs));
-      } catch (const ScriptError&) {
-        throw;
-      } catch (const UserError& err) {
-        throw ScriptError(err.kind(), err.what(), s->target->span);
-      }
+      storeIndex(s, object, key, std::move(rhs));
       return;
     }
     case ExprKind::Attr: {
       auto* a = static_cast<Attr*>(s->target);
       Value object = eval(a->object, f);
       Value rhs = eval(s->value, f);
-      try {
-        if (s->op != AssignOp::Set)
-          rhs = combine(getAttribute(interp_, object, a->name), std::move(rhs));
-        setAttribute(interp_, object, a->name, std::move(rhs));
-      } catch (const ScriptError&) {
-        throw;
-      } catch (const UserError& err) {
-        throw ScriptError(err.kind(), err.what(), s->target->span);
-      }
+      storeAttr(s, object, std::move(rhs));
       return;
     }
     default:
@@ -223,13 +252,20 @@ void Evaluator::execFnDecl(FnDecl* s, Frame& f) {
 }
 
 Flow Evaluator::execFor(For* s, Frame& f) {
-  Value iterable = eval(s->iterable, f);
+  return forEach(s, eval(s->iterable, f), nullptr, f);
+}
+
+Flow Evaluator::forEach(For* s, Value iterable, const CBlock* code, Frame& f) {
+  Pattern* target = s->target;
+  bool toSlot = !target->isSeq && target->ref.kind == VarRef::Kind::Local;
   auto body = [&](Value item) -> Flow {
     checkInterrupt(s->span);
     countStep(s->span);  // an iteration is a step even when its body is empty
-    bind(s->target, std::move(item), f);
-    Flow flow = execBlock(s->body, f);
-    return flow;
+    if (toSlot)
+      f.slots[target->ref.index] = std::move(item);
+    else
+      bind(target, std::move(item), f);
+    return code ? runCode(*code, f) : execBlock(s->body, f);
   };
   switch (iterable.type()) {
     case Type::Range: {
@@ -409,11 +445,14 @@ Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
   for (size_t i = 0; i < proto->numSlots; ++i) slots[i] = Value::undefined();
   Frame frame{slots, nullptr, &module, Value()};
   const Block& body = proto->body;
+  // Top-level code is closure code too (loops at top level are common), unless it is traced.
+  ClosureCode* code = traceHooks_ || blockRunner_ ? nullptr : &closureCode(*proto);
   for (size_t i = 0; i < body.size(); ++i) {
     Stmt* s = body[i];
     if (echo && i + 1 == body.size() && s->kind == StmtKind::ExprStmt)
       return eval(static_cast<ExprStmt*>(s)->expr, frame);
-    Flow flow = execStatements(&body[i], &body[i] + 1, frame);
+    Flow flow = code ? runStatements(&code->body.stmts[i], &code->body.stmts[i] + 1, frame)
+                     : execStatements(&body[i], &body[i] + 1, frame);
 
     if (flow == Flow::Return) return Value::none();  // `return` at top level ends the script
     if (flow != Flow::Normal)

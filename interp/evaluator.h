@@ -16,6 +16,9 @@
 namespace tessel::interp {
 
 class Interpreter;
+struct CBlock;
+struct CExpr;
+struct CStmt;
 
 /// The int operators a loop counter or an index usually needs, without overflow; false when
 /// the generic path must decide (overflow, division by a non-positive number, other ops).
@@ -206,10 +209,51 @@ class Evaluator {
   /// way back for the statements it does not compile). Errors get the statement's span.
   Flow execStatements(Stmt* const* begin, Stmt* const* end, Frame& f);
 
+  // The runtime of closure code (Note [Closure code] in closure_code.h): what its handlers
+  // share with the tree walk, so that both give every construct one meaning.
+  Interpreter& interpreter() { return interp_; }
+  /// Runs a compiled block; the tree walk runs its source instead while a tracer or a region
+  /// runner is installed.
+  Flow runCode(const CBlock& b, Frame& f);
+  /// Calls of a compiled Call node: `fn(args)` with the callee's value in hand, and
+  /// `object.name(args)` with the receiver's.
+  Value callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f);
+  /// A call of a fn whose body is closure code and that needs no more than its `n`
+  /// positional arguments bound (ClosureCode::plainCall): callDirect and enterFunction
+  /// without what such a call does not use.
+  Value callPlain(FunctionObj* fn, const CExpr* const* args, size_t n, Frame& f, const Span& site);
+  Value callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f);
+  /// The statement or expression as the tree walk runs it (what closure code does not
+  /// specialize).
+  Flow execTree(Stmt* s, Frame& f) { return exec(s, f); }
+  bool conditionTree(Expr* e, Frame& f) { return condition(e, f); }
+  /// The truth of a value as a branch condition, with errors at `e`.
+  bool truthOf(const Value& v, Expr* e);
+  Value applyBinary(Binary* b, const Value& lhs, const Value& rhs) {
+    return binarySlow(b, lhs, rhs);
+  }
+  Value applyCompare(Compare* c, Frame& f, const Value& lhs, const Value& rhs) {
+    return compareChain(c, f, lhs, rhs);
+  }
+  /// `object[index]` for an Index with one plain subscript; errors at the Index.
+  Value indexOp(Index* x, const Value& object, const Value& index);
+  /// The new value of an augmented assignment (`x += v`); errors at the statement.
+  Value augmented(Assign* s, const Value& old, Value rhs);
+  /// Assignments to a name, an index or an attribute, with their values in hand.
+  void storeName(Name* n, Value v, Frame& f);
+  void storeIndex(Assign* s, const Value& object, const Value& key, Value rhs);
+  void storeAttr(Assign* s, const Value& object, Value rhs);
+  void bind(Pattern* p, Value v, Frame& f);
+  /// A for loop over `iterable` whose body is `code` (or, when null, the tree walk of its body).
+  Flow forEach(For* s, Value iterable, const CBlock* code, Frame& f);
+  void countLoopStep(const Span& span) {
+    checkInterrupt(span);
+    countStep(span);
+  }
+
  private:
   Value evalNode(Expr* e, Frame& f);
   Value evalMethodCall(Call* c, Frame& f);
-  Value callDirect(FunctionObj* fn, Call* c, Frame& f);
   Value enterFunction(FunctionObj* fn, size_t base, size_t nargs, const Span& site);
 
   Value evalBinary(Binary* e, Frame& f);
@@ -261,8 +305,15 @@ class Evaluator {
   Flow execFor(For* s, Frame& f);
   void execAssign(Assign* s, Frame& f);
   void execFnDecl(FnDecl* s, Frame& f);
-  void bind(Pattern* p, Value v, Frame& f);
-  void storeName(Name* n, Value v, Frame& f);
+  /// Runs a fn's body: its closure code, or the tree walk while tracing or running regions.
+  Flow runBody(FnProto& proto, Frame& f);
+  Flow runStatements(CStmt* const* begin, CStmt* const* end, Frame& f);
+  template <class EvalArg>
+  Value callDirect(FunctionObj* fn, Call* c, Frame& f, EvalArg&& evalArg);
+  template <class EvalArg>
+  Value callGeneric(Call* c, Value callee, Frame& f, EvalArg&& evalArg);
+  template <class EvalArg>
+  Value methodCall(Call* c, Value object, Frame& f, EvalArg&& evalArg);
 
   Value callFunction(FunctionObj* fn, std::span<Value> positional,
                      std::span<const std::string> kwNames, std::span<Value> kwValues, Span site);
@@ -285,8 +336,8 @@ class Evaluator {
 
   std::atomic<bool>* interruptFlag_;
   int maxCallDepth_;
-  int64_t maxSteps_;    // 0: no limit
-  int64_t stepsLeft_;   // of the current entry (resetSteps)
+  int64_t maxSteps_;   // 0: no limit
+  int64_t stepsLeft_;  // of the current entry (resetSteps)
 
   /// The frame slots of every active call (Note [Value stack] in eval_call.cpp): zeroed
   /// memory from calloc, so that pages no script reaches cost nothing. All-zero bytes are an

@@ -1,0 +1,164 @@
+// Closure code: function bodies compiled once from the resolved AST into trees of small nodes,
+// each with a handler chosen for its operands (Note [Closure code]).
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "interp/diagnostics.h"
+#include "interp/evaluator.h"
+#include "interp/stack_guard.h"
+
+namespace tessel::interp {
+
+// Note [Closure code]
+// The tree walk decides, at every visit of a node, what kind it is and what kinds its operands
+// are (`n - 1`: a Binary whose lhs is a local holding an int and whose rhs is a literal). Those
+// decisions depend only on the resolved AST, so they are made once: the first call of a fn
+// compiles its body into CExpr/CStmt nodes whose handler is specialized for the shape (a local
+// minus a constant, a call of a global fn, a store into a local slot), with the slot indexes and
+// constants copied into the node. What the nodes do not specialize (lambdas, slices, chained
+// comparisons, imports, fn declarations, ...) is a node that hands its AST node back to the tree
+// walk, so every construct keeps exactly one meaning.
+//
+// Closure code runs only when no tracer and no region runner is installed (Evaluator::
+// runBody); while tracing (@compile), the tree walk runs, because the tracer must see each
+// statement. Errors are attached where the tree walk attaches them (Note [Spans]): each
+// handler catches UserErrors exactly where the corresponding tree-walk function does, and
+// blocks convert the rest at the statement, as execStatements does. Steps and interrupts are
+// counted at the same places (statements, loop iterations, calls).
+
+struct CExpr {
+  using Run = Value (*)(const CExpr& self, Frame& f, Evaluator& ev);
+  using Test = bool (*)(const CExpr& self, Frame& f, Evaluator& ev);
+  CExpr(Expr* e, Run r, Test t) : src(e), run(r), test(t) {}
+  virtual ~CExpr() = default;
+  Expr* src;
+  Run run;
+  Test test;  // the truth of the value as a branch condition
+};
+
+struct CStmt {
+  using Run = Flow (*)(const CStmt& self, Frame& f, Evaluator& ev);
+  CStmt(Stmt* s, Run r) : src(s), run(r) {}
+  virtual ~CStmt() = default;
+  Stmt* src;
+  Run run;
+};
+
+/// The compiled statements of one block, and the block itself (the tree walk's fallback).
+struct CBlock {
+  const Block* src = nullptr;
+  std::vector<CStmt*> stmts;
+};
+
+/// A function body (or a module's top-level code) in closure form, and its nodes.
+struct ClosureCode {
+  CBlock body;
+  /// No signature to check, no captured parameters: a call with one argument per parameter
+  /// only fills the frame's first slots (Evaluator::callPlain).
+  bool plainCall = false;
+  std::deque<std::unique_ptr<CExpr>> exprs;
+  std::deque<std::unique_ptr<CStmt>> stmts;
+  std::deque<std::unique_ptr<CBlock>> blocks;
+};
+
+// execStatements for closure code: the same steps and the same spans for errors. Inline, so
+// that the blocks of ifs and loops run without a call of their own.
+[[gnu::always_inline]] inline Flow Evaluator::runStatements(CStmt* const* it, CStmt* const* end,
+                                                            Frame& f) {
+  try {
+    for (; it != end; ++it) {
+      countStep((*it)->src->span);
+      Flow flow = (*it)->run(**it, f, *this);
+      if (flow != Flow::Normal) return flow;
+    }
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), conditionSpan((*it)->src));
+  } catch (const std::bad_alloc&) {
+    throw ScriptError(ErrorKind::DeviceError, "out of memory", conditionSpan((*it)->src));
+  }
+  return Flow::Normal;
+}
+
+[[gnu::always_inline]] inline Flow Evaluator::runCode(const CBlock& b, Frame& f) {
+  if (traceHooks_ || blockRunner_) [[unlikely]]
+    return execBlock(*b.src, f);
+  return runStatements(b.stmts.data(), b.stmts.data() + b.stmts.size(), f);
+}
+
+[[gnu::always_inline]] inline Value Evaluator::callPlain(FunctionObj* fn, const CExpr* const* args,
+                                                         size_t n, Frame& f, const Span& site) {
+  Ref<FunctionObj> keep(fn);  // the body may rebind the global that held it
+  FnProto* proto = fn->proto;
+  size_t base = sp_;
+  if (base + proto->numSlots > stack_.size()) [[unlikely]]
+    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", site);
+  struct Pop {  // FrameGuard (Note [Value stack] in eval_call.cpp)
+    Evaluator& e;
+    size_t base;
+    bool entered = false;
+    ~Pop() {
+      for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value::undefined();
+      e.sp_ = base;
+      if (entered) --e.depth_;
+    }
+  } pop{*this, base};
+  for (size_t i = 0; i < n; ++i) {
+    Value v = args[i]->run(*args[i], f, *this);  // not in place: see callDirect
+    stack_[base + i] = std::move(v);
+    sp_ = base + i + 1;
+  }
+  checkInterrupt(site);
+  checkStack(site);
+  countStep(site);
+  if (depth_ >= maxCallDepth_) [[unlikely]]
+    raise(ErrorKind::LimitError,
+          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
+              proto->name + "()",
+          site);
+  ++depth_;
+  pop.entered = true;
+  sp_ = base + proto->numSlots;
+  Frame frame{stack_.data() + base, fn, fn->module.get(), Value()};
+  try {
+    const CBlock& body = proto->code->body;
+    runCode(body, frame);
+  } catch (ScriptError& err) {
+    err.trace.push_back(TraceFrame{proto->name + "()", site});
+    throw;
+  }
+  return std::move(frame.result);
+}
+
+/// Compiles proto's body (once; the result is kept in the proto).
+ClosureCode& closureCode(FnProto& proto);
+
+/// Builds the nodes of one ClosureCode: expressions in closure_expr.cpp, statements in
+/// closure_stmt.cpp.
+class ClosureCompiler {
+ public:
+  explicit ClosureCompiler(ClosureCode& code) : code_(code) {}
+  CExpr* expr(Expr* e);
+  CStmt* stmt(Stmt* s);
+  CBlock* block(const Block& b);
+
+  template <class T, class... A>
+  T* node(A&&... args) {
+    auto owned = std::make_unique<T>(std::forward<A>(args)...);
+    T* raw = owned.get();
+    if constexpr (std::is_base_of_v<CExpr, T>)
+      code_.exprs.push_back(std::move(owned));
+    else
+      code_.stmts.push_back(std::move(owned));
+    return raw;
+  }
+
+ private:
+  ClosureCode& code_;
+};
+
+}  // namespace tessel::interp

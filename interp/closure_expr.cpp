@@ -1,0 +1,461 @@
+// Closure code for expressions (Note [Closure code] in closure_code.h): the node handlers, and
+// the compiler that picks one for each expression. Each handler attaches errors where its
+// tree-walk counterpart in eval_expr.cpp / eval_call.cpp does (Note [Spans]).
+#include "interp/attributes.h"
+#include "interp/closure_code.h"
+#include "interp/diagnostics.h"
+#include "interp/interpreter.h"
+#include "interp/ops.h"
+
+namespace tessel::interp {
+namespace {
+
+// Anything not specialized below: the tree walk evaluates it.
+Value runTree(const CExpr& self, Frame& f, Evaluator& ev) {
+  return ev.eval(self.src, f);
+}
+bool testTree(const CExpr& self, Frame& f, Evaluator& ev) {
+  return ev.conditionTree(self.src, f);
+}
+// The truth of a compiled expression's value, as conditionSlow gives it.
+bool testValue(const CExpr& self, Frame& f, Evaluator& ev) {
+  return ev.truthOf(self.run(self, f, ev), self.src);
+}
+
+struct CConst : CExpr {
+  CConst(Expr* e, Value v);
+  Value value;
+};
+Value runConst(const CExpr& self, Frame&, Evaluator&) {
+  return static_cast<const CConst&>(self).value;
+}
+bool testConst(const CExpr& self, Frame&, Evaluator& ev) {
+  return ev.truthOf(static_cast<const CConst&>(self).value, self.src);
+}
+CConst::CConst(Expr* e, Value v) : CExpr(e, runConst, testConst), value(std::move(v)) {}
+
+struct CSlot : CExpr {
+  CSlot(Expr* e, Run r, uint32_t s) : CExpr(e, r, testValue), slot(s) {}
+  uint32_t slot;
+};
+Value runLocal(const CExpr& self, Frame& f, Evaluator& ev) {
+  const Value& v = f.slots[static_cast<const CSlot&>(self).slot];
+  if (!v.is(Type::Undefined)) [[likely]]
+    return v;
+  return ev.eval(self.src, f);  // the NameError
+}
+Value runGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
+  const Value& v = f.module->globals[static_cast<const CSlot&>(self).slot];
+  if (!v.is(Type::Undefined)) [[likely]]
+    return v;
+  return ev.eval(self.src, f);  // a built-in, or the NameError
+}
+
+// An operand of a binary operator or a comparison, read without a call where the AST says
+// what it is: a local slot (by reference), a literal (kept as a Value), or anything else.
+enum class Opnd : uint8_t { Any, Local, Const };
+struct COperand {
+  CExpr* node = nullptr;  // Any; for Local, what raises when the slot is unassigned
+  uint32_t slot = 0;      // Local
+  Value value;            // Const
+};
+
+template <Opnd K>
+[[gnu::always_inline]] inline const Value& fetch(const COperand& o, Frame& f, Evaluator& ev,
+                                                 Value& tmp) {
+  if constexpr (K == Opnd::Const) {
+    return o.value;
+  } else {
+    if constexpr (K == Opnd::Local) {
+      const Value& v = f.slots[o.slot];
+      if (!v.is(Type::Undefined)) [[likely]]
+        return v;
+    }
+    tmp = o.node->run(*o.node, f, ev);
+    return tmp;
+  }
+}
+
+struct CBinary : CExpr {
+  CBinary(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  BinaryOp op;
+  COperand lhs, rhs;
+};
+
+// evalBinary: ints and floats inline, everything else through the generic operator.
+template <Opnd L, Opnd R>
+Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& b = static_cast<const CBinary&>(self);
+  Value lt, rt;
+  const Value& lhs = fetch<L>(b.lhs, f, ev, lt);
+  const Value& rhs = fetch<R>(b.rhs, f, ev, rt);
+  if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
+    int64_t r;
+    if (intArith(b.op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
+  } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
+    double x = lhs.asFloat(), y = rhs.asFloat();
+    switch (b.op) {
+      case BinaryOp::Add:
+        return Value::real(x + y);
+      case BinaryOp::Sub:
+        return Value::real(x - y);
+      case BinaryOp::Mul:
+        return Value::real(x * y);
+      default:
+        break;
+    }
+  }
+  return ev.applyBinary(static_cast<Binary*>(self.src), lhs, rhs);
+}
+
+struct CCompare : CExpr {
+  CCompare(Expr* e, Run r, Test t) : CExpr(e, r, t) {}
+  CompareOp op;
+  COperand lhs, rhs;
+};
+
+// evalCompare and conditionSlow for one comparison (chains go to the tree walk).
+template <Opnd L, Opnd R>
+Value runCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCompare&>(self);
+  Value lt, rt;
+  const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
+  const Value& rhs = fetch<R>(c.rhs, f, ev, rt);
+  if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
+    bool ok;
+    bool holds = compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
+    if (ok) return Value::boolean(holds);
+  }
+  return ev.applyCompare(static_cast<Compare*>(self.src), f, lhs, rhs);
+}
+template <Opnd L, Opnd R>
+bool testCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCompare&>(self);
+  Value lt, rt;
+  const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
+  const Value& rhs = fetch<R>(c.rhs, f, ev, rt);
+  if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
+    bool ok;
+    bool holds = compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
+    if (ok) return holds;
+  }
+  return ev.truthOf(ev.applyCompare(static_cast<Compare*>(self.src), f, lhs, rhs), self.src);
+}
+
+// One handler per pair of operand kinds (the kinds are template arguments, so that the reads
+// compile to direct loads).
+template <template <Opnd, Opnd> class Pick, Opnd L>
+auto pickRight(Opnd r) {
+  switch (r) {
+    case Opnd::Local:
+      return Pick<L, Opnd::Local>::get();
+    case Opnd::Const:
+      return Pick<L, Opnd::Const>::get();
+    default:
+      return Pick<L, Opnd::Any>::get();
+  }
+}
+template <template <Opnd, Opnd> class Pick>
+auto pick(Opnd l, Opnd r) {
+  switch (l) {
+    case Opnd::Local:
+      return pickRight<Pick, Opnd::Local>(r);
+    case Opnd::Const:
+      return pickRight<Pick, Opnd::Const>(r);
+    default:
+      return pickRight<Pick, Opnd::Any>(r);
+  }
+}
+template <Opnd L, Opnd R>
+struct BinaryRun {
+  static CExpr::Run get() { return runBinary<L, R>; }
+};
+template <Opnd L, Opnd R>
+struct CompareRun {
+  static CExpr::Run get() { return runCompare<L, R>; }
+};
+template <Opnd L, Opnd R>
+struct CompareTest {
+  static CExpr::Test get() { return testCompare<L, R>; }
+};
+
+struct CCall : CExpr {
+  CCall(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  CExpr* callee = nullptr;  // the receiver for a method call
+  uint32_t slot = 0;        // a global callee's
+  std::vector<const CExpr*> args;
+};
+// `f(...)` with `f` a global: the common call (evalCall).
+Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCall&>(self);
+  auto* call = static_cast<Call*>(self.src);
+  const Value& g = f.module->globals[c.slot];
+  if (g.is(Type::Function)) {
+    auto* fn = g.as<FunctionObj>();
+    ClosureCode* code = fn->proto->code.get();
+    size_t n = c.args.size();
+    if (code && code->plainCall && n == fn->proto->params.size() && call->kwNames.empty())
+      return ev.callPlain(fn, c.args.data(), n, f, self.src->span);
+  }
+  if (g.is(Type::Undefined)) [[unlikely]]
+    return ev.callCompiled(call, c.callee->run(*c.callee, f, ev), c.args.data(), f);
+  return ev.callCompiled(call, g, c.args.data(), f);
+}
+Value runCallAny(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCall&>(self);
+  return ev.callCompiled(static_cast<Call*>(self.src), c.callee->run(*c.callee, f, ev),
+                         c.args.data(), f);
+}
+Value runCallMethod(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCall&>(self);
+  return ev.callMethodCompiled(static_cast<Call*>(self.src), c.callee->run(*c.callee, f, ev),
+                               c.args.data(), f);
+}
+
+struct CPair : CExpr {
+  CPair(Expr* e, Run r, Test t = testValue) : CExpr(e, r, t) {}
+  CExpr* a = nullptr;
+  CExpr* b = nullptr;
+  CExpr* c = nullptr;
+};
+// `xs[i]`, `d[k]` with one plain subscript (evalIndex; errors at the Index, as in evalNode).
+Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& x = static_cast<const CPair&>(self);
+  Value object = x.a->run(*x.a, f, ev);
+  Value index = x.b->run(*x.b, f, ev);
+  if (object.is(Type::List) && index.is(Type::Int)) {
+    const auto& items = object.as<ListObj>()->items;
+    int64_t i = index.asInt(), n = static_cast<int64_t>(items.size());
+    if (i < 0) i += n;
+    if (i >= 0 && i < n) return items[i];
+  } else if (object.is(Type::Dict) && index.is(Type::Str)) {
+    if (Value* v = object.as<DictObj>()->find(index.as<StrObj>()->str)) return *v;
+  }
+  return ev.indexOp(static_cast<Index*>(self.src), object, index);
+}
+
+// The kinds evalNode handles inside its try: a UserError becomes a ScriptError at the node.
+template <class Body>
+Value atNode(const CExpr& self, Body&& body) {
+  try {
+    return body();
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), self.src->span);
+  }
+}
+Value runAttr(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& a = static_cast<const CPair&>(self);
+  return atNode(self, [&] {
+    return getAttribute(ev.interpreter(), a.a->run(*a.a, f, ev),
+                        static_cast<Attr*>(self.src)->name);
+  });
+}
+Value runNot(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& n = static_cast<const CPair&>(self);
+  return atNode(self, [&] { return Value::boolean(!truthy(n.a->run(*n.a, f, ev))); });
+}
+Value runLogical(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& l = static_cast<const CPair&>(self);
+  return atNode(self, [&] {
+    // `and`/`or` return an operand, like Python: `x or default`.
+    Value lhs = l.a->run(*l.a, f, ev);
+    bool t = truthy(lhs);
+    if (static_cast<Logical*>(self.src)->isAnd ? !t : t) return lhs;
+    return l.b->run(*l.b, f, ev);
+  });
+}
+Value runTernary(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& t = static_cast<const CPair&>(self);
+  return atNode(self, [&] {
+    return truthy(t.a->run(*t.a, f, ev)) ? t.b->run(*t.b, f, ev) : t.c->run(*t.c, f, ev);
+  });
+}
+
+struct CList : CExpr {
+  CList(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  std::vector<CExpr*> elems;
+  std::vector<CExpr*> values;  // a dict's
+};
+Value runListLit(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& l = static_cast<const CList&>(self);
+  return atNode(self, [&] {
+    std::vector<Value> items;
+    items.reserve(l.elems.size());
+    for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
+    return makeList(std::move(items));
+  });
+}
+Value runTupleLit(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& l = static_cast<const CList&>(self);
+  return atNode(self, [&] {
+    std::vector<Value> items;
+    items.reserve(l.elems.size());
+    for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
+    return makeTuple(std::move(items));
+  });
+}
+Value runDictLit(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& d = static_cast<const CList&>(self);
+  return atNode(self, [&] {
+    Ref<DictObj> out = make<DictObj>();
+    for (size_t i = 0; i < d.elems.size(); ++i) {
+      Value k = d.elems[i]->run(*d.elems[i], f, ev);
+      if (!k.is(Type::Str))
+        raise(ErrorKind::TypeError,
+              "dict keys must be str, not '" + std::string(typeName(k.type())) + "'",
+              d.elems[i]->src->span);
+      out->set(k.as<StrObj>()->str, d.values[i]->run(*d.values[i], f, ev));
+    }
+    return out.value();
+  });
+}
+
+}  // namespace
+
+namespace {
+
+COperand operandOf(ClosureCompiler& cc, Expr* e, Opnd& kind) {
+  COperand o;
+  switch (e->kind) {
+    case ExprKind::IntLit:
+      kind = Opnd::Const;
+      o.value = Value::integer(static_cast<IntLit*>(e)->value);
+      return o;
+    case ExprKind::FloatLit:
+      kind = Opnd::Const;
+      o.value = Value::real(static_cast<FloatLit*>(e)->value);
+      return o;
+    case ExprKind::StrLit:
+      kind = Opnd::Const;
+      o.value = static_cast<StrLit*>(e)->cached;
+      return o;
+    default:
+      break;
+  }
+  o.node = cc.expr(e);
+  kind = Opnd::Any;
+  if (e->kind == ExprKind::Name && static_cast<Name*>(e)->ref.kind == VarRef::Kind::Local) {
+    kind = Opnd::Local;
+    o.slot = static_cast<Name*>(e)->ref.index;
+  }
+  return o;
+}
+
+}  // namespace
+
+CExpr* ClosureCompiler::expr(Expr* e) {
+  switch (e->kind) {
+    case ExprKind::IntLit:
+      return node<CConst>(e, Value::integer(static_cast<IntLit*>(e)->value));
+    case ExprKind::FloatLit:
+      return node<CConst>(e, Value::real(static_cast<FloatLit*>(e)->value));
+    case ExprKind::StrLit:
+      return node<CConst>(e, static_cast<StrLit*>(e)->cached);
+    case ExprKind::BoolLit:
+      return node<CConst>(e, Value::boolean(static_cast<BoolLit*>(e)->value));
+    case ExprKind::NoneLit:
+      return node<CConst>(e, Value::none());
+    case ExprKind::Name: {
+      const VarRef& ref = static_cast<Name*>(e)->ref;
+      if (ref.kind == VarRef::Kind::Local) return node<CSlot>(e, runLocal, ref.index);
+      if (ref.kind == VarRef::Kind::Global) return node<CSlot>(e, runGlobal, ref.index);
+      break;
+    }
+    case ExprKind::Binary: {
+      auto* b = static_cast<Binary*>(e);
+      Opnd l, r;
+      COperand lhs = operandOf(*this, b->lhs, l);
+      COperand rhs = operandOf(*this, b->rhs, r);
+      auto* n = node<CBinary>(e, pick<BinaryRun>(l, r));
+      n->op = b->op;
+      n->lhs = std::move(lhs);
+      n->rhs = std::move(rhs);
+      return n;
+    }
+    case ExprKind::Compare: {
+      auto* c = static_cast<Compare*>(e);
+      if (c->ops.size() != 1) break;
+      Opnd l, r;
+      COperand lhs = operandOf(*this, c->operands[0], l);
+      COperand rhs = operandOf(*this, c->operands[1], r);
+      auto* n = node<CCompare>(e, pick<CompareRun>(l, r), pick<CompareTest>(l, r));
+      n->op = c->ops[0];
+      n->lhs = std::move(lhs);
+      n->rhs = std::move(rhs);
+      return n;
+    }
+    case ExprKind::Call: {
+      auto* c = static_cast<Call*>(e);
+      CCall* n;
+      if (c->callee->kind == ExprKind::Attr) {
+        n = node<CCall>(e, runCallMethod);
+        n->callee = expr(static_cast<Attr*>(c->callee)->object);
+      } else {
+        auto* name = c->callee->kind == ExprKind::Name ? static_cast<Name*>(c->callee) : nullptr;
+        bool global = name && name->ref.kind == VarRef::Kind::Global;
+        n = node<CCall>(e, global ? runCallGlobal : runCallAny);
+        n->callee = expr(c->callee);
+        if (global) n->slot = name->ref.index;
+      }
+      for (Expr* a : c->args) n->args.push_back(expr(a));
+      return n;
+    }
+    case ExprKind::Index: {
+      auto* x = static_cast<Index*>(e);
+      if (x->subs.size() != 1 || x->hasTuple || x->subs[0].kind != Subscript::Kind::Single) break;
+      auto* n = node<CPair>(e, runIndex);
+      n->a = expr(x->object);
+      n->b = expr(x->subs[0].index);
+      return n;
+    }
+    case ExprKind::Attr: {
+      auto* n = node<CPair>(e, runAttr);
+      n->a = expr(static_cast<Attr*>(e)->object);
+      return n;
+    }
+    case ExprKind::Not: {
+      auto* n = node<CPair>(e, runNot);
+      n->a = expr(static_cast<Not*>(e)->operand);
+      return n;
+    }
+    case ExprKind::Logical: {
+      auto* l = static_cast<Logical*>(e);
+      auto* n = node<CPair>(e, runLogical);
+      n->a = expr(l->lhs);
+      n->b = expr(l->rhs);
+      return n;
+    }
+    case ExprKind::Ternary: {
+      auto* t = static_cast<Ternary*>(e);
+      auto* n = node<CPair>(e, runTernary);
+      n->a = expr(t->cond);
+      n->b = expr(t->then);
+      n->c = expr(t->otherwise);
+      return n;
+    }
+    case ExprKind::ListLit:
+    case ExprKind::TupleLit: {
+      auto& elems = e->kind == ExprKind::ListLit ? static_cast<ListLit*>(e)->elems
+                                                 : static_cast<TupleLit*>(e)->elems;
+      auto* n = node<CList>(e, e->kind == ExprKind::ListLit ? runListLit : runTupleLit);
+      for (Expr* x : elems) n->elems.push_back(expr(x));
+      return n;
+    }
+    case ExprKind::DictLit: {
+      auto* d = static_cast<DictLit*>(e);
+      auto* n = node<CList>(e, runDictLit);
+      for (size_t i = 0; i < d->keys.size(); ++i) {
+        n->elems.push_back(expr(d->keys[i]));
+        n->values.push_back(expr(d->values[i]));
+      }
+      return n;
+    }
+    default:
+      break;
+  }
+  return node<CExpr>(e, runTree, testTree);
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,255 @@
+// Closure code for statements (Note [Closure code] in closure_code.h): the node handlers, the
+// compiler that picks one for each statement, and the compiled bodies kept in FnProtos. Each
+// handler does what its case of Evaluator::execStmt does, with its expressions compiled.
+#include "interp/closure_code.h"
+#include "interp/ops.h"
+
+namespace tessel::interp {
+namespace {
+
+// Anything not specialized below (fn declarations, asserts, imports): the tree walk runs it.
+Flow runTree(const CStmt& self, Frame& f, Evaluator& ev) {
+  return ev.execTree(self.src, f);
+}
+
+struct CSimple : CStmt {
+  CSimple(Stmt* s, Run r) : CStmt(s, r) {}
+  CExpr* value = nullptr;
+  CExpr* target = nullptr;  // an assignment's name, or the object of its index or attribute
+  CExpr* key = nullptr;     // an index assignment's subscript
+  uint32_t slot = 0;        // a local target's
+};
+
+Flow runExprStmt(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  s.value->run(*s.value, f, ev);
+  return Flow::Normal;
+}
+Flow runReturn(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  f.result = s.value ? s.value->run(*s.value, f, ev) : Value::none();
+  return Flow::Return;
+}
+Flow runReturnLocal(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  const Value& v = f.slots[s.slot];
+  f.result = !v.is(Type::Undefined) ? v : s.value->run(*s.value, f, ev);  // else the NameError
+  return Flow::Return;
+}
+Flow runBreak(const CStmt&, Frame&, Evaluator&) {
+  return Flow::Break;
+}
+Flow runContinue(const CStmt&, Frame&, Evaluator&) {
+  return Flow::Continue;
+}
+
+Flow runLetLocal(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  f.slots[s.slot] = s.value->run(*s.value, f, ev);
+  return Flow::Normal;
+}
+Flow runLet(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  ev.bind(static_cast<Let*>(self.src)->target, s.value->run(*s.value, f, ev), f);
+  return Flow::Normal;
+}
+
+// Assignments (execAssign): the value first, then the target's old value for `x op= v`.
+Flow runSetLocal(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  Value rhs = s.value->run(*s.value, f, ev);
+  f.slots[s.slot] = std::move(rhs);
+  return Flow::Normal;
+}
+Flow runSetName(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  auto* a = static_cast<Assign*>(self.src);
+  ev.storeName(static_cast<Name*>(a->target), s.value->run(*s.value, f, ev), f);
+  return Flow::Normal;
+}
+Flow runAugName(const CStmt& self, Frame& f, Evaluator& ev) {
+  static const BinaryOp kAugOps[] = {BinaryOp::Add, BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
+                                     BinaryOp::Div};
+  auto& s = static_cast<const CSimple&>(self);
+  auto* a = static_cast<Assign*>(self.src);
+  auto* name = static_cast<Name*>(a->target);
+  Value rhs = s.value->run(*s.value, f, ev);
+  Value old = s.target->run(*s.target, f, ev);
+  int64_t r;
+  if (old.is(Type::Int) && rhs.is(Type::Int) &&
+      intArith(kAugOps[static_cast<int>(a->op)], old.asInt(), rhs.asInt(), r)) {
+    if (name->ref.kind == VarRef::Kind::Local)
+      f.slots[name->ref.index] = Value::integer(r);
+    else
+      ev.storeName(name, Value::integer(r), f);
+    return Flow::Normal;
+  }
+  ev.storeName(name, ev.augmented(a, old, std::move(rhs)), f);
+  return Flow::Normal;
+}
+Flow runSetIndex(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  Value object = s.target->run(*s.target, f, ev);
+  Value key = s.key->run(*s.key, f, ev);
+  Value rhs = s.value->run(*s.value, f, ev);
+  ev.storeIndex(static_cast<Assign*>(self.src), object, key, std::move(rhs));
+  return Flow::Normal;
+}
+Flow runSetAttr(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  Value object = s.target->run(*s.target, f, ev);
+  Value rhs = s.value->run(*s.value, f, ev);
+  ev.storeAttr(static_cast<Assign*>(self.src), object, std::move(rhs));
+  return Flow::Normal;
+}
+
+struct CControl : CStmt {
+  CControl(Stmt* s, Run r) : CStmt(s, r) {}
+  std::vector<CExpr*> conds;    // an if's (one per branch), a while's
+  std::vector<CBlock*> blocks;  // one per cond, then an if's else block; a loop's body
+  CExpr* iterable = nullptr;    // a for's
+};
+Flow runIf(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CControl&>(self);
+  for (size_t i = 0; i < s.conds.size(); ++i)
+    if (s.conds[i]->test(*s.conds[i], f, ev)) return ev.runCode(*s.blocks[i], f);
+  if (s.blocks.size() > s.conds.size()) return ev.runCode(*s.blocks.back(), f);
+  return Flow::Normal;
+}
+Flow runWhile(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CControl&>(self);
+  const CExpr& cond = *s.conds[0];
+  while (cond.test(cond, f, ev)) {
+    ev.countLoopStep(self.src->span);
+    Flow flow = ev.runCode(*s.blocks[0], f);
+    if (flow == Flow::Break) break;
+    if (flow == Flow::Return) return flow;
+  }
+  return Flow::Normal;
+}
+Flow runFor(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CControl&>(self);
+  return ev.forEach(static_cast<For*>(self.src), s.iterable->run(*s.iterable, f, ev), s.blocks[0],
+                    f);
+}
+
+CStmt* compileAssign(ClosureCompiler& cc, Assign* a) {
+  switch (a->target->kind) {
+    case ExprKind::Name: {
+      auto* name = static_cast<Name*>(a->target);
+      bool local = name->ref.kind == VarRef::Kind::Local;
+      CStmt::Run run = a->op != AssignOp::Set ? runAugName : local ? runSetLocal : runSetName;
+      auto* n = cc.node<CSimple>(a, run);
+      n->value = cc.expr(a->value);
+      n->target = cc.expr(name);
+      n->slot = name->ref.index;
+      return n;
+    }
+    case ExprKind::Index: {
+      auto* x = static_cast<Index*>(a->target);
+      // Other subscripts are an error, raised by the tree walk once the object is evaluated.
+      if (x->subs.size() != 1 || x->subs[0].kind != Subscript::Kind::Single) break;
+      auto* n = cc.node<CSimple>(a, runSetIndex);
+      n->target = cc.expr(x->object);
+      n->key = cc.expr(x->subs[0].index);
+      n->value = cc.expr(a->value);
+      return n;
+    }
+    case ExprKind::Attr: {
+      auto* n = cc.node<CSimple>(a, runSetAttr);
+      n->target = cc.expr(static_cast<Attr*>(a->target)->object);
+      n->value = cc.expr(a->value);
+      return n;
+    }
+    default:
+      break;
+  }
+  return cc.node<CStmt>(a, runTree);
+}
+
+}  // namespace
+
+CStmt* ClosureCompiler::stmt(Stmt* s) {
+  switch (s->kind) {
+    case StmtKind::ExprStmt: {
+      auto* n = node<CSimple>(s, runExprStmt);
+      n->value = expr(static_cast<ExprStmt*>(s)->expr);
+      return n;
+    }
+    case StmtKind::Return: {
+      Expr* v = static_cast<Return*>(s)->value;
+      bool local =
+          v && v->kind == ExprKind::Name && static_cast<Name*>(v)->ref.kind == VarRef::Kind::Local;
+      auto* n = node<CSimple>(s, local ? runReturnLocal : runReturn);
+      if (v) n->value = expr(v);
+      if (local) n->slot = static_cast<Name*>(v)->ref.index;
+      return n;
+    }
+    case StmtKind::Break:
+      return node<CStmt>(s, runBreak);
+    case StmtKind::Continue:
+      return node<CStmt>(s, runContinue);
+    case StmtKind::Let: {
+      auto* let = static_cast<Let*>(s);
+      bool local = !let->target->isSeq && let->target->ref.kind == VarRef::Kind::Local;
+      auto* n = node<CSimple>(s, local ? runLetLocal : runLet);
+      n->value = expr(let->value);
+      n->slot = let->target->ref.index;
+      return n;
+    }
+    case StmtKind::Assign:
+      return compileAssign(*this, static_cast<Assign*>(s));
+    case StmtKind::If: {
+      auto* i = static_cast<If*>(s);
+      auto* n = node<CControl>(s, runIf);
+      for (Expr* c : i->conds) n->conds.push_back(expr(c));
+      for (const Block& b : i->blocks) n->blocks.push_back(block(b));
+      return n;
+    }
+    case StmtKind::While: {
+      auto* w = static_cast<While*>(s);
+      auto* n = node<CControl>(s, runWhile);
+      n->conds.push_back(expr(w->cond));
+      n->blocks.push_back(block(w->body));
+      return n;
+    }
+    case StmtKind::For: {
+      auto* loop = static_cast<For*>(s);
+      auto* n = node<CControl>(s, runFor);
+      n->iterable = expr(loop->iterable);
+      n->blocks.push_back(block(loop->body));
+      return n;
+    }
+    default:
+      break;
+  }
+  return node<CStmt>(s, runTree);
+}
+
+CBlock* ClosureCompiler::block(const Block& b) {
+  code_.blocks.push_back(std::make_unique<CBlock>());
+  CBlock* out = code_.blocks.back().get();
+  out->src = &b;
+  out->stmts.reserve(b.size());
+  for (Stmt* s : b) out->stmts.push_back(stmt(s));
+  return out;
+}
+
+ClosureCode& closureCode(FnProto& proto) {
+  if (!proto.code) {
+    std::unique_ptr<ClosureCode, ClosureCodeDeleter> code(new ClosureCode);
+    ClosureCompiler compiler(*code);
+    code->body.src = &proto.body;
+    code->body.stmts.reserve(proto.body.size());
+    for (Stmt* s : proto.body) code->body.stmts.push_back(compiler.stmt(s));
+    code->plainCall = !proto.hasSignature && !proto.hasCellParams && !proto.result;
+    proto.code = std::move(code);
+  }
+  return *proto.code;
+}
+
+void ClosureCodeDeleter::operator()(ClosureCode* code) const {
+  delete code;
+}
+
+}  // namespace tessel::interp
