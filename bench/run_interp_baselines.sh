@@ -1,6 +1,6 @@
 #!/bin/bash
-# Times bench/scripts/{fib,loops} in Tessel, CPython 3.11 and Lua 5.4 in one run and prints a
-# table (docs/perf.md, "## interpreter"). Each script reports the time of its own work (no
+# Times bench/scripts/{fib,loops,objects} in Tessel, CPython 3.11 and Lua 5.4 in one run and
+# prints a table (docs/perf.md, "## interpreter"). Each script reports the time of its own work (no
 # process start-up or parsing); the table shows the best of N runs, interleaved so that load
 # on the machine hits every interpreter alike.
 #
@@ -28,12 +28,15 @@ echo "tessel: $tessel"
 echo "python: $("$python" --version 2>&1) ($python)"
 echo "lua:    $("$lua" -v 2>&1 | cut -d' ' -f1-2)"
 echo
-printf '| %-8s | %10s | %10s | %10s | %16s |\n' script "tessel ms" "cpython ms" "lua ms" "cpython / tessel"
-printf '|%s|%s|%s|%s|%s|\n' ---------- ------------ ------------ ------------ ------------------
-for script in fib loops; do
+printf '| %-8s | %10s | %10s | %10s | %16s | %12s |\n' script "tessel ms" "cpython ms" "lua ms" \
+  "cpython / tessel" "lua / tessel"
+printf '|%s|%s|%s|%s|%s|%s|\n' ---------- ------------ ------------ ------------ ------------------ \
+  --------------
+for script in fib loops objects; do
   t=$(best "$tessel" "$here/scripts/$script.dsl")
   p=$(best "$python" "$here/scripts/$script.py")
   l=$(best "$lua" "$here/scripts/$script.lua")
   ratio=$(awk -v p="$p" -v t="$t" 'BEGIN{printf "%.2fx", p / t}')
-  printf '| %-8s | %10s | %10s | %10s | %16s |\n' "$script" "$t" "$p" "$l" "$ratio"
+  lua_ratio=$(awk -v l="$l" -v t="$t" 'BEGIN{printf "%.2fx", l / t}')
+  printf '| %-8s | %10s | %10s | %10s | %16s | %12s |\n' "$script" "$t" "$p" "$l" "$ratio" "$lua_ratio"
 done

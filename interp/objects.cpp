@@ -47,20 +47,31 @@ void destroyObject(Object* o) {
   --depth;
 }
 
+// Note [Small dicts]
+// Most dicts are records of a few fields ({"x": 1, "y": 2}). Below kIndexedSize entries a
+// scan of `entries` finds a key faster than hashing it, and building such a dict allocates no
+// hash nodes; the index is built when the dict grows past that size, and kept from then on.
 Value* DictObj::find(const std::string& key) {
+  if (index.empty()) {
+    for (auto& [k, v] : entries)
+      if (k == key) return &v;
+    return nullptr;
+  }
   auto it = index.find(key);
   return it == index.end() ? nullptr : &entries[it->second].second;
 }
 
 void DictObj::set(const std::string& key, Value v) {
-  // Look up first: emplace would build (and allocate) a node even for an existing key.
-  auto it = index.find(key);
-  if (it != index.end()) {
-    entries[it->second].second = std::move(v);
+  if (Value* old = find(key)) {
+    *old = std::move(v);
     return;
   }
-  index.emplace(key, entries.size());
   entries.emplace_back(key, std::move(v));
+  if (!index.empty()) {
+    index.emplace(key, entries.size() - 1);
+  } else if (entries.size() > kIndexedSize) {
+    for (size_t i = 0; i < entries.size(); ++i) index.emplace(entries[i].first, i);
+  }
 }
 
 int64_t RangeObj::size() const {

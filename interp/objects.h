@@ -47,7 +47,9 @@ struct DictObj : Object {
   Value* find(const std::string& key);
   void set(const std::string& key, Value v);
   std::vector<std::pair<std::string, Value>> entries;
+  /// Key to position in `entries`; empty while the dict is small (Note [Small dicts]).
   std::unordered_map<std::string, size_t> index;
+  static constexpr size_t kIndexedSize = 8;
 };
 
 /// range(start, stop, step): lazy, so `for i in range(1e8)` allocates nothing.
