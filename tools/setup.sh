@@ -21,6 +21,7 @@ packages=(
   nlohmann-json3-dev                        # PGO profiles, the compile trace, tessel report
   libdlpack-dev                             # DLPack tensors in the embedding API (tessel.h)
   chromium                                  # renders tessel report's page in its tests
+  openmpi-bin libopenmpi-dev                # dist: collectives across ranks (mpirun), its tests
 )
 missing=()
 for p in "${packages[@]}"; do
