@@ -2,7 +2,7 @@
 # size changing every step (32..512), the whole step (value_and_grad + nn.sgd_step) under
 # @compile. bench/mlp/train.py is the same loop in PyTorch eager; bench/mlp/run.sh runs both.
 # Prints the mean step time over steps 20..199 (after warm-up and the compiles), the compile
-# count and the last loss.
+# count and the last loss. TESSEL_MLP_EAGER=1 runs the same step eagerly: the losses agree.
 import nn
 
 seed(0)
@@ -14,11 +14,12 @@ fn loss_fn(params, x, y) {
 }
 let grad_fn = value_and_grad(loss_fn)
 
-@compile
-fn train_step(params, x, y) {
+fn step(params, x, y) {
   let (loss, grads) = grad_fn(params, x, y)
   return (loss, nn.sgd_step(params, grads, lr = 0.01))
 }
+let eager = env("TESSEL_MLP_EAGER", "0") == "1"
+let train_step = step if eager else compile(step)
 
 # The batch sizes: the same deterministic sequence in train.py.
 fn batch_size(i) { return 32 + (i * 97) % 481 }
@@ -35,4 +36,5 @@ for i in range(steps) {
   loss = l
 }
 let ms = (now_ms() - t0) / (steps - 20)
-print("tessel step_ms", round(ms, 3), "compiles", stats(train_step)["compiles"], "loss", round(loss.item(), 4))
+let compiles = 0 if eager else stats(train_step)["compiles"]
+print("eager" if eager else "tessel", "step_ms", round(ms, 3), "compiles", compiles, "loss", round(loss.item(), 6))
