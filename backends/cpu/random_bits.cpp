@@ -3,12 +3,7 @@
 
 #include <algorithm>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define TESSEL_ISA_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define TESSEL_ISA_CLONES
-#endif
+#include "backends/cpu/isa_clones.h"
 
 namespace tessel::backends::cpu {
 

@@ -1,14 +1,8 @@
-// ISA-cloned row loops for exp, log and sigmoid (Note [ISA clones] in vec_rows.h).
+// ISA-cloned row loops for exp, log and sigmoid (Note [ISA clones] in isa_clones.h).
 #include "backends/cpu/vec_rows.h"
 
+#include "backends/cpu/isa_clones.h"
 #include "backends/cpu/vec_math.h"
-
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define TESSEL_ISA_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define TESSEL_ISA_CLONES
-#endif
 
 namespace tessel::backends::cpu {
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "backends/cpu/isa_clones.h"
 #include "backends/cpu/loops.h"
 #include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
@@ -14,14 +15,8 @@
 
 // The tile loops are compute-bound once fused (each instruction streams tiles from L1), so
 // run() is compiled for several ISA levels like the eager exp/log rows (Note [ISA clones] in
-// backends/cpu/vec_rows.h). -ffp-contract=off (CMakeLists.txt) keeps the AVX2/AVX-512 clones
+// backends/cpu/isa_clones.h). -ffp-contract=off (CMakeLists.txt) keeps the AVX2/AVX-512 clones
 // from contracting a * b + c into an FMA, so every clone rounds like the eager kernels.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define TESSEL_ISA_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define TESSEL_ISA_CLONES
-#endif
 
 namespace tessel::graph {
 
