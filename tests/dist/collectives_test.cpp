@@ -36,11 +36,18 @@ void expectError(ErrorKind kind, F&& body, std::initializer_list<std::string> fr
 
 TEST(DistWorld, MatchesTheLauncher) {
   const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
-  EXPECT_EQ(N(), size ? std::atoi(size) : 1);
+  EXPECT_EQ(N(), size && d::builtWithMpi() ? std::atoi(size) : 1);
   EXPECT_GE(R(), 0);
   EXPECT_LT(R(), N());
-  EXPECT_EQ(d::world().mpi, size != nullptr);
-  EXPECT_FALSE(d::world().info.empty());
+  EXPECT_EQ(d::world().mpi, size != nullptr && d::builtWithMpi());
+  // dist.info() says why a world is of one.
+  const std::string& info = d::world().info;
+  if (!d::builtWithMpi())
+    EXPECT_EQ(info.rfind("a world of one: this build has no MPI", 0), 0u) << info;
+  else if (!size)
+    EXPECT_EQ(info.rfind("a world of one: not started by mpirun", 0), 0u) << info;
+  else
+    EXPECT_NE(info.find("rank " + std::to_string(R()) + " of " + size), std::string::npos) << info;
 }
 
 TEST(DistAllReduce, F32EveryOp) {
