@@ -64,8 +64,8 @@ Value nativeAllReduce(Interpreter&, CallArgs& a) {
   std::string opName = b.has(1) ? b.toStr(1) : "sum";
   std::optional<dist::ReduceOp> op = dist::reduceOpFromName(opName);
   if (!op)
-    throwUserError(ErrorKind::ValueError, "dist.all_reduce(): unknown op \"" + opName +
-                                              "\" (sum, max, min, mean)");
+    throwUserError(ErrorKind::ValueError,
+                   "dist.all_reduce(): unknown op \"" + opName + "\" (sum, max, min, mean)");
   backends::Device device;
   Tensor t = hostArg(b, 0, "dist.all_reduce()", device);
   return onDeviceOf(dist::allReduce(t, *op), device);

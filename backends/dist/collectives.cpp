@@ -68,11 +68,16 @@ uint64_t gCount = 0;
 
 const char* kindName(Kind k) {
   switch (k) {
-    case Kind::AllReduce: return "dist.all_reduce";
-    case Kind::Broadcast: return "dist.broadcast";
-    case Kind::AllGather: return "dist.all_gather";
-    case Kind::Barrier: return "dist.barrier";
-    case Kind::Text: return "a compiler collective";
+    case Kind::AllReduce:
+      return "dist.all_reduce";
+    case Kind::Broadcast:
+      return "dist.broadcast";
+    case Kind::AllGather:
+      return "dist.all_gather";
+    case Kind::Barrier:
+      return "dist.barrier";
+    case Kind::Text:
+      return "a compiler collective";
   }
   return "?";
 }
@@ -111,8 +116,8 @@ std::string byRank(const std::vector<Header>& all, std::string (*describe)(const
   for (auto& [d, ranks] : groups) {
     std::string list;
     for (int r : ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
-    out += (out.empty() ? "" : ", ") + std::string(ranks.size() == 1 ? "rank " : "ranks ") +
-           list + " " + (ranks.size() == 1 ? one : many) + " " + d;
+    out += (out.empty() ? "" : ", ") + std::string(ranks.size() == 1 ? "rank " : "ranks ") + list +
+           " " + (ranks.size() == 1 ? one : many) + " " + d;
   }
   return out;
 }
@@ -123,23 +128,26 @@ void agree(const std::vector<Header>& all, std::string (*key)(const Header&),
            const std::string& problem) {
   for (const Header& h : all)
     if (key(h) != key(all[0]))
-      throwUserError(ErrorKind::ValueError,
-                     what + ": " + problem + " across ranks: " + byRank(all, describe, "has", "have"));
+      throwUserError(ErrorKind::ValueError, what + ": " + problem + " across ranks: " +
+                                                byRank(all, describe, "has", "have"));
 }
 
-std::string kindOf(const Header& h) { return kindName(static_cast<Kind>(h.kind)); }
+std::string kindOf(const Header& h) {
+  return kindName(static_cast<Kind>(h.kind));
+}
 std::string opOf(const Header& h) {
   return "\"" + std::string(reduceOpName(static_cast<ReduceOp>(h.op))) + "\"";
 }
-std::string srcOf(const Header& h) { return "src = " + std::to_string(h.src); }
+std::string srcOf(const Header& h) {
+  return "src = " + std::to_string(h.src);
+}
 std::string dtypeAndRank(const Header& h) {
   return std::to_string(h.dtype) + "/" + std::to_string(h.ndim);
 }
 
 // Every rank's header (with this rank's payload inlined when `payload` is given and small); a
 // ValueError on every rank when they are in different collectives.
-Exchanged exchange(Header mine, const void* payload, size_t payloadBytes,
-                   const std::string& what) {
+Exchanged exchange(Header mine, const void* payload, size_t payloadBytes, const std::string& what) {
   ++gCount;
   mine.inlined = payload && payloadBytes <= kInlineBytes;
   Exchanged x;
@@ -214,10 +222,14 @@ std::optional<ReduceOp> reduceOpFromName(std::string_view name) {
 
 std::string_view reduceOpName(ReduceOp op) {
   switch (op) {
-    case ReduceOp::Sum: return "sum";
-    case ReduceOp::Max: return "max";
-    case ReduceOp::Min: return "min";
-    case ReduceOp::Mean: return "mean";
+    case ReduceOp::Sum:
+      return "sum";
+    case ReduceOp::Max:
+      return "max";
+    case ReduceOp::Min:
+      return "min";
+    case ReduceOp::Mean:
+      return "mean";
   }
   return "?";
 }
@@ -253,9 +265,15 @@ Tensor allReduce(const Tensor& t, ReduceOp op) {
   if (in.numel() == 0) return out;
   if (x.allInlined()) {
     switch (in.dtype()) {
-      case DType::F32: reduceInlined(x, in.numel(), out.data<float>(), op); break;
-      case DType::I32: reduceInlined(x, in.numel(), out.data<int32_t>(), op); break;
-      case DType::Bool: reduceInlined(x, in.numel(), out.data<uint8_t>(), op); break;
+      case DType::F32:
+        reduceInlined(x, in.numel(), out.data<float>(), op);
+        break;
+      case DType::I32:
+        reduceInlined(x, in.numel(), out.data<int32_t>(), op);
+        break;
+      case DType::Bool:
+        reduceInlined(x, in.numel(), out.data<uint8_t>(), op);
+        break;
     }
   } else {
     transport::Reduce r = op == ReduceOp::Max   ? transport::Reduce::Max
@@ -338,8 +356,8 @@ std::vector<Tensor> allGather(const Tensor& t) {
   for (size_t r = 0; r < x.headers.size(); ++r) {
     Dims shape(x.headers[r].dims, x.headers[r].dims + x.headers[r].ndim);
     // One storage holds them all; each rank's part is a contiguous view of it.
-    out.push_back(Tensor::view(gathered.storage(), shape, contiguousStrides(shape), displs[r],
-                               in.dtype()));
+    out.push_back(
+        Tensor::view(gathered.storage(), shape, contiguousStrides(shape), displs[r], in.dtype()));
   }
   return out;
 }
@@ -384,7 +402,8 @@ std::vector<std::string> allGatherText(const std::string& mine, const std::strin
   std::string gathered(static_cast<size_t>(total), '\0');
   transport::allGatherV(mine.data(), static_cast<int64_t>(mine.size()), gathered.data(), counts,
                         displs, DType::Bool);
-  for (size_t r = 0; r < x.headers.size(); ++r) out.push_back(gathered.substr(displs[r], counts[r]));
+  for (size_t r = 0; r < x.headers.size(); ++r)
+    out.push_back(gathered.substr(displs[r], counts[r]));
   return out;
 }
 

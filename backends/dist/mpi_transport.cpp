@@ -72,9 +72,12 @@ bool takeFailureNotice(std::string& text) {
 
 MPI_Datatype mpiType(shapes::DType dtype) {
   switch (dtype) {
-    case shapes::DType::Bool: return MPI_UINT8_T;
-    case shapes::DType::I32: return MPI_INT32_T;
-    case shapes::DType::F32: return MPI_FLOAT;
+    case shapes::DType::Bool:
+      return MPI_UINT8_T;
+    case shapes::DType::I32:
+      return MPI_INT32_T;
+    case shapes::DType::F32:
+      return MPI_FLOAT;
   }
   return MPI_BYTE;
 }
@@ -82,9 +85,12 @@ MPI_Datatype mpiType(shapes::DType dtype) {
 MPI_Op mpiOp(Reduce op, shapes::DType dtype) {
   switch (op) {
     // A bool sum is "any": the sum of 0/1 bytes could wrap around in a byte.
-    case Reduce::Sum: return dtype == shapes::DType::Bool ? MPI_LOR : MPI_SUM;
-    case Reduce::Max: return MPI_MAX;
-    case Reduce::Min: return MPI_MIN;
+    case Reduce::Sum:
+      return dtype == shapes::DType::Bool ? MPI_LOR : MPI_SUM;
+    case Reduce::Max:
+      return MPI_MAX;
+    case Reduce::Min:
+      return MPI_MIN;
   }
   return MPI_SUM;
 }
@@ -140,8 +146,8 @@ void leave() {
   if (!finalized) MPI_Finalize();
 }
 
-const char* exchangeHeaders(const void* head, size_t headBytes, const void* body,
-                            size_t bodyBytes, size_t slot, const std::string& what) {
+const char* exchangeHeaders(const void* head, size_t headBytes, const void* body, size_t bodyBytes,
+                            size_t slot, const std::string& what) {
   State& s = state();
   if (!s.broken.empty())
     throwUserError(ErrorKind::DeviceError,
@@ -165,8 +171,8 @@ const char* exchangeHeaders(const void* head, size_t headBytes, const void* body
   }
   for (int r : peers) {
     s.requests.emplace_back();
-    check(MPI_Isend(s.sendHeader.data(), static_cast<int>(bytes), MPI_BYTE, r, kHeaderTag,
-                    s.comm, &s.requests.back()),
+    check(MPI_Isend(s.sendHeader.data(), static_cast<int>(bytes), MPI_BYTE, r, kHeaderTag, s.comm,
+                    &s.requests.back()),
           "MPI_Isend");
   }
   using Clock = std::chrono::steady_clock;
@@ -196,8 +202,8 @@ const char* exchangeHeaders(const void* head, size_t headBytes, const void* body
       }
       char seconds[32];
       std::snprintf(seconds, sizeof seconds, "%g", distConfig().timeoutSeconds);
-      fail(what + ": timed out after " + seconds + " s (config.dist_timeout_s) waiting for rank" + (count == 1 ? " " : "s ") + missing +
-           " of " + std::to_string(s.size) +
+      fail(what + ": timed out after " + seconds + " s (config.dist_timeout_s) waiting for rank" +
+           (count == 1 ? " " : "s ") + missing + " of " + std::to_string(s.size) +
            ", which did not reach this collective: a rank failed, finished early, or runs "
            "different collectives");
     }
@@ -211,8 +217,8 @@ const char* exchangeHeaders(const void* head, size_t headBytes, const void* body
 }
 
 void allReduce(const void* in, void* out, int64_t count, shapes::DType dtype, Reduce op) {
-  check(MPI_Allreduce(in, out, intCount(count, "dist.all_reduce"), mpiType(dtype),
-                      mpiOp(op, dtype), state().comm),
+  check(MPI_Allreduce(in, out, intCount(count, "dist.all_reduce"), mpiType(dtype), mpiOp(op, dtype),
+                      state().comm),
         "MPI_Allreduce");
 }
 

@@ -14,19 +14,28 @@ namespace {
 }
 }  // namespace
 
-std::string libraryVersion() { return "none"; }
-void join(WorldInfo&) { noMpi("join"); }
+std::string libraryVersion() {
+  return "none";
+}
+void join(WorldInfo&) {
+  noMpi("join");
+}
 void leave() {}
-const char* exchangeHeaders(const void*, size_t, const void*, size_t, size_t,
-                            const std::string&) {
+const char* exchangeHeaders(const void*, size_t, const void*, size_t, size_t, const std::string&) {
   noMpi("exchangeHeaders");
 }
-void allReduce(const void*, void*, int64_t, shapes::DType, Reduce) { noMpi("allReduce"); }
-void broadcast(void*, int64_t, shapes::DType, int) { noMpi("broadcast"); }
+void allReduce(const void*, void*, int64_t, shapes::DType, Reduce) {
+  noMpi("allReduce");
+}
+void broadcast(void*, int64_t, shapes::DType, int) {
+  noMpi("broadcast");
+}
 void allGatherV(const void*, int64_t, void*, std::span<const int64_t>, std::span<const int64_t>,
                 shapes::DType) {
   noMpi("allGatherV");
 }
-void notifyAndAbort(int status, const std::string&) { std::_Exit(status); }
+void notifyAndAbort(int status, const std::string&) {
+  std::_Exit(status);
+}
 
 }  // namespace tessel::backends::dist::transport

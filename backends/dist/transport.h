@@ -24,14 +24,14 @@ void join(WorldInfo& w);
 void leave();
 
 /// Every rank's header (`head`, then `body`: a small payload where it fits; at most `slot`
-/// bytes in all), rank r's at r * slot of the result (valid until the next exchange), sent to and received from every other rank (Note
-/// [Headers first] in collectives.cpp). The only operation that waits for ranks that may not
-/// come: it polls, and raises a DeviceError naming the ranks whose header did not arrive within
-/// distConfig().timeoutSeconds, or naming a rank that reported a failure meanwhile
-/// (abortWorld). Either leaves the world broken: every later operation raises that error again
-/// at once.
-const char* exchangeHeaders(const void* head, size_t headBytes, const void* body,
-                            size_t bodyBytes, size_t slot, const std::string& what);
+/// bytes in all), rank r's at r * slot of the result (valid until the next exchange), sent to and
+/// received from every other rank (Note [Headers first] in collectives.cpp). The only operation
+/// that waits for ranks that may not come: it polls, and raises a DeviceError naming the ranks
+/// whose header did not arrive within distConfig().timeoutSeconds, or naming a rank that reported a
+/// failure meanwhile (abortWorld). Either leaves the world broken: every later operation raises
+/// that error again at once.
+const char* exchangeHeaders(const void* head, size_t headBytes, const void* body, size_t bodyBytes,
+                            size_t slot, const std::string& what);
 
 // The payloads, once the headers showed that every rank is here and agrees on the sizes:
 // blocking MPI collectives (the fastest Open MPI has).

@@ -46,11 +46,13 @@ bool launchedByMpirun() {
 const WorldInfo& world() {
   std::call_once(gJoined, [] {
     if (!builtWithMpi()) {
-      gWorld.info = "a world of one: this build has no MPI (Open MPI's libopenmpi-dev was not "
-                    "found when it was configured; TESSEL_MPI=OFF)";
+      gWorld.info =
+          "a world of one: this build has no MPI (Open MPI's libopenmpi-dev was not "
+          "found when it was configured; TESSEL_MPI=OFF)";
     } else if (!launchedByMpirun()) {
-      gWorld.info = "a world of one: not started by mpirun (mpirun -n N tessel script.dsl "
-                    "starts a world of N)";
+      gWorld.info =
+          "a world of one: not started by mpirun (mpirun -n N tessel script.dsl "
+          "starts a world of N)";
     } else {
       transport::join(gWorld);
       // An embedding app has no finalize() to call: leave the world when the process ends.

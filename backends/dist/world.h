@@ -17,15 +17,19 @@ DistConfig& distConfig();
 struct WorldInfo {
   int rank = 0;
   int size = 1;
-  bool mpi = false;   ///< joined an MPI world (false: a world of one without MPI calls)
-  std::string info;   ///< dist.info(): what the world is and why (no MPI in this build, ...)
+  bool mpi = false;  ///< joined an MPI world (false: a world of one without MPI calls)
+  std::string info;  ///< dist.info(): what the world is and why (no MPI in this build, ...)
 };
 
 /// The world, joined on first use: MPI_Init_thread when an MPI launcher started this process
 /// and the build has MPI. Call it first from the thread that will call finalize().
 const WorldInfo& world();
-inline int rank() { return world().rank; }
-inline int worldSize() { return world().size; }
+inline int rank() {
+  return world().rank;
+}
+inline int worldSize() {
+  return world().size;
+}
 /// Whether this build has MPI (TESSEL_MPI).
 bool builtWithMpi();
 /// Whether an MPI launcher started this process, read from its environment (no MPI call).

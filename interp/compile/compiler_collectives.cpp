@@ -65,8 +65,8 @@ void exchangeCodeState(FrameObj& frame, CodeState& state, int compileId, int fir
     details += (details.empty() ? "" : "; ") + source + " (" + values + ")";
   }
   cs.log.write(LogCategory::Dynamic, frame.frameId, compileId,
-               "compiler collective: rank " + std::to_string(rank) + " of " +
-                   std::to_string(size) + " exchanged the code state of " + frame.name() +
+               "compiler collective: rank " + std::to_string(rank) + " of " + std::to_string(size) +
+                   " exchanged the code state of " + frame.name() +
                    (madeDynamic.empty() ? "; the ranks agree, nothing becomes dynamic"
                                         : "; dynamic on every rank: " + details));
   if (cs.trace) {

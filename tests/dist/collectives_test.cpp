@@ -2,12 +2,13 @@
 // binary alone (a world of one) and under `mpirun -n 2` and `-n 4`, where every rank runs every
 // test in the same order, so each collective here is matched on every rank. Expected values
 // are computed from the rank and the world size, so one test holds for every world.
+#include "backends/dist/collectives.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
-#include "backends/dist/collectives.h"
 #include "backends/dist/world.h"
 #include "shapes/user_error.h"
 
@@ -17,8 +18,12 @@ namespace d = tessel::backends::dist;
 
 namespace {
 
-int R() { return d::rank(); }
-int N() { return d::worldSize(); }
+int R() {
+  return d::rank();
+}
+int N() {
+  return d::worldSize();
+}
 
 // A collective that must raise `kind` on every rank, with every fragment in its message.
 template <class F>
@@ -91,8 +96,7 @@ TEST(DistAllReduce, ScalarsEmptyAndStridedInputs) {
   EXPECT_EQ(d::allReduce(e, d::ReduceOp::Sum).shape(), (Dims{0, 3}));
   // A transposed view is reduced in its logical order.
   Tensor m = Tensor::fromData(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3}).transpose(0, 1);
-  EXPECT_EQ(d::allReduce(m, d::ReduceOp::Max).toDoubles(),
-            (std::vector<double>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(d::allReduce(m, d::ReduceOp::Max).toDoubles(), (std::vector<double>{1, 4, 2, 5, 3, 6}));
 }
 
 TEST(DistAllReduce, ResultIsANewTensor) {
@@ -111,9 +115,9 @@ TEST(DistBroadcast, FromEverySource) {
   }
   Tensor f = Tensor::fromBools({R() == 0}, {1});
   EXPECT_EQ(d::broadcast(f, 0).toInts(), (std::vector<int64_t>{1}));
-  expectError(ErrorKind::ValueError, [&] { d::broadcast(f, N()); },
-              {"src = " + std::to_string(N()) + " is not a rank of this world of " +
-               std::to_string(N())});
+  expectError(
+      ErrorKind::ValueError, [&] { d::broadcast(f, N()); },
+      {"src = " + std::to_string(N()) + " is not a rank of this world of " + std::to_string(N())});
 }
 
 TEST(DistAllGather, UnevenSizesInRankOrder) {
@@ -128,8 +132,7 @@ TEST(DistAllGather, UnevenSizesInRankOrder) {
     EXPECT_EQ(all[r].toDoubles(), std::vector<double>(2 * (r + 1), r));
   }
   // An empty part, and i32 and bool.
-  Tensor e = Tensor::fromData(std::vector<int32_t>(static_cast<size_t>(R() % 2), 5),
-                              {R() % 2});
+  Tensor e = Tensor::fromData(std::vector<int32_t>(static_cast<size_t>(R() % 2), 5), {R() % 2});
   std::vector<Tensor> parts = d::allGather(e);
   for (int r = 0; r < N(); ++r) EXPECT_EQ(parts[r].numel(), r % 2);
   std::vector<Tensor> bools = d::allGather(Tensor::fromBools({R() == 1}, {1}));
@@ -161,8 +164,8 @@ TEST(DistLarge, PayloadsThroughMpiCollectives) {
   }
   EXPECT_EQ(d::broadcast(ti, N() - 1).toInts()[n - 1], (n - 1) * N());
   // Rank r gathers [r * 3000] elements: some parts inline-sized, others not.
-  Tensor part = Tensor::fromData(std::vector<int32_t>(static_cast<size_t>(R() * 3000), R()),
-                                 {R() * 3000});
+  Tensor part =
+      Tensor::fromData(std::vector<int32_t>(static_cast<size_t>(R() * 3000), R()), {R() * 3000});
   std::vector<Tensor> parts = d::allGather(part);
   for (int r = 0; r < N(); ++r) {
     ASSERT_EQ(parts[r].numel(), r * 3000);
@@ -197,19 +200,19 @@ TEST(DistErrors, MismatchesRaiseOnEveryRankAndTheWorldGoesOn) {
               {"the sources differ", "rank 0 has src = 1"});
   // all_gather takes different sizes, not different ranks (numbers of dims).
   Tensor ndims = R() == 0 ? Tensor::empty({2}, DType::F32) : Tensor::empty({1, 2}, DType::F32);
-  expectError(ErrorKind::ValueError, [&] { d::allGather(ndims); },
-              {"dist.all_gather: the dtypes or ranks (numbers of dims) differ", "f32 [2]",
-               "f32 [1, 2]"});
+  expectError(
+      ErrorKind::ValueError, [&] { d::allGather(ndims); },
+      {"dist.all_gather: the dtypes or ranks (numbers of dims) differ", "f32 [2]", "f32 [1, 2]"});
   // Different collectives at the same point.
-  expectError(ErrorKind::ValueError,
-              [&] {
-                if (R() == 0)
-                  d::barrier();
-                else
-                  d::allReduce(same, d::ReduceOp::Sum);
-              },
-              {"the ranks are in different collectives", "rank 0 is in dist.barrier",
-               "dist.all_reduce"});
+  expectError(
+      ErrorKind::ValueError,
+      [&] {
+        if (R() == 0)
+          d::barrier();
+        else
+          d::allReduce(same, d::ReduceOp::Sum);
+      },
+      {"the ranks are in different collectives", "rank 0 is in dist.barrier", "dist.all_reduce"});
   // After all that, a collective works.
   Tensor one = Tensor::fromData(std::vector<float>{1}, {1});
   EXPECT_EQ(d::allReduce(one, d::ReduceOp::Sum).item(), N());

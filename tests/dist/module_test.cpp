@@ -65,8 +65,12 @@ TEST(DistModule, RankWorldSizeInfo) {
                 std::to_string(backends::dist::worldSize()) + "\n");
 }
 
-TEST(DistModule, EveryCollectiveOnCpu) { EXPECT_EQ(onDevice("cpu"), "ok cpu\n"); }
-TEST(DistModule, EveryCollectiveOnTpu) { EXPECT_EQ(onDevice("tpu"), "ok tpu\n"); }
+TEST(DistModule, EveryCollectiveOnCpu) {
+  EXPECT_EQ(onDevice("cpu"), "ok cpu\n");
+}
+TEST(DistModule, EveryCollectiveOnTpu) {
+  EXPECT_EQ(onDevice("tpu"), "ok tpu\n");
+}
 TEST(DistModule, EveryCollectiveOnVulkan) {
   if (backends::vulkan::availableVulkanDevices().empty())
     GTEST_SKIP() << "no Vulkan device here (install mesa-vulkan-drivers for lavapipe)";

@@ -15,7 +15,6 @@
 // TEXT may say {rank}, {world} and {last} (world - 1). Every run is under `timeout`, so a hang
 // fails its test rather than the whole suite.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,8 +69,8 @@ Script readScript(const fs::path& path) {
 }
 
 std::string substitute(std::string text, int rank, int world) {
-  for (auto [key, value] : {std::pair<std::string, int>{"{rank}", rank}, {"{world}", world},
-                            {"{last}", world - 1}})
+  for (auto [key, value] :
+       {std::pair<std::string, int>{"{rank}", rank}, {"{world}", world}, {"{last}", world - 1}})
     for (size_t p; (p = text.find(key)) != std::string::npos;)
       text.replace(p, key.size(), std::to_string(value));
   return text;
@@ -92,10 +91,13 @@ struct Launch {
   std::string raw;                            // everything, for failure messages
 };
 
-bool haveMpi() { return std::string(TESSEL_MPIRUN).size() > 0; }
+bool haveMpi() {
+  return std::string(TESSEL_MPIRUN).size() > 0;
+}
 
 // Runs `tessel args...` on `world` ranks (1: without mpirun) under a 5-minute `timeout`.
-Launch launch(int world, const std::vector<std::string>& args, const std::vector<std::string>& env) {
+Launch launch(int world, const std::vector<std::string>& args,
+              const std::vector<std::string>& env) {
   fs::path dir = fs::temp_directory_path() / ("tessel_dist_" + std::to_string(getpid()));
   fs::create_directories(dir);
   std::string cmd = "timeout -k 5 300 ";
@@ -208,7 +210,8 @@ INSTANTIATE_TEST_SUITE_P(Scripts, DistScript, testing::ValuesIn(cases()), caseNa
 TEST(DistExample, DataParallelTrainingKeepsReplicasIdentical) {
   for (int world : {1, 2, 4}) {
     if (world > 1 && !haveMpi()) continue;
-    Launch run = launch(world, {std::string(TESSEL_SOURCE_DIR) + "/examples/data_parallel.dsl"}, {});
+    Launch run =
+        launch(world, {std::string(TESSEL_SOURCE_DIR) + "/examples/data_parallel.dsl"}, {});
     SCOPED_TRACE(std::to_string(world) + " ranks, output:\n" + run.raw);
     EXPECT_EQ(run.status, 0);
     ASSERT_FALSE(run.out[0].empty());
@@ -224,8 +227,8 @@ TEST(DistTrace, StartCarriesTheRankAndCollectivesAreTraced) {
   if (!haveMpi()) GTEST_SKIP() << "this build has no MPI";
   fs::path dir = fs::temp_directory_path() / ("tessel_dist_trace_" + std::to_string(getpid()));
   fs::remove_all(dir);
-  fs::path script = fs::path(TESSEL_SOURCE_DIR) / "tests" / "dist" / "scripts" /
-                    "compiler_collectives.dsl";
+  fs::path script =
+      fs::path(TESSEL_SOURCE_DIR) / "tests" / "dist" / "scripts" / "compiler_collectives.dsl";
   Launch run = launch(2, {"--trace-dir", dir.string(), script.string()}, {});
   ASSERT_EQ(run.status, 0) << run.raw;
   std::map<int, std::string> byRank;
