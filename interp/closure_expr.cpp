@@ -93,17 +93,8 @@ Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
     int64_t r;
     if (intArith(b.op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
   } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
-    double x = lhs.asFloat(), y = rhs.asFloat();
-    switch (b.op) {
-      case BinaryOp::Add:
-        return Value::real(x + y);
-      case BinaryOp::Sub:
-        return Value::real(x - y);
-      case BinaryOp::Mul:
-        return Value::real(x * y);
-      default:
-        break;
-    }
+    double r;
+    if (floatArith(b.op, lhs.asFloat(), rhs.asFloat(), r)) return Value::real(r);
   }
   return ev.applyBinary(static_cast<Binary*>(self.src), lhs, rhs);
 }

@@ -155,17 +155,8 @@ Value Evaluator::evalBinary(Binary* b, Frame& f) {
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
     if (intArith(b->op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
   } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
-    double x = lhs.asFloat(), y = rhs.asFloat();
-    switch (b->op) {
-      case BinaryOp::Add:
-        return Value::real(x + y);
-      case BinaryOp::Sub:
-        return Value::real(x - y);
-      case BinaryOp::Mul:
-        return Value::real(x * y);
-      default:
-        break;
-    }
+    double d;
+    if (floatArith(b->op, lhs.asFloat(), rhs.asFloat(), d)) return Value::real(d);
   }
   return binarySlow(b, lhs, rhs);
 }

@@ -44,6 +44,24 @@ inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
   }
 }
 
+/// + - * of two floats, the operators a float fast path takes; false for the others (their
+/// errors and rules belong to the generic operator).
+inline bool floatArith(BinaryOp op, double x, double y, double& r) {
+  switch (op) {
+    case BinaryOp::Add:
+      r = x + y;
+      return true;
+    case BinaryOp::Sub:
+      r = x - y;
+      return true;
+    case BinaryOp::Mul:
+      r = x * y;
+      return true;
+    default:
+      return false;
+  }
+}
+
 /// x op y for the orderings and equalities of two ints; `ok` is false for in / not in.
 inline bool compareInts(CompareOp op, int64_t x, int64_t y, bool& ok) {
   ok = true;
