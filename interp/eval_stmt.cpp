@@ -340,6 +340,7 @@ Flow Evaluator::execTraced(Stmt* s, Frame& f) {
   } catch (const UserError& err) {
     if (err.kind() != ErrorKind::DataDependentError || !hooks->breaksAllowed()) throw;
     hooks->graphBreak(err.kind(), err.what());
+    throw;  // not reached (graphBreak is [[noreturn]]), but GCC warns of a missing return
   }
 }
 
