@@ -343,8 +343,11 @@ void ShapeEnv::narrowFrom(Expr e, int gi) {
 // ranges, so the tpu gets u0 <= 25 for a 5 x 5 input at its solver's first probe. Asking Z3
 // from the unbounded range instead cost a full rlimit per probe: Z3 4.8.12's QF_NIA answers
 // `unknown` to u0 >= 2^62 under the product (Note [Nonlinear queries are not incremental]).
-std::vector<ValueRange> ShapeEnv::rangesUnderRelations() {
-  std::vector<ValueRange> ranges = solverRanges(false);
+const std::vector<ValueRange>& ShapeEnv::rangesUnderRelations() {
+  auto& [version, ranges] = caches_->relationRanges;
+  if (version == version_ + 1) return ranges;
+  version = version_ + 1;
+  ranges = solverRanges(false);
   struct Term {
     uint32_t sym;
     int64_t k;

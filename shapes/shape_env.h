@@ -232,7 +232,7 @@ class ShapeEnv {
   void addFact(Expr cond);
   void narrowFrom(Expr cond, int guardIndex);
   ValueRange rangeUnder(Expr e, const std::vector<ValueRange>& ranges);
-  std::vector<ValueRange> rangesUnderRelations();
+  const std::vector<ValueRange>& rangesUnderRelations();
   void narrowSymbol(uint32_t s, ValueRange r, const std::string& reason, int guardIndex);
   void addReplacement(uint32_t s, Expr value, const std::string& reason, int guardIndex);
   std::vector<ValueRange> solverRanges(bool sizeOblivious) const;

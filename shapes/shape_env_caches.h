@@ -27,6 +27,9 @@ struct ShapeEnv::Caches {
   /// expression -> (ShapeEnv version, its maximum then): planners ask for the bound of the
   /// same sizes many times (every value of shape [u0, 10]), each a solver query.
   std::unordered_map<Expr, std::pair<uint64_t, std::optional<int64_t>>> maxima;
+  /// (ShapeEnv version + 1, ranges narrowed by relations then): the same for every maxValue
+  /// of one version, and each costs a pass over the facts and guards.
+  std::pair<uint64_t, std::vector<ValueRange>> relationRanges{0, {}};
 
   void addKnown(Expr e) {
     known.insert(e);

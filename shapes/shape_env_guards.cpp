@@ -203,7 +203,7 @@ std::optional<int64_t> ShapeEnv::maxValue(const SymInt& v) {
     caches_->maxima[e] = {version_ + 1, result};
     return result;
   }
-  std::vector<ValueRange> ranges = rangesUnderRelations();
+  const std::vector<ValueRange>& ranges = rangesUnderRelations();
   ValueRange r = rangeUnder(e, ranges);
   std::optional<int64_t> result = r.hi == ValueRange::kPosInf ? std::nullopt : std::optional(r.hi);
   // Note [Exact interval maxima]

@@ -205,6 +205,23 @@ Tensor copyOf(const Tensor& t) {
   return out;
 }
 
+// Where each rank's part lands in an all-gather: element counts from the headers' shapes, and
+// their running offsets.
+struct Offsets {
+  std::vector<int64_t> counts, displs;
+  int64_t total = 0;
+};
+Offsets offsetsOf(const std::vector<Header>& headers) {
+  Offsets o;
+  for (const Header& h : headers) {
+    const int64_t n = numelOf(std::span<const int64_t>(h.dims, h.ndim));
+    o.counts.push_back(n);
+    o.displs.push_back(o.total);
+    o.total += n;
+  }
+  return o;
+}
+
 void checkHost(const Tensor& t, const char* what) {
   TESSEL_ASSERT(t.device() == Device::Cpu,
                 std::string(what) + " takes cpu tensors (the interpreter stages the others)");
@@ -334,15 +351,7 @@ std::vector<Tensor> allGather(const Tensor& t) {
   }
   Exchanged x = exchange(headerOf(Kind::AllGather, in, what), in.bytes(), bytesOf(in), what);
   agree(x.headers, dtypeAndRank, shapeText, what, "the dtypes or ranks (numbers of dims) differ");
-  std::vector<int64_t> counts, displs;
-  int64_t total = 0;
-  for (const Header& h : x.headers) {
-    int64_t n = 1;
-    for (uint32_t d = 0; d < h.ndim; ++d) n *= h.dims[d];
-    counts.push_back(n);
-    displs.push_back(total);
-    total += n;
-  }
+  const auto [counts, displs, total] = offsetsOf(x.headers);
   Tensor gathered = Tensor::empty({total}, in.dtype());
   const size_t element = static_cast<size_t>(shapes::elementSize(in.dtype()));
   if (x.allInlined()) {
@@ -392,13 +401,7 @@ std::vector<std::string> allGatherText(const std::string& mine, const std::strin
       out.emplace_back(x.payload(r), static_cast<size_t>(x.headers[r].dims[0]));
     return out;
   }
-  std::vector<int64_t> counts, displs;
-  int64_t total = 0;
-  for (const Header& y : x.headers) {
-    counts.push_back(y.dims[0]);
-    displs.push_back(total);
-    total += y.dims[0];
-  }
+  const auto [counts, displs, total] = offsetsOf(x.headers);
   std::string gathered(static_cast<size_t>(total), '\0');
   transport::allGatherV(mine.data(), static_cast<int64_t>(mine.size()), gathered.data(), counts,
                         displs, DType::Bool);
