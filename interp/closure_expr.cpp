@@ -225,31 +225,21 @@ Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
   return ev.indexOp(static_cast<Index*>(self.src), object, index);
 }
 
-// The kinds evalNode handles inside its try: a UserError becomes a ScriptError at the node.
-template <class Body>
-Value atNode(const CExpr& self, Body&& body) {
-  try {
-    return body();
-  } catch (const ScriptError&) {
-    throw;
-  } catch (const UserError& err) {
-    throw ScriptError(err.kind(), err.what(), self.src->span);
-  }
-}
+// The nodes below, like evalNode, turn a UserError into a ScriptError at the node (atSpan).
 Value runAttr(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& a = static_cast<const CPair&>(self);
-  return atNode(self, [&] {
+  return atSpan(self.src->span, [&] {
     return getAttribute(ev.interpreter(), a.a->run(*a.a, f, ev),
                         static_cast<Attr*>(self.src)->name);
   });
 }
 Value runNot(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& n = static_cast<const CPair&>(self);
-  return atNode(self, [&] { return Value::boolean(!truthy(n.a->run(*n.a, f, ev))); });
+  return atSpan(self.src->span, [&] { return Value::boolean(!truthy(n.a->run(*n.a, f, ev))); });
 }
 Value runLogical(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& l = static_cast<const CPair&>(self);
-  return atNode(self, [&] {
+  return atSpan(self.src->span, [&] {
     // `and`/`or` return an operand, like Python: `x or default`.
     Value lhs = l.a->run(*l.a, f, ev);
     bool t = truthy(lhs);
@@ -259,7 +249,7 @@ Value runLogical(const CExpr& self, Frame& f, Evaluator& ev) {
 }
 Value runTernary(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& t = static_cast<const CPair&>(self);
-  return atNode(self, [&] {
+  return atSpan(self.src->span, [&] {
     return truthy(t.a->run(*t.a, f, ev)) ? t.b->run(*t.b, f, ev) : t.c->run(*t.c, f, ev);
   });
 }
@@ -271,7 +261,7 @@ struct CList : CExpr {
 };
 Value runListLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& l = static_cast<const CList&>(self);
-  return atNode(self, [&] {
+  return atSpan(self.src->span, [&] {
     std::vector<Value> items;
     items.reserve(l.elems.size());
     for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
@@ -280,7 +270,7 @@ Value runListLit(const CExpr& self, Frame& f, Evaluator& ev) {
 }
 Value runTupleLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& l = static_cast<const CList&>(self);
-  return atNode(self, [&] {
+  return atSpan(self.src->span, [&] {
     std::vector<Value> items;
     items.reserve(l.elems.size());
     for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
@@ -289,7 +279,7 @@ Value runTupleLit(const CExpr& self, Frame& f, Evaluator& ev) {
 }
 Value runDictLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& d = static_cast<const CList&>(self);
-  return atNode(self, [&] {
+  return atSpan(self.src->span, [&] {
     Ref<DictObj> out = make<DictObj>();
     for (size_t i = 0; i < d.elems.size(); ++i) {
       Value k = d.elems[i]->run(*d.elems[i], f, ev);

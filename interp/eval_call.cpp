@@ -33,18 +33,6 @@ struct ArgBuffer {
 
 constexpr size_t kValueStackSize = 1 << 20;
 
-// Converts a native's UserError into a ScriptError at `span` (Note [Spans] in eval_expr.cpp).
-template <class F>
-Value atSpan(const Span& span, F&& body) {
-  try {
-    return body();
-  } catch (const ScriptError&) {
-    throw;
-  } catch (const UserError& err) {
-    throw ScriptError(err.kind(), err.what(), span);
-  }
-}
-
 }  // namespace
 
 // Note [Value stack]
