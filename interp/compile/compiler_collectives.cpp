@@ -1,9 +1,7 @@
 // Compiler collectives (compiler_collectives.h): the code-state exchange at a compile.
 #include "interp/compile/compiler_collectives.h"
 
-#include <map>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <vector>
 
 #include "backends/dist/collectives.h"
@@ -19,19 +17,13 @@ using nlohmann::json;
 
 namespace {
 
-// The wire form of a code state: {"x.shape[0]": 10, "n": null} (null: dynamic, "?").
-std::string encode(const CodeState& state) {
-  json j = json::object();
-  for (const auto& [source, v] : state.values) j[source] = v ? json(*v) : json();
-  return j.dump();
-}
-
-std::map<std::string, std::optional<double>> decode(const std::string& text) {
-  std::map<std::string, std::optional<double>> out;
-  json j = json::parse(text);
-  for (auto& [source, v] : j.items())
-    out[source] = v.is_null() ? std::nullopt : std::optional<double>(v.get<double>());
-  return out;
+// The wire form of a code state is the PGO profile's ({"x.shape[0]": 10, "n": "?"}).
+CodeState decode(const std::string& text) {
+  CodeState state;
+  std::string why;
+  const bool ok = codeStateFromJson(json::parse(text), state, why);
+  TESSEL_ASSERT(ok, "a rank sent a malformed code state: " + why);
+  return state;
 }
 
 }  // namespace
@@ -42,8 +34,8 @@ void exchangeCodeState(FrameObj& frame, CodeState& state, int compileId, int fir
   const int rank = backends::dist::rank(), size = backends::dist::worldSize();
   std::string what = "the compiler collective of " + frame.name() + " (" + frame.location() +
                      (firstLine ? ", the region at line " + std::to_string(firstLine) : "") + ")";
-  std::vector<std::string> texts = backends::dist::allGatherText(encode(state), what);
-  std::vector<std::map<std::string, std::optional<double>>> states;
+  std::vector<std::string> texts = backends::dist::allGatherText(codeStateJson(state).dump(), what);
+  std::vector<CodeState> states;
   for (const std::string& t : texts) states.push_back(decode(t));
   // A source is dynamic everywhere when one rank saw it vary or two ranks saw different values.
   // A source only some ranks have (calls of different structure) is left to each rank.
@@ -53,8 +45,8 @@ void exchangeCodeState(FrameObj& frame, CodeState& state, int compileId, int fir
     bool differs = false;
     std::string values;
     for (size_t r = 0; r < states.size(); ++r) {
-      auto it = states[r].find(source);
-      if (it == states[r].end()) continue;
+      auto it = states[r].values.find(source);
+      if (it == states[r].values.end()) continue;
       if (!it->second || it->second != mine) differs = true;
       values += (values.empty() ? "rank " : ", rank ") + std::to_string(r) + ": " +
                 sourceValueText(it->second);
@@ -71,11 +63,7 @@ void exchangeCodeState(FrameObj& frame, CodeState& state, int compileId, int fir
                                         : "; dynamic on every rank: " + details));
   if (cs.trace) {
     json ranks = json::array();
-    for (size_t r = 0; r < states.size(); ++r) {
-      CodeState s;
-      s.values = states[r];
-      ranks.push_back(codeStateJson(s));
-    }
+    for (const CodeState& s : states) ranks.push_back(codeStateJson(s));
     cs.trace->compilerCollective(frame, compileId, rank, size, ranks, madeDynamic);
   }
 }

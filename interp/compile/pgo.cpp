@@ -83,16 +83,7 @@ bool parseProfile(const std::string& text, const std::string& script, States& ou
     PgoKey key{owner->get<std::string>(), function->get<std::string>(), line->get<int>(),
                region ? region->get<std::string>() : ""};
     CodeState state;
-    for (const auto& [source, v] : sources->items()) {
-      if (v == "?") {
-        state.values[source] = std::nullopt;
-      } else if (v.is_number()) {
-        state.values[source] = v.get<double>();
-      } else {
-        why = "source " + source + " has neither a number nor \"?\"";
-        return false;
-      }
-    }
+    if (!codeStateFromJson(*sources, state, why)) return false;
     out[key] = std::move(state);
   }
   return true;
@@ -178,6 +169,20 @@ json codeStateJson(const CodeState& state) {
       sources[source] = *v;
   }
   return sources;
+}
+
+bool codeStateFromJson(const json& sources, CodeState& state, std::string& why) {
+  for (const auto& [source, v] : sources.items()) {
+    if (v == "?") {
+      state.values[source] = std::nullopt;
+    } else if (v.is_number()) {
+      state.values[source] = v.get<double>();
+    } else {
+      why = "source " + source + " has neither a number nor \"?\"";
+      return false;
+    }
+  }
+  return true;
 }
 
 bool PgoKey::operator<(const PgoKey& o) const {

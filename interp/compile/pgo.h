@@ -78,6 +78,9 @@ std::string pgoScriptOf(const std::string& sourceName);
 /// A profile's sources as JSON: a size or int as an integer, a float as itself, "?" once several
 /// values were seen (the profile file and the structured trace write them so).
 nlohmann::json codeStateJson(const CodeState& state);
+/// The inverse of codeStateJson; false with `why` when `sources` is not an object of numbers
+/// and "?".
+bool codeStateFromJson(const nlohmann::json& sources, CodeState& state, std::string& why);
 /// One source's value as `tessel pgo show` prints it: "?", "8", "0.5".
 std::string sourceValueText(const std::optional<double>& v);
 /// Reads a profile file (of any script); false with `why` when it is not a good one.
