@@ -12,7 +12,7 @@ packages=(
   cmake ninja-build ccache g++ pkg-config   # build (pkg-config: the embed test's second build)
   antlr4 default-jre-headless libantlr4-runtime-dev   # the grammar (tool runs on the JDK)
   libz3-dev                                 # the shape solver
-  libopenblas-dev                           # matmul on cpu
+  libdnnl-dev libopenblas-dev               # f32 matmul on cpu: oneDNN (OpenBLAS: TESSEL_SGEMM=openblas)
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and benchmarks
   libedit-dev                               # REPL line editing
   libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers   # vulkan

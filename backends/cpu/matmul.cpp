@@ -1,11 +1,10 @@
-// matmul with NumPy semantics (1-D promotion, broadcast batch dims) on OpenBLAS sgemm.
-#include <cblas.h>
-
+// matmul with NumPy semantics (1-D promotion, broadcast batch dims) on sgemm (sgemm.h).
 #include <cstring>
 
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/loops.h"
+#include "backends/cpu/sgemm.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::cpu {
@@ -15,7 +14,7 @@ namespace {
 // A matrix operand as BLAS wants it: row-major with a leading dimension, possibly transposed.
 struct GemmOperand {
   const float* data;
-  CBLAS_TRANSPOSE trans;
+  bool trans;
   int64_t ld;
 };
 
@@ -25,8 +24,8 @@ std::optional<GemmOperand> asOperand(const float* base, int64_t rows, int64_t co
                                      int64_t cs) {
   if (cols == 1) cs = 1;
   if (rows == 1) rs = cols;
-  if (cs == 1 && rs >= std::max<int64_t>(cols, 1)) return GemmOperand{base, CblasNoTrans, rs};
-  if (rs == 1 && cs >= std::max<int64_t>(rows, 1)) return GemmOperand{base, CblasTrans, cs};
+  if (cs == 1 && rs >= std::max<int64_t>(cols, 1)) return GemmOperand{base, false, rs};
+  if (rs == 1 && cs >= std::max<int64_t>(rows, 1)) return GemmOperand{base, true, cs};
   return std::nullopt;
 }
 
@@ -40,11 +39,11 @@ void gemm2d(const Tensor& a, const Tensor& b, float* c, bool accumulate) {
   }
   Tensor ac = a, bc = b;
   auto oa = asOperand(a.data<float>(), M, K, a.strides()[0], a.strides()[1]);
-  if (!oa) ac = a.contiguous(), oa = GemmOperand{ac.data<float>(), CblasNoTrans, K};
+  if (!oa) ac = a.contiguous(), oa = GemmOperand{ac.data<float>(), false, K};
   auto ob = asOperand(b.data<float>(), K, N, b.strides()[0], b.strides()[1]);
-  if (!ob) bc = b.contiguous(), ob = GemmOperand{bc.data<float>(), CblasNoTrans, N};
-  cblas_sgemm(CblasRowMajor, oa->trans, ob->trans, M, N, K, 1.0f, oa->data, oa->ld, ob->data,
-              ob->ld, accumulate ? 1.0f : 0.0f, c, N);
+  if (!ob) bc = b.contiguous(), ob = GemmOperand{bc.data<float>(), false, N};
+  sgemm(oa->trans, ob->trans, M, N, K, oa->data, oa->ld, ob->data, ob->ld,
+        accumulate ? 1.0f : 0.0f, c, N);
 }
 
 // Integer matmul: no BLAS for i32, an i-k-j loop that vectorizes over j (wrapping like i32).
@@ -91,13 +90,13 @@ void batchedGemm(Tensor a, Tensor b, const Dims& batch, float* c) {
     return;
   }
   auto oa = asOperand(a.data<float>(), M, K, a.strides()[r - 2], a.strides()[r - 1]);
-  if (!oa) a = a.contiguous(), oa = GemmOperand{a.data<float>(), CblasNoTrans, K};
+  if (!oa) a = a.contiguous(), oa = GemmOperand{a.data<float>(), false, K};
   auto ob = asOperand(b.data<float>(), K, N, b.strides()[r - 2], b.strides()[r - 1]);
-  if (!ob) b = b.contiguous(), ob = GemmOperand{b.data<float>(), CblasNoTrans, N};
+  if (!ob) b = b.contiguous(), ob = GemmOperand{b.data<float>(), false, N};
   const std::vector<int64_t> offA = batchOffsets(a, batch), offB = batchOffsets(b, batch);
   for (int64_t i = 0; i < nb; ++i)
-    cblas_sgemm(CblasRowMajor, oa->trans, ob->trans, M, N, K, 1.0f, oa->data + offA[i], oa->ld,
-                ob->data + offB[i], ob->ld, 0.0f, c + i * M * N, N);
+    sgemm(oa->trans, ob->trans, M, N, K, oa->data + offA[i], oa->ld, ob->data + offB[i], ob->ld,
+          0.0f, c + i * M * N, N);
 }
 
 void batchedIntGemm(const Tensor& a, const Tensor& b, const Dims& batch, int32_t* c) {

@@ -1,0 +1,57 @@
+// Note [Which sgemm]
+// ~~~~~~~~~~~~~~~~~~
+// Debian's OpenBLAS 0.3.21 is a DYNAMIC_ARCH build that maps AMD Zen 4 to its Haswell kernels
+// (AVX2): on the MLP step's shapes (batch 32..512 against 784x256, 256x256, 256x10, plain and
+// transposed) it reaches 62-66 GFLOP/s on one core of this VM, against 121-127 for oneDNN's
+// JIT-generated AVX-512 kernels and 120-122 for OpenBLAS forced to its SkylakeX kernels with
+// OPENBLAS_CORETYPE (which must be set before the library loads, so it is no knob for us).
+// BLIS 0.9 as Debian builds it reached 22. So f32 matmul goes to oneDNN's dnnl_sgemm;
+// TESSEL_SGEMM=openblas switches back (for side-by-side measurements, or as an escape hatch).
+// The measurement is docs/perf.md, "sgemm library". Integer matmul has its own loop (matmul.cpp).
+// Threads: oneDNN runs on OpenMP (OMP_NUM_THREADS, as PyTorch), OpenBLAS on its own pool
+// (OPENBLAS_NUM_THREADS).
+#include "backends/cpu/sgemm.h"
+
+#include <cblas.h>
+#include <dnnl.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "shapes/user_error.h"
+
+namespace tessel::backends::cpu {
+
+namespace {
+
+bool useOpenBlas() {
+  static const bool openblas = [] {
+    const char* pick = std::getenv("TESSEL_SGEMM");
+    return pick != nullptr && std::strcmp(pick, "openblas") == 0;
+  }();
+  return openblas;
+}
+
+}  // namespace
+
+const char* sgemmLibrary() { return useOpenBlas() ? "openblas" : "onednn"; }
+
+void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
+           const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  if (useOpenBlas()) {
+    cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+                transB ? CblasTrans : CblasNoTrans, int(M), int(N), int(K), 1.0f, A, int(lda), B,
+                int(ldb), beta, C, int(ldc));
+    return;
+  }
+  dnnl_status_t status = dnnl_sgemm(transA ? 'T' : 'N', transB ? 'T' : 'N', M, N, K, 1.0f, A,
+                                    lda, B, ldb, beta, C, ldc);
+  if (status == dnnl_out_of_memory)
+    throwUserError(ErrorKind::DeviceError, "out of memory in oneDNN's sgemm");
+  if (status != dnnl_success)
+    throwUserError(ErrorKind::DeviceError,
+                   "oneDNN's sgemm failed with status " + std::to_string(int(status)));
+}
+
+}  // namespace tessel::backends::cpu
