@@ -22,8 +22,10 @@ best() {  # best <command...>: the smallest step_ms over $runs runs
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a == "-" || b == "-") print "-"; else printf "%.2f", a / b }'; }
 printf '%-8s %12s %12s %12s %16s %16s\n' threads compiled eager torch torch/compiled eager/compiled
 for threads in 1 2; do
-  c=$(best env OPENBLAS_NUM_THREADS=$threads "$tessel" "$here/train.dsl")
-  e=$(best env OPENBLAS_NUM_THREADS=$threads TESSEL_MLP_EAGER=1 "$tessel" "$here/train.dsl")
+  # Tessel's GEMM threads: OMP_NUM_THREADS (oneDNN), OPENBLAS_NUM_THREADS (TESSEL_SGEMM=openblas).
+  c=$(best env OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads "$tessel" "$here/train.dsl")
+  e=$(best env OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads TESSEL_MLP_EAGER=1 \
+    "$tessel" "$here/train.dsl")
   t=$(best "$python" "$here/train.py" "$threads")
   printf '%-8s %12s %12s %12s %16s %16s\n' "$threads" "$c" "$e" "$t" "$(ratio "$t" "$c")" "$(ratio "$e" "$c")"
 done
