@@ -97,8 +97,9 @@ void BM_Matmul(benchmark::State& state) {
   state.counters["GFLOP/s"] = benchmark::Counter(
       2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
-// sgemm (oneDNN, or OpenBLAS) may run on every core, so matmul is timed in wall-clock time; the single-threaded
-// benchmarks use the process's CPU time, which other load on a shared machine disturbs less.
+// sgemm (oneDNN, or OpenBLAS) may run on every core, so matmul is timed in wall-clock time;
+// the single-threaded benchmarks use the process's CPU time, which other load on a shared
+// machine disturbs less.
 BENCHMARK(BM_Matmul)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The whole eager path for x + y on 4 elements: device check, shape rule, allocation, kernel.
