@@ -2,6 +2,7 @@
 #include "interp/diagnostics.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace tessel::interp {
 
@@ -35,6 +36,33 @@ std::string caretLine(std::string_view line, uint32_t col, uint32_t endCol) {
   return out;
 }
 
+// A source line too long to read in a terminal (generated code, a minified script, 10^5 nested
+// brackets) is shown as a window of kWindow code points around the error's column, with "..."
+// where it was cut; `col` and `endCol` are moved to the window's columns.
+struct ShownLine {
+  std::string text;
+  uint32_t col, endCol;
+};
+
+ShownLine windowAround(std::string_view line, uint32_t col, uint32_t endCol) {
+  constexpr uint32_t kWindow = 100, kBefore = 40;
+  std::vector<size_t> starts;  // byte offset of each code point
+  for (size_t i = 0; i < line.size(); ++i)
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) starts.push_back(i);
+  const uint32_t n = static_cast<uint32_t>(starts.size());
+  if (n <= kWindow + kWindow / 5) return {std::string(line), col, endCol};
+  const uint32_t first = col > kBefore ? std::min(col - kBefore, n - kWindow + 1) : 1;
+  const uint32_t last = first + kWindow - 1;  // inclusive, 1-based
+  const size_t from = starts[first - 1], to = last < n ? starts[last] : line.size();
+  ShownLine shown{first > 1 ? "..." : "", 0, 0};
+  const uint32_t shift = static_cast<uint32_t>(shown.text.size()) + 1 - first;
+  shown.text += std::string(line.substr(from, to - from));
+  if (last < n) shown.text += "...";
+  shown.col = col + shift;
+  shown.endCol = std::min(endCol, last) + shift;
+  return shown;
+}
+
 }  // namespace
 
 std::string formatDiagnostic(const ScriptError& error, const SourceRegistry& sources, bool color) {
@@ -52,8 +80,9 @@ std::string formatDiagnostic(const ScriptError& error, const SourceRegistry& sou
     std::string pad(num.size(), ' ');
     uint32_t end = s.endLine == s.line ? std::max(s.endCol, s.col) : s.col;
     // Long multi-line spans get a single caret: the start is what matters.
-    out += " " + num + " | " + std::string(line) + "\n";
-    out += " " + pad + " | " + red + caretLine(line, s.col, end) + reset + "\n";
+    ShownLine shown = windowAround(line, s.col, end);
+    out += " " + num + " | " + shown.text + "\n";
+    out += " " + pad + " | " + red + caretLine(shown.text, shown.col, shown.endCol) + reset + "\n";
   }
   // Deep recursion repeats one frame thousands of times: print each run of identical frames
   // once with a count, and at most kMaxFrames runs.

@@ -32,6 +32,27 @@ TEST(Diagnostics, KindLocationSourceLineAndCaret) {
             "   |         ^~~~~~~\n");
 }
 
+// A 10^5-character line is not printed whole: a window around the column, cut with "...", and
+// the caret under the same character as in the full line.
+TEST(Diagnostics, AVeryLongLineIsShownAsAWindowAroundTheError) {
+  std::string many;
+  for (int i = 0; i < 10000; ++i) many += "1, ";
+  const std::string diag = diagnosticOf("let a = [" + many + "nope, " + many + "1]\n");
+  std::istringstream lines(diag);
+  std::string head, source, caret;
+  std::getline(lines, head);
+  std::getline(lines, source);
+  std::getline(lines, caret);
+  EXPECT_EQ(head, "script.dsl:1:30010: NameError: name 'nope' is not defined");
+  EXPECT_LT(source.size(), 120u);
+  EXPECT_EQ(source.substr(0, 8), " 1 | ...");
+  EXPECT_EQ(source.substr(source.size() - 3), "...");
+  const size_t at = caret.find('^');
+  ASSERT_NE(at, std::string::npos) << caret;
+  EXPECT_EQ(source.substr(at, 4), "nope") << source << "\n" << caret;
+  EXPECT_EQ(caret.substr(at), "^~~~");
+}
+
 TEST(Diagnostics, TracebackNamesEveryCallInnermostFirst) {
   EXPECT_EQ(diagnosticOf("fn inner(x) {\n"
                          "  return x[5]\n"
