@@ -3,8 +3,8 @@
 # step: forward and backward on this rank's shard, dist.all_reduce(mean) of every gradient,
 # an Adam step. Rank 0 prints the medians over the timed steps.
 #
-#   OPENBLAS_NUM_THREADS=1 tessel bench/data_parallel_step.dsl
-#   OPENBLAS_NUM_THREADS=1 mpirun --allow-run-as-root -n 2 tessel bench/data_parallel_step.dsl
+#   OMP_NUM_THREADS=1 tessel bench/data_parallel_step.dsl
+#   OMP_NUM_THREADS=1 mpirun --allow-run-as-root -n 2 -x OMP_NUM_THREADS tessel bench/data_parallel_step.dsl
 import nn
 
 let rank = dist.rank()
