@@ -7,6 +7,7 @@
 
 #include "shapes/expr.h"
 #include "shapes/expr_print.h"
+#include "shapes/poly_bound.h"
 #include "shapes/shape_env_caches.h"
 #include "shapes/solver.h"
 
@@ -405,13 +406,30 @@ std::optional<bool> ShapeEnv::decide(Expr e, bool so) {
     ++stats_.cacheHits;
     return std::nullopt;
   }
-  auto d = decideWithSolver(e, so);
+  auto d = fromSamePolynomial(e);  // Note [Bounds on one polynomial]
+  if (!d.settled) d.outcome = decideWithSolver(e, so);
   // A proved outcome stays proved as guards and facts only grow; "undecided" is per version.
-  if (d)
-    c.decided[key] = *d;
+  if (d.outcome)
+    c.decided[key] = *d.outcome;
   else
     c.undecided[key] = version_;
-  return d;
+  return d.outcome;
+}
+
+ShapeEnv::Decision ShapeEnv::fromSamePolynomial(Expr e) {
+  auto asked = polyBound(*ctx_, e);
+  if (!asked) return {};
+  std::vector<PolyBound> recorded;
+  for (const Guard& g : guards_)
+    if (auto b = polyBound(*ctx_, g.expr); b && b->terms == asked->terms)
+      recorded.push_back(std::move(*b));
+  if (recorded.empty()) return {};
+  ++stats_.decidedByPolynomialBounds;
+  const ValueRange known = intervalOf(recorded);
+  const ValueRange holds = intervalOf({*asked});
+  if (known.intersect(holds) == known) return {true, true};
+  if (known.intersect(holds).empty()) return {true, false};
+  return {true, std::nullopt};
 }
 
 std::vector<ValueRange> ShapeEnv::solverRanges(bool so) const {

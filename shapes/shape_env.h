@@ -126,6 +126,9 @@ struct SpecializationCheck {
 struct ShapeEnvStats {
   uint64_t evaluations = 0;      ///< evaluate/staticallyKnown calls reaching the env
   uint64_t decidedByRanges = 0;  ///< answered by canonical form or interval arithmetic
+  /// asked of the guards on the same non-constant part instead of Z3 (Note [Bounds on one
+  /// polynomial]), decided or left undecided
+  uint64_t decidedByPolynomialBounds = 0;
   uint64_t cacheHits = 0;        ///< answered from the solver-answer cache
   uint64_t solverQueries = 0;    ///< Z3 check() calls
   uint64_t solverUnknowns = 0;   ///< Z3 answered unknown (rlimit): safe fallback taken
@@ -227,6 +230,12 @@ class ShapeEnv {
   ValueRange rangeOf(Expr e, bool sizeOblivious);
   std::optional<bool> decide(Expr e, bool sizeOblivious);
   std::optional<bool> decideWithSolver(Expr e, bool sizeOblivious);
+  /// `settled`: the guards on e's non-constant part answered (outcome, or undecided without Z3).
+  struct Decision {
+    bool settled = false;
+    std::optional<bool> outcome;
+  };
+  Decision fromSamePolynomial(Expr e);
   bool refutedByPoints(Expr e);
   void recordGuard(Expr cond, GuardKind kind);
   void addFact(Expr cond);

@@ -7,27 +7,13 @@
 #include "shapes/expr.h"
 #include "shapes/shape_env_caches.h"
 #include "shapes/guard_program.h"
+#include "shapes/poly_bound.h"
 #include "shapes/shape_env.h"
 #include "shapes/solver.h"
 
 namespace tessel::shapes {
 
 namespace {
-// k*s + c <= 0 on one symbol: the bound it gives.
-struct Bound {
-  uint32_t sym;
-  bool upper;
-  int64_t value;
-};
-std::optional<Bound> singleBound(ExprContext& cx, Expr e) {
-  if (!e || e->kind != ExprKind::Le) return std::nullopt;
-  auto p = cx.toPoly(e->args[0]);
-  if (p.terms.size() != 1 || p.terms[0].first->kind != ExprKind::Sym) return std::nullopt;
-  uint32_t s = static_cast<uint32_t>(p.terms[0].first->value);
-  int64_t k = p.terms[0].second;
-  ValueRange r = rangeOfLinearLe(k, p.c);
-  return k > 0 ? Bound{s, true, r.hi} : Bound{s, false, r.lo};
-}
 
 // Note [Exact interval maxima]: e is built from symbols, constants, sums, products, min and
 // max, with no symbol twice (collected in `seen`).
@@ -56,27 +42,26 @@ bool eachSymbolOnce(Expr e, std::vector<uint32_t>& seen) {
 
 // Note [Pruning guards]
 // Ranges narrowed by guards cannot be used to prune those same guards (that would be
-// circular), so pruning starts from the guard list itself: (1) per symbol only the tightest
-// lower and upper single-symbol bounds are kept (bound merging); (2) the rest is asked of Z3
-// greedily: a guard implied by the facts and the guards still kept is dropped. Unknown keeps
-// the guard. Static and Duck guards have no expression and are always kept.
+// circular), so pruning starts from the guard list itself: (1) per non-constant part (a
+// symbol, or a polynomial such as s0*s1: Note [Bounds on one polynomial]) only the tightest
+// lower and upper bounds are kept (bound merging); (2) the rest is asked of Z3 greedily: a
+// guard implied by the facts and the guards still kept is dropped. Unknown keeps the guard.
+// Static and Duck guards have no expression and are always kept.
 std::vector<Guard> ShapeEnv::finalGuards() {
   std::vector<bool> drop(guards_.size(), false);
-  std::map<std::pair<uint32_t, bool>, size_t> best;
+  using Terms = std::vector<std::pair<Expr, int64_t>>;
+  std::map<std::pair<Terms, bool>, std::pair<size_t, int64_t>> best;  // -> (guard, bound)
   for (size_t i = 0; i < guards_.size(); ++i) {
-    auto b = singleBound(*ctx_, guards_[i].expr);
+    auto b = polyBound(*ctx_, guards_[i].expr);
     if (!b) continue;
-    auto key = std::make_pair(b->sym, b->upper);
-    auto it = best.find(key);
-    if (it == best.end()) {
-      best[key] = i;
-      continue;
-    }
-    int64_t old = singleBound(*ctx_, guards_[it->second].expr)->value;
+    auto [it, first] = best.try_emplace({std::move(b->terms), b->upper}, i, b->value);
+    if (first) continue;
+    auto& [kept, old] = it->second;
     bool tighter = b->upper ? b->value < old : b->value > old;
     if (tighter) {
-      drop[it->second] = true;
-      it->second = i;
+      drop[kept] = true;
+      kept = i;
+      old = b->value;
     } else {
       drop[i] = true;
     }
@@ -87,8 +72,8 @@ std::vector<Guard> ShapeEnv::finalGuards() {
     if (!e || e->kind != ExprKind::Eq || e->syms.size() != 1) continue;
     auto p = ctx_->toPoly(e->args[0]);
     if (p.terms.size() != 1 || p.terms[0].first->kind != ExprKind::Sym) continue;
-    for (auto& [key, idx] : best)
-      if (key.first == e->syms[0]) drop[idx] = true;
+    for (auto& [key, kept] : best)
+      if (key.first.size() == 1 && key.first[0].first == p.terms[0].first) drop[kept.first] = true;
   }
   // Exact duplicates (the same canonical guard recorded twice).
   for (size_t i = 0; i < guards_.size(); ++i)
@@ -212,9 +197,12 @@ std::optional<int64_t> ShapeEnv::maxValue(const SymInt& v) {
   // range), the symbols vary independently and the top of e's interval is reached at a corner
   // of their ranges: no solver needed. That is every tpu buffer of a bounded input (s0*s1 with
   // s0, s1 in [2, 64]), where Z3's QF_NIA took half a second to find s0*s1 >= 4096 satisfiable.
+  auto boundsOneSymbol = [&](Expr f) {
+    auto b = polyBound(*ctx_, f);
+    return b && b->terms.size() == 1 && b->terms[0].first->kind == ExprKind::Sym;
+  };
   auto constrains = [&](Expr f, uint32_t s) {
-    return f && std::binary_search(f->syms.begin(), f->syms.end(), s) &&
-           !singleBound(*ctx_, f);
+    return f && std::binary_search(f->syms.begin(), f->syms.end(), s) && !boundsOneSymbol(f);
   };
   auto related = [&](uint32_t s) {
     for (Expr f : facts_)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "shapes/expr.h"
+#include "shapes/guard_program.h"
 #include "shapes/source_loc.h"
 
 namespace tessel::shapes {
@@ -110,12 +111,51 @@ TEST(ShapeEnv, StaticallyKnownDoesNotGuard) {
 TEST(ShapeEnv, SolverProvesMultiSymbolConditions) {
   ShapeEnv env;
   SymInt a = env.createSymbol("x.shape[0]", 3 * 7), b = env.createSymbol("y.shape[0]", 30);
+  SymInt c = env.createSymbol("z.shape[0]", 40);
   EXPECT_TRUE(evaluate(a < b));  // guard a < b
+  EXPECT_TRUE(evaluate(b < c));  // guard b < c
   size_t n = env.guards().size();
-  EXPECT_TRUE(evaluate(a <= b + SymInt(5)));  // implied: solver, no guard
-  EXPECT_TRUE(evaluate(a * 2 < b * 2 + SymInt(1)));
+  EXPECT_TRUE(evaluate(a + SymInt(1) < c));  // implied by both: solver, no guard
   EXPECT_EQ(env.guards().size(), n);
   EXPECT_GT(env.stats().solverQueries, 0u);
+}
+
+// Note [Bounds on one polynomial]: a comparison of a part that guards already bound (a - b,
+// s * t) is answered by those guards, without Z3.
+TEST(ShapeEnv, ConditionsOnAGuardedPolynomialAskTheGuardsNotTheSolver) {
+  ShapeEnv env;
+  SymInt a = env.createSymbol("x.shape[0]", 21), b = env.createSymbol("y.shape[0]", 30);
+  EXPECT_TRUE(evaluate(a < b));
+  const size_t n = env.guards().size();
+  const uint64_t queries = env.stats().solverQueries;
+  EXPECT_TRUE(evaluate(a <= b + SymInt(5)));              // a - b <= -1 implies it
+  EXPECT_TRUE(evaluate(a * 2 < b * 2 + SymInt(1)));       // the same a - b after the gcd
+  EXPECT_FALSE(evaluate(b < a));                          // contradicts it
+  EXPECT_EQ(env.guards().size(), n);
+  EXPECT_EQ(env.stats().solverQueries, queries);
+  EXPECT_GT(env.stats().decidedByPolynomialBounds, 0u);
+}
+
+// A loop walking up to a product (`while j < x.shape[0] * x.shape[1]`) records a guard per
+// step without a solver query each, and the final guards are one range of the product.
+TEST(ShapeEnv, ALoopUpToAProductEndsInOneRangeOfIt) {
+  ShapeEnvConfig cfg;
+  cfg.duck_shape = false;
+  ShapeEnv env(cfg);
+  SymInt s = env.createSymbol("x.shape[0]", 6), t = env.createSymbol("x.shape[1]", 5);
+  int64_t j = 0;
+  while (evaluate(SymInt(j) < s * t)) ++j;
+  EXPECT_EQ(j, 30);
+  EXPECT_LE(env.stats().solverQueries, 4u);
+  std::vector<std::string> kept;
+  for (const Guard& g : env.finalGuards())
+    if (g.expr && g.expr->syms.size() == 2) kept.push_back(g.expr->toString());
+  EXPECT_EQ(kept.size(), 2u) << ::testing::PrintToString(kept);
+  // the range pins s * t to 30: other sizes with the same product pass, others do not
+  GuardProgram program = env.compileGuards();
+  EXPECT_TRUE(program.passes(std::vector<int64_t>{10, 3}));
+  EXPECT_FALSE(program.passes(std::vector<int64_t>{6, 6}));
+  EXPECT_FALSE(program.passes(std::vector<int64_t>{29, 1}));
 }
 
 TEST(ShapeEnv, SpecializationReplacesSymbol) {
