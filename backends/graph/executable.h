@@ -23,6 +23,27 @@ struct RunStats {
   uint64_t bytesAllocated = 0;  ///< last run: their bytes
 };
 
+// Note [Prepared runs]
+// A graph whose every shape is a constant runs the same way at every call with inputs of the
+// same strides: the symbols, the steps' signatures and the kernels' loop plans never change.
+// run() still works all of that out again (it serves any sizes the guards admit), which on a
+// 4-element body costs more than the arithmetic. prepare() does it once, for inputs laid out
+// like the ones it is given, and returns a PreparedRun; accepts() tells whether a call's inputs
+// are laid out that way (the same dtypes, devices, shapes and strides: a handful of compares,
+// not the symbolic re-check of run()), and run() then goes straight to the kernels. A backend
+// prepares what it can and returns null for the rest (data-dependent ops, runtime asserts,
+// symbolic sizes, several steps): callers fall back to GraphExecutable::run. The compiler's
+// direct cache-hit path is the caller (Note [Direct cache-hit calls] in
+// interp/compile/direct_call.h).
+class PreparedRun {
+ public:
+  virtual ~PreparedRun() = default;
+  /// Whether `inputs` have the dtypes, devices, shapes and strides this run was prepared for.
+  virtual bool accepts(std::span<const Tensor> inputs) const = 0;
+  /// Runs the graph on inputs it accepts; `outs` (cleared first) gets its outputs.
+  virtual void run(std::span<const Tensor> inputs, std::vector<Tensor>& outs) = 0;
+};
+
 class GraphExecutable {
  public:
   virtual ~GraphExecutable() = default;
@@ -39,6 +60,13 @@ class GraphExecutable {
   std::vector<Tensor> run(std::initializer_list<Tensor> inputs,
                           std::span<const int64_t> symbolValues = {}) {
     return run(std::span<const Tensor>(inputs.begin(), inputs.size()), symbolValues);
+  }
+
+  /// A run prepared for inputs laid out like `inputs`, or null where this backend or graph
+  /// has none (Note [Prepared runs]). The executable must outlive it.
+  virtual std::unique_ptr<PreparedRun> prepare(std::span<const Tensor> inputs) {
+    (void)inputs;
+    return nullptr;
   }
 
   /// The optimized graph this executable runs.
