@@ -290,6 +290,18 @@ void toBoolInPlace(int32_t* o, int64_t n) {
 template <class In, class Reg>
 inline void gatherTile(const In* base, const int64_t* dims, const int64_t* strides, int64_t nd,
                        int64_t t0, int64_t n, Reg* __restrict dst, int64_t* idx) {
+  if (nd == 1) {  // one segment: no nd index to work out (most small elementwise bodies)
+    const In* __restrict p = base + t0 * strides[0];
+    const int64_t s = strides[0];
+    if (s == 1) {
+      for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k]);
+    } else if (s == 0) {
+      std::fill_n(dst, n, static_cast<Reg>(*p));
+    } else {
+      for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k * s]);
+    }
+    return;
+  }
   int64_t rem = t0, off = 0;
   for (int64_t d = nd - 1; d >= 0; --d) {
     idx[d] = rem % dims[d];
@@ -415,6 +427,7 @@ CpuFusedKernel::CpuFusedKernel(std::shared_ptr<const FusedProgram> program)
 // caller that knows the operands' shapes and strides in advance skips even that: it prepares
 // the launch once and calls runPrepared() (Note [Prepared runs] in executable.h).
 void CpuFusedKernel::run(std::span<const Tensor> inputs, const Tensor& out) const {
+  TESSEL_ASSERT(out.isContiguous(), "fused: output must be contiguous");
   thread_local Launch launch;
   prepare(inputs, out.shape(), launch);
   runPrepared(launch, inputs, out);
@@ -441,7 +454,6 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
                                                    const Tensor& out) const {
   const auto& code = program_->code;
   const int64_t total = launch.total;
-  TESSEL_ASSERT(out.isContiguous(), "fused: output must be contiguous");
   if (total == 0) return;
 
   thread_local std::vector<float> fbuf;

@@ -45,7 +45,8 @@ class CpuFusedKernel {
   /// The launch of a run on `inputs` into an output of `outShape` (reuses `launch`'s memory).
   void prepare(std::span<const backends::Tensor> inputs, const backends::Dims& outShape,
                Launch& launch) const;
-  /// run() with a launch prepare() made for operands of these very shapes and strides.
+  /// run() with a launch prepare() made for operands of these very shapes and strides; `out`
+  /// is fresh and contiguous, as for run().
   void runPrepared(const Launch& launch, std::span<const backends::Tensor> inputs,
                    const backends::Tensor& out) const;
 
