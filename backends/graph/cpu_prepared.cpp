@@ -1,9 +1,10 @@
-// CpuGraphExecutor::prepare: a run of a one-step graph of constant shapes, planned once for
-// inputs of given strides (Note [Prepared runs] in executable.h).
+// CpuGraphExecutor::prepare: a run of a one-step graph, planned once for inputs of given sizes
+// and strides (Note [Prepared runs] in executable.h).
 #include <optional>
 
 #include "backends/cpu/kernels.h"
 #include "backends/graph/cpu_executor.h"
+#include "shapes/user_error.h"
 
 namespace tessel::graph {
 
@@ -47,10 +48,15 @@ Dims constantDims(const SymShape& shape) {
 
 class CpuGraphExecutor::PreparedStep final : public PreparedRun {
  public:
-  PreparedStep(CpuGraphExecutor& exe, std::span<const Tensor> inputs)
-      : exe_(exe), step_(exe.steps()[0]), fused_(exe.fused_[0].get()) {
+  PreparedStep(CpuGraphExecutor& exe, std::span<const Tensor> inputs, shapes::OpSignature sig,
+               OpAttrs attrs)
+      : exe_(exe),
+        step_(exe.steps()[0]),
+        fused_(exe.fused_[0].get()),
+        sig_(std::move(sig)),
+        attrs_(std::move(attrs)) {
     for (const Tensor& t : inputs) expected_.push_back({t.dtype(), t.shape(), t.strides()});
-    outShape_ = constantDims(step_.sig.shape);
+    outShape_ = constantDims(sig_.shape);
   }
 
   /// Fills the argument and output sources; false when the graph's values come from elsewhere.
@@ -104,10 +110,10 @@ class CpuGraphExecutor::PreparedStep final : public PreparedRun {
     std::span<const Tensor> args = argsFor(inputs);
     Tensor out;
     if (fused_) {
-      out = Tensor::empty(outShape_, step_.sig.dtype);
+      out = Tensor::empty(outShape_, sig_.dtype);
       fused_->runPrepared(launch_, args, out);
     } else {
-      out = runNodeOnCpu(*step_.value, args, step_.sig, step_.value->attrs, nullptr);
+      out = runNodeOnCpu(*step_.value, args, sig_, attrs_, nullptr);
     }
     stats.kernelCalls = 1;
     bool fresh = true;
@@ -144,6 +150,8 @@ class CpuGraphExecutor::PreparedStep final : public PreparedRun {
   CpuGraphExecutor& exe_;
   const Step& step_;
   CpuFusedKernel* fused_;
+  shapes::OpSignature sig_;  // the step's, evaluated for the prepared sizes
+  OpAttrs attrs_;
   std::vector<Expected> expected_;
   Dims outShape_;
   std::vector<Source> args_, outputs_;
@@ -155,20 +163,30 @@ class CpuGraphExecutor::PreparedStep final : public PreparedRun {
 std::unique_ptr<PreparedRun> CpuGraphExecutor::prepare(std::span<const Tensor> inputs) {
   if (steps().size() != 1) return nullptr;
   const Step& s = steps()[0];
-  if (!s.staticSig || s.cat == shapes::OpCategory::DataDependent || s.binds) return nullptr;
-  if (s.value->kind == ValueKind::Op && !s.staticAttrs) return nullptr;
-  for (const RuntimeAssert& a : graph_.runtimeAsserts())
-    if (!a.cond.isConstant()) return nullptr;
+  if (s.cat == shapes::OpCategory::DataDependent || s.binds || !s.asserts.empty()) return nullptr;
   const auto& ins = graph_.inputs();
   if (inputs.size() != ins.size()) return nullptr;
   for (size_t i = 0; i < ins.size(); ++i) {
-    const Value& v = graph_.value(ins[i]);
     const Tensor& t = inputs[i];
-    if (!t.defined() || t.device() != Device::Cpu || t.dtype() != v.dtype ||
-        !isConstantShape(v.shape) || t.shape() != constantDims(v.shape))
+    if (!t.defined() || t.device() != Device::Cpu || t.dtype() != graph_.value(ins[i]).dtype)
       return nullptr;
   }
-  auto prepared = std::make_unique<PreparedStep>(*this, inputs);
+  // Symbolic sizes are fixed by the inputs' sizes, which accepts() pins; a symbol they do not
+  // bind (an int argument's, an .item() before the graph) could change without them.
+  const SymbolValues* syms = nullptr;
+  try {
+    syms = &bindFromInputs(inputs);
+  } catch (const UserError&) {
+    return nullptr;  // sizes or asserts the generic run reports (with its message)
+  }
+  const Value& v = *s.value;
+  shapes::OpSignature sig = s.sig;
+  if (!s.staticSig) {
+    const Dims d = syms->evalShape(v.shape);
+    sig = {SymShape(d.begin(), d.end()), v.dtype};
+  }
+  OpAttrs attrs = v.kind == ValueKind::Op && !s.staticAttrs ? syms->evalAttrs(v.attrs) : v.attrs;
+  auto prepared = std::make_unique<PreparedStep>(*this, inputs, std::move(sig), std::move(attrs));
   if (!prepared->plan()) return nullptr;
   prepared->prepareKernel(inputs);
   return prepared;

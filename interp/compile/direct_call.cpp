@@ -67,6 +67,7 @@ Outcome tryEntry(FrameObj& frame, Entry& entry, std::span<const Value> args, Val
   if (!direct.run->accepts(flat.inputs)) return Outcome::Unknown;
   countHit(frame, entry);
   ++frame.stats.directHits;
+  direct.used = true;
   GraphRun run;
   run.outs = std::move(direct.outs);
   direct.run->run(flat.inputs, run.outs);
@@ -95,11 +96,19 @@ std::optional<Value> callDirect(FrameObj& frame, std::span<const Value> args) {
 void prepareDirect(Entry& entry, const FlatArgs& flat) {
   DirectCall& direct = entry.direct;
   if (direct.never || (direct.run && direct.run->accepts(flat.inputs))) return;
+  if (direct.run) {
+    direct.unusedPrepares = direct.used ? 0 : direct.unusedPrepares + 1;
+    // Sizes that change at every call: preparing costs, and serves nothing.
+    direct.never = direct.unusedPrepares >= DirectCall::kMaxUnusedPrepares;
+    direct.run = nullptr;
+    if (direct.never) return;
+  }
   direct.never = entry.flow != Flow::Return || !entry.slotOutputs.empty() ||
                  !plainArguments(entry.plan) || !plainOutput(entry.output);
   if (!direct.never) direct.run = entry.executable->prepare(flat.inputs);
   // A graph that cannot be prepared for these inputs cannot be for any the entry admits.
   direct.never = !direct.run;
+  direct.used = false;
 }
 
 }  // namespace tessel::interp

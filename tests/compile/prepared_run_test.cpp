@@ -64,28 +64,52 @@ TEST(PreparedRun, AcceptsOnlyTheShapesDtypesAndStridesItWasPreparedFor) {
   EXPECT_TRUE(sameTensor(outs[0], exe.run(strided)[0], 0));
 }
 
-TEST(PreparedRun, GraphsWithSymbolicSizesOrSeveralStepsHaveNone) {
-  {
-    Env e;
-    SymInt s0 = dynamicSize(e.env, "x.shape[0]", 4);
-    ValueId x = e.b.input("x", {s0}, DType::F32);
-    e.b.output(e.b.op(OpKind::Exp, {x}));
-    CpuGraphExecutor exe(e.b.build());
-    std::mt19937 rng(5);
-    std::vector<Tensor> in = {randomTensor(rng, {4}, Fill::Float)};
-    EXPECT_EQ(exe.prepare(in), nullptr);
-  }
-  {
-    Env e;
-    ValueId x = e.b.input("x", {4, 4}, DType::F32);
-    ValueId m = e.b.op(OpKind::Matmul, {x, x});
-    e.b.output(e.b.op(OpKind::Exp, {m}));
-    CpuGraphExecutor exe(e.b.build());
-    ASSERT_EQ(exe.graph().numNodes(), 2u);
-    std::mt19937 rng(6);
-    std::vector<Tensor> in = {randomTensor(rng, {4, 4}, Fill::Float)};
-    EXPECT_EQ(exe.prepare(in), nullptr);
-  }
+TEST(PreparedRun, SymbolicSizesArePinnedByThePreparedInputs) {
+  Env e;
+  SymInt s0 = dynamicSize(e.env, "x.shape[0]", 4);
+  ValueId x = e.b.input("x", {s0, 2}, DType::F32);
+  OpAttrs rs;
+  rs.shape = {s0 * SymInt(2)};
+  e.b.output(e.b.op(OpKind::Reshape, {x}, rs));
+  CpuGraphExecutor exe(e.b.build());
+  std::mt19937 rng(5);
+  std::vector<Tensor> four = {randomTensor(rng, {4, 2}, Fill::Float)};
+  std::unique_ptr<PreparedRun> prepared = exe.prepare(four);
+  ASSERT_NE(prepared, nullptr);
+  std::vector<Tensor> five = {randomTensor(rng, {5, 2}, Fill::Float)};
+  EXPECT_FALSE(prepared->accepts(five));
+  std::vector<Tensor> again = {randomTensor(rng, {4, 2}, Fill::Float)};
+  ASSERT_TRUE(prepared->accepts(again));
+  std::vector<Tensor> outs;
+  prepared->run(again, outs);
+  EXPECT_TRUE(sameTensor(outs[0], exe.run(again)[0], 0));
+  EXPECT_EQ(outs[0].shape(), Dims({8}));
+}
+
+TEST(PreparedRun, ASymbolTheInputsDoNotBindGetsNone) {
+  Env e;
+  // n comes with the call (an int argument): inputs of one size may meet several values of it.
+  SymInt s0 = dynamicSize(e.env, "x.shape[0]", 12), n = dynamicSize(e.env, "n", 3);
+  ValueId x = e.b.input("x", {s0}, DType::F32);
+  OpAttrs rs;
+  rs.shape = {n, -1};
+  e.b.output(e.b.op(OpKind::Reshape, {x}, rs));
+  CpuGraphExecutor exe(e.b.build());
+  std::mt19937 rng(8);
+  std::vector<Tensor> in = {randomTensor(rng, {12}, Fill::Float)};
+  EXPECT_EQ(exe.prepare(in), nullptr);
+}
+
+TEST(PreparedRun, GraphsOfSeveralStepsHaveNone) {
+  Env e;
+  ValueId x = e.b.input("x", {4, 4}, DType::F32);
+  ValueId m = e.b.op(OpKind::Matmul, {x, x});
+  e.b.output(e.b.op(OpKind::Exp, {m}));
+  CpuGraphExecutor exe(e.b.build());
+  ASSERT_EQ(exe.graph().numNodes(), 2u);
+  std::mt19937 rng(6);
+  std::vector<Tensor> in = {randomTensor(rng, {4, 4}, Fill::Float)};
+  EXPECT_EQ(exe.prepare(in), nullptr);
 }
 
 TEST(PreparedRun, OutputsMayBeInputsAndStepsMayTakeThemInAnyOrder) {

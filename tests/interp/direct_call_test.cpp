@@ -55,7 +55,7 @@ TEST(DirectCall, AStaticOneKernelGraphTakesItAfterItsFirstCall) {
 TEST(DirectCall, NotTakenWhenAGuardFailsAndOlderEntriesStillServe) {
   Script run;
   run(kBody);
-  // Static entries only (automatic dynamic would make the second one symbolic: no direct path).
+  // Static entries (automatic dynamic would make the second one serve both sizes).
   run("let g = compile(body, dynamic = false)\nlet r = g(a, b, c)\n");
   EXPECT_EQ(run.stats("g").directHits, 0);
   EXPECT_EQ(run("let x = ones([3])\nprint(g(x, x, x).tolist())\n"), "[2.0, 2.0, 2.0]\n");
@@ -66,9 +66,43 @@ TEST(DirectCall, NotTakenWhenAGuardFailsAndOlderEntriesStillServe) {
             "[1.5, -1.0, 4.0, 12.25] [2.0, 2.0, 2.0]\n");
   EXPECT_EQ(run.stats("g").compiles, 2);
   EXPECT_EQ(run.stats("g").directHits, 2);
-  // With automatic dynamic the second entry has symbolic sizes: the generic path serves it.
-  run("let r2 = f(a, b, c)\nlet r3 = f(x, x, x)\nlet r4 = f(x, x, x)\n");
-  EXPECT_EQ(run.stats("f").compiles, 2);
+}
+
+TEST(DirectCall, ADynamicGraphServesRepeatedSizesDirectly) {
+  Script run;
+  run("fn body(a, b, c) { return a * b + c }\nlet f = compile(body, dynamic = true)\n"
+      "let x4 = tensor([1.0, 2.0, 3.0, 4.0])\nlet x5 = tensor([1.0, 2.0, 3.0, 4.0, 5.0])\n");
+  EXPECT_EQ(run("print(f(x4, x4, x4).tolist(), f(x4, x4, x4).tolist())\n"),
+            "[2.0, 6.0, 12.0, 20.0] [2.0, 6.0, 12.0, 20.0]\n");
+  EXPECT_EQ(run.stats("f").directHits, 1);
+  // Other sizes: the generic path serves the call and prepares for them.
+  EXPECT_EQ(run("print(f(x5, x5, x5).tolist(), f(x5, x5, x5).tolist())\n"),
+            "[2.0, 6.0, 12.0, 20.0, 30.0] [2.0, 6.0, 12.0, 20.0, 30.0]\n");
+  EXPECT_EQ(run.stats("f").compiles, 1);
+  EXPECT_EQ(run.stats("f").directHits, 2);
+}
+
+TEST(DirectCall, SizesThatChangeAtEveryCallStopPreparing) {
+  Script run;
+  run("fn body(a) { return a * 2.0 }\nlet f = compile(body, dynamic = true)\n");
+  EXPECT_EQ(
+      run("let total = 0.0\nfor i in range(2, 12) { total = total + f(ones([i])).sum().item() }\n"
+          "print(total)\n"),
+      "130.0\n");
+  EXPECT_EQ(run.stats("f").compiles, 1);
+  EXPECT_EQ(run.stats("f").directHits, 0);
+  interp::FrameObj* frame = interp::frameOf(*run.interp.mainModule().lookup("f"));
+  ASSERT_EQ(frame->entries.size(), 1u);
+  EXPECT_TRUE(frame->entries[0]->direct.never);
+}
+
+TEST(DirectCall, ASymbolFromAnIntArgumentKeepsTheGenericPath) {
+  Script run;
+  run("fn body(x, n) { return x.reshape([n, -1]) }\nlet f = compile(body, dynamic = true)\n"
+      "let x = ones([12])\n");
+  EXPECT_EQ(run("print(f(x, 3).shape, f(x, 4).shape, f(x, 3).shape, f(x, 6).shape)\n"),
+            "shape([3, 4]) shape([4, 3]) shape([3, 4]) shape([6, 2])\n");
+  EXPECT_EQ(run.stats("f").compiles, 1);
   EXPECT_EQ(run.stats("f").directHits, 0);
 }
 
