@@ -21,8 +21,12 @@ class CpuGraphExecutor final : public ExecutorBase {
   using GraphExecutable::run;
   std::vector<Tensor> run(std::span<const Tensor> inputs,
                           std::span<const int64_t> symbolValues = {}) override;
+  /// For graphs of one step with constant shapes (cpu_prepared.cpp).
+  std::unique_ptr<PreparedRun> prepare(std::span<const Tensor> inputs) override;
 
  private:
+  class PreparedStep;
+
   Tensor launch(size_t index, const Step& s, std::span<const Tensor> args,
                 const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) override;
 

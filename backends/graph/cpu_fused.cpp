@@ -290,6 +290,18 @@ void toBoolInPlace(int32_t* o, int64_t n) {
 template <class In, class Reg>
 inline void gatherTile(const In* base, const int64_t* dims, const int64_t* strides, int64_t nd,
                        int64_t t0, int64_t n, Reg* __restrict dst, int64_t* idx) {
+  if (nd == 1) {  // one segment: no nd index to work out (most small elementwise bodies)
+    const In* __restrict p = base + t0 * strides[0];
+    const int64_t s = strides[0];
+    if (s == 1) {
+      for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k]);
+    } else if (s == 0) {
+      std::fill_n(dst, n, static_cast<Reg>(*p));
+    } else {
+      for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<Reg>(p[k * s]);
+    }
+    return;
+  }
   int64_t rem = t0, off = 0;
   for (int64_t d = nd - 1; d >= 0; --d) {
     idx[d] = rem % dims[d];
@@ -320,21 +332,7 @@ inline void gatherTile(const In* base, const int64_t* dims, const int64_t* strid
   }
 }
 
-/// Coalesced loop dims over the output and every loaded input (strides in elements).
-struct Plan {
-  Dims dims;                  // outer..inner, size-1 dims dropped, mergeable dims merged
-  std::vector<Dims> strides;  // per load
-};
-
-// Note [Fused runs do not allocate]
-// A cache-hit call of a small compiled function is mostly this kernel's fixed cost, so a run
-// fills per-thread scratch (vectors that keep their capacity) instead of fresh vectors: the plan
-// of a 4-element a * b + c had cost more instructions in malloc and free than in its loop.
-struct RunScratch {
-  Plan plan;
-  Dims outPlan, idx;
-  std::vector<uint8_t> oneElement;
-};
+using Launch = CpuFusedKernel::Launch;
 
 // The stride of input t along output dim d: 0 where t broadcasts (as broadcastStrides).
 int64_t broadcastStride(const Tensor& t, size_t nd, size_t d) {
@@ -344,9 +342,9 @@ int64_t broadcastStride(const Tensor& t, size_t nd, size_t d) {
   return t.shape()[i] == 1 ? 0 : t.strides()[i];
 }
 
-void makePlan(const Dims& shape, std::span<const Tensor> inputs, RunScratch& scratch) {
-  Plan& p = scratch.plan;
-  Dims& outPlan = scratch.outPlan;
+// Coalesced loop dims over the output and every input (strides in elements).
+void planLoops(const Dims& shape, std::span<const Tensor> inputs, Launch& p) {
+  Dims& outPlan = p.outStrides;
   p.dims.clear();
   outPlan.clear();
   p.strides.resize(inputs.size());
@@ -422,12 +420,40 @@ CpuFusedKernel::CpuFusedKernel(std::shared_ptr<const FusedProgram> program)
   }
 }
 
-TESSEL_ISA_CLONES void CpuFusedKernel::run(std::span<const Tensor> inputs,
-                                           const Tensor& out) const {
-  const auto& code = program_->code;
-  const int64_t total = out.numel();
-  TESSEL_ASSERT(inputs.size() == program_->numInputs, "fused: wrong operand count");
+// Note [Fused runs do not allocate]
+// A cache-hit call of a small compiled function is mostly this kernel's fixed cost, so a run
+// fills per-thread scratch (vectors that keep their capacity) instead of fresh vectors: the plan
+// of a 4-element a * b + c had cost more instructions in malloc and free than in its loop. A
+// caller that knows the operands' shapes and strides in advance skips even that: it prepares
+// the launch once and calls runPrepared() (Note [Prepared runs] in executable.h).
+void CpuFusedKernel::run(std::span<const Tensor> inputs, const Tensor& out) const {
   TESSEL_ASSERT(out.isContiguous(), "fused: output must be contiguous");
+  thread_local Launch launch;
+  prepare(inputs, out.shape(), launch);
+  runPrepared(launch, inputs, out);
+}
+
+void CpuFusedKernel::prepare(std::span<const Tensor> inputs, const Dims& outShape,
+                             Launch& launch) const {
+  const auto& code = program_->code;
+  TESSEL_ASSERT(inputs.size() == program_->numInputs, "fused: wrong operand count");
+  launch.total = backends::numelOf(outShape);
+  // Which temporaries hold one-element values (pow's x * x rule).
+  launch.oneElement.assign(code.size(), 0);
+  for (size_t x = 0; x < code.size(); ++x) {
+    const FusedInstr& ins = code[x];
+    if (ins.kind == Kind::Load) launch.oneElement[x] = inputs[ins.input].numel() == 1;
+    if (ins.kind == Kind::Op) launch.oneElement[x] = launch.total == 1;
+    if (ins.kind == Kind::Scalar) launch.oneElement[x] = 1;
+  }
+  planLoops(outShape, inputs, launch);
+}
+
+TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
+                                                   std::span<const Tensor> inputs,
+                                                   const Tensor& out) const {
+  const auto& code = program_->code;
+  const int64_t total = launch.total;
   if (total == 0) return;
 
   thread_local std::vector<float> fbuf;
@@ -446,46 +472,39 @@ TESSEL_ISA_CLONES void CpuFusedKernel::run(std::span<const Tensor> inputs,
     return o;
   };
 
-  thread_local RunScratch scratch;
-  // Per run: which temporaries hold one-element values (pow's x * x rule), and scalar fills.
-  std::vector<uint8_t>& oneElement = scratch.oneElement;
-  oneElement.assign(code.size(), 0);
+  // Scalars fill their registers once per run, as far as the first tile reaches.
+  const int64_t filled = std::min(kTile, total);
   for (size_t x = 0; x < code.size(); ++x) {
     const FusedInstr& ins = code[x];
-    if (ins.kind == Kind::Load) oneElement[x] = inputs[ins.input].numel() == 1;
-    if (ins.kind == Kind::Op) oneElement[x] = total == 1;
     if (ins.kind != Kind::Scalar) continue;
-    oneElement[x] = 1;
     if (ins.dtype == DType::F32)
-      std::fill_n(fr.f + reg_[x] * kTile, kTile, static_cast<float>(ins.scalar));
+      std::fill_n(fr.f + reg_[x] * kTile, filled, static_cast<float>(ins.scalar));
     else
-      std::fill_n(fr.i + reg_[x] * kTile, kTile,
+      std::fill_n(fr.i + reg_[x] * kTile, filled,
                   ins.dtype == DType::Bool ? int32_t(ins.scalar != 0) : int32_t(ins.scalar));
   }
-
-  makePlan(out.shape(), inputs, scratch);
-  const Plan& plan = scratch.plan;
-  const int64_t nd = static_cast<int64_t>(plan.dims.size());
-  Dims& idx = scratch.idx;
-  idx.assign(nd, 0);
+  const std::vector<uint8_t>& oneElement = launch.oneElement;
+  const int64_t nd = static_cast<int64_t>(launch.dims.size());
+  thread_local Dims idx;  // gatherTile's nd index, set afresh at every gather
+  idx.resize(nd);
 
   for (int64_t t0 = 0; t0 < total; t0 += kTile) {
     const int64_t n = std::min(kTile, total - t0);
     for (int x : loads_) {
       const FusedInstr& ins = code[x];
       const Tensor& t = inputs[ins.input];
-      const int64_t* st = plan.strides[ins.input].data();
+      const int64_t* st = launch.strides[ins.input].data();
       switch (t.dtype()) {
         case DType::F32:
-          gatherTile(t.data<float>(), plan.dims.data(), st, nd, t0, n, fr.f + reg_[x] * kTile,
+          gatherTile(t.data<float>(), launch.dims.data(), st, nd, t0, n, fr.f + reg_[x] * kTile,
                      idx.data());
           break;
         case DType::I32:
-          gatherTile(t.data<int32_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile,
+          gatherTile(t.data<int32_t>(), launch.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile,
                      idx.data());
           break;
         case DType::Bool:
-          gatherTile(t.data<uint8_t>(), plan.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile,
+          gatherTile(t.data<uint8_t>(), launch.dims.data(), st, nd, t0, n, fr.i + reg_[x] * kTile,
                      idx.data());
           break;
       }

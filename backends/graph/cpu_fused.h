@@ -26,10 +26,29 @@ class CpuFusedKernel {
  public:
   static constexpr int64_t kTile = 1024;
 
+  /// What a run works out from the shapes and strides of its operands before its tile loop:
+  /// the coalesced loop dims, each operand's strides along them, and which temporaries hold
+  /// one element. Equal operand shapes and strides give an equal launch, so a caller that
+  /// knows them in advance prepares it once (Note [Prepared runs] in executable.h).
+  struct Launch {
+    backends::Dims dims;                  // outer..inner, size-1 dims dropped, merged
+    std::vector<backends::Dims> strides;  // per input, along `dims` (0: broadcast)
+    backends::Dims outStrides;            // the output's, along `dims`
+    std::vector<uint8_t> oneElement;      // per instruction (pow's x * x rule)
+    int64_t total = 0;                    // output elements
+  };
+
   explicit CpuFusedKernel(std::shared_ptr<const FusedProgram> program);
   /// Fills `out` (fresh, contiguous, the fused value's shape and dtype) from `inputs`, each
   /// broadcastable to out's shape.
   void run(std::span<const backends::Tensor> inputs, const backends::Tensor& out) const;
+  /// The launch of a run on `inputs` into an output of `outShape` (reuses `launch`'s memory).
+  void prepare(std::span<const backends::Tensor> inputs, const backends::Dims& outShape,
+               Launch& launch) const;
+  /// run() with a launch prepare() made for operands of these very shapes and strides; `out`
+  /// is fresh and contiguous, as for run().
+  void runPrepared(const Launch& launch, std::span<const backends::Tensor> inputs,
+                   const backends::Tensor& out) const;
 
   const FusedProgram& program() const { return *program_; }
   int numFloatRegs() const { return numRegs_[0]; }

@@ -23,6 +23,29 @@ struct RunStats {
   uint64_t bytesAllocated = 0;  ///< last run: their bytes
 };
 
+// Note [Prepared runs]
+// Called again with inputs of the same sizes and strides, a graph runs exactly as it did: the
+// symbols (bound by those sizes), the steps' signatures and attributes, and the kernels' loop
+// plans all come out the same. run() still works all of that out again (it serves any sizes the
+// guards admit), which on a 4-element body costs more than the arithmetic. prepare() does it
+// once, for inputs laid out like the ones it is given, and returns a PreparedRun; accepts()
+// tells whether a call's inputs are laid out that way (the same dtypes, devices, sizes and
+// strides: a handful of compares, not the symbolic re-check of run()), and run() then goes
+// straight to the kernels. Sizes pinned this way stand in for symbols only where the inputs'
+// sizes bind every symbol the graph reads: one that comes with the call instead (an int
+// argument's, an .item() read before the graph) gets no prepared run. A backend prepares what
+// it can and returns null for the rest (cpu: graphs of one step that is not data-dependent;
+// vulkan and tpu: none): callers fall back to GraphExecutable::run. The compiler's direct
+// cache-hit path is the caller (Note [Direct cache-hit calls] in interp/compile/direct_call.h).
+class PreparedRun {
+ public:
+  virtual ~PreparedRun() = default;
+  /// Whether `inputs` have the dtypes, devices, sizes and strides this run was prepared for.
+  virtual bool accepts(std::span<const Tensor> inputs) const = 0;
+  /// Runs the graph on inputs it accepts; `outs` (cleared first) gets its outputs.
+  virtual void run(std::span<const Tensor> inputs, std::vector<Tensor>& outs) = 0;
+};
+
 class GraphExecutable {
  public:
   virtual ~GraphExecutable() = default;
@@ -39,6 +62,13 @@ class GraphExecutable {
   std::vector<Tensor> run(std::initializer_list<Tensor> inputs,
                           std::span<const int64_t> symbolValues = {}) {
     return run(std::span<const Tensor>(inputs.begin(), inputs.size()), symbolValues);
+  }
+
+  /// A run prepared for inputs laid out like `inputs`, or null where this backend or graph
+  /// has none (Note [Prepared runs]). The executable must outlive it.
+  virtual std::unique_ptr<PreparedRun> prepare(std::span<const Tensor> inputs) {
+    (void)inputs;
+    return nullptr;
   }
 
   /// The optimized graph this executable runs.

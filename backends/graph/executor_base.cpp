@@ -152,6 +152,12 @@ void ExecutorBase::bindInputs(std::span<const Tensor> inputs,
                          " (pass one value per symbol, or inputs whose sizes bind it)");
 }
 
+const SymbolValues& ExecutorBase::bindFromInputs(std::span<const Tensor> inputs) {
+  bindInputs(inputs, {});
+  checkAsserts(initialAsserts_);
+  return syms_;
+}
+
 void ExecutorBase::checkAsserts(const std::vector<uint32_t>& which) const {
   for (uint32_t i : which) {
     const RuntimeAssert& a = graph_.runtimeAsserts()[i];

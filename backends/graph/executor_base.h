@@ -52,6 +52,10 @@ class ExecutorBase : public GraphExecutable {
   /// Binds the symbols, runs every step through launch() and returns the outputs.
   std::vector<Tensor> runSteps(std::span<const Tensor> inputs,
                                std::span<const int64_t> symbolValues);
+  /// The symbol values the sizes of `inputs` bind on their own (no values come with them),
+  /// with the runtime asserts checkable then checked: what stays fixed for inputs of exactly
+  /// these sizes (Note [Prepared runs]). Throws as run() does where they bind too little.
+  const SymbolValues& bindFromInputs(std::span<const Tensor> inputs);
 
   /// Runs step `index` on `args` with its signature and attributes evaluated for this run
   /// (for a data-dependent op `sig` has no meaning: it sizes its output itself).

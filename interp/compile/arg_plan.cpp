@@ -92,19 +92,27 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat,
   return "";
 }
 
+bool holds(const GlobalGuard& g) {
+  const Value& now = g.module->globals[g.slot];
+  return g.byIdentity ? (now.isHeap() && now.asObject() == g.expected.asObject())
+                      : (now.type() == g.expected.type() && valuesEqual(now, g.expected));
+}
+
 }  // namespace
 
 std::string matchGlobals(const std::vector<GlobalGuard>& globals) {
-  for (const GlobalGuard& g : globals) {
-    const Value& now = g.module->globals[g.slot];
-    bool same = g.byIdentity ? (now.isHeap() && now.asObject() == g.expected.asObject())
-                             : (now.type() == g.expected.type() && valuesEqual(now, g.expected));
-    if (!same)
+  for (const GlobalGuard& g : globals)
+    if (!holds(g))
       return "global '" + g.name + "': expected " +
              (g.byIdentity ? "the same object as when compiled" : repr(g.expected)) + ", got " +
-             repr(now);
-  }
+             repr(g.module->globals[g.slot]);
   return "";
+}
+
+bool globalsHold(const std::vector<GlobalGuard>& globals) {
+  for (const GlobalGuard& g : globals)
+    if (!holds(g)) return false;
+  return true;
 }
 
 std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat,

@@ -60,6 +60,8 @@ struct GlobalGuard {
 };
 /// "" when every global still matches, else the reason.
 std::string matchGlobals(const std::vector<GlobalGuard>& globals);
+/// Whether every global still matches (matchGlobals without the reason).
+bool globalsHold(const std::vector<GlobalGuard>& globals);
 
 /// The flattened view of one call: graph inputs and guard inputs.
 struct FlatArgs {

@@ -362,9 +362,17 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
     return interp.call(frame.function, a.positional, a.site, a.kwNames, kw);
   }
   auto* fn = frame.function.as<FunctionObj>();
+  // Positional arguments, one per parameter, are already the canonical list bindParams makes:
+  // such a call tries the direct path first (Note [Direct cache-hit calls]).
+  const bool direct = a.kwNames.empty() && a.positional.size() == fn->proto->params.size() &&
+                      !frame.fellBack && !frame.hasBreaks;
+  if (direct) {
+    // A call that breaks the signature fails before any work (language.md).
+    if (fn->proto->hasSignature) checkCallSignature(interp, *fn, a.positional, a.site);
+    if (std::optional<Value> result = callDirect(frame, a.positional)) return *result;
+  }
   std::vector<Value> args = bindParams(*fn, a);
-  // A call that breaks the signature fails before any work (language.md).
-  if (fn->proto->hasSignature) checkCallSignature(interp, *fn, args, a.site);
+  if (fn->proto->hasSignature && !direct) checkCallSignature(interp, *fn, args, a.site);
   // Called from a broken statement of another compiled function: this one's blocks are not
   // that function's regions.
   ScopedBlockRunner ownBlocks(interp.evaluator(), nullptr);
@@ -377,7 +385,9 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   std::string reason;
   if (Entry* hit = findEntry(frame, frame.entries, args, flat, reason)) {
     countHit(frame, *hit);
-    return runEntry(*hit, flat);
+    Value result = runEntry(*hit, flat);
+    prepareDirect(*hit, flat);
+    return result;
   }
   ++frame.stats.cacheMisses;
   CompilerState& state = frame.state;
@@ -423,7 +433,9 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   frame.entries.push_back(std::move(entry));
   std::string r = entryMismatch(frame, installed, args, flat);
   TESSEL_ASSERT(r.empty(), "a fresh entry rejects the call it was traced for: " + r);
-  return rebuildOutput(installed.output, firstRun(frame, installed, flat));
+  Value result = rebuildOutput(installed.output, firstRun(frame, installed, flat));
+  prepareDirect(installed, flat);
+  return result;
 }
 
 }  // namespace

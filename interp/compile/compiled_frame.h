@@ -15,6 +15,7 @@
 #include "backends/graph/executable.h"
 #include "backends/graph/sym_eval.h"
 #include "interp/compile/arg_plan.h"
+#include "interp/compile/direct_call.h"
 #include "interp/evaluator.h"
 #include "interp/objects.h"
 #include "shapes/guard_program.h"
@@ -41,6 +42,7 @@ struct Entry {
   ArgPlan plan;                           // how arguments are checked and flattened
   shapes::GuardProgram guards;            // over plan's size/int sources, in order
   std::unique_ptr<graph::GraphExecutable> executable;
+  DirectCall direct;                    // after `executable`, whose prepared run it holds
   OutputTemplate output;                // rebuilds the returned value from graph outputs
   // A region's end (regions.h): how its statements finished, and the slots they changed.
   Flow flow = Flow::Return;
@@ -70,6 +72,7 @@ struct CodeState {
 
 struct FrameStats {
   int64_t compiles = 0, cacheHits = 0, cacheMisses = 0, recompiles = 0, fallbacks = 0;
+  int64_t directHits = 0;   // cache hits served by the direct path (direct_call.h; tests)
   int64_t graphBreaks = 0;  // distinct statements that broke a graph
   double compileMs = 0, traceMs = 0, solverMs = 0, codegenMs = 0;
   std::vector<std::string> reasons;

@@ -29,6 +29,13 @@ using shapes::ShapeEnv;
 using shapes::SymInt;
 using shapes::SymShape;
 
+/// A shape environment, current while the test builds a graph, and a builder over it.
+struct Env {
+  ShapeEnv env;
+  shapes::ScopedShapeEnv scope{&env};
+  GraphBuilder b{&env};
+};
+
 /// What kind of data a random input holds.
 enum class Fill { Float, Positive, Bool, Int, Index };
 

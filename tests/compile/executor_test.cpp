@@ -5,12 +5,6 @@
 namespace tessel::graph::testing {
 namespace {
 
-struct Env {
-  ShapeEnv env;
-  shapes::ScopedShapeEnv scope{&env};
-  GraphBuilder b{&env};
-};
-
 // relu(x @ w + b).sum(dims=[1]) with a closed-over weight and bias.
 TEST(Executor, OneGraphServesEverySizeItsGuardsAdmit) {
   Env e;

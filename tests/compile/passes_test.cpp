@@ -16,12 +16,6 @@ size_t countKind(const Graph& g, ValueKind k) {
   return n;
 }
 
-struct Env {
-  ShapeEnv env;
-  shapes::ScopedShapeEnv scope{&env};
-  GraphBuilder b{&env};
-};
-
 TEST(DeadCode, RemovesValuesNoOutputNeeds) {
   Env e;
   SymInt s0 = dynamicSize(e.env, "x.shape[0]", 5);
