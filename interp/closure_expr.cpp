@@ -34,29 +34,57 @@ bool testConst(const CExpr& self, Frame&, Evaluator& ev) {
 }
 CConst::CConst(Expr* e, Value v) : CExpr(e, runConst, testConst), value(std::move(v)) {}
 
+// Note [Built-in slots]
+// A global that the module does not define is a built-in (`len`, `str`, `abs`), which the
+// tree walk looks up by name in the prelude at every read. The prelude's slots never move
+// (ModuleObj::slotOf only appends), so a global's node keeps the prelude slot found at its
+// first such read and reads that slot from then on. The module's own global is still checked
+// first (a later definition shadows the built-in, as in the tree walk) and the prelude's value
+// is read each time, so the cache holds no value that could go stale.
 struct CSlot : CExpr {
   CSlot(Expr* e, Run r, uint32_t s) : CExpr(e, r, testValue), slot(s) {}
   uint32_t slot;
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  mutable const ModuleObj* prelude = nullptr;  // whose slot builtinSlot is
+  mutable uint32_t builtinSlot = kNoSlot;
 };
+// The built-in a global names when its module does not define it, or nullptr.
+const Value* builtinOf(const CSlot& s, Evaluator& ev) {
+  ModuleObj& prelude = ev.interpreter().prelude();
+  if (s.prelude != &prelude) {
+    auto it = prelude.globalIndex.find(static_cast<Name*>(s.src)->name);
+    if (it == prelude.globalIndex.end()) return nullptr;
+    s.prelude = &prelude;
+    s.builtinSlot = it->second;
+  }
+  const Value& b = prelude.globals[s.builtinSlot];
+  return b.is(Type::Undefined) ? nullptr : &b;
+}
 Value runLocal(const CExpr& self, Frame& f, Evaluator& ev) {
   const Value& v = f.slots[static_cast<const CSlot&>(self).slot];
   if (!v.is(Type::Undefined)) [[likely]]
     return v;
   return ev.eval(self.src, f);  // the NameError
 }
+// A global its module does not define (kept out of runGlobal: Note [Frameless fast paths]).
+[[gnu::noinline]] Value runUndefinedGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
+  if (const Value* b = builtinOf(static_cast<const CSlot&>(self), ev)) return *b;
+  return ev.eval(self.src, f);  // the NameError
+}
 Value runGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
   const Value& v = f.module->globals[static_cast<const CSlot&>(self).slot];
   if (!v.is(Type::Undefined)) [[likely]]
     return v;
-  return ev.eval(self.src, f);  // a built-in, or the NameError
+  return runUndefinedGlobal(self, f, ev);
 }
 
 // An operand of a binary operator or a comparison, read without a call where the AST says
-// what it is: a local slot (by reference), a literal (kept as a Value), or anything else.
-enum class Opnd : uint8_t { Any, Local, Const };
+// what it is: a local or global slot (by reference), a literal (kept as a Value), or anything
+// else. Globals are what top-level loops read.
+enum class Opnd : uint8_t { Any, Local, Global, Const };
 struct COperand {
-  CExpr* node = nullptr;  // Any; for Local, what raises when the slot is unassigned
-  uint32_t slot = 0;      // Local
+  CExpr* node = nullptr;  // Any; for a slot, what raises when it is unassigned (or a built-in)
+  uint32_t slot = 0;      // Local, Global
   Value value;            // Const
 };
 
@@ -66,8 +94,8 @@ template <Opnd K>
   if constexpr (K == Opnd::Const) {
     return o.value;
   } else {
-    if constexpr (K == Opnd::Local) {
-      const Value& v = f.slots[o.slot];
+    if constexpr (K == Opnd::Local || K == Opnd::Global) {
+      const Value& v = K == Opnd::Local ? f.slots[o.slot] : f.module->globals[o.slot];
       if (!v.is(Type::Undefined)) [[likely]]
         return v;
     }
@@ -82,9 +110,34 @@ struct CBinary : CExpr {
   COperand lhs, rhs;
 };
 
+// Note [Frameless fast paths]
+// A handler that may call out (to an operand's node, to the generic operator) saves registers
+// and builds a stack frame on entry, which costs about as much as `n - 1` itself. When both
+// operands are locals or constants, the int case needs no call, so it is tested in a handler
+// of its own that needs no frame, and everything else is a tail call of the full handler
+// (noinline, so that it stays a call and the fast path stays frameless). An unassigned local
+// or global is Undefined, not Int, so the full handler raises its NameError (or reads the
+// built-in), as before.
+template <Opnd K>
+[[gnu::always_inline]] inline const Value& peek(const COperand& o, Frame& f) {
+  static_assert(K != Opnd::Any);
+  if constexpr (K == Opnd::Const)
+    return o.value;
+  else if constexpr (K == Opnd::Local)
+    return f.slots[o.slot];
+  else
+    return f.module->globals[o.slot];
+}
+
+// An operand that is neither a local nor a constant leaves no fast path to try first: such
+// pairs run the full handler directly.
+constexpr bool hasFastPath(Opnd l, Opnd r) {
+  return l != Opnd::Any && r != Opnd::Any;
+}
+
 // evalBinary: ints and floats inline, everything else through the generic operator.
 template <Opnd L, Opnd R>
-Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
+[[gnu::noinline]] Value runBinaryFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& b = static_cast<const CBinary&>(self);
   Value lt, rt;
   const Value& lhs = fetch<L>(b.lhs, f, ev, lt);
@@ -98,6 +151,19 @@ Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
   }
   return ev.applyBinary(static_cast<Binary*>(self.src), lhs, rhs);
 }
+template <Opnd L, Opnd R>
+Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
+  if constexpr (hasFastPath(L, R)) {
+    auto& b = static_cast<const CBinary&>(self);
+    const Value& lhs = peek<L>(b.lhs, f);
+    const Value& rhs = peek<R>(b.rhs, f);
+    int64_t r;
+    if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(b.op, lhs.asInt(), rhs.asInt(), r))
+      [[likely]]
+      return Value::integer(r);
+  }
+  return runBinaryFull<L, R>(self, f, ev);
+}
 
 struct CCompare : CExpr {
   CCompare(Expr* e, Run r, Test t) : CExpr(e, r, t) {}
@@ -105,9 +171,10 @@ struct CCompare : CExpr {
   COperand lhs, rhs;
 };
 
-// evalCompare and conditionSlow for one comparison (chains go to the tree walk).
+// evalCompare and conditionSlow for one comparison (chains go to the tree walk), with
+// frameless fast paths for locals and constants (Note [Frameless fast paths]).
 template <Opnd L, Opnd R>
-Value runCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+[[gnu::noinline]] Value runCompareFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCompare&>(self);
   Value lt, rt;
   const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
@@ -120,7 +187,7 @@ Value runCompare(const CExpr& self, Frame& f, Evaluator& ev) {
   return ev.applyCompare(static_cast<Compare*>(self.src), f, lhs, rhs);
 }
 template <Opnd L, Opnd R>
-bool testCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+[[gnu::noinline]] bool testCompareFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCompare&>(self);
   Value lt, rt;
   const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
@@ -132,6 +199,36 @@ bool testCompare(const CExpr& self, Frame& f, Evaluator& ev) {
   }
   return ev.truthOf(ev.applyCompare(static_cast<Compare*>(self.src), f, lhs, rhs), self.src);
 }
+// Whether both operands are ints that compare as c.op says; ok is false when they are not ints
+// (or the operator needs more than the ints, as `in` does).
+template <Opnd L, Opnd R>
+[[gnu::always_inline]] inline bool compareFast(const CCompare& c, Frame& f, bool& ok) {
+  const Value& lhs = peek<L>(c.lhs, f);
+  const Value& rhs = peek<R>(c.rhs, f);
+  ok = false;
+  if (!lhs.is(Type::Int) || !rhs.is(Type::Int)) return false;
+  return compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
+}
+template <Opnd L, Opnd R>
+Value runCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  if constexpr (hasFastPath(L, R)) {
+    bool ok;
+    bool holds = compareFast<L, R>(static_cast<const CCompare&>(self), f, ok);
+    if (ok) [[likely]]
+      return Value::boolean(holds);
+  }
+  return runCompareFull<L, R>(self, f, ev);
+}
+template <Opnd L, Opnd R>
+bool testCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  if constexpr (hasFastPath(L, R)) {
+    bool ok;
+    bool holds = compareFast<L, R>(static_cast<const CCompare&>(self), f, ok);
+    if (ok) [[likely]]
+      return holds;
+  }
+  return testCompareFull<L, R>(self, f, ev);
+}
 
 // One handler per pair of operand kinds (the kinds are template arguments, so that the reads
 // compile to direct loads).
@@ -140,6 +237,8 @@ auto pickRight(Opnd r) {
   switch (r) {
     case Opnd::Local:
       return Pick<L, Opnd::Local>::get();
+    case Opnd::Global:
+      return Pick<L, Opnd::Global>::get();
     case Opnd::Const:
       return Pick<L, Opnd::Const>::get();
     default:
@@ -151,6 +250,8 @@ auto pick(Opnd l, Opnd r) {
   switch (l) {
     case Opnd::Local:
       return pickRight<Pick, Opnd::Local>(r);
+    case Opnd::Global:
+      return pickRight<Pick, Opnd::Global>(r);
     case Opnd::Const:
       return pickRight<Pick, Opnd::Const>(r);
     default:
@@ -159,15 +260,17 @@ auto pick(Opnd l, Opnd r) {
 }
 template <Opnd L, Opnd R>
 struct BinaryRun {
-  static CExpr::Run get() { return runBinary<L, R>; }
+  static CExpr::Run get() { return hasFastPath(L, R) ? runBinary<L, R> : runBinaryFull<L, R>; }
 };
 template <Opnd L, Opnd R>
 struct CompareRun {
-  static CExpr::Run get() { return runCompare<L, R>; }
+  static CExpr::Run get() { return hasFastPath(L, R) ? runCompare<L, R> : runCompareFull<L, R>; }
 };
 template <Opnd L, Opnd R>
 struct CompareTest {
-  static CExpr::Test get() { return testCompare<L, R>; }
+  static CExpr::Test get() {
+    return hasFastPath(L, R) ? testCompare<L, R> : testCompareFull<L, R>;
+  }
 };
 
 struct CCall : CExpr {
@@ -281,6 +384,7 @@ Value runDictLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& d = static_cast<const CList&>(self);
   return atSpan(self.src->span, [&] {
     Ref<DictObj> out = make<DictObj>();
+    out->entries.reserve(d.elems.size());  // one allocation for a record's fields
     for (size_t i = 0; i < d.elems.size(); ++i) {
       Value k = d.elems[i]->run(*d.elems[i], f, ev);
       if (!k.is(Type::Str))
@@ -317,9 +421,12 @@ COperand operandOf(ClosureCompiler& cc, Expr* e, Opnd& kind) {
   }
   o.node = cc.expr(e);
   kind = Opnd::Any;
-  if (e->kind == ExprKind::Name && static_cast<Name*>(e)->ref.kind == VarRef::Kind::Local) {
-    kind = Opnd::Local;
-    o.slot = static_cast<Name*>(e)->ref.index;
+  if (e->kind == ExprKind::Name) {
+    const VarRef& ref = static_cast<Name*>(e)->ref;
+    if (ref.kind == VarRef::Kind::Local || ref.kind == VarRef::Kind::Global) {
+      kind = ref.kind == VarRef::Kind::Local ? Opnd::Local : Opnd::Global;
+      o.slot = ref.index;
+    }
   }
   return o;
 }

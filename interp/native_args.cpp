@@ -16,6 +16,7 @@ ArgBinder::ArgBinder(const char* fn, CallArgs& args, std::initializer_list<const
     : fn_(fn), count_(params.size()) {
   TESSEL_ASSERT(count_ <= kMaxParams, std::string(fn) + "() has too many parameters for ArgBinder");
   std::copy(params.begin(), params.end(), names_);
+  std::fill_n(bound_, count_, nullptr);  // only the parameters': natives are called in loops
   if (args.positional.size() > count_)
     throwUserError(ErrorKind::TypeError, std::string(fn) + "() takes at most " +
                                              std::to_string(count_) + " arguments (" +

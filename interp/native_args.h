@@ -33,7 +33,7 @@ class ArgBinder {
   const char* fn_;
   size_t count_;
   const char* names_[kMaxParams];
-  const Value* bound_[kMaxParams] = {};
+  const Value* bound_[kMaxParams];  // the first count_ are set by the constructor
 };
 
 /// "expected int, got str" style helpers for natives that check one value.

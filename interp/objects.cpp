@@ -51,10 +51,14 @@ void destroyObject(Object* o) {
 // Most dicts are records of a few fields ({"x": 1, "y": 2}). Below kIndexedSize entries a
 // scan of `entries` finds a key faster than hashing it, and building such a dict allocates no
 // hash nodes; the index is built when the dict grows past that size, and kept from then on.
+// The scan rejects a key by its size and first byte before comparing the rest: record fields
+// ("x", "y", "name") mostly differ there, and a call of memcmp costs more than the scan itself.
 Value* DictObj::find(const std::string& key) {
   if (index.empty()) {
+    size_t size = key.size();
+    char first = size ? key[0] : '\0';
     for (auto& [k, v] : entries)
-      if (k == key) return &v;
+      if (k.size() == size && (size == 0 || (k[0] == first && k == key))) return &v;
     return nullptr;
   }
   auto it = index.find(key);
