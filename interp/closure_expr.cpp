@@ -1,6 +1,8 @@
 // Closure code for expressions (Note [Closure code] in closure_code.h): the node handlers, and
 // the compiler that picks one for each expression. Each handler attaches errors where its
 // tree-walk counterpart in eval_expr.cpp / eval_call.cpp does (Note [Spans]).
+#include <unordered_set>
+
 #include "interp/attributes.h"
 #include "interp/closure_code.h"
 #include "interp/diagnostics.h"
@@ -278,6 +280,7 @@ struct CCall : CExpr {
   CExpr* callee = nullptr;  // the receiver for a method call
   uint32_t slot = 0;        // a global callee's
   std::vector<const CExpr*> args;
+  int64_t arity = -2;  // the FnProto::plainArity a plain call matches; -2 (none) with keywords
 };
 // `f(...)` with `f` a global: the common call (evalCall).
 Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -286,10 +289,8 @@ Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
   const Value& g = f.module->globals[c.slot];
   if (g.is(Type::Function)) {
     auto* fn = g.as<FunctionObj>();
-    ClosureCode* code = fn->proto->code.get();
-    size_t n = c.args.size();
-    if (code && code->plainCall && n == fn->proto->params.size() && call->kwNames.empty())
-      return ev.callPlain(fn, c.args.data(), n, f, self.src->span);
+    if (fn->proto->plainArity == c.arity)
+      return ev.callPlain(fn, c.args.data(), c.args.size(), f, self.src->span);
   }
   if (g.is(Type::Undefined)) [[unlikely]]
     return ev.callCompiled(call, c.callee->run(*c.callee, f, ev), c.args.data(), f);
@@ -313,10 +314,17 @@ struct CPair : CExpr {
   CExpr* c = nullptr;
 };
 // `xs[i]`, `d[k]` with one plain subscript (evalIndex; errors at the Index, as in evalNode).
+// The object and the subscript are operands, so that `p["x"]` or `xs[k]` reads both in place.
+struct CIndex : CExpr {
+  CIndex(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  COperand object, index;
+};
+template <Opnd L, Opnd R>
 Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
-  auto& x = static_cast<const CPair&>(self);
-  Value object = x.a->run(*x.a, f, ev);
-  Value index = x.b->run(*x.b, f, ev);
+  auto& x = static_cast<const CIndex&>(self);
+  Value ot, it;
+  const Value& object = fetch<L>(x.object, f, ev, ot);
+  const Value& index = fetch<R>(x.index, f, ev, it);
   if (object.is(Type::List) && index.is(Type::Int)) {
     const auto& items = object.as<ListObj>()->items;
     int64_t i = index.asInt(), n = static_cast<int64_t>(items.size());
@@ -327,6 +335,10 @@ Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
   }
   return ev.indexOp(static_cast<Index*>(self.src), object, index);
 }
+template <Opnd L, Opnd R>
+struct IndexRun {
+  static CExpr::Run get() { return runIndex<L, R>; }
+};
 
 // The nodes below, like evalNode, turn a UserError into a ScriptError at the node (atSpan).
 Value runAttr(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -361,6 +373,7 @@ struct CList : CExpr {
   CList(Expr* e, Run r) : CExpr(e, r, testValue) {}
   std::vector<CExpr*> elems;
   std::vector<CExpr*> values;  // a dict's
+  std::vector<const std::string*> recordKeys;  // a record's (runRecordLit)
 };
 Value runListLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& l = static_cast<const CList&>(self);
@@ -396,10 +409,44 @@ Value runDictLit(const CExpr& self, Frame& f, Evaluator& ev) {
     return out.value();
   });
 }
+// `{"x": x, "y": y}`: a dict literal whose keys are distinct string literals, so that each
+// field is appended without looking for an earlier one.
+Value runRecordLit(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& d = static_cast<const CList&>(self);
+  return atSpan(self.src->span, [&] {
+    Ref<DictObj> out = make<DictObj>();
+    out->entries.reserve(d.values.size());
+    for (size_t i = 0; i < d.values.size(); ++i)
+      out->insertNew(*d.recordKeys[i], d.values[i]->run(*d.values[i], f, ev));
+    return out.value();
+  });
+}
+
+// The keys of a dict literal when they are distinct string literals, else empty.
+std::vector<const std::string*> recordKeysOf(DictLit* d) {
+  std::vector<const std::string*> keys;
+  std::unordered_set<std::string_view> seen;
+  for (Expr* k : d->keys) {
+    if (k->kind != ExprKind::StrLit) return {};
+    const std::string& key = static_cast<StrLit*>(k)->value;
+    if (!seen.insert(key).second) return {};
+    keys.push_back(&key);
+  }
+  return keys;
+}
 
 }  // namespace
 
 namespace {
+
+// How a left operand of kind l is read when the right one is of kind r. A global read by
+// reference would see what the right operand's code assigns to it, and could dangle if that
+// code defined new globals (the module's slots would move): before an operand that runs
+// code, a global is read as a value, as the tree walk reads it. A local cannot change under
+// its frame, nor move.
+Opnd readFirst(Opnd l, Opnd r) {
+  return l == Opnd::Global && r == Opnd::Any ? Opnd::Any : l;
+}
 
 COperand operandOf(ClosureCompiler& cc, Expr* e, Opnd& kind) {
   COperand o;
@@ -456,6 +503,7 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       Opnd l, r;
       COperand lhs = operandOf(*this, b->lhs, l);
       COperand rhs = operandOf(*this, b->rhs, r);
+      l = readFirst(l, r);
       auto* n = node<CBinary>(e, pick<BinaryRun>(l, r));
       n->op = b->op;
       n->lhs = std::move(lhs);
@@ -468,6 +516,7 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       Opnd l, r;
       COperand lhs = operandOf(*this, c->operands[0], l);
       COperand rhs = operandOf(*this, c->operands[1], r);
+      l = readFirst(l, r);
       auto* n = node<CCompare>(e, pick<CompareRun>(l, r), pick<CompareTest>(l, r));
       n->op = c->ops[0];
       n->lhs = std::move(lhs);
@@ -488,14 +537,18 @@ CExpr* ClosureCompiler::expr(Expr* e) {
         if (global) n->slot = name->ref.index;
       }
       for (Expr* a : c->args) n->args.push_back(expr(a));
+      if (c->kwNames.empty()) n->arity = static_cast<int64_t>(c->args.size());
       return n;
     }
     case ExprKind::Index: {
       auto* x = static_cast<Index*>(e);
       if (x->subs.size() != 1 || x->hasTuple || x->subs[0].kind != Subscript::Kind::Single) break;
-      auto* n = node<CPair>(e, runIndex);
-      n->a = expr(x->object);
-      n->b = expr(x->subs[0].index);
+      Opnd l, r;
+      COperand object = operandOf(*this, x->object, l);
+      COperand index = operandOf(*this, x->subs[0].index, r);
+      auto* n = node<CIndex>(e, pick<IndexRun>(readFirst(l, r), r));
+      n->object = std::move(object);
+      n->index = std::move(index);
       return n;
     }
     case ExprKind::Attr: {
@@ -534,6 +587,8 @@ CExpr* ClosureCompiler::expr(Expr* e) {
     case ExprKind::DictLit: {
       auto* d = static_cast<DictLit*>(e);
       auto* n = node<CList>(e, runDictLit);
+      n->recordKeys = recordKeysOf(d);
+      if (!n->recordKeys.empty()) n->run = runRecordLit;
       for (size_t i = 0; i < d->keys.size(); ++i) {
         n->elems.push_back(expr(d->keys[i]));
         n->values.push_back(expr(d->values[i]));

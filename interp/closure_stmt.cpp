@@ -242,7 +242,10 @@ ClosureCode& closureCode(FnProto& proto) {
     code->body.src = &proto.body;
     code->body.stmts.reserve(proto.body.size());
     for (Stmt* s : proto.body) code->body.stmts.push_back(compiler.stmt(s));
-    code->plainCall = !proto.hasSignature && !proto.hasCellParams && !proto.result;
+    // No signature to check, no captured parameters: a call with one argument per parameter
+    // only fills the frame's first slots (Evaluator::callPlain).
+    if (!proto.hasSignature && !proto.hasCellParams && !proto.result)
+      proto.plainArity = static_cast<int64_t>(proto.params.size());
     proto.code = std::move(code);
   }
   return *proto.code;

@@ -237,7 +237,7 @@ class Evaluator {
   /// `object.name(args)` with the receiver's.
   Value callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f);
   /// A call of a fn whose body is closure code and that needs no more than its `n`
-  /// positional arguments bound (ClosureCode::plainCall): callDirect and enterFunction
+  /// positional arguments bound (FnProto::plainArity): callDirect and enterFunction
   /// without what such a call does not use.
   Value callPlain(FunctionObj* fn, const CExpr* const* args, size_t n, Frame& f, const Span& site);
   Value callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f);

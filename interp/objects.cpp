@@ -51,14 +51,10 @@ void destroyObject(Object* o) {
 // Most dicts are records of a few fields ({"x": 1, "y": 2}). Below kIndexedSize entries a
 // scan of `entries` finds a key faster than hashing it, and building such a dict allocates no
 // hash nodes; the index is built when the dict grows past that size, and kept from then on.
-// The scan rejects a key by its size and first byte before comparing the rest: record fields
-// ("x", "y", "name") mostly differ there, and a call of memcmp costs more than the scan itself.
 Value* DictObj::find(const std::string& key) {
   if (index.empty()) {
-    size_t size = key.size();
-    char first = size ? key[0] : '\0';
     for (auto& [k, v] : entries)
-      if (k.size() == size && (size == 0 || (k[0] == first && k == key))) return &v;
+      if (k == key) return &v;
     return nullptr;
   }
   auto it = index.find(key);
@@ -70,6 +66,10 @@ void DictObj::set(const std::string& key, Value v) {
     *old = std::move(v);
     return;
   }
+  insertNew(key, std::move(v));
+}
+
+void DictObj::insertNew(const std::string& key, Value v) {
   entries.emplace_back(key, std::move(v));
   if (!index.empty()) {
     index.emplace(key, entries.size() - 1);

@@ -46,6 +46,8 @@ struct DictObj : Object {
   uint64_t traceEpoch = currentTraceEpoch();
   Value* find(const std::string& key);
   void set(const std::string& key, Value v);
+  /// set() for a key known not to be in the dict (a literal's distinct constant keys).
+  void insertNew(const std::string& key, Value v);
   std::vector<std::pair<std::string, Value>> entries;
   /// Key to position in `entries`; empty while the dict is small (Note [Small dicts]).
   std::unordered_map<std::string, size_t> index;
