@@ -61,31 +61,66 @@ Flow runSetLocal(const CStmt& self, Frame& f, Evaluator& ev) {
   f.slots[s.slot] = std::move(rhs);
   return Flow::Normal;
 }
+// storeName for a name that is not a plain local: a global's store, the assignment of
+// top-level loops, is done here when it cannot fail and no trace runs (which would check it).
+void storeNonLocal(Evaluator& ev, Name* name, Value v, Frame& f) {
+  if (name->ref.kind == VarRef::Kind::Global) {
+    Value& slot = f.module->globals[name->ref.index];
+    if (!slot.is(Type::Undefined) && currentTraceEpoch() == 0) [[likely]] {
+      slot = std::move(v);
+      return;
+    }
+  }
+  ev.storeName(name, std::move(v), f);
+}
 Flow runSetName(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
   auto* a = static_cast<Assign*>(self.src);
-  ev.storeName(static_cast<Name*>(a->target), s.value->run(*s.value, f, ev), f);
+  storeNonLocal(ev, static_cast<Name*>(a->target), s.value->run(*s.value, f, ev), f);
   return Flow::Normal;
 }
-Flow runAugName(const CStmt& self, Frame& f, Evaluator& ev) {
+// The operator of `x op= v`.
+BinaryOp augOp(AssignOp op) {
   static const BinaryOp kAugOps[] = {BinaryOp::Add, BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
                                      BinaryOp::Div};
-  auto& s = static_cast<const CSimple&>(self);
-  auto* a = static_cast<Assign*>(self.src);
+  return kAugOps[static_cast<int>(op)];
+}
+// `x op= v` with the value `rhs` in hand: then the target's old value, as execAssign reads them.
+Flow augmentName(const CSimple& s, Value rhs, Frame& f, Evaluator& ev) {
+  auto* a = static_cast<Assign*>(s.src);
   auto* name = static_cast<Name*>(a->target);
-  Value rhs = s.value->run(*s.value, f, ev);
   Value old = s.target->run(*s.target, f, ev);
   int64_t r;
-  if (old.is(Type::Int) && rhs.is(Type::Int) &&
-      intArith(kAugOps[static_cast<int>(a->op)], old.asInt(), rhs.asInt(), r)) {
+  if (old.is(Type::Int) && rhs.is(Type::Int) && intArith(augOp(a->op), old.asInt(), rhs.asInt(), r)) {
     if (name->ref.kind == VarRef::Kind::Local)
       f.slots[name->ref.index] = Value::integer(r);
     else
-      ev.storeName(name, Value::integer(r), f);
+      storeNonLocal(ev, name, Value::integer(r), f);
     return Flow::Normal;
   }
   ev.storeName(name, ev.augmented(a, old, std::move(rhs)), f);
   return Flow::Normal;
+}
+Flow runAugName(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  return augmentName(s, s.value->run(*s.value, f, ev), f, ev);
+}
+// `i += 1` on a local or global slot: an int result replaces the int in place (for a global,
+// where storeNonLocal would store it); anything else goes the general way.
+template <VarRef::Kind K>
+Flow runAugSlot(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  Value rhs = s.value->run(*s.value, f, ev);
+  // Read after the value: its code may have assigned the variable (or moved the globals).
+  Value& slot = K == VarRef::Kind::Local ? f.slots[s.slot] : f.module->globals[s.slot];
+  int64_t r;
+  if (slot.is(Type::Int) && rhs.is(Type::Int) &&
+      intArith(augOp(static_cast<Assign*>(self.src)->op), slot.asInt(), rhs.asInt(), r) &&
+      (K == VarRef::Kind::Local || currentTraceEpoch() == 0)) [[likely]] {
+    slot = Value::integer(r);
+    return Flow::Normal;
+  }
+  return augmentName(s, std::move(rhs), f, ev);
 }
 Flow runSetIndex(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
@@ -138,7 +173,11 @@ CStmt* compileAssign(ClosureCompiler& cc, Assign* a) {
     case ExprKind::Name: {
       auto* name = static_cast<Name*>(a->target);
       bool local = name->ref.kind == VarRef::Kind::Local;
-      CStmt::Run run = a->op != AssignOp::Set ? runAugName : local ? runSetLocal : runSetName;
+      CStmt::Run run = local ? runSetLocal : runSetName;
+      if (a->op != AssignOp::Set)
+        run = local ? runAugSlot<VarRef::Kind::Local>
+              : name->ref.kind == VarRef::Kind::Global ? runAugSlot<VarRef::Kind::Global>
+                                                       : runAugName;
       auto* n = cc.node<CSimple>(a, run);
       n->value = cc.expr(a->value);
       n->target = cc.expr(name);
