@@ -151,6 +151,12 @@ Flow runIf(const CStmt& self, Frame& f, Evaluator& ev) {
   if (s.blocks.size() > s.conds.size()) return ev.runCode(*s.blocks.back(), f);
   return Flow::Normal;
 }
+// `if c { ... }` without elif or else, the usual guard.
+Flow runIfOnly(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CControl&>(self);
+  const CExpr& cond = *s.conds[0];
+  return cond.test(cond, f, ev) ? ev.runCode(*s.blocks[0], f) : Flow::Normal;
+}
 Flow runWhile(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CControl&>(self);
   const CExpr& cond = *s.conds[0];
@@ -240,7 +246,8 @@ CStmt* ClosureCompiler::stmt(Stmt* s) {
       return compileAssign(*this, static_cast<Assign*>(s));
     case StmtKind::If: {
       auto* i = static_cast<If*>(s);
-      auto* n = node<CControl>(s, runIf);
+      bool only = i->conds.size() == 1 && i->blocks.size() == 1;
+      auto* n = node<CControl>(s, only ? runIfOnly : runIf);
       for (Expr* c : i->conds) n->conds.push_back(expr(c));
       for (const Block& b : i->blocks) n->blocks.push_back(block(b));
       return n;
