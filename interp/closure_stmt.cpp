@@ -18,6 +18,7 @@ struct CSimple : CStmt {
   CExpr* target = nullptr;  // an assignment's name, or the object of its index or attribute
   CExpr* key = nullptr;     // an index assignment's subscript
   uint32_t slot = 0;        // a local target's
+  Value constant;           // `x op= <literal>`: the literal (runAugSlotConst)
 };
 
 Flow runExprStmt(const CStmt& self, Frame& f, Evaluator& ev) {
@@ -108,7 +109,7 @@ Flow runAugName(const CStmt& self, Frame& f, Evaluator& ev) {
 // `i += 1` on a local or global slot: an int result replaces the int in place (for a global,
 // where storeNonLocal would store it); anything else goes the general way.
 template <VarRef::Kind K>
-Flow runAugSlot(const CStmt& self, Frame& f, Evaluator& ev) {
+[[gnu::noinline]] Flow runAugSlot(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
   Value rhs = s.value->run(*s.value, f, ev);
   // Read after the value: its code may have assigned the variable (or moved the globals).
@@ -121,6 +122,21 @@ Flow runAugSlot(const CStmt& self, Frame& f, Evaluator& ev) {
     return Flow::Normal;
   }
   return augmentName(s, std::move(rhs), f, ev);
+}
+// `i += 1`: the same without a call for the value, so without a frame (Note [Frameless fast
+// paths] in closure_expr.cpp); anything but ints is left to runAugSlot.
+template <VarRef::Kind K>
+Flow runAugSlotConst(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  Value& slot = K == VarRef::Kind::Local ? f.slots[s.slot] : f.module->globals[s.slot];
+  int64_t r;
+  if (slot.is(Type::Int) && s.constant.is(Type::Int) &&
+      intArith(augOp(static_cast<Assign*>(self.src)->op), slot.asInt(), s.constant.asInt(), r) &&
+      (K == VarRef::Kind::Local || currentTraceEpoch() == 0)) [[likely]] {
+    slot = Value::integer(r);
+    return Flow::Normal;
+  }
+  return runAugSlot<K>(self, f, ev);
 }
 Flow runSetIndex(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
@@ -180,11 +196,16 @@ CStmt* compileAssign(ClosureCompiler& cc, Assign* a) {
       auto* name = static_cast<Name*>(a->target);
       bool local = name->ref.kind == VarRef::Kind::Local;
       CStmt::Run run = local ? runSetLocal : runSetName;
-      if (a->op != AssignOp::Set)
+      bool global = name->ref.kind == VarRef::Kind::Global;
+      bool constant = a->value->kind == ExprKind::IntLit;
+      if (a->op != AssignOp::Set && constant)
+        run = local ? runAugSlotConst<VarRef::Kind::Local>
+              : global ? runAugSlotConst<VarRef::Kind::Global> : runAugName;
+      else if (a->op != AssignOp::Set)
         run = local ? runAugSlot<VarRef::Kind::Local>
-              : name->ref.kind == VarRef::Kind::Global ? runAugSlot<VarRef::Kind::Global>
-                                                       : runAugName;
+              : global ? runAugSlot<VarRef::Kind::Global> : runAugName;
       auto* n = cc.node<CSimple>(a, run);
+      if (constant) n->constant = Value::integer(static_cast<IntLit*>(a->value)->value);
       n->value = cc.expr(a->value);
       n->target = cc.expr(name);
       n->slot = name->ref.index;
