@@ -90,21 +90,32 @@ struct COperand {
   Value value;            // Const
 };
 
+// An operand's value, in hand: a slot or the constant by reference, or what the operand's code
+// returned, built in place (no temporary moved into a second Value).
 template <Opnd K>
-[[gnu::always_inline]] inline const Value& fetch(const COperand& o, Frame& f, Evaluator& ev,
-                                                 Value& tmp) {
-  if constexpr (K == Opnd::Const) {
-    return o.value;
-  } else {
-    if constexpr (K == Opnd::Local || K == Opnd::Global) {
+class Fetched {
+ public:
+  [[gnu::always_inline]] Fetched(const COperand& o, Frame& f, Evaluator& ev)
+      : own_(K == Opnd::Any ? o.node->run(*o.node, f, ev) : Value()), ref_(locate(o, f, ev)) {}
+  const Value& get() const { return *ref_; }
+
+ private:
+  [[gnu::always_inline]] const Value* locate(const COperand& o, Frame& f, Evaluator& ev) {
+    if constexpr (K == Opnd::Const) {
+      return &o.value;
+    } else if constexpr (K == Opnd::Any) {
+      return &own_;
+    } else {
       const Value& v = K == Opnd::Local ? f.slots[o.slot] : f.module->globals[o.slot];
       if (!v.is(Type::Undefined)) [[likely]]
-        return v;
+        return &v;
+      own_ = o.node->run(*o.node, f, ev);  // the NameError, or a global's built-in
+      return &own_;
     }
-    tmp = o.node->run(*o.node, f, ev);
-    return tmp;
   }
-}
+  Value own_;
+  const Value* ref_;
+};
 
 struct CBinary : CExpr {
   CBinary(Expr* e, Run r) : CExpr(e, r, testValue) {}
@@ -141,9 +152,10 @@ constexpr bool hasFastPath(Opnd l, Opnd r) {
 template <Opnd L, Opnd R>
 [[gnu::noinline]] Value runBinaryFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& b = static_cast<const CBinary&>(self);
-  Value lt, rt;
-  const Value& lhs = fetch<L>(b.lhs, f, ev, lt);
-  const Value& rhs = fetch<R>(b.rhs, f, ev, rt);
+  Fetched<L> lt(b.lhs, f, ev);
+  const Value& lhs = lt.get();
+  Fetched<R> rt(b.rhs, f, ev);
+  const Value& rhs = rt.get();
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
     int64_t r;
     if (intArith(b.op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
@@ -178,9 +190,10 @@ struct CCompare : CExpr {
 template <Opnd L, Opnd R>
 [[gnu::noinline]] Value runCompareFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCompare&>(self);
-  Value lt, rt;
-  const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
-  const Value& rhs = fetch<R>(c.rhs, f, ev, rt);
+  Fetched<L> lt(c.lhs, f, ev);
+  const Value& lhs = lt.get();
+  Fetched<R> rt(c.rhs, f, ev);
+  const Value& rhs = rt.get();
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
     bool ok;
     bool holds = compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
@@ -191,9 +204,10 @@ template <Opnd L, Opnd R>
 template <Opnd L, Opnd R>
 [[gnu::noinline]] bool testCompareFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCompare&>(self);
-  Value lt, rt;
-  const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
-  const Value& rhs = fetch<R>(c.rhs, f, ev, rt);
+  Fetched<L> lt(c.lhs, f, ev);
+  const Value& lhs = lt.get();
+  Fetched<R> rt(c.rhs, f, ev);
+  const Value& rhs = rt.get();
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
     bool ok;
     bool holds = compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
@@ -322,9 +336,10 @@ struct CIndex : CExpr {
 template <Opnd L, Opnd R>
 Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& x = static_cast<const CIndex&>(self);
-  Value ot, it;
-  const Value& object = fetch<L>(x.object, f, ev, ot);
-  const Value& index = fetch<R>(x.index, f, ev, it);
+  Fetched<L> ot(x.object, f, ev);
+  const Value& object = ot.get();
+  Fetched<R> it(x.index, f, ev);
+  const Value& index = it.get();
   if (object.is(Type::List) && index.is(Type::Int)) {
     const auto& items = object.as<ListObj>()->items;
     int64_t i = index.asInt(), n = static_cast<int64_t>(items.size());
