@@ -254,6 +254,10 @@ struct FnProto {
   std::vector<std::string> upvalueNames;
   /// The body compiled to closure code at its first run (Note [Closure code]).
   std::unique_ptr<ClosureCode, ClosureCodeDeleter> code;
+  /// Set with `code`: the number of positional arguments (all the parameters) with which a
+  /// call may go straight to the compiled body (Evaluator::callPlain), or -1 when none may.
+  /// One field, so that a call site tests it with one compare.
+  int64_t plainArity = -1;
 };
 struct Lambda : Expr {
   Lambda(Span s, FnProto* p) : Expr(s, ExprKind::Lambda), proto(p) {}

@@ -56,9 +56,6 @@ struct CBlock {
 /// A function body (or a module's top-level code) in closure form, and its nodes.
 struct ClosureCode {
   CBlock body;
-  /// No signature to check, no captured parameters: a call with one argument per parameter
-  /// only fills the frame's first slots (Evaluator::callPlain).
-  bool plainCall = false;
   std::deque<std::unique_ptr<CExpr>> exprs;
   std::deque<std::unique_ptr<CStmt>> stmts;
   std::deque<std::unique_ptr<CBlock>> blocks;

@@ -1,6 +1,8 @@
 // Closure code for expressions (Note [Closure code] in closure_code.h): the node handlers, and
 // the compiler that picks one for each expression. Each handler attaches errors where its
 // tree-walk counterpart in eval_expr.cpp / eval_call.cpp does (Note [Spans]).
+#include <unordered_set>
+
 #include "interp/attributes.h"
 #include "interp/closure_code.h"
 #include "interp/diagnostics.h"
@@ -34,47 +36,86 @@ bool testConst(const CExpr& self, Frame&, Evaluator& ev) {
 }
 CConst::CConst(Expr* e, Value v) : CExpr(e, runConst, testConst), value(std::move(v)) {}
 
+// Note [Built-in slots]
+// A global that the module does not define is a built-in (`len`, `str`, `abs`), which the
+// tree walk looks up by name in the prelude at every read. The prelude's slots never move
+// (ModuleObj::slotOf only appends), so a global's node keeps the prelude slot found at its
+// first such read and reads that slot from then on. The module's own global is still checked
+// first (a later definition shadows the built-in, as in the tree walk) and the prelude's value
+// is read each time, so the cache holds no value that could go stale.
 struct CSlot : CExpr {
   CSlot(Expr* e, Run r, uint32_t s) : CExpr(e, r, testValue), slot(s) {}
   uint32_t slot;
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  mutable const ModuleObj* prelude = nullptr;  // whose slot builtinSlot is
+  mutable uint32_t builtinSlot = kNoSlot;
 };
+// The built-in a global names when its module does not define it, or nullptr.
+const Value* builtinOf(const CSlot& s, Evaluator& ev) {
+  ModuleObj& prelude = ev.interpreter().prelude();
+  if (s.prelude != &prelude) {
+    auto it = prelude.globalIndex.find(static_cast<Name*>(s.src)->name);
+    if (it == prelude.globalIndex.end()) return nullptr;
+    s.prelude = &prelude;
+    s.builtinSlot = it->second;
+  }
+  const Value& b = prelude.globals[s.builtinSlot];
+  return b.is(Type::Undefined) ? nullptr : &b;
+}
 Value runLocal(const CExpr& self, Frame& f, Evaluator& ev) {
   const Value& v = f.slots[static_cast<const CSlot&>(self).slot];
   if (!v.is(Type::Undefined)) [[likely]]
     return v;
   return ev.eval(self.src, f);  // the NameError
 }
+// A global its module does not define (kept out of runGlobal: Note [Frameless fast paths]).
+[[gnu::noinline]] Value runUndefinedGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
+  if (const Value* b = builtinOf(static_cast<const CSlot&>(self), ev)) return *b;
+  return ev.eval(self.src, f);  // the NameError
+}
 Value runGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
   const Value& v = f.module->globals[static_cast<const CSlot&>(self).slot];
   if (!v.is(Type::Undefined)) [[likely]]
     return v;
-  return ev.eval(self.src, f);  // a built-in, or the NameError
+  return runUndefinedGlobal(self, f, ev);
 }
 
 // An operand of a binary operator or a comparison, read without a call where the AST says
-// what it is: a local slot (by reference), a literal (kept as a Value), or anything else.
-enum class Opnd : uint8_t { Any, Local, Const };
+// what it is: a local or global slot (by reference), a literal (kept as a Value), or anything
+// else. Globals are what top-level loops read.
+enum class Opnd : uint8_t { Any, Local, Global, Const };
 struct COperand {
-  CExpr* node = nullptr;  // Any; for Local, what raises when the slot is unassigned
-  uint32_t slot = 0;      // Local
+  CExpr* node = nullptr;  // Any; for a slot, what raises when it is unassigned (or a built-in)
+  uint32_t slot = 0;      // Local, Global
   Value value;            // Const
 };
 
+// An operand's value, in hand: a slot or the constant by reference, or what the operand's code
+// returned, built in place (no temporary moved into a second Value).
 template <Opnd K>
-[[gnu::always_inline]] inline const Value& fetch(const COperand& o, Frame& f, Evaluator& ev,
-                                                 Value& tmp) {
-  if constexpr (K == Opnd::Const) {
-    return o.value;
-  } else {
-    if constexpr (K == Opnd::Local) {
-      const Value& v = f.slots[o.slot];
+class Fetched {
+ public:
+  [[gnu::always_inline]] Fetched(const COperand& o, Frame& f, Evaluator& ev)
+      : own_(K == Opnd::Any ? o.node->run(*o.node, f, ev) : Value()), ref_(locate(o, f, ev)) {}
+  const Value& get() const { return *ref_; }
+
+ private:
+  [[gnu::always_inline]] const Value* locate(const COperand& o, Frame& f, Evaluator& ev) {
+    if constexpr (K == Opnd::Const) {
+      return &o.value;
+    } else if constexpr (K == Opnd::Any) {
+      return &own_;
+    } else {
+      const Value& v = K == Opnd::Local ? f.slots[o.slot] : f.module->globals[o.slot];
       if (!v.is(Type::Undefined)) [[likely]]
-        return v;
+        return &v;
+      own_ = o.node->run(*o.node, f, ev);  // the NameError, or a global's built-in
+      return &own_;
     }
-    tmp = o.node->run(*o.node, f, ev);
-    return tmp;
   }
-}
+  Value own_;
+  const Value* ref_;
+};
 
 struct CBinary : CExpr {
   CBinary(Expr* e, Run r) : CExpr(e, r, testValue) {}
@@ -82,13 +123,39 @@ struct CBinary : CExpr {
   COperand lhs, rhs;
 };
 
+// Note [Frameless fast paths]
+// A handler that may call out (to an operand's node, to the generic operator) saves registers
+// and builds a stack frame on entry, which costs about as much as `n - 1` itself. When both
+// operands are locals or constants, the int case needs no call, so it is tested in a handler
+// of its own that needs no frame, and everything else is a tail call of the full handler
+// (noinline, so that it stays a call and the fast path stays frameless). An unassigned local
+// or global is Undefined, not Int, so the full handler raises its NameError (or reads the
+// built-in), as before.
+template <Opnd K>
+[[gnu::always_inline]] inline const Value& peek(const COperand& o, Frame& f) {
+  static_assert(K != Opnd::Any);
+  if constexpr (K == Opnd::Const)
+    return o.value;
+  else if constexpr (K == Opnd::Local)
+    return f.slots[o.slot];
+  else
+    return f.module->globals[o.slot];
+}
+
+// An operand that is neither a local nor a constant leaves no fast path to try first: such
+// pairs run the full handler directly.
+constexpr bool hasFastPath(Opnd l, Opnd r) {
+  return l != Opnd::Any && r != Opnd::Any;
+}
+
 // evalBinary: ints and floats inline, everything else through the generic operator.
 template <Opnd L, Opnd R>
-Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
+[[gnu::noinline]] Value runBinaryFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& b = static_cast<const CBinary&>(self);
-  Value lt, rt;
-  const Value& lhs = fetch<L>(b.lhs, f, ev, lt);
-  const Value& rhs = fetch<R>(b.rhs, f, ev, rt);
+  Fetched<L> lt(b.lhs, f, ev);
+  const Value& lhs = lt.get();
+  Fetched<R> rt(b.rhs, f, ev);
+  const Value& rhs = rt.get();
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
     int64_t r;
     if (intArith(b.op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
@@ -98,6 +165,19 @@ Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
   }
   return ev.applyBinary(static_cast<Binary*>(self.src), lhs, rhs);
 }
+template <Opnd L, Opnd R>
+Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
+  if constexpr (hasFastPath(L, R)) {
+    auto& b = static_cast<const CBinary&>(self);
+    const Value& lhs = peek<L>(b.lhs, f);
+    const Value& rhs = peek<R>(b.rhs, f);
+    int64_t r;
+    if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(b.op, lhs.asInt(), rhs.asInt(), r))
+      [[likely]]
+      return Value::integer(r);
+  }
+  return runBinaryFull<L, R>(self, f, ev);
+}
 
 struct CCompare : CExpr {
   CCompare(Expr* e, Run r, Test t) : CExpr(e, r, t) {}
@@ -105,13 +185,15 @@ struct CCompare : CExpr {
   COperand lhs, rhs;
 };
 
-// evalCompare and conditionSlow for one comparison (chains go to the tree walk).
+// evalCompare and conditionSlow for one comparison (chains go to the tree walk), with
+// frameless fast paths for locals and constants (Note [Frameless fast paths]).
 template <Opnd L, Opnd R>
-Value runCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+[[gnu::noinline]] Value runCompareFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCompare&>(self);
-  Value lt, rt;
-  const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
-  const Value& rhs = fetch<R>(c.rhs, f, ev, rt);
+  Fetched<L> lt(c.lhs, f, ev);
+  const Value& lhs = lt.get();
+  Fetched<R> rt(c.rhs, f, ev);
+  const Value& rhs = rt.get();
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
     bool ok;
     bool holds = compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
@@ -120,17 +202,48 @@ Value runCompare(const CExpr& self, Frame& f, Evaluator& ev) {
   return ev.applyCompare(static_cast<Compare*>(self.src), f, lhs, rhs);
 }
 template <Opnd L, Opnd R>
-bool testCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+[[gnu::noinline]] bool testCompareFull(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCompare&>(self);
-  Value lt, rt;
-  const Value& lhs = fetch<L>(c.lhs, f, ev, lt);
-  const Value& rhs = fetch<R>(c.rhs, f, ev, rt);
+  Fetched<L> lt(c.lhs, f, ev);
+  const Value& lhs = lt.get();
+  Fetched<R> rt(c.rhs, f, ev);
+  const Value& rhs = rt.get();
   if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
     bool ok;
     bool holds = compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
     if (ok) return holds;
   }
   return ev.truthOf(ev.applyCompare(static_cast<Compare*>(self.src), f, lhs, rhs), self.src);
+}
+// Whether both operands are ints that compare as c.op says; ok is false when they are not ints
+// (or the operator needs more than the ints, as `in` does).
+template <Opnd L, Opnd R>
+[[gnu::always_inline]] inline bool compareFast(const CCompare& c, Frame& f, bool& ok) {
+  const Value& lhs = peek<L>(c.lhs, f);
+  const Value& rhs = peek<R>(c.rhs, f);
+  ok = false;
+  if (!lhs.is(Type::Int) || !rhs.is(Type::Int)) return false;
+  return compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
+}
+template <Opnd L, Opnd R>
+Value runCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  if constexpr (hasFastPath(L, R)) {
+    bool ok;
+    bool holds = compareFast<L, R>(static_cast<const CCompare&>(self), f, ok);
+    if (ok) [[likely]]
+      return Value::boolean(holds);
+  }
+  return runCompareFull<L, R>(self, f, ev);
+}
+template <Opnd L, Opnd R>
+bool testCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  if constexpr (hasFastPath(L, R)) {
+    bool ok;
+    bool holds = compareFast<L, R>(static_cast<const CCompare&>(self), f, ok);
+    if (ok) [[likely]]
+      return holds;
+  }
+  return testCompareFull<L, R>(self, f, ev);
 }
 
 // One handler per pair of operand kinds (the kinds are template arguments, so that the reads
@@ -140,6 +253,8 @@ auto pickRight(Opnd r) {
   switch (r) {
     case Opnd::Local:
       return Pick<L, Opnd::Local>::get();
+    case Opnd::Global:
+      return Pick<L, Opnd::Global>::get();
     case Opnd::Const:
       return Pick<L, Opnd::Const>::get();
     default:
@@ -151,6 +266,8 @@ auto pick(Opnd l, Opnd r) {
   switch (l) {
     case Opnd::Local:
       return pickRight<Pick, Opnd::Local>(r);
+    case Opnd::Global:
+      return pickRight<Pick, Opnd::Global>(r);
     case Opnd::Const:
       return pickRight<Pick, Opnd::Const>(r);
     default:
@@ -159,15 +276,17 @@ auto pick(Opnd l, Opnd r) {
 }
 template <Opnd L, Opnd R>
 struct BinaryRun {
-  static CExpr::Run get() { return runBinary<L, R>; }
+  static CExpr::Run get() { return hasFastPath(L, R) ? runBinary<L, R> : runBinaryFull<L, R>; }
 };
 template <Opnd L, Opnd R>
 struct CompareRun {
-  static CExpr::Run get() { return runCompare<L, R>; }
+  static CExpr::Run get() { return hasFastPath(L, R) ? runCompare<L, R> : runCompareFull<L, R>; }
 };
 template <Opnd L, Opnd R>
 struct CompareTest {
-  static CExpr::Test get() { return testCompare<L, R>; }
+  static CExpr::Test get() {
+    return hasFastPath(L, R) ? testCompare<L, R> : testCompareFull<L, R>;
+  }
 };
 
 struct CCall : CExpr {
@@ -175,6 +294,7 @@ struct CCall : CExpr {
   CExpr* callee = nullptr;  // the receiver for a method call
   uint32_t slot = 0;        // a global callee's
   std::vector<const CExpr*> args;
+  int64_t arity = -2;  // the FnProto::plainArity a plain call matches; -2 (none) with keywords
 };
 // `f(...)` with `f` a global: the common call (evalCall).
 Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -183,10 +303,8 @@ Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
   const Value& g = f.module->globals[c.slot];
   if (g.is(Type::Function)) {
     auto* fn = g.as<FunctionObj>();
-    ClosureCode* code = fn->proto->code.get();
-    size_t n = c.args.size();
-    if (code && code->plainCall && n == fn->proto->params.size() && call->kwNames.empty())
-      return ev.callPlain(fn, c.args.data(), n, f, self.src->span);
+    if (fn->proto->plainArity == c.arity)
+      return ev.callPlain(fn, c.args.data(), c.args.size(), f, self.src->span);
   }
   if (g.is(Type::Undefined)) [[unlikely]]
     return ev.callCompiled(call, c.callee->run(*c.callee, f, ev), c.args.data(), f);
@@ -210,10 +328,18 @@ struct CPair : CExpr {
   CExpr* c = nullptr;
 };
 // `xs[i]`, `d[k]` with one plain subscript (evalIndex; errors at the Index, as in evalNode).
+// The object and the subscript are operands, so that `p["x"]` or `xs[k]` reads both in place.
+struct CIndex : CExpr {
+  CIndex(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  COperand object, index;
+};
+template <Opnd L, Opnd R>
 Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
-  auto& x = static_cast<const CPair&>(self);
-  Value object = x.a->run(*x.a, f, ev);
-  Value index = x.b->run(*x.b, f, ev);
+  auto& x = static_cast<const CIndex&>(self);
+  Fetched<L> ot(x.object, f, ev);
+  const Value& object = ot.get();
+  Fetched<R> it(x.index, f, ev);
+  const Value& index = it.get();
   if (object.is(Type::List) && index.is(Type::Int)) {
     const auto& items = object.as<ListObj>()->items;
     int64_t i = index.asInt(), n = static_cast<int64_t>(items.size());
@@ -224,6 +350,10 @@ Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
   }
   return ev.indexOp(static_cast<Index*>(self.src), object, index);
 }
+template <Opnd L, Opnd R>
+struct IndexRun {
+  static CExpr::Run get() { return runIndex<L, R>; }
+};
 
 // The nodes below, like evalNode, turn a UserError into a ScriptError at the node (atSpan).
 Value runAttr(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -258,6 +388,7 @@ struct CList : CExpr {
   CList(Expr* e, Run r) : CExpr(e, r, testValue) {}
   std::vector<CExpr*> elems;
   std::vector<CExpr*> values;  // a dict's
+  std::vector<const std::string*> recordKeys;  // a record's (runRecordLit)
 };
 Value runListLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& l = static_cast<const CList&>(self);
@@ -281,6 +412,7 @@ Value runDictLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& d = static_cast<const CList&>(self);
   return atSpan(self.src->span, [&] {
     Ref<DictObj> out = make<DictObj>();
+    out->entries.reserve(d.elems.size());  // one allocation for a record's fields
     for (size_t i = 0; i < d.elems.size(); ++i) {
       Value k = d.elems[i]->run(*d.elems[i], f, ev);
       if (!k.is(Type::Str))
@@ -292,10 +424,44 @@ Value runDictLit(const CExpr& self, Frame& f, Evaluator& ev) {
     return out.value();
   });
 }
+// `{"x": x, "y": y}`: a dict literal whose keys are distinct string literals, so that each
+// field is appended without looking for an earlier one.
+Value runRecordLit(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& d = static_cast<const CList&>(self);
+  return atSpan(self.src->span, [&] {
+    Ref<DictObj> out = make<DictObj>();
+    out->entries.reserve(d.values.size());
+    for (size_t i = 0; i < d.values.size(); ++i)
+      out->insertNew(*d.recordKeys[i], d.values[i]->run(*d.values[i], f, ev));
+    return out.value();
+  });
+}
+
+// The keys of a dict literal when they are distinct string literals, else empty.
+std::vector<const std::string*> recordKeysOf(DictLit* d) {
+  std::vector<const std::string*> keys;
+  std::unordered_set<std::string_view> seen;
+  for (Expr* k : d->keys) {
+    if (k->kind != ExprKind::StrLit) return {};
+    const std::string& key = static_cast<StrLit*>(k)->value;
+    if (!seen.insert(key).second) return {};
+    keys.push_back(&key);
+  }
+  return keys;
+}
 
 }  // namespace
 
 namespace {
+
+// How a left operand of kind l is read when the right one is of kind r. A global read by
+// reference would see what the right operand's code assigns to it, and could dangle if that
+// code defined new globals (the module's slots would move): before an operand that runs
+// code, a global is read as a value, as the tree walk reads it. A local cannot change under
+// its frame, nor move.
+Opnd readFirst(Opnd l, Opnd r) {
+  return l == Opnd::Global && r == Opnd::Any ? Opnd::Any : l;
+}
 
 COperand operandOf(ClosureCompiler& cc, Expr* e, Opnd& kind) {
   COperand o;
@@ -317,9 +483,12 @@ COperand operandOf(ClosureCompiler& cc, Expr* e, Opnd& kind) {
   }
   o.node = cc.expr(e);
   kind = Opnd::Any;
-  if (e->kind == ExprKind::Name && static_cast<Name*>(e)->ref.kind == VarRef::Kind::Local) {
-    kind = Opnd::Local;
-    o.slot = static_cast<Name*>(e)->ref.index;
+  if (e->kind == ExprKind::Name) {
+    const VarRef& ref = static_cast<Name*>(e)->ref;
+    if (ref.kind == VarRef::Kind::Local || ref.kind == VarRef::Kind::Global) {
+      kind = ref.kind == VarRef::Kind::Local ? Opnd::Local : Opnd::Global;
+      o.slot = ref.index;
+    }
   }
   return o;
 }
@@ -349,6 +518,7 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       Opnd l, r;
       COperand lhs = operandOf(*this, b->lhs, l);
       COperand rhs = operandOf(*this, b->rhs, r);
+      l = readFirst(l, r);
       auto* n = node<CBinary>(e, pick<BinaryRun>(l, r));
       n->op = b->op;
       n->lhs = std::move(lhs);
@@ -361,6 +531,7 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       Opnd l, r;
       COperand lhs = operandOf(*this, c->operands[0], l);
       COperand rhs = operandOf(*this, c->operands[1], r);
+      l = readFirst(l, r);
       auto* n = node<CCompare>(e, pick<CompareRun>(l, r), pick<CompareTest>(l, r));
       n->op = c->ops[0];
       n->lhs = std::move(lhs);
@@ -381,14 +552,18 @@ CExpr* ClosureCompiler::expr(Expr* e) {
         if (global) n->slot = name->ref.index;
       }
       for (Expr* a : c->args) n->args.push_back(expr(a));
+      if (c->kwNames.empty()) n->arity = static_cast<int64_t>(c->args.size());
       return n;
     }
     case ExprKind::Index: {
       auto* x = static_cast<Index*>(e);
       if (x->subs.size() != 1 || x->hasTuple || x->subs[0].kind != Subscript::Kind::Single) break;
-      auto* n = node<CPair>(e, runIndex);
-      n->a = expr(x->object);
-      n->b = expr(x->subs[0].index);
+      Opnd l, r;
+      COperand object = operandOf(*this, x->object, l);
+      COperand index = operandOf(*this, x->subs[0].index, r);
+      auto* n = node<CIndex>(e, pick<IndexRun>(readFirst(l, r), r));
+      n->object = std::move(object);
+      n->index = std::move(index);
       return n;
     }
     case ExprKind::Attr: {
@@ -427,6 +602,8 @@ CExpr* ClosureCompiler::expr(Expr* e) {
     case ExprKind::DictLit: {
       auto* d = static_cast<DictLit*>(e);
       auto* n = node<CList>(e, runDictLit);
+      n->recordKeys = recordKeysOf(d);
+      if (!n->recordKeys.empty()) n->run = runRecordLit;
       for (size_t i = 0; i < d->keys.size(); ++i) {
         n->elems.push_back(expr(d->keys[i]));
         n->values.push_back(expr(d->values[i]));

@@ -18,6 +18,7 @@ struct CSimple : CStmt {
   CExpr* target = nullptr;  // an assignment's name, or the object of its index or attribute
   CExpr* key = nullptr;     // an index assignment's subscript
   uint32_t slot = 0;        // a local target's
+  Value constant;           // `x op= <literal>`: the literal (runAugSlotConst)
 };
 
 Flow runExprStmt(const CStmt& self, Frame& f, Evaluator& ev) {
@@ -61,31 +62,81 @@ Flow runSetLocal(const CStmt& self, Frame& f, Evaluator& ev) {
   f.slots[s.slot] = std::move(rhs);
   return Flow::Normal;
 }
+// storeName for a name that is not a plain local: a global's store, the assignment of
+// top-level loops, is done here when it cannot fail and no trace runs (which would check it).
+void storeNonLocal(Evaluator& ev, Name* name, Value v, Frame& f) {
+  if (name->ref.kind == VarRef::Kind::Global) {
+    Value& slot = f.module->globals[name->ref.index];
+    if (!slot.is(Type::Undefined) && currentTraceEpoch() == 0) [[likely]] {
+      slot = std::move(v);
+      return;
+    }
+  }
+  ev.storeName(name, std::move(v), f);
+}
 Flow runSetName(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
   auto* a = static_cast<Assign*>(self.src);
-  ev.storeName(static_cast<Name*>(a->target), s.value->run(*s.value, f, ev), f);
+  storeNonLocal(ev, static_cast<Name*>(a->target), s.value->run(*s.value, f, ev), f);
   return Flow::Normal;
 }
-Flow runAugName(const CStmt& self, Frame& f, Evaluator& ev) {
+// The operator of `x op= v`.
+BinaryOp augOp(AssignOp op) {
   static const BinaryOp kAugOps[] = {BinaryOp::Add, BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul,
                                      BinaryOp::Div};
-  auto& s = static_cast<const CSimple&>(self);
-  auto* a = static_cast<Assign*>(self.src);
+  return kAugOps[static_cast<int>(op)];
+}
+// `x op= v` with the value `rhs` in hand: then the target's old value, as execAssign reads them.
+Flow augmentName(const CSimple& s, Value rhs, Frame& f, Evaluator& ev) {
+  auto* a = static_cast<Assign*>(s.src);
   auto* name = static_cast<Name*>(a->target);
-  Value rhs = s.value->run(*s.value, f, ev);
   Value old = s.target->run(*s.target, f, ev);
   int64_t r;
-  if (old.is(Type::Int) && rhs.is(Type::Int) &&
-      intArith(kAugOps[static_cast<int>(a->op)], old.asInt(), rhs.asInt(), r)) {
+  if (old.is(Type::Int) && rhs.is(Type::Int) && intArith(augOp(a->op), old.asInt(), rhs.asInt(), r)) {
     if (name->ref.kind == VarRef::Kind::Local)
       f.slots[name->ref.index] = Value::integer(r);
     else
-      ev.storeName(name, Value::integer(r), f);
+      storeNonLocal(ev, name, Value::integer(r), f);
     return Flow::Normal;
   }
   ev.storeName(name, ev.augmented(a, old, std::move(rhs)), f);
   return Flow::Normal;
+}
+Flow runAugName(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  return augmentName(s, s.value->run(*s.value, f, ev), f, ev);
+}
+// `i += 1` on a local or global slot: an int result replaces the int in place (for a global,
+// where storeNonLocal would store it); anything else goes the general way.
+template <VarRef::Kind K>
+[[gnu::noinline]] Flow runAugSlot(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  Value rhs = s.value->run(*s.value, f, ev);
+  // Read after the value: its code may have assigned the variable (or moved the globals).
+  Value& slot = K == VarRef::Kind::Local ? f.slots[s.slot] : f.module->globals[s.slot];
+  int64_t r;
+  if (slot.is(Type::Int) && rhs.is(Type::Int) &&
+      intArith(augOp(static_cast<Assign*>(self.src)->op), slot.asInt(), rhs.asInt(), r) &&
+      (K == VarRef::Kind::Local || currentTraceEpoch() == 0)) [[likely]] {
+    slot = Value::integer(r);
+    return Flow::Normal;
+  }
+  return augmentName(s, std::move(rhs), f, ev);
+}
+// `i += 1`: the same without a call for the value, so without a frame (Note [Frameless fast
+// paths] in closure_expr.cpp); anything but ints is left to runAugSlot.
+template <VarRef::Kind K>
+Flow runAugSlotConst(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CSimple&>(self);
+  Value& slot = K == VarRef::Kind::Local ? f.slots[s.slot] : f.module->globals[s.slot];
+  int64_t r;
+  if (slot.is(Type::Int) && s.constant.is(Type::Int) &&
+      intArith(augOp(static_cast<Assign*>(self.src)->op), slot.asInt(), s.constant.asInt(), r) &&
+      (K == VarRef::Kind::Local || currentTraceEpoch() == 0)) [[likely]] {
+    slot = Value::integer(r);
+    return Flow::Normal;
+  }
+  return runAugSlot<K>(self, f, ev);
 }
 Flow runSetIndex(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
@@ -116,6 +167,12 @@ Flow runIf(const CStmt& self, Frame& f, Evaluator& ev) {
   if (s.blocks.size() > s.conds.size()) return ev.runCode(*s.blocks.back(), f);
   return Flow::Normal;
 }
+// `if c { ... }` without elif or else, the usual guard.
+Flow runIfOnly(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CControl&>(self);
+  const CExpr& cond = *s.conds[0];
+  return cond.test(cond, f, ev) ? ev.runCode(*s.blocks[0], f) : Flow::Normal;
+}
 Flow runWhile(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CControl&>(self);
   const CExpr& cond = *s.conds[0];
@@ -138,8 +195,17 @@ CStmt* compileAssign(ClosureCompiler& cc, Assign* a) {
     case ExprKind::Name: {
       auto* name = static_cast<Name*>(a->target);
       bool local = name->ref.kind == VarRef::Kind::Local;
-      CStmt::Run run = a->op != AssignOp::Set ? runAugName : local ? runSetLocal : runSetName;
+      CStmt::Run run = local ? runSetLocal : runSetName;
+      bool global = name->ref.kind == VarRef::Kind::Global;
+      bool constant = a->value->kind == ExprKind::IntLit;
+      if (a->op != AssignOp::Set && constant)
+        run = local ? runAugSlotConst<VarRef::Kind::Local>
+              : global ? runAugSlotConst<VarRef::Kind::Global> : runAugName;
+      else if (a->op != AssignOp::Set)
+        run = local ? runAugSlot<VarRef::Kind::Local>
+              : global ? runAugSlot<VarRef::Kind::Global> : runAugName;
       auto* n = cc.node<CSimple>(a, run);
+      if (constant) n->constant = Value::integer(static_cast<IntLit*>(a->value)->value);
       n->value = cc.expr(a->value);
       n->target = cc.expr(name);
       n->slot = name->ref.index;
@@ -201,7 +267,8 @@ CStmt* ClosureCompiler::stmt(Stmt* s) {
       return compileAssign(*this, static_cast<Assign*>(s));
     case StmtKind::If: {
       auto* i = static_cast<If*>(s);
-      auto* n = node<CControl>(s, runIf);
+      bool only = i->conds.size() == 1 && i->blocks.size() == 1;
+      auto* n = node<CControl>(s, only ? runIfOnly : runIf);
       for (Expr* c : i->conds) n->conds.push_back(expr(c));
       for (const Block& b : i->blocks) n->blocks.push_back(block(b));
       return n;
@@ -242,7 +309,10 @@ ClosureCode& closureCode(FnProto& proto) {
     code->body.src = &proto.body;
     code->body.stmts.reserve(proto.body.size());
     for (Stmt* s : proto.body) code->body.stmts.push_back(compiler.stmt(s));
-    code->plainCall = !proto.hasSignature && !proto.hasCellParams && !proto.result;
+    // No signature to check, no captured parameters: a call with one argument per parameter
+    // only fills the frame's first slots (Evaluator::callPlain).
+    if (!proto.hasSignature && !proto.hasCellParams && !proto.result)
+      proto.plainArity = static_cast<int64_t>(proto.params.size());
     proto.code = std::move(code);
   }
   return *proto.code;

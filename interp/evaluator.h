@@ -22,7 +22,7 @@ struct CStmt;
 
 /// The int operators a loop counter or an index usually needs, without overflow; false when
 /// the generic path must decide (overflow, division by a non-positive number, other ops).
-inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
+[[gnu::always_inline]] inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
   switch (op) {
     case BinaryOp::Add:
       return !__builtin_add_overflow(x, y, &r);
@@ -46,7 +46,7 @@ inline bool intArith(BinaryOp op, int64_t x, int64_t y, int64_t& r) {
 
 /// + - * of two floats, the operators a float fast path takes; false for the others (their
 /// errors and rules belong to the generic operator).
-inline bool floatArith(BinaryOp op, double x, double y, double& r) {
+[[gnu::always_inline]] inline bool floatArith(BinaryOp op, double x, double y, double& r) {
   switch (op) {
     case BinaryOp::Add:
       r = x + y;
@@ -63,7 +63,7 @@ inline bool floatArith(BinaryOp op, double x, double y, double& r) {
 }
 
 /// x op y for the orderings and equalities of two ints; `ok` is false for in / not in.
-inline bool compareInts(CompareOp op, int64_t x, int64_t y, bool& ok) {
+[[gnu::always_inline]] inline bool compareInts(CompareOp op, int64_t x, int64_t y, bool& ok) {
   ok = true;
   switch (op) {
     case CompareOp::Eq:
@@ -237,7 +237,7 @@ class Evaluator {
   /// `object.name(args)` with the receiver's.
   Value callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f);
   /// A call of a fn whose body is closure code and that needs no more than its `n`
-  /// positional arguments bound (ClosureCode::plainCall): callDirect and enterFunction
+  /// positional arguments bound (FnProto::plainArity): callDirect and enterFunction
   /// without what such a call does not use.
   Value callPlain(FunctionObj* fn, const CExpr* const* args, size_t n, Frame& f, const Span& site);
   Value callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f);

@@ -11,11 +11,9 @@
 
 namespace tessel::interp {
 
-ArgBinder::ArgBinder(const char* fn, CallArgs& args, std::initializer_list<const char*> params,
-                     size_t required)
-    : fn_(fn), count_(params.size()) {
-  TESSEL_ASSERT(count_ <= kMaxParams, std::string(fn) + "() has too many parameters for ArgBinder");
-  std::copy(params.begin(), params.end(), names_);
+void ArgBinder::bindSlow(CallArgs& args, size_t required) {
+  const char* fn = fn_;
+  std::fill_n(bound_, count_, nullptr);
   if (args.positional.size() > count_)
     throwUserError(ErrorKind::TypeError, std::string(fn) + "() takes at most " +
                                              std::to_string(count_) + " arguments (" +

@@ -6,21 +6,17 @@
 
 namespace tessel::interp {
 
+thread_local constinit uint64_t detail::tTraceEpoch = 0;
 namespace {
-thread_local uint64_t tTraceEpoch = 0;
 thread_local uint64_t tTraceEpochs = 0;
 }  // namespace
 
-uint64_t currentTraceEpoch() {
-  return tTraceEpoch;
-}
-
 void setTraceEpoch(bool tracing) {
-  tTraceEpoch = tracing ? ++tTraceEpochs : 0;
+  detail::tTraceEpoch = tracing ? ++tTraceEpochs : 0;
 }
 
 void checkMutableWhileTracing(uint64_t epoch, const char* what) {
-  if (tTraceEpoch == 0 || epoch == tTraceEpoch) return;
+  if (detail::tTraceEpoch == 0 || epoch == detail::tTraceEpoch) return;
   // Done while tracing, it would happen once, with symbolic values; run eagerly, it happens at
   // every call with real ones.
   graphBreak(ErrorKind::ValueError,
@@ -66,6 +62,10 @@ void DictObj::set(const std::string& key, Value v) {
     *old = std::move(v);
     return;
   }
+  insertNew(key, std::move(v));
+}
+
+void DictObj::insertNew(const std::string& key, Value v) {
   entries.emplace_back(key, std::move(v));
   if (!index.empty()) {
     index.emplace(key, entries.size() - 1);

@@ -14,9 +14,15 @@ namespace tessel::interp {
 struct FnProto;
 class Interpreter;
 
+namespace detail {
+extern thread_local constinit uint64_t tTraceEpoch;  // objects.cpp; constinit: read directly
+}
 /// Which trace is running on this thread (0: none). Containers remember the trace they were
-/// made in, so a compiled function can tell its own lists from the caller's.
-uint64_t currentTraceEpoch();
+/// made in, so a compiled function can tell its own lists from the caller's. Inline: global
+/// stores of closure code test it (storeNonLocal).
+inline uint64_t currentTraceEpoch() {
+  return detail::tTraceEpoch;
+}
 /// Starts a new trace epoch (a tracer installing its hooks) or ends it (`tracing` false).
 void setTraceEpoch(bool tracing);
 /// A mutation of `what` (made in trace epoch `epoch`) while another trace runs is a graph
@@ -46,6 +52,8 @@ struct DictObj : Object {
   uint64_t traceEpoch = currentTraceEpoch();
   Value* find(const std::string& key);
   void set(const std::string& key, Value v);
+  /// set() for a key known not to be in the dict (a literal's distinct constant keys).
+  void insertNew(const std::string& key, Value v);
   std::vector<std::pair<std::string, Value>> entries;
   /// Key to position in `entries`; empty while the dict is small (Note [Small dicts]).
   std::unordered_map<std::string, size_t> index;

@@ -106,7 +106,7 @@ class Value {
     }
     return *this;
   }
-  Value& operator=(Value&& other) noexcept {
+  [[gnu::always_inline]] Value& operator=(Value&& other) noexcept {
     if (this != &other) {
       release();
       type_ = other.type_;
