@@ -138,12 +138,44 @@ Flow runAugSlotConst(const CStmt& self, Frame& f, Evaluator& ev) {
   }
   return runAugSlot<K>(self, f, ev);
 }
+// `d[k] = v`, `d[k] += v` and `xs[i] = v` where they cannot fail and no trace runs (which
+// checks the container's epoch): what storeIndex does, without its generic getIndex and
+// setIndex. `+=` on an int field or element updates it in place, with one lookup.
+bool storeIndexFast(Assign* a, const Value& object, const Value& key, Value& rhs) {
+  if (currentTraceEpoch() != 0) return false;
+  Value* slot = nullptr;
+  if (object.is(Type::Dict) && key.is(Type::Str)) {
+    auto* d = object.as<DictObj>();
+    if (a->op == AssignOp::Set) {
+      d->set(key.as<StrObj>()->str, std::move(rhs));
+      return true;
+    }
+    slot = d->find(key.as<StrObj>()->str);
+  } else if (object.is(Type::List) && key.is(Type::Int)) {
+    auto& items = object.as<ListObj>()->items;
+    int64_t i = key.asInt(), n = static_cast<int64_t>(items.size());
+    if (i < 0) i += n;
+    if (i >= 0 && i < n) slot = &items[i];
+  }
+  if (!slot) return false;
+  if (a->op == AssignOp::Set) {
+    *slot = std::move(rhs);
+    return true;
+  }
+  int64_t r;
+  if (!slot->is(Type::Int) || !rhs.is(Type::Int) ||
+      !intArith(augOp(a->op), slot->asInt(), rhs.asInt(), r))
+    return false;
+  *slot = Value::integer(r);
+  return true;
+}
 Flow runSetIndex(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
   Value object = s.target->run(*s.target, f, ev);
   Value key = s.key->run(*s.key, f, ev);
   Value rhs = s.value->run(*s.value, f, ev);
-  ev.storeIndex(static_cast<Assign*>(self.src), object, key, std::move(rhs));
+  auto* a = static_cast<Assign*>(self.src);
+  if (!storeIndexFast(a, object, key, rhs)) ev.storeIndex(a, object, key, std::move(rhs));
   return Flow::Normal;
 }
 Flow runSetAttr(const CStmt& self, Frame& f, Evaluator& ev) {

@@ -1,6 +1,8 @@
 // Small out-of-line pieces of the heap objects.
 #include "interp/objects.h"
 
+#include <cstring>
+
 #include "interp/graph_break.h"
 #include "shapes/user_error.h"
 
@@ -47,10 +49,38 @@ void destroyObject(Object* o) {
 // Most dicts are records of a few fields ({"x": 1, "y": 2}). Below kIndexedSize entries a
 // scan of `entries` finds a key faster than hashing it, and building such a dict allocates no
 // hash nodes; the index is built when the dict grows past that size, and kept from then on.
+// The scan compares keys with sameKey: field names are a few bytes long, where a call of
+// memcmp (what std::string's == makes) costs more than the compare itself.
+namespace {
+template <class Word>
+Word load(const char* p) {
+  Word w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+// a == b, inline up to 16 bytes: two word loads each, overlapping for lengths between sizes.
+[[gnu::always_inline]] inline bool sameKey(const std::string& a, const std::string& b) {
+  size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* p = a.data();
+  const char* q = b.data();
+  if (n >= 8) {
+    if (n > 16) return std::memcmp(p, q, n) == 0;
+    return load<uint64_t>(p) == load<uint64_t>(q) &&
+           load<uint64_t>(p + n - 8) == load<uint64_t>(q + n - 8);
+  }
+  if (n >= 4)
+    return load<uint32_t>(p) == load<uint32_t>(q) &&
+           load<uint32_t>(p + n - 4) == load<uint32_t>(q + n - 4);
+  if (n == 0) return true;
+  return p[0] == q[0] && p[n / 2] == q[n / 2] && p[n - 1] == q[n - 1];  // 1 to 3 bytes
+}
+}  // namespace
+
 Value* DictObj::find(const std::string& key) {
   if (index.empty()) {
     for (auto& [k, v] : entries)
-      if (k == key) return &v;
+      if (sameKey(k, key)) return &v;
     return nullptr;
   }
   auto it = index.find(key);
