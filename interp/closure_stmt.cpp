@@ -205,6 +205,38 @@ Flow runIfOnly(const CStmt& self, Frame& f, Evaluator& ev) {
   const CExpr& cond = *s.conds[0];
   return cond.test(cond, f, ev) ? ev.runCode(*s.blocks[0], f) : Flow::Normal;
 }
+// `if c { return x }` with x a local, a literal or nothing, the guard of a recursive fn: the
+// block's one statement runs here, its step counted as runStatements counts it. Such a return
+// raises no UserError for the block to convert (an unassigned local's NameError is a
+// ScriptError already), so the block's loop and handlers are not needed.
+Flow runIfReturn(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CControl&>(self);
+  const CExpr& cond = *s.conds[0];
+  if (!cond.test(cond, f, ev)) return Flow::Normal;
+  if (!ev.runsClosureCode()) [[unlikely]]
+    return ev.runCode(*s.blocks[0], f);
+  const CStmt& ret = *s.blocks[0]->stmts[0];
+  ev.countStatementStep(ret.src->span);
+  return ret.run(ret, f, ev);
+}
+// Whether `b` is one return that runIfReturn may run without its block.
+bool isSimpleReturn(const Block& b) {
+  if (b.size() != 1 || b[0]->kind != StmtKind::Return) return false;
+  Expr* v = static_cast<Return*>(b[0])->value;
+  if (!v) return true;
+  switch (v->kind) {
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::StrLit:
+    case ExprKind::BoolLit:
+    case ExprKind::NoneLit:
+      return true;
+    case ExprKind::Name:
+      return static_cast<Name*>(v)->ref.kind == VarRef::Kind::Local;
+    default:
+      return false;
+  }
+}
 Flow runWhile(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CControl&>(self);
   const CExpr& cond = *s.conds[0];
@@ -300,7 +332,9 @@ CStmt* ClosureCompiler::stmt(Stmt* s) {
     case StmtKind::If: {
       auto* i = static_cast<If*>(s);
       bool only = i->conds.size() == 1 && i->blocks.size() == 1;
-      auto* n = node<CControl>(s, only ? runIfOnly : runIf);
+      auto* n = node<CControl>(s, !only                         ? runIf
+                                  : isSimpleReturn(i->blocks[0]) ? runIfReturn
+                                                                 : runIfOnly);
       for (Expr* c : i->conds) n->conds.push_back(expr(c));
       for (const Block& b : i->blocks) n->blocks.push_back(block(b));
       return n;
