@@ -19,6 +19,7 @@ struct CSimple : CStmt {
   CExpr* key = nullptr;     // an index assignment's subscript
   uint32_t slot = 0;        // a local target's
   Value constant;           // `x op= <literal>`: the literal (runAugSlotConst)
+  mutable uint32_t hint = 0;  // an index assignment's last dict entry (DictObj::find)
 };
 
 Flow runExprStmt(const CStmt& self, Frame& f, Evaluator& ev) {
@@ -141,16 +142,17 @@ Flow runAugSlotConst(const CStmt& self, Frame& f, Evaluator& ev) {
 // `d[k] = v`, `d[k] += v` and `xs[i] = v` where they cannot fail and no trace runs (which
 // checks the container's epoch): what storeIndex does, without its generic getIndex and
 // setIndex. `+=` on an int field or element updates it in place, with one lookup.
-bool storeIndexFast(Assign* a, const Value& object, const Value& key, Value& rhs) {
+bool storeIndexFast(const CSimple& s, const Value& object, const Value& key, Value& rhs) {
   if (currentTraceEpoch() != 0) return false;
+  auto* a = static_cast<Assign*>(s.src);
   Value* slot = nullptr;
   if (object.is(Type::Dict) && key.is(Type::Str)) {
     auto* d = object.as<DictObj>();
-    if (a->op == AssignOp::Set) {
-      d->set(key.as<StrObj>()->str, std::move(rhs));
+    slot = d->find(key.as<StrObj>()->str, s.hint);
+    if (!slot && a->op == AssignOp::Set) {
+      d->insertNew(key.as<StrObj>()->str, std::move(rhs));
       return true;
     }
-    slot = d->find(key.as<StrObj>()->str);
   } else if (object.is(Type::List) && key.is(Type::Int)) {
     auto& items = object.as<ListObj>()->items;
     int64_t i = key.asInt(), n = static_cast<int64_t>(items.size());
@@ -175,7 +177,7 @@ Flow runSetIndex(const CStmt& self, Frame& f, Evaluator& ev) {
   Value key = s.key->run(*s.key, f, ev);
   Value rhs = s.value->run(*s.value, f, ev);
   auto* a = static_cast<Assign*>(self.src);
-  if (!storeIndexFast(a, object, key, rhs)) ev.storeIndex(a, object, key, std::move(rhs));
+  if (!storeIndexFast(s, object, key, rhs)) ev.storeIndex(a, object, key, std::move(rhs));
   return Flow::Normal;
 }
 Flow runSetAttr(const CStmt& self, Frame& f, Evaluator& ev) {

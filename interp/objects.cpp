@@ -1,8 +1,7 @@
 // Small out-of-line pieces of the heap objects.
 #include "interp/objects.h"
 
-#include <cstring>
-
+#include "interp/dict_keys.h"
 #include "interp/graph_break.h"
 #include "shapes/user_error.h"
 
@@ -50,32 +49,39 @@ void destroyObject(Object* o) {
 // scan of `entries` finds a key faster than hashing it, and building such a dict allocates no
 // hash nodes; the index is built when the dict grows past that size, and kept from then on.
 // The scan compares keys with sameKey: field names are a few bytes long, where a call of
-// memcmp (what std::string's == makes) costs more than the compare itself.
-namespace {
-template <class Word>
-Word load(const char* p) {
-  Word w;
-  std::memcpy(&w, p, sizeof w);
-  return w;
+// memcmp (what std::string's == makes) costs more than the compare itself. For the same
+// reason the index hashes keys of up to 16 bytes in line (DictKeyHash) rather than with
+// std::hash's murmur loop. Lookup sites in closure code keep the position of their last hit
+// (find with a hint): `p["y"]` then costs one compare whatever the field's place.
+using dict_keys::keyWords;
+using dict_keys::sameKey;
+
+size_t DictKeyHash::operator()(const std::string& key) const noexcept {
+  size_t n = key.size();
+  if (n > 16) return std::hash<std::string>()(key);
+  uint64_t a, b;
+  keyWords(key.data(), n, a, b);
+  uint64_t h = (a ^ n) * 0x9E3779B97F4A7C15ull;  // two odd multipliers from xxHash64
+  h ^= (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  return h ^ (h >> 29);
 }
-// a == b, inline up to 16 bytes: two word loads each, overlapping for lengths between sizes.
-[[gnu::always_inline]] inline bool sameKey(const std::string& a, const std::string& b) {
-  size_t n = a.size();
-  if (n != b.size()) return false;
-  const char* p = a.data();
-  const char* q = b.data();
-  if (n >= 8) {
-    if (n > 16) return std::memcmp(p, q, n) == 0;
-    return load<uint64_t>(p) == load<uint64_t>(q) &&
-           load<uint64_t>(p + n - 8) == load<uint64_t>(q + n - 8);
+
+Value* DictObj::find(const std::string& key, uint32_t& hint) {
+  if (hint < entries.size() && sameKey(entries[hint].first, key)) return &entries[hint].second;
+  if (!index.empty()) {
+    auto it = index.find(key);
+    if (it == index.end()) return nullptr;
+    hint = static_cast<uint32_t>(it->second);
+    return &entries[it->second].second;
   }
-  if (n >= 4)
-    return load<uint32_t>(p) == load<uint32_t>(q) &&
-           load<uint32_t>(p + n - 4) == load<uint32_t>(q + n - 4);
-  if (n == 0) return true;
-  return p[0] == q[0] && p[n / 2] == q[n / 2] && p[n - 1] == q[n - 1];  // 1 to 3 bytes
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (sameKey(entries[i].first, key)) {
+      hint = static_cast<uint32_t>(i);
+      return &entries[i].second;
+    }
+  }
+  return nullptr;
 }
-}  // namespace
 
 Value* DictObj::find(const std::string& key) {
   if (index.empty()) {
