@@ -2,6 +2,7 @@
 // each with a handler chosen for its operands (Note [Closure code]).
 #pragma once
 
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -82,7 +83,7 @@ struct ClosureCode {
 }
 
 [[gnu::always_inline]] inline Flow Evaluator::runCode(const CBlock& b, Frame& f) {
-  if (traceHooks_ || blockRunner_) [[unlikely]]
+  if (!runsClosureCode()) [[unlikely]]
     return execBlock(*b.src, f);
   return runStatements(b.stmts.data(), b.stmts.data() + b.stmts.size(), f);
 }
@@ -99,14 +100,19 @@ struct ClosureCode {
     size_t base;
     bool entered = false;
     ~Pop() {
-      for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value::undefined();
+      Value* slots = e.stack_.data();
+      for (size_t i = base; i < e.sp_; ++i) {  // back to Undefined, all-zero bytes
+        slots[i].~Value();
+        std::memset(static_cast<void*>(slots + i), 0, sizeof(Value));
+      }
       e.sp_ = base;
       if (entered) --e.depth_;
     }
   } pop{*this, base};
   for (size_t i = 0; i < n; ++i) {
     Value v = args[i]->run(*args[i], f, *this);  // not in place: see callDirect
-    stack_[base + i] = std::move(v);
+    // Every slot above sp_ is Undefined, so the argument's is built without releasing it.
+    new (stack_.data() + base + i) Value(std::move(v));
     sp_ = base + i + 1;
   }
   checkInterrupt(site);

@@ -296,29 +296,60 @@ struct CCall : CExpr {
   std::vector<const CExpr*> args;
   int64_t arity = -2;  // the FnProto::plainArity a plain call matches; -2 (none) with keywords
 };
-// `f(...)` with `f` a global: the common call (evalCall).
+// A native called with a few positional arguments (`len(xs)`, `xs.append(v)`): they are
+// evaluated into a buffer here and the native called with `self` (a method's receiver, a
+// built-in's bound value), errors at the call: what callValue and methodCall do, without
+// their ArgBuffer and layers. The arguments' own errors pass through, as there.
+constexpr size_t kInlineNativeArgs = 4;
+bool takesInlineNativeArgs(const CCall& c) {
+  return c.arity >= 0 && c.args.size() <= kInlineNativeArgs;
+}
+[[gnu::always_inline]] inline Value callNativeInline(NativeFn fn, Value self, const CCall& c,
+                                                    Frame& f, Evaluator& ev) {
+  Value args[kInlineNativeArgs];
+  size_t n = c.args.size();
+  for (size_t i = 0; i < n; ++i) args[i] = c.args[i]->run(*c.args[i], f, ev);
+  CallArgs ca{std::span<Value>(args, n), {}, {}, std::move(self), c.src->span};
+  return atSpan(c.src->span, [&] { return fn(ev.interpreter(), ca); });
+}
+// runCallGlobal's calls other than plain ones, out of its way (a small frame for plain
+// calls): built-ins in line (`len(xs)`), the rest the generic way.
+[[gnu::noinline]] Value callGlobalOther(const CCall& c, const Value& g, Frame& f,
+                                        Evaluator& ev) {
+  // A copy: the arguments' code may assign the global, or move the module's slots.
+  Value callee = g.is(Type::Undefined) ? c.callee->run(*c.callee, f, ev) : g;
+  if (callee.is(Type::Builtin) && takesInlineNativeArgs(c)) {
+    auto* b = callee.as<BuiltinObj>();
+    return callNativeInline(b->fn, b->self, c, f, ev);
+  }
+  return ev.callCompiled(static_cast<Call*>(c.src), std::move(callee), c.args.data(), f);
+}
+// `f(...)` with `f` a global: the common call (evalCall). A global the module does not
+// define is a built-in's name (Note [Built-in slots]).
 Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCall&>(self);
-  auto* call = static_cast<Call*>(self.src);
   const Value& g = f.module->globals[c.slot];
   if (g.is(Type::Function)) {
     auto* fn = g.as<FunctionObj>();
     if (fn->proto->plainArity == c.arity)
       return ev.callPlain(fn, c.args.data(), c.args.size(), f, self.src->span);
   }
-  if (g.is(Type::Undefined)) [[unlikely]]
-    return ev.callCompiled(call, c.callee->run(*c.callee, f, ev), c.args.data(), f);
-  return ev.callCompiled(call, g, c.args.data(), f);
+  return callGlobalOther(c, g, f, ev);
 }
 Value runCallAny(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCall&>(self);
   return ev.callCompiled(static_cast<Call*>(self.src), c.callee->run(*c.callee, f, ev),
                          c.args.data(), f);
 }
+// `xs.append(v)`, `d.get(k, 0)`: when the receiver's type is the one this call found its
+// native for before (Call::cachedType), the native is called in line (callNativeInline).
 Value runCallMethod(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCall&>(self);
-  return ev.callMethodCompiled(static_cast<Call*>(self.src), c.callee->run(*c.callee, f, ev),
-                               c.args.data(), f);
+  auto* call = static_cast<Call*>(self.src);
+  Value object = c.callee->run(*c.callee, f, ev);
+  if (object.type() == call->cachedType && takesInlineNativeArgs(c)) [[likely]]
+    return callNativeInline(call->cachedMethod, std::move(object), c, f, ev);
+  return ev.callMethodCompiled(call, std::move(object), c.args.data(), f);
 }
 
 struct CPair : CExpr {
@@ -332,6 +363,7 @@ struct CPair : CExpr {
 struct CIndex : CExpr {
   CIndex(Expr* e, Run r) : CExpr(e, r, testValue) {}
   COperand object, index;
+  mutable uint32_t hint = 0;  // a dict's entry of the last hit (DictObj::find)
 };
 template <Opnd L, Opnd R>
 Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -346,7 +378,7 @@ Value runIndex(const CExpr& self, Frame& f, Evaluator& ev) {
     if (i < 0) i += n;
     if (i >= 0 && i < n) return items[i];
   } else if (object.is(Type::Dict) && index.is(Type::Str)) {
-    if (Value* v = object.as<DictObj>()->find(index.as<StrObj>()->str)) return *v;
+    if (Value* v = object.as<DictObj>()->findAt(index.as<StrObj>()->str, x.hint)) return *v;
   }
   return ev.indexOp(static_cast<Index*>(self.src), object, index);
 }

@@ -19,6 +19,7 @@ struct CSimple : CStmt {
   CExpr* key = nullptr;     // an index assignment's subscript
   uint32_t slot = 0;        // a local target's
   Value constant;           // `x op= <literal>`: the literal (runAugSlotConst)
+  mutable uint32_t hint = 0;  // an index assignment's last dict entry (DictObj::find)
 };
 
 Flow runExprStmt(const CStmt& self, Frame& f, Evaluator& ev) {
@@ -138,12 +139,45 @@ Flow runAugSlotConst(const CStmt& self, Frame& f, Evaluator& ev) {
   }
   return runAugSlot<K>(self, f, ev);
 }
+// `d[k] = v`, `d[k] += v` and `xs[i] = v` where they cannot fail and no trace runs (which
+// checks the container's epoch): what storeIndex does, without its generic getIndex and
+// setIndex. `+=` on an int field or element updates it in place, with one lookup.
+bool storeIndexFast(const CSimple& s, const Value& object, const Value& key, Value& rhs) {
+  if (currentTraceEpoch() != 0) return false;
+  auto* a = static_cast<Assign*>(s.src);
+  Value* slot = nullptr;
+  if (object.is(Type::Dict) && key.is(Type::Str)) {
+    auto* d = object.as<DictObj>();
+    slot = d->find(key.as<StrObj>()->str, s.hint);
+    if (!slot && a->op == AssignOp::Set) {
+      d->insertNew(key.as<StrObj>()->str, std::move(rhs));
+      return true;
+    }
+  } else if (object.is(Type::List) && key.is(Type::Int)) {
+    auto& items = object.as<ListObj>()->items;
+    int64_t i = key.asInt(), n = static_cast<int64_t>(items.size());
+    if (i < 0) i += n;
+    if (i >= 0 && i < n) slot = &items[i];
+  }
+  if (!slot) return false;
+  if (a->op == AssignOp::Set) {
+    *slot = std::move(rhs);
+    return true;
+  }
+  int64_t r;
+  if (!slot->is(Type::Int) || !rhs.is(Type::Int) ||
+      !intArith(augOp(a->op), slot->asInt(), rhs.asInt(), r))
+    return false;
+  *slot = Value::integer(r);
+  return true;
+}
 Flow runSetIndex(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CSimple&>(self);
   Value object = s.target->run(*s.target, f, ev);
   Value key = s.key->run(*s.key, f, ev);
   Value rhs = s.value->run(*s.value, f, ev);
-  ev.storeIndex(static_cast<Assign*>(self.src), object, key, std::move(rhs));
+  auto* a = static_cast<Assign*>(self.src);
+  if (!storeIndexFast(s, object, key, rhs)) ev.storeIndex(a, object, key, std::move(rhs));
   return Flow::Normal;
 }
 Flow runSetAttr(const CStmt& self, Frame& f, Evaluator& ev) {
@@ -172,6 +206,38 @@ Flow runIfOnly(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CControl&>(self);
   const CExpr& cond = *s.conds[0];
   return cond.test(cond, f, ev) ? ev.runCode(*s.blocks[0], f) : Flow::Normal;
+}
+// `if c { return x }` with x a local, a literal or nothing, the guard of a recursive fn: the
+// block's one statement runs here, its step counted as runStatements counts it. Such a return
+// raises no UserError for the block to convert (an unassigned local's NameError is a
+// ScriptError already), so the block's loop and handlers are not needed.
+Flow runIfReturn(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CControl&>(self);
+  const CExpr& cond = *s.conds[0];
+  if (!cond.test(cond, f, ev)) return Flow::Normal;
+  if (!ev.runsClosureCode()) [[unlikely]]
+    return ev.runCode(*s.blocks[0], f);
+  const CStmt& ret = *s.blocks[0]->stmts[0];
+  ev.countStatementStep(ret.src->span);
+  return ret.run(ret, f, ev);
+}
+// Whether `b` is one return that runIfReturn may run without its block.
+bool isSimpleReturn(const Block& b) {
+  if (b.size() != 1 || b[0]->kind != StmtKind::Return) return false;
+  Expr* v = static_cast<Return*>(b[0])->value;
+  if (!v) return true;
+  switch (v->kind) {
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::StrLit:
+    case ExprKind::BoolLit:
+    case ExprKind::NoneLit:
+      return true;
+    case ExprKind::Name:
+      return static_cast<Name*>(v)->ref.kind == VarRef::Kind::Local;
+    default:
+      return false;
+  }
 }
 Flow runWhile(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CControl&>(self);
@@ -268,7 +334,9 @@ CStmt* ClosureCompiler::stmt(Stmt* s) {
     case StmtKind::If: {
       auto* i = static_cast<If*>(s);
       bool only = i->conds.size() == 1 && i->blocks.size() == 1;
-      auto* n = node<CControl>(s, only ? runIfOnly : runIf);
+      auto* n = node<CControl>(s, !only                         ? runIf
+                                  : isSimpleReturn(i->blocks[0]) ? runIfReturn
+                                                                 : runIfOnly);
       for (Expr* c : i->conds) n->conds.push_back(expr(c));
       for (const Block& b : i->blocks) n->blocks.push_back(block(b));
       return n;

@@ -268,6 +268,10 @@ class Evaluator {
     checkInterrupt(span);
     countStep(span);
   }
+  /// Counts a statement's step, as runStatements does before running it.
+  void countStatementStep(const Span& span) { countStep(span); }
+  /// False while a tracer or a region runner is installed: blocks run as the tree walk.
+  bool runsClosureCode() const { return !traceHooks_ && !blockRunner_; }
 
  private:
   Value evalNode(Expr* e, Frame& f);

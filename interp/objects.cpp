@@ -1,6 +1,7 @@
 // Small out-of-line pieces of the heap objects.
 #include "interp/objects.h"
 
+#include "interp/dict_keys.h"
 #include "interp/graph_break.h"
 #include "shapes/user_error.h"
 
@@ -47,10 +48,45 @@ void destroyObject(Object* o) {
 // Most dicts are records of a few fields ({"x": 1, "y": 2}). Below kIndexedSize entries a
 // scan of `entries` finds a key faster than hashing it, and building such a dict allocates no
 // hash nodes; the index is built when the dict grows past that size, and kept from then on.
+// The scan compares keys with sameKey: field names are a few bytes long, where a call of
+// memcmp (what std::string's == makes) costs more than the compare itself. For the same
+// reason the index hashes keys of up to 16 bytes in line (DictKeyHash) rather than with
+// std::hash's murmur loop. Lookup sites in closure code keep the position of their last hit
+// (find with a hint): `p["y"]` then costs one compare whatever the field's place.
+using dict_keys::keyWords;
+using dict_keys::sameKey;
+
+size_t DictKeyHash::operator()(const std::string& key) const noexcept {
+  size_t n = key.size();
+  if (n > 16) return std::hash<std::string>()(key);
+  uint64_t a, b;
+  keyWords(key.data(), n, a, b);
+  uint64_t h = (a ^ n) * 0x9E3779B97F4A7C15ull;  // two odd multipliers from xxHash64
+  h ^= (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  return h ^ (h >> 29);
+}
+
+Value* DictObj::find(const std::string& key, uint32_t& hint) {
+  if (hint < entries.size() && sameKey(entries[hint].first, key)) return &entries[hint].second;
+  if (!index.empty()) {
+    auto it = index.find(key);
+    if (it == index.end()) return nullptr;
+    hint = static_cast<uint32_t>(it->second);
+    return &entries[it->second].second;
+  }
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (sameKey(entries[i].first, key)) {
+      hint = static_cast<uint32_t>(i);
+      return &entries[i].second;
+    }
+  }
+  return nullptr;
+}
+
 Value* DictObj::find(const std::string& key) {
   if (index.empty()) {
     for (auto& [k, v] : entries)
-      if (k == key) return &v;
+      if (sameKey(k, key)) return &v;
     return nullptr;
   }
   auto it = index.find(key);

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "interp/dict_keys.h"
 #include "interp/source.h"
 #include "interp/value.h"
 
@@ -46,17 +47,32 @@ struct TupleObj : Object {
   std::vector<Value> items;
 };
 
+/// The hash of a dict key in a large dict's index (Note [Small dicts] in objects.cpp).
+struct DictKeyHash {
+  size_t operator()(const std::string& key) const noexcept;
+};
+
 /// A dict with string keys that keeps insertion order (language.md).
 struct DictObj : Object {
   DictObj() : Object(Type::Dict) {}
   uint64_t traceEpoch = currentTraceEpoch();
   Value* find(const std::string& key);
+  /// find() trying the entry at `hint` first, and leaving the found entry's position there:
+  /// a lookup site (`p["x"]`) mostly sees records with the same fields in the same order.
+  Value* find(const std::string& key, uint32_t& hint);
+  /// find() with the hint's compare in line, for sites that mostly hit it (`p["x"]` reads):
+  /// where the key changes at every run (`counts[k] += 1`) the out-of-line call is cheaper.
+  Value* findAt(const std::string& key, uint32_t& hint) {
+    if (hint < entries.size() && dict_keys::sameKey(entries[hint].first, key)) [[likely]]
+      return &entries[hint].second;
+    return find(key, hint);
+  }
   void set(const std::string& key, Value v);
   /// set() for a key known not to be in the dict (a literal's distinct constant keys).
   void insertNew(const std::string& key, Value v);
   std::vector<std::pair<std::string, Value>> entries;
   /// Key to position in `entries`; empty while the dict is small (Note [Small dicts]).
-  std::unordered_map<std::string, size_t> index;
+  std::unordered_map<std::string, size_t, DictKeyHash> index;
   static constexpr size_t kIndexedSize = 8;
 };
 
