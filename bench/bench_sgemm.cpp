@@ -68,6 +68,21 @@ BENCHMARK(BM_SquareSgemm)
     ->Args({kOpenBlas, 512})->Args({kOneDnn, 512})->Args({kOpenBlas, 1024})->Args({kOneDnn, 1024})
     ->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// Small products, where a call's fixed cost decides (kSmallGemmFlops in sgemm.cpp): the 2x10
+// and 10x1 layers of bench/tpu_mlp.dsl, 32^3, and the MLP's smallest at batch 32.
+void BM_SmallSgemm(benchmark::State& state) {
+  const auto library = Library(state.range(0));
+  const int m = int(state.range(1)), n = int(state.range(2)), k = int(state.range(3));
+  std::vector<float> a(size_t(m) * k, 0.5f), b(size_t(k) * n, 0.25f), c(size_t(m) * n);
+  for (auto _ : state) rowMajorSgemm(library, false, false, m, n, k, a.data(), b.data(), c.data());
+  state.SetLabel(library == kOpenBlas ? "openblas" : "onednn");
+}
+BENCHMARK(BM_SmallSgemm)
+    ->Args({kOpenBlas, 16, 10, 2})->Args({kOneDnn, 16, 10, 2})
+    ->Args({kOpenBlas, 64, 1, 10})->Args({kOneDnn, 64, 1, 10})
+    ->Args({kOpenBlas, 32, 32, 32})->Args({kOneDnn, 32, 32, 32})
+    ->Args({kOpenBlas, 32, 10, 256})->Args({kOneDnn, 32, 10, 256});
+
 // The machine's f32 FMA peak on one core, the ceiling for the GFLOP/s above: 16 independent
 // AVX-512 FMA chains (enough to cover the latency of two FMA pipes), 2 flops per lane.
 __attribute__((target("avx512f"))) void BM_FmaPeak(benchmark::State& state) {

@@ -8,6 +8,12 @@
 // BLIS 0.9 as Debian builds it reached 22. So f32 matmul goes to oneDNN's dnnl_sgemm;
 // TESSEL_SGEMM=openblas switches back (for side-by-side measurements, or as an escape hatch).
 // The measurement is docs/perf.md, "sgemm library". Integer matmul has its own loop (matmul.cpp).
+// Small products stay on OpenBLAS: a call of dnnl_sgemm costs about 0.2 us before any
+// arithmetic (OpenBLAS 0.04-0.08 us), and the first one in a process about 20 ms (CPU
+// detection and code generation), which a script of tiny matmuls (bench/tpu_mlp.dsl: 2x10 and
+// 10x1 layers) paid in full. Below kSmallGemmFlops (a 32x32x64 product) a call takes a
+// microsecond or two either way (OpenBLAS up to 4x faster on the smallest, oneDNN 1.5x on a
+// 32x32x32); above it oneDNN is 1.9-2.9x faster (docs/perf.md, "sgemm library").
 // Threads: oneDNN runs on OpenMP (OMP_NUM_THREADS, as PyTorch), OpenBLAS on its own pool
 // (OPENBLAS_NUM_THREADS).
 #include "backends/cpu/sgemm.h"
@@ -25,6 +31,8 @@ namespace tessel::backends::cpu {
 
 namespace {
 
+constexpr double kSmallGemmFlops = 131072;
+
 bool useOpenBlas() {
   static const bool openblas = [] {
     const char* pick = std::getenv("TESSEL_SGEMM");
@@ -39,7 +47,7 @@ const char* sgemmLibrary() { return useOpenBlas() ? "openblas" : "onednn"; }
 
 void sgemm(bool transA, bool transB, int64_t M, int64_t N, int64_t K, const float* A, int64_t lda,
            const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
-  if (useOpenBlas()) {
+  if (useOpenBlas() || 2.0 * double(M) * double(N) * double(K) < kSmallGemmFlops) {
     cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
                 transB ? CblasTrans : CblasNoTrans, int(M), int(N), int(K), 1.0f, A, int(lda), B,
                 int(ldb), beta, C, int(ldc));
