@@ -1,6 +1,6 @@
 // Note [Which sgemm]
 // ~~~~~~~~~~~~~~~~~~
-// Debian's OpenBLAS 0.3.21 is a DYNAMIC_ARCH build that maps AMD Zen 4 to its Haswell kernels
+// Debian's OpenBLAS 0.3.21 is a DYNAMIC_ARCH build that maps AMD Zen 5 (this VM; Zen 4 too) to its Haswell kernels
 // (AVX2): on the MLP step's shapes (batch 32..512 against 784x256, 256x256, 256x10, plain and
 // transposed) it reaches 62-66 GFLOP/s on one core of this VM, against 121-127 for oneDNN's
 // JIT-generated AVX-512 kernels and 120-122 for OpenBLAS forced to its SkylakeX kernels with
