@@ -1,11 +1,12 @@
 // Note [Which sgemm]
 // ~~~~~~~~~~~~~~~~~~
-// Debian's OpenBLAS 0.3.21 is a DYNAMIC_ARCH build that maps AMD Zen 5 (this VM; Zen 4 too) to its Haswell kernels
-// (AVX2): on the MLP step's shapes (batch 32..512 against 784x256, 256x256, 256x10, plain and
-// transposed) it reaches 62-66 GFLOP/s on one core of this VM, against 121-127 for oneDNN's
-// JIT-generated AVX-512 kernels and 120-122 for OpenBLAS forced to its SkylakeX kernels with
-// OPENBLAS_CORETYPE (which must be set before the library loads, so it is no knob for us).
-// BLIS 0.9 as Debian builds it reached 22. So f32 matmul goes to oneDNN's dnnl_sgemm;
+// Debian's OpenBLAS 0.3.21 is a DYNAMIC_ARCH build that maps AMD Zen 5 (this VM's cores; Zen 4
+// too) to its Haswell kernels (AVX2): on the MLP step's shapes (batch 32..512 against 784x256,
+// 256x256, 256x10, plain and transposed) it reaches 133 GFLOP/s on one idle core, against 253
+// for oneDNN's JIT-generated AVX-512 kernels, of an FMA peak of 288 (bench_sgemm). OpenBLAS
+// forced to its SkylakeX kernels (OPENBLAS_CORETYPE) matched oneDNN on a loaded run, but that
+// variable is read when the library loads, before main, so it is no knob for us.
+// BLIS 0.9 as Debian builds it was 3x slower than OpenBLAS. So f32 matmul goes to dnnl_sgemm;
 // TESSEL_SGEMM=openblas switches back (for side-by-side measurements, or as an escape hatch).
 // The measurement is docs/perf.md, "sgemm library". Integer matmul has its own loop (matmul.cpp).
 // Small products stay on OpenBLAS: a call of dnnl_sgemm costs about 0.2 us before any
