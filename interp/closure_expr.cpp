@@ -444,7 +444,7 @@ Value runDictLit(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& d = static_cast<const CList&>(self);
   return atSpan(self.src->span, [&] {
     Ref<DictObj> out = make<DictObj>();
-    out->entries.reserve(d.elems.size());  // one allocation for a record's fields
+    out->entries.reserve(d.elems.size());  // at most one allocation for the entries
     for (size_t i = 0; i < d.elems.size(); ++i) {
       Value k = d.elems[i]->run(*d.elems[i], f, ev);
       if (!k.is(Type::Str))

@@ -92,7 +92,7 @@ Value Evaluator::evalNode(Expr* e, Frame& f) try {
     case ExprKind::DictLit: {
       auto* d = static_cast<DictLit*>(e);
       Ref<DictObj> out = make<DictObj>();
-      out->entries.reserve(d->keys.size());  // one allocation for a record's fields
+      out->entries.reserve(d->keys.size());  // at most one allocation for the entries
       for (size_t i = 0; i < d->keys.size(); ++i) {
         Value k = eval(d->keys[i], f);
         if (!k.is(Type::Str))

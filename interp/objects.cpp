@@ -68,9 +68,9 @@ size_t DictKeyHash::operator()(const std::string& key) const noexcept {
 
 Value* DictObj::find(const std::string& key, uint32_t& hint) {
   if (hint < entries.size() && sameKey(entries[hint].first, key)) return &entries[hint].second;
-  if (!index.empty()) {
-    auto it = index.find(key);
-    if (it == index.end()) return nullptr;
+  if (index) {
+    auto it = index->find(key);
+    if (it == index->end()) return nullptr;
     hint = static_cast<uint32_t>(it->second);
     return &entries[it->second].second;
   }
@@ -84,13 +84,13 @@ Value* DictObj::find(const std::string& key, uint32_t& hint) {
 }
 
 Value* DictObj::find(const std::string& key) {
-  if (index.empty()) {
+  if (!index) {
     for (auto& [k, v] : entries)
       if (sameKey(k, key)) return &v;
     return nullptr;
   }
-  auto it = index.find(key);
-  return it == index.end() ? nullptr : &entries[it->second].second;
+  auto it = index->find(key);
+  return it == index->end() ? nullptr : &entries[it->second].second;
 }
 
 void DictObj::set(const std::string& key, Value v) {
@@ -103,10 +103,11 @@ void DictObj::set(const std::string& key, Value v) {
 
 void DictObj::insertNew(const std::string& key, Value v) {
   entries.emplace_back(key, std::move(v));
-  if (!index.empty()) {
-    index.emplace(key, entries.size() - 1);
+  if (index) {
+    index->emplace(key, entries.size() - 1);
   } else if (entries.size() > kIndexedSize) {
-    for (size_t i = 0; i < entries.size(); ++i) index.emplace(entries[i].first, i);
+    index = std::make_unique<Index>();
+    for (size_t i = 0; i < entries.size(); ++i) index->emplace(entries[i].first, i);
   }
 }
 

@@ -1,11 +1,13 @@
 // The heap objects behind Values: strings, containers, functions, cells and modules.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "interp/dict_entries.h"
 #include "interp/dict_keys.h"
 #include "interp/source.h"
 #include "interp/value.h"
@@ -70,9 +72,11 @@ struct DictObj : Object {
   void set(const std::string& key, Value v);
   /// set() for a key known not to be in the dict (a literal's distinct constant keys).
   void insertNew(const std::string& key, Value v);
-  std::vector<std::pair<std::string, Value>> entries;
-  /// Key to position in `entries`; empty while the dict is small (Note [Small dicts]).
-  std::unordered_map<std::string, size_t, DictKeyHash> index;
+  /// In insertion order; the first few inside the object (Note [Inline dict entries]).
+  DictEntries entries;
+  /// Key to position in `entries`; null while the dict is small (Note [Small dicts]).
+  using Index = std::unordered_map<std::string, size_t, DictKeyHash>;
+  std::unique_ptr<Index> index;
   static constexpr size_t kIndexedSize = 8;
 };
 
