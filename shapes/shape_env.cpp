@@ -416,13 +416,19 @@ std::optional<bool> ShapeEnv::decide(Expr e, bool so) {
   return d.outcome;
 }
 
+const std::vector<std::optional<PolyBound>>& ShapeEnv::guardBounds() {
+  auto& bounds = caches_->guardBounds;
+  for (size_t i = bounds.size(); i < guards_.size(); ++i)
+    bounds.push_back(polyBound(*ctx_, guards_[i].expr));
+  return bounds;
+}
+
 ShapeEnv::Decision ShapeEnv::fromSamePolynomial(Expr e) {
   auto asked = polyBound(*ctx_, e);
   if (!asked) return {};
   std::vector<PolyBound> recorded;
-  for (const Guard& g : guards_)
-    if (auto b = polyBound(*ctx_, g.expr); b && b->terms == asked->terms)
-      recorded.push_back(std::move(*b));
+  for (const std::optional<PolyBound>& b : guardBounds())
+    if (b && b->terms == asked->terms) recorded.push_back(*b);
   if (recorded.empty()) return {};
   ++stats_.decidedByPolynomialBounds;
   const ValueRange known = intervalOf(recorded);

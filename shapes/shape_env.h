@@ -16,6 +16,8 @@
 
 namespace tessel::shapes {
 
+struct PolyBound;  // shapes/poly_bound.h
+
 class ExprContext;
 class GuardProgram;
 class Solver;
@@ -236,6 +238,8 @@ class ShapeEnv {
     std::optional<bool> outcome;
   };
   Decision fromSamePolynomial(Expr e);
+  /// polyBound of every guard, in guards() order (cached in Caches::guardBounds).
+  const std::vector<std::optional<PolyBound>>& guardBounds();
   bool refutedByPoints(Expr e);
   void recordGuard(Expr cond, GuardKind kind);
   void addFact(Expr cond);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "shapes/expr.h"
+#include "shapes/poly_bound.h"
 #include "shapes/shape_env.h"
 
 namespace tessel::shapes {
@@ -30,6 +31,9 @@ struct ShapeEnv::Caches {
   /// (ShapeEnv version + 1, ranges narrowed by relations then): the same for every maxValue
   /// of one version, and each costs a pass over the facts and guards.
   std::pair<uint64_t, std::vector<ValueRange>> relationRanges{0, {}};
+  /// The bound each guard states (Note [Bounds on one polynomial]), one per guard so far:
+  /// guards are only appended, so each is read once, not at every decision.
+  std::vector<std::optional<PolyBound>> guardBounds;
 
   void addKnown(Expr e) {
     known.insert(e);

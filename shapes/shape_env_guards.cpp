@@ -51,10 +51,11 @@ std::vector<Guard> ShapeEnv::finalGuards() {
   std::vector<bool> drop(guards_.size(), false);
   using Terms = std::vector<std::pair<Expr, int64_t>>;
   std::map<std::pair<Terms, bool>, std::pair<size_t, int64_t>> best;  // -> (guard, bound)
+  const std::vector<std::optional<PolyBound>>& bounds = guardBounds();
   for (size_t i = 0; i < guards_.size(); ++i) {
-    auto b = polyBound(*ctx_, guards_[i].expr);
+    const std::optional<PolyBound>& b = bounds[i];
     if (!b) continue;
-    auto [it, first] = best.try_emplace({std::move(b->terms), b->upper}, i, b->value);
+    auto [it, first] = best.try_emplace({b->terms, b->upper}, i, b->value);
     if (first) continue;
     auto& [kept, old] = it->second;
     bool tighter = b->upper ? b->value < old : b->value > old;
