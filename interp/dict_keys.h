@@ -17,6 +17,8 @@ inline Word load(const char* p) {
 }
 
 /// a == b, in line up to 16 bytes: two word loads each, overlapping for lengths between sizes.
+/// The same loads as keyWords, with an exit after the first word: comparing keyWords' two words
+/// instead cost 3.4M more instructions on bench/scripts/objects.dsl (138.1M -> 141.5M).
 [[gnu::always_inline]] inline bool sameKey(const std::string& a, const std::string& b) {
   size_t n = a.size();
   if (n != b.size()) return false;
