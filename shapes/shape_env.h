@@ -134,6 +134,9 @@ struct ShapeEnvStats {
   uint64_t cacheHits = 0;        ///< answered from the solver-answer cache
   uint64_t solverQueries = 0;    ///< Z3 check() calls
   uint64_t solverUnknowns = 0;   ///< Z3 answered unknown (rlimit): safe fallback taken
+  /// checks stopped by the wall-clock net (Note [A wall-clock net under rlimit]); each is
+  /// also an unknown
+  uint64_t solverInterrupts = 0;
   uint64_t solverNanos = 0;      ///< wall time inside Z3 (encoding included)
   uint64_t guardsAdded = 0;
   uint64_t guardsPruned = 0;     ///< removed by finalGuards() as implied

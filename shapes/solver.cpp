@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "shapes/shape_env.h"
+#include "shapes/solver_deadline.h"
 #include "shapes/simplify_rules.h"
 
 namespace tessel::shapes {
@@ -168,6 +169,18 @@ struct Solver::Impl {
     return false;
   }
 
+  // Every check goes through here: Note [A wall-clock net under rlimit].
+  template <class Check>
+  static z3::check_result bounded(z3::context& c, uint32_t rlimit, ShapeEnvStats* stats,
+                                  Check&& check) {
+    ScopedCheckDeadline deadline(
+        [](void* ctx) { static_cast<z3::context*>(ctx)->interrupt(); }, &c,
+        wallBudgetFor(rlimit));
+    z3::check_result r = check();
+    if (deadline.fired() && stats) ++stats->solverInterrupts;
+    return r;
+  }
+
   z3::solver makeSolver(uint32_t rlimit, bool nonlinearQuery) {
     z3::solver s = nonlinearQuery ? z3::solver(ctx) : z3::solver(ctx, z3::solver::simple());
     z3::params p(ctx);
@@ -206,7 +219,7 @@ struct Solver::Impl {
       for (Expr e : g) s.add(enc(e));
     for (const z3::expr& x : extra) s.add(x);
     if (stats) ++stats->solverQueries;
-    z3::check_result cr = s.check();
+    z3::check_result cr = bounded(ctx, rlimit, stats, [&] { return s.check(); });
     SolverAnswer r = cr == z3::sat     ? SolverAnswer::Sat
                      : cr == z3::unsat ? SolverAnswer::Unsat
                                        : SolverAnswer::Unknown;
@@ -290,7 +303,9 @@ SolverResult Solver::check(const SolverQuery& q) {
   }
   SolverResult res;
   if (stats_) ++stats_->solverQueries;
-  res.answer = answerOf(lits.empty() ? s.check() : s.check(lits));
+  res.answer = answerOf(Impl::bounded(I.ctx, rlimit_, stats_, [&] {
+    return lits.empty() ? s.check() : s.check(lits);
+  }));
   if (res.answer == SolverAnswer::Unknown && stats_) ++stats_->solverUnknowns;
   if (res.answer == SolverAnswer::Sat) {
     z3::model m = s.get_model();
@@ -336,7 +351,7 @@ std::vector<bool> Solver::implied(std::span<const Expr> cands, std::span<const E
     s.push();
     s.add(!I.enc(cands[i]));
     if (stats_) ++stats_->solverQueries;
-    auto r = s.check(assume);
+    auto r = Impl::bounded(I.ctx, rlimit_, stats_, [&] { return s.check(assume); });
     s.pop();
     if (r == z3::unknown && stats_) ++stats_->solverUnknowns;
     implied[i] = r == z3::unsat;
@@ -383,7 +398,7 @@ std::optional<int64_t> Solver::maximize(Expr e, std::span<const Expr> hard,
     s.push();
     s.add(x >= I.ctx.int_val(static_cast<int64_t>(v)));
     if (stats_) ++stats_->solverQueries;
-    auto r = answerOf(s.check());
+    auto r = answerOf(Impl::bounded(I.ctx, rlimit_, stats_, [&] { return s.check(); }));
     if (r == SolverAnswer::Sat) {
       int64_t m = v;
       if (s.get_model().eval(x, true).is_numeral_i64(m))
@@ -472,7 +487,7 @@ RuleCheck proveEqual(z3::context& c, const z3::expr& a, const z3::expr& b, uint3
   p.set("rlimit", rlimit);
   s.set(p);
   s.add(a != b);
-  auto r = s.check();
+  auto r = Solver::Impl::bounded(c, rlimit, nullptr, [&] { return s.check(); });
   return r == z3::unsat ? RuleCheck::Equivalent
          : r == z3::sat ? RuleCheck::NotEquivalent
                         : RuleCheck::Unknown;

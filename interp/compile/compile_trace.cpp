@@ -207,6 +207,8 @@ void CompileTrace::compileEnd(const FrameObj& frame, const Entry& entry) {
   end["solver_ms"] = entry.solverMs;
   end["codegen_ms"] = entry.codegenMs;
   end["solver_queries"] = st.solverQueries;
+  end["solver_unknowns"] = st.solverUnknowns;
+  end["solver_interrupts"] = st.solverInterrupts;
   end["guards"] = entry.guardTexts.size();
   end["symbols"] = env.numSymbols();
   emit("compile_end", end);
