@@ -69,4 +69,8 @@ class ScopedAllocationHook {
 /// Bytes held by the block cache right now (for tests and stats).
 size_t cachedStorageBytes();
 
+/// The bytes Storage::allocate takes for a request of `bytes` (Note [Block cache]): 64-byte
+/// multiples, four classes per octave from 64 KiB, multiples of 1 MiB from 16 MiB.
+size_t storageSizeClass(size_t bytes);
+
 }  // namespace tessel::backends

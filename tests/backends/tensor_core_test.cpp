@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/storage.h"
 #include "backends/tensor.h"
 #include "shapes/user_error.h"
 
@@ -57,6 +58,43 @@ TEST(TensorCoreDeathTest, TensorFreedAfterThreadCacheDies) {
         std::exit(0);
       },
       ::testing::ExitedWithCode(0), "");
+}
+
+// Note [Block cache]: four classes per octave from 64 KiB, 1-MiB steps from 16 MiB.
+TEST(TensorCore, StorageSizeClasses) {
+  EXPECT_EQ(storageSizeClass(0), 64u);
+  EXPECT_EQ(storageSizeClass(100), 128u);
+  EXPECT_EQ(storageSizeClass(65535), 65536u);
+  EXPECT_EQ(storageSizeClass(65536), 65536u);
+  EXPECT_EQ(storageSizeClass(65537), 81920u);          // 1.25 * 64 KiB
+  EXPECT_EQ(storageSizeClass(100 * 1024), 114688u);    // 1.75 * 64 KiB
+  EXPECT_EQ(storageSizeClass(3 << 20), size_t{3} << 20);
+  EXPECT_EQ(storageSizeClass((3 << 20) + 1), size_t{7} << 19);  // 3.5 MiB
+  EXPECT_EQ(storageSizeClass((size_t{17} << 20) + 1), size_t{18} << 20);
+  for (size_t b = 1; b < (size_t{64} << 20); b = b * 9 / 8 + 1) {
+    size_t c = storageSizeClass(b);
+    EXPECT_GE(c, b);
+    EXPECT_EQ(c % 64, 0u);
+    if (b >= 65536) {
+      EXPECT_LE(c, b + b / 4) << b;
+    }
+  }
+}
+
+// A batch size that changes every step: the sizes differ, their classes repeat, and a freed
+// block of the class is handed out again instead of fresh (page-faulting) memory.
+TEST(TensorCore, NearbySizesReuseACachedBlock) {
+  const size_t before = cachedStorageBytes();
+  void* first = nullptr;
+  {
+    Tensor a = Tensor::empty({301, 256}, DType::F32);  // 308,224 bytes: class 327,680
+    first = a.data<float>();
+    EXPECT_EQ(a.storage()->bytes(), 327680u);
+  }
+  EXPECT_EQ(cachedStorageBytes(), before + 327680u);
+  Tensor b = Tensor::empty({317, 256}, DType::F32);  // 324,608 bytes: the same class
+  EXPECT_EQ(b.data<float>(), first);
+  EXPECT_EQ(cachedStorageBytes(), before);
 }
 
 TEST(TensorCore, ViewsShareStorage) {
