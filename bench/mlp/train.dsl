@@ -6,7 +6,7 @@
 import nn
 
 seed(0)
-let steps = 200
+let steps = int(env("STEPS", "200"))
 let params = nn.mlp_init([784, 256, 256, 10])
 
 fn loss_fn(params, x, y) {
