@@ -93,15 +93,16 @@ struct ClosureCode {
   Ref<FunctionObj> keep(fn);  // the body may rebind the global that held it
   FnProto* proto = fn->proto;
   size_t base = sp_;
+  // The messages of the limits are built out of line (Note [Cold call paths] in eval_call.cpp).
   if (base + proto->numSlots > stack_.size()) [[unlikely]]
-    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", site);
+    outOfValueStack(*proto, site);
   struct Pop {  // FrameGuard (Note [Value stack] in eval_call.cpp)
     Evaluator& e;
     size_t base;
     bool entered = false;
     ~Pop() {
       Value* slots = e.stack_.data();
-      for (size_t i = base; i < e.sp_; ++i) {  // back to Undefined, all-zero bytes
+      for (size_t i = base, top = e.sp_; i < top; ++i) {  // back to Undefined, all-zero bytes
         slots[i].~Value();
         std::memset(static_cast<void*>(slots + i), 0, sizeof(Value));
       }
@@ -119,10 +120,7 @@ struct ClosureCode {
   checkStack(site);
   countStep(site);
   if (depth_ >= maxCallDepth_) [[unlikely]]
-    raise(ErrorKind::LimitError,
-          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
-              proto->name + "()",
-          site);
+    recursionTooDeep(*proto, site);
   ++depth_;
   pop.entered = true;
   sp_ = base + proto->numSlots;
@@ -131,7 +129,7 @@ struct ClosureCode {
     const CBlock& body = proto->code->body;
     runCode(body, frame);
   } catch (ScriptError& err) {
-    err.trace.push_back(TraceFrame{proto->name + "()", site});
+    addTraceFrame(err, *proto, site);
     throw;
   }
   return std::move(frame.result);

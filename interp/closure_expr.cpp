@@ -289,6 +289,120 @@ struct CompareTest {
   }
 };
 
+// Note [Int operator handlers]
+// runBinary's and testCompare's fast paths decide the operator at each run (intArith's and
+// compareInts' switches: a jump through a table) and test a literal operand's type, which is
+// most of their cost for `n - 1` or `n < 2`. When both operands are slots or int literals and
+// the operator is one that the int fast paths compute, the handler is also specialized on the
+// operator, and an int literal's type is known when the handler is picked. Everything else
+// (a slot not holding an int, overflow, a non-positive divisor) still goes to the full
+// handler, which decides as before.
+constexpr bool isIntFastOp(BinaryOp op) {
+  return op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul ||
+         op == BinaryOp::FloorDiv || op == BinaryOp::Mod;
+}
+constexpr bool isIntFastOp(CompareOp op) {
+  return op != CompareOp::In && op != CompareOp::NotIn;
+}
+template <Opnd K>
+[[gnu::always_inline]] inline bool holdsInt(const Value& v) {
+  return K == Opnd::Const || v.is(Type::Int);  // a Const operand here is an int literal
+}
+template <Opnd L, Opnd R, BinaryOp Op>
+Value runIntBinary(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& b = static_cast<const CBinary&>(self);
+  const Value& lhs = peek<L>(b.lhs, f);
+  const Value& rhs = peek<R>(b.rhs, f);
+  int64_t r;
+  if (holdsInt<L>(lhs) && holdsInt<R>(rhs) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
+    [[likely]]
+    return Value::integer(r);
+  return runBinaryFull<L, R>(self, f, ev);
+}
+template <Opnd L, Opnd R, CompareOp Op>
+bool testIntCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCompare&>(self);
+  const Value& lhs = peek<L>(c.lhs, f);
+  const Value& rhs = peek<R>(c.rhs, f);
+  bool ok;
+  if (holdsInt<L>(lhs) && holdsInt<R>(rhs)) [[likely]]
+    return compareInts(Op, lhs.asInt(), rhs.asInt(), ok);
+  return testCompareFull<L, R>(self, f, ev);
+}
+template <Opnd L, Opnd R, BinaryOp Op>
+struct IntBinaryRun {
+  static CExpr::Run get() { return runIntBinary<L, R, Op>; }
+};
+template <Opnd L, Opnd R, CompareOp Op>
+struct IntCompareTest {
+  static CExpr::Test get() { return testIntCompare<L, R, Op>; }
+};
+// The handler for operands of kinds l and r (slots or int literals, not both literals) and
+// the operator op (one of isIntFastOp's).
+template <template <Opnd, Opnd, auto> class Pick, Opnd L, Opnd R, class Op>
+auto pickOp(Op op) {
+  if constexpr (std::is_same_v<Op, BinaryOp>) {
+    switch (op) {
+      case BinaryOp::Add:
+        return Pick<L, R, BinaryOp::Add>::get();
+      case BinaryOp::Sub:
+        return Pick<L, R, BinaryOp::Sub>::get();
+      case BinaryOp::Mul:
+        return Pick<L, R, BinaryOp::Mul>::get();
+      case BinaryOp::FloorDiv:
+        return Pick<L, R, BinaryOp::FloorDiv>::get();
+      default:
+        return Pick<L, R, BinaryOp::Mod>::get();
+    }
+  } else {
+    switch (op) {
+      case CompareOp::Eq:
+        return Pick<L, R, CompareOp::Eq>::get();
+      case CompareOp::Ne:
+        return Pick<L, R, CompareOp::Ne>::get();
+      case CompareOp::Lt:
+        return Pick<L, R, CompareOp::Lt>::get();
+      case CompareOp::Le:
+        return Pick<L, R, CompareOp::Le>::get();
+      case CompareOp::Gt:
+        return Pick<L, R, CompareOp::Gt>::get();
+      default:
+        return Pick<L, R, CompareOp::Ge>::get();
+    }
+  }
+}
+template <template <Opnd, Opnd, auto> class Pick, Opnd L, class Op>
+auto pickOpRight(Opnd r, Op op) {
+  switch (r) {
+    case Opnd::Local:
+      return pickOp<Pick, L, Opnd::Local>(op);
+    case Opnd::Global:
+      return pickOp<Pick, L, Opnd::Global>(op);
+    default:
+      return pickOp<Pick, L, Opnd::Const>(op);
+  }
+}
+template <template <Opnd, Opnd, auto> class Pick, class Op>
+auto pickOp(Opnd l, Opnd r, Op op) {
+  switch (l) {
+    case Opnd::Local:
+      return pickOpRight<Pick, Opnd::Local>(r, op);
+    case Opnd::Global:
+      return pickOpRight<Pick, Opnd::Global>(r, op);
+    default:  // a literal; r is not one (takesIntHandler)
+      return pickOpRight<Pick, Opnd::Const>(r, op);
+  }
+}
+// Whether an operand of kind k is a slot or an int literal.
+bool isIntOperand(Opnd k, const COperand& o) {
+  return k == Opnd::Local || k == Opnd::Global || (k == Opnd::Const && o.value.is(Type::Int));
+}
+template <class Op>
+bool takesIntHandler(Opnd l, const COperand& lhs, Opnd r, const COperand& rhs, Op op) {
+  return isIntFastOp(op) && isIntOperand(l, lhs) && isIntOperand(r, rhs) &&
+         !(l == Opnd::Const && r == Opnd::Const);
+}
+
 struct CCall : CExpr {
   CCall(Expr* e, Run r) : CExpr(e, r, testValue) {}
   CExpr* callee = nullptr;  // the receiver for a method call
@@ -551,7 +665,9 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       COperand lhs = operandOf(*this, b->lhs, l);
       COperand rhs = operandOf(*this, b->rhs, r);
       l = readFirst(l, r);
-      auto* n = node<CBinary>(e, pick<BinaryRun>(l, r));
+      auto* n = node<CBinary>(e, takesIntHandler(l, lhs, r, rhs, b->op)
+                                     ? pickOp<IntBinaryRun>(l, r, b->op)
+                                     : pick<BinaryRun>(l, r));
       n->op = b->op;
       n->lhs = std::move(lhs);
       n->rhs = std::move(rhs);
@@ -564,7 +680,10 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       COperand lhs = operandOf(*this, c->operands[0], l);
       COperand rhs = operandOf(*this, c->operands[1], r);
       l = readFirst(l, r);
-      auto* n = node<CCompare>(e, pick<CompareRun>(l, r), pick<CompareTest>(l, r));
+      auto* n = node<CCompare>(e, pick<CompareRun>(l, r),
+                               takesIntHandler(l, lhs, r, rhs, c->ops[0])
+                                   ? pickOp<IntCompareTest>(l, r, c->ops[0])
+                                   : pick<CompareTest>(l, r));
       n->op = c->ops[0];
       n->lhs = std::move(lhs);
       n->rhs = std::move(rhs);

@@ -71,6 +71,27 @@ void Evaluator::stepLimitExceeded(const Span& span) {
         span);
 }
 
+// Note [Cold call paths]
+// Every call checks its limits (the value stack, the recursion depth) and adds a TraceFrame to
+// errors that leave it. Built in line, their messages (std::to_string, string concatenations)
+// put a few std::string temporaries and their cleanups in the caller's frame, which then saves
+// more registers and spills more values on every call, errors or not. They are functions of
+// their own, marked cold, so that a call's fast path (callPlain) keeps a small frame.
+void Evaluator::outOfValueStack(const FnProto& proto, const Span& site) {
+  raise(ErrorKind::LimitError, "out of interpreter stack in " + proto.name + "()", site);
+}
+
+void Evaluator::recursionTooDeep(const FnProto& proto, const Span& site) {
+  raise(ErrorKind::LimitError,
+        "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
+            proto.name + "()",
+        site);
+}
+
+void Evaluator::addTraceFrame(ScriptError& err, const FnProto& proto, const Span& site) {
+  err.trace.push_back(TraceFrame{proto.name + "()", site});
+}
+
 // Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
 // arguments. The caller's FrameGuard pops the frame and the depth. Inlined into both callers:
 // it is the prologue of every call.
@@ -80,11 +101,7 @@ void Evaluator::stepLimitExceeded(const Span& span) {
   checkInterrupt(site);
   checkStack(site);
   countStep(site);
-  if (depth_ >= maxCallDepth_)
-    raise(ErrorKind::LimitError,
-          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
-              proto->name + "()",
-          site);
+  if (depth_ >= maxCallDepth_) recursionTooDeep(*proto, site);
   ++depth_;
   sp_ = base + proto->numSlots;
   Value* slots = stack_.data() + base;
@@ -107,7 +124,7 @@ void Evaluator::stepLimitExceeded(const Span& span) {
     runBody(*proto, frame);
     if (proto->result) checkResult(interp_, *fn, frame, frame.result, site);
   } catch (ScriptError& err) {
-    err.trace.push_back(TraceFrame{proto->name + "()", site});
+    addTraceFrame(err, *proto, site);
     throw;
   }
   return std::move(frame.result);
@@ -120,8 +137,7 @@ template <class EvalArg>
                                                           EvalArg&& evalArg) {
   FnProto* proto = fn->proto;
   size_t base = sp_;
-  if (base + proto->numSlots > stack_.size())
-    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", c->span);
+  if (base + proto->numSlots > stack_.size()) outOfValueStack(*proto, c->span);
   FrameGuard guard{*this, base};
   size_t n = c->args.size();
   for (size_t i = 0; i < n; ++i) {

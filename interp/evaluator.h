@@ -16,6 +16,7 @@
 namespace tessel::interp {
 
 class Interpreter;
+class ScriptError;
 struct CBlock;
 struct CExpr;
 struct CStmt;
@@ -352,6 +353,10 @@ class Evaluator {
       stepLimitExceeded(span);
   }
   [[noreturn]] void stepLimitExceeded(const Span& span);
+  // The errors and the trace of a call, out of line (Note [Cold call paths] in eval_call.cpp).
+  [[noreturn, gnu::cold]] void outOfValueStack(const FnProto& proto, const Span& site);
+  [[noreturn, gnu::cold]] void recursionTooDeep(const FnProto& proto, const Span& site);
+  [[gnu::cold]] static void addTraceFrame(ScriptError& err, const FnProto& proto, const Span& site);
 
   struct FrameGuard;
   Interpreter& interp_;
