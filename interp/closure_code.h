@@ -92,29 +92,30 @@ struct ClosureCode {
                                                          size_t n, Frame& f, const Span& site) {
   Ref<FunctionObj> keep(fn);  // the body may rebind the global that held it
   FnProto* proto = fn->proto;
-  size_t base = sp_;
   // The messages of the limits are built out of line (Note [Cold call paths] in eval_call.cpp).
-  if (base + proto->numSlots > stack_.size()) [[unlikely]]
+  if (!hasRoomFor(proto->numSlots)) [[unlikely]]
     outOfValueStack(*proto, site);
+  Value* slots = top_;
   struct Pop {  // FrameGuard (Note [Value stack] in eval_call.cpp)
     Evaluator& e;
-    size_t base;
+    Value* slots;
     bool entered = false;
     ~Pop() {
-      Value* slots = e.stack_.data();
-      for (size_t i = base, top = e.sp_; i < top; ++i) {  // back to Undefined, all-zero bytes
-        slots[i].~Value();
-        std::memset(static_cast<void*>(slots + i), 0, sizeof(Value));
+      for (Value* v = slots; v < e.top_; ++v) {
+        v->~Value();  // back to Undefined, all-zero bytes
+        std::memset(static_cast<void*>(v), 0, sizeof(Value));
       }
-      e.sp_ = base;
+      e.top_ = slots;
       if (entered) --e.depth_;
     }
-  } pop{*this, base};
-  for (size_t i = 0; i < n; ++i) {
-    Value v = args[i]->run(*args[i], f, *this);  // not in place: see callDirect
-    // Every slot above sp_ is Undefined, so the argument's is built without releasing it.
-    new (stack_.data() + base + i) Value(std::move(v));
-    sp_ = base + i + 1;
+  } pop{*this, slots};
+  for (const CExpr* const* a = args; a != args + n; ++a) {
+    Value v = (*a)->run(**a, f, *this);  // not in place: see callDirect
+    // Every slot at the top is Undefined, so the argument's is built without releasing it;
+    // the argument's own calls have popped their frames, so the top is this argument's slot.
+    Value* slot = top_;
+    new (slot) Value(std::move(v));
+    top_ = slot + 1;
   }
   checkInterrupt(site);
   checkStack(site);
@@ -123,8 +124,8 @@ struct ClosureCode {
     recursionTooDeep(*proto, site);
   ++depth_;
   pop.entered = true;
-  sp_ = base + proto->numSlots;
-  Frame frame{stack_.data() + base, fn, fn->module.get(), Value()};
+  top_ = slots + proto->numSlots;
+  Frame frame{slots, fn, fn->module.get(), Value()};
   try {
     const CBlock& body = proto->code->body;
     runCode(body, frame);

@@ -445,8 +445,8 @@ Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
   const Value& g = f.module->globals[c.slot];
   if (g.is(Type::Function)) {
     auto* fn = g.as<FunctionObj>();
-    if (fn->proto->plainArity == c.arity)
-      return ev.callPlain(fn, c.args.data(), c.args.size(), f, self.src->span);
+    if (fn->proto->plainArity == c.arity)  // so c.arity is the number of arguments
+      return ev.callPlain(fn, c.args.data(), static_cast<size_t>(c.arity), f, self.src->span);
   }
   return callGlobalOther(c, g, f, ev);
 }

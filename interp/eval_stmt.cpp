@@ -429,20 +429,19 @@ void Evaluator::execImport(Import* n, Frame& f) {
 }
 
 Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
-  if (sp_ + proto->numSlots > stack_.size())
+  if (!hasRoomFor(proto->numSlots))
     raise(ErrorKind::LimitError, "out of interpreter stack", proto->span);
-  size_t base = sp_;
-  sp_ += proto->numSlots;
+  Value* base = top_;
+  top_ += proto->numSlots;
   struct Pop {
     Evaluator& e;
-    size_t base;
+    Value* base;
     ~Pop() {
-      for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value::undefined();
-
-      e.sp_ = base;
+      for (Value* v = base; v < e.top_; ++v) *v = Value::undefined();
+      e.top_ = base;
     }
   } pop{*this, base};
-  Value* slots = stack_.data() + base;
+  Value* slots = base;
   for (size_t i = 0; i < proto->numSlots; ++i) slots[i] = Value::undefined();
   Frame frame{slots, nullptr, &module, Value()};
   const Block& body = proto->body;

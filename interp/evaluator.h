@@ -277,7 +277,7 @@ class Evaluator {
  private:
   Value evalNode(Expr* e, Frame& f);
   Value evalMethodCall(Call* c, Frame& f);
-  Value enterFunction(FunctionObj* fn, size_t base, size_t nargs, const Span& site);
+  Value enterFunction(FunctionObj* fn, Value* base, size_t nargs, const Span& site);
 
   Value evalBinary(Binary* e, Frame& f);
   Value evalCompare(Compare* e, Frame& f);
@@ -382,13 +382,16 @@ class Evaluator {
     Value& operator[](size_t i) { return data_[i]; }
     Value* data() { return data_; }
     size_t size() const { return size_; }
+    Value* end() const { return data_ + size_; }
 
    private:
     Value* data_;
     size_t size_;
   };
+  /// Whether a frame of n slots fits above the top of the value stack.
+  bool hasRoomFor(size_t n) const { return n <= static_cast<size_t>(stack_.end() - top_); }
   ValueStack stack_;
-  size_t sp_ = 0;
+  Value* top_ = stack_.data();  // the first free slot (Note [Value stack] in eval_call.cpp)
   int depth_ = 0;
   TraceHooks* traceHooks_ = nullptr;
   BlockRunner* blockRunner_ = nullptr;
