@@ -372,7 +372,7 @@ class Evaluator {
   class ValueStack {
    public:
     explicit ValueStack(size_t n)
-        : data_(static_cast<Value*>(std::calloc(n, sizeof(Value)))), size_(n) {
+        : data_(static_cast<Value*>(std::calloc(n, sizeof(Value)))), end_(data_ + n) {
       static_assert(static_cast<int>(Type::Undefined) == 0);
       if (!data_) throw std::bad_alloc();
     }
@@ -381,12 +381,12 @@ class Evaluator {
     ValueStack& operator=(const ValueStack&) = delete;
     Value& operator[](size_t i) { return data_[i]; }
     Value* data() { return data_; }
-    size_t size() const { return size_; }
-    Value* end() const { return data_ + size_; }
+    size_t size() const { return static_cast<size_t>(end_ - data_); }
+    Value* end() const { return end_; }
 
    private:
     Value* data_;
-    size_t size_;
+    Value* end_;
   };
   /// Whether a frame of n slots fits above the top of the value stack.
   bool hasRoomFor(size_t n) const { return n <= static_cast<size_t>(stack_.end() - top_); }
