@@ -148,6 +148,16 @@ constexpr bool hasFastPath(Opnd l, Opnd r) {
   return l != Opnd::Any && r != Opnd::Any;
 }
 
+// evalBinary once the int fast path did not apply: floats inline, everything else through the
+// generic operator.
+[[gnu::noinline]] Value binaryNotInts(const CBinary& b, const Value& lhs, const Value& rhs,
+                                      Evaluator& ev) {
+  if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
+    double r;
+    if (floatArith(b.op, lhs.asFloat(), rhs.asFloat(), r)) return Value::real(r);
+  }
+  return ev.applyBinary(static_cast<Binary*>(b.src), lhs, rhs);
+}
 // evalBinary: ints and floats inline, everything else through the generic operator.
 template <Opnd L, Opnd R>
 [[gnu::noinline]] Value runBinaryFull(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -156,14 +166,10 @@ template <Opnd L, Opnd R>
   const Value& lhs = lt.get();
   Fetched<R> rt(b.rhs, f, ev);
   const Value& rhs = rt.get();
-  if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
-    int64_t r;
-    if (intArith(b.op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
-  } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
-    double r;
-    if (floatArith(b.op, lhs.asFloat(), rhs.asFloat(), r)) return Value::real(r);
-  }
-  return ev.applyBinary(static_cast<Binary*>(self.src), lhs, rhs);
+  int64_t r;
+  if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(b.op, lhs.asInt(), rhs.asInt(), r))
+    return Value::integer(r);
+  return binaryNotInts(b, lhs, rhs, ev);
 }
 template <Opnd L, Opnd R>
 Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -319,6 +325,21 @@ Value runIntBinary(const CExpr& self, Frame& f, Evaluator& ev) {
     return Value::integer(r);
   return runBinaryFull<L, R>(self, f, ev);
 }
+// The same for operands that run code (`fib(n - 1) + fib(n - 2)`): their values are fetched
+// first, as runBinaryFull fetches them.
+template <Opnd L, Opnd R, BinaryOp Op>
+Value runIntBinaryFetched(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& b = static_cast<const CBinary&>(self);
+  Fetched<L> lt(b.lhs, f, ev);
+  const Value& lhs = lt.get();
+  Fetched<R> rt(b.rhs, f, ev);
+  const Value& rhs = rt.get();
+  int64_t r;
+  if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
+    [[likely]]
+    return Value::integer(r);
+  return binaryNotInts(b, lhs, rhs, ev);
+}
 template <Opnd L, Opnd R, CompareOp Op>
 bool testIntCompare(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCompare&>(self);
@@ -331,7 +352,12 @@ bool testIntCompare(const CExpr& self, Frame& f, Evaluator& ev) {
 }
 template <Opnd L, Opnd R, BinaryOp Op>
 struct IntBinaryRun {
-  static CExpr::Run get() { return runIntBinary<L, R, Op>; }
+  static CExpr::Run get() {
+    if constexpr (hasFastPath(L, R))
+      return runIntBinary<L, R, Op>;
+    else
+      return runIntBinaryFetched<L, R, Op>;
+  }
 };
 template <Opnd L, Opnd R, CompareOp Op>
 struct IntCompareTest {
@@ -371,6 +397,12 @@ auto pickOp(Op op) {
     }
   }
 }
+// Kinds that only binary operators take with the operator as a template argument: operands
+// that run code (Any). Comparisons are specialized only for slots and literals.
+template <Opnd K, class Op>
+constexpr bool kindTakesOp() {
+  return K != Opnd::Any || std::is_same_v<Op, BinaryOp>;
+}
 template <template <Opnd, Opnd, auto> class Pick, Opnd L, class Op>
 auto pickOpRight(Opnd r, Op op) {
   switch (r) {
@@ -378,8 +410,13 @@ auto pickOpRight(Opnd r, Op op) {
       return pickOp<Pick, L, Opnd::Local>(op);
     case Opnd::Global:
       return pickOp<Pick, L, Opnd::Global>(op);
-    default:
+    case Opnd::Const:
       return pickOp<Pick, L, Opnd::Const>(op);
+    default:
+      if constexpr (kindTakesOp<Opnd::Any, Op>() && L != Opnd::Any)
+        return pickOp<Pick, L, Opnd::Any>(op);
+      else
+        return pickOp<Pick, L, Opnd::Local>(op);  // not picked (takesIntHandler)
   }
 }
 template <template <Opnd, Opnd, auto> class Pick, class Op>
@@ -389,17 +426,31 @@ auto pickOp(Opnd l, Opnd r, Op op) {
       return pickOpRight<Pick, Opnd::Local>(r, op);
     case Opnd::Global:
       return pickOpRight<Pick, Opnd::Global>(r, op);
-    default:  // a literal; r is not one (takesIntHandler)
+    case Opnd::Const:  // r is not a literal (takesIntHandler)
       return pickOpRight<Pick, Opnd::Const>(r, op);
+    default:
+      if constexpr (kindTakesOp<Opnd::Any, Op>()) {
+        switch (r) {  // Any with Any: the one pair pickOpRight leaves out
+          case Opnd::Any:
+            return pickOp<Pick, Opnd::Any, Opnd::Any>(op);
+          default:
+            return pickOpRight<Pick, Opnd::Any>(r, op);
+        }
+      } else {
+        return pickOpRight<Pick, Opnd::Local>(r, op);  // not picked (takesIntHandler)
+      }
   }
 }
-// Whether an operand of kind k is a slot or an int literal.
+// Whether an operand of kind k may be an int: a slot, an int literal, or (for a binary
+// operator) code.
+template <class Op>
 bool isIntOperand(Opnd k, const COperand& o) {
-  return k == Opnd::Local || k == Opnd::Global || (k == Opnd::Const && o.value.is(Type::Int));
+  if (k == Opnd::Any) return kindTakesOp<Opnd::Any, Op>();
+  return k != Opnd::Const || o.value.is(Type::Int);
 }
 template <class Op>
 bool takesIntHandler(Opnd l, const COperand& lhs, Opnd r, const COperand& rhs, Op op) {
-  return isIntFastOp(op) && isIntOperand(l, lhs) && isIntOperand(r, rhs) &&
+  return isIntFastOp(op) && isIntOperand<Op>(l, lhs) && isIntOperand<Op>(r, rhs) &&
          !(l == Opnd::Const && r == Opnd::Const);
 }
 
