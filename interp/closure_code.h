@@ -54,9 +54,20 @@ struct CBlock {
   std::vector<CStmt*> stmts;
 };
 
+// Note [Final return]
+// Most fn bodies end with `return <value>`, and many are only that (`fn point(x, y) { return
+// {...} }`). Run as a statement, the return stores its value in Frame::result, from which the
+// call then moves it out, after one more turn of the block's loop. callPlain instead runs the
+// statements before it, then counts the return's step and evaluates its value as the call's
+// own result: no handler for the return, no Frame::result round trip. Errors are converted at
+// the return statement, as runStatements converts them; the tree walk (tracing, regions) and
+// every other way into a body run the return as a statement.
 /// A function body (or a module's top-level code) in closure form, and its nodes.
 struct ClosureCode {
   CBlock body;
+  /// The value of the body's last statement when that is `return <value>` (Note [Final
+  /// return]), else null.
+  const CExpr* finalValue = nullptr;
   std::deque<std::unique_ptr<CExpr>> exprs;
   std::deque<std::unique_ptr<CStmt>> stmts;
   std::deque<std::unique_ptr<CBlock>> blocks;
@@ -80,6 +91,27 @@ struct ClosureCode {
     throw ScriptError(ErrorKind::DeviceError, "out of memory", conditionSpan((*it)->src));
   }
   return Flow::Normal;
+}
+
+// A fn body whose last statement is `return <value>`, in closure code: the statements before it,
+// then the value, as the result (Note [Final return]).
+[[gnu::always_inline]] inline Value Evaluator::runToFinalReturn(const ClosureCode& code,
+                                                                Frame& f) {
+  CStmt* const* stmts = code.body.stmts.data();
+  size_t last = code.body.stmts.size() - 1;
+  if (last != 0 && runStatements(stmts, stmts + last, f) != Flow::Normal)
+    return std::move(f.result);
+  Stmt* ret = stmts[last]->src;
+  countStep(ret->span);
+  try {
+    return code.finalValue->run(*code.finalValue, f, *this);
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), conditionSpan(ret));
+  } catch (const std::bad_alloc&) {
+    throw ScriptError(ErrorKind::DeviceError, "out of memory", conditionSpan(ret));
+  }
 }
 
 [[gnu::always_inline]] inline Flow Evaluator::runCode(const CBlock& b, Frame& f) {
@@ -127,8 +159,10 @@ struct ClosureCode {
   top_ = slots + proto->numSlots;
   Frame frame{slots, fn, fn->module.get(), Value()};
   try {
-    const CBlock& body = proto->code->body;
-    runCode(body, frame);
+    const ClosureCode& code = *proto->code;
+    if (code.finalValue && runsClosureCode()) [[likely]]
+      return runToFinalReturn(code, frame);
+    runCode(code.body, frame);
   } catch (ScriptError& err) {
     addTraceFrame(err, *proto, site);
     throw;

@@ -449,6 +449,9 @@ ClosureCode& closureCode(FnProto& proto) {
     code->body.src = &proto.body;
     code->body.stmts.reserve(proto.body.size());
     for (Stmt* s : proto.body) code->body.stmts.push_back(compiler.stmt(s));
+    if (!proto.body.empty() && proto.body.back()->kind == StmtKind::Return &&
+        static_cast<Return*>(proto.body.back())->value)  // Note [Final return]
+      code->finalValue = static_cast<CSimple*>(code->body.stmts.back())->value;
     // No signature to check, no captured parameters: a call with one argument per parameter
     // only fills the frame's first slots (Evaluator::callPlain).
     if (!proto.hasSignature && !proto.hasCellParams && !proto.result)

@@ -19,6 +19,7 @@ class Interpreter;
 class ScriptError;
 struct CBlock;
 struct CExpr;
+struct ClosureCode;
 struct CStmt;
 
 /// The int operators a loop counter or an index usually needs, without overflow; false when
@@ -331,6 +332,7 @@ class Evaluator {
   /// Runs a fn's body: its closure code, or the tree walk while tracing or running regions.
   Flow runBody(FnProto& proto, Frame& f);
   Flow runStatements(CStmt* const* begin, CStmt* const* end, Frame& f);
+  Value runToFinalReturn(const ClosureCode& code, Frame& f);
   template <class EvalArg>
   Value callDirect(FunctionObj* fn, Call* c, Frame& f, EvalArg&& evalArg);
   template <class EvalArg>
