@@ -120,8 +120,9 @@ struct ClosureCode {
   return runStatements(b.stmts.data(), b.stmts.data() + b.stmts.size(), f);
 }
 
-[[gnu::always_inline]] inline Value Evaluator::callPlain(FunctionObj* fn, const CExpr* const* args,
-                                                         size_t n, Frame& f, const Span& site) {
+template <class PushArgs>
+[[gnu::always_inline]] inline Value Evaluator::callPlain(FunctionObj* fn, Frame& f, const Span& site,
+                                                         PushArgs&& pushArgs) {
   Ref<FunctionObj> keep(fn);  // the body may rebind the global that held it
   FnProto* proto = fn->proto;
   // The messages of the limits are built out of line (Note [Cold call paths] in eval_call.cpp).
@@ -141,14 +142,7 @@ struct ClosureCode {
       if (entered) --e.depth_;
     }
   } pop{*this, slots};
-  for (const CExpr* const* a = args; a != args + n; ++a) {
-    Value v = (*a)->run(**a, f, *this);  // not in place: see callDirect
-    // Every slot at the top is Undefined, so the argument's is built without releasing it;
-    // the argument's own calls have popped their frames, so the top is this argument's slot.
-    Value* slot = top_;
-    new (slot) Value(std::move(v));
-    top_ = slot + 1;
-  }
+  pushArgs();
   checkInterrupt(site);
   checkStack(site);
   countStep(site);

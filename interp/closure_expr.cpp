@@ -490,16 +490,63 @@ bool takesInlineNativeArgs(const CCall& c) {
   return ev.callCompiled(static_cast<Call*>(c.src), std::move(callee), c.args.data(), f);
 }
 // `f(...)` with `f` a global: the common call (evalCall). A global the module does not
-// define is a built-in's name (Note [Built-in slots]).
-Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
-  auto& c = static_cast<const CCall&>(self);
+// define is a built-in's name (Note [Built-in slots]). `pushArgs` evaluates the arguments of
+// a plain call.
+template <class PushArgs>
+[[gnu::always_inline]] inline Value callGlobal(const CCall& c, Frame& f, Evaluator& ev,
+                                               PushArgs&& pushArgs) {
   const Value& g = f.module->globals[c.slot];
   if (g.is(Type::Function)) {
     auto* fn = g.as<FunctionObj>();
     if (fn->proto->plainArity == c.arity)  // so c.arity is the number of arguments
-      return ev.callPlain(fn, c.args.data(), static_cast<size_t>(c.arity), f, self.src->span);
+      return ev.callPlain(fn, f, c.src->span, pushArgs);
   }
   return callGlobalOther(c, g, f, ev);
+}
+Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCall&>(self);
+  return callGlobal(c, f, ev, [&] {
+    for (const CExpr* const* a = c.args.data(), *const* end = a + c.arity; a != end; ++a)
+      ev.pushArgument((*a)->run(**a, f, ev));
+  });
+}
+// Note [Step arguments]
+// `fib(n - 1)`, `walk(i + 1)`: a recursive call's one argument is usually a local plus or minus
+// an int literal. Such a call has a handler of its own that computes the argument in line
+// when the local holds an int and the sum does not overflow, instead of calling the
+// argument's handler (a call, and a Value returned through memory and copied into the slot);
+// anything else (another type, overflow, an unassigned local) runs that handler, which decides
+// or raises as before. `n - k` is kept as `n + (-k)`: the same sum, overflowing for the same n.
+// Calls with other arguments keep runCallGlobal, whose loop pays nothing for this.
+struct CStepCall : CCall {
+  CStepCall(Expr* e, Run r) : CCall(e, r) {}
+  uint32_t local = 0;
+  int64_t addend = 0;
+};
+Value runCallGlobalStep(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CStepCall&>(self);
+  return callGlobal(c, f, ev, [&] {
+    const Value& x = f.slots[c.local];
+    int64_t r;
+    if (x.is(Type::Int) && !__builtin_add_overflow(x.asInt(), c.addend, &r)) [[likely]]
+      ev.pushArgument(Value::integer(r));
+    else
+      ev.pushArgument(c.args[0]->run(*c.args[0], f, ev));
+  });
+}
+// Whether `e` is a local plus or minus an int literal (Note [Step arguments]).
+bool isStepArgument(Expr* e, uint32_t& local, int64_t& addend) {
+  if (e->kind != ExprKind::Binary) return false;
+  auto* b = static_cast<Binary*>(e);
+  if ((b->op != BinaryOp::Add && b->op != BinaryOp::Sub) || b->lhs->kind != ExprKind::Name ||
+      b->rhs->kind != ExprKind::IntLit)
+    return false;
+  const VarRef& ref = static_cast<Name*>(b->lhs)->ref;
+  int64_t k = static_cast<IntLit*>(b->rhs)->value;
+  if (ref.kind != VarRef::Kind::Local || (b->op == BinaryOp::Sub && k == INT64_MIN)) return false;
+  local = ref.index;
+  addend = b->op == BinaryOp::Add ? k : -k;
+  return true;
 }
 Value runCallAny(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCall&>(self);
@@ -749,7 +796,17 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       } else {
         auto* name = c->callee->kind == ExprKind::Name ? static_cast<Name*>(c->callee) : nullptr;
         bool global = name && name->ref.kind == VarRef::Kind::Global;
-        n = node<CCall>(e, global ? runCallGlobal : runCallAny);
+        uint32_t local;
+        int64_t addend;
+        if (global && c->args.size() == 1 && c->kwNames.empty() &&
+            isStepArgument(c->args[0], local, addend)) {
+          auto* s = node<CStepCall>(e, runCallGlobalStep);
+          s->local = local;
+          s->addend = addend;
+          n = s;
+        } else {
+          n = node<CCall>(e, global ? runCallGlobal : runCallAny);
+        }
         n->callee = expr(c->callee);
         if (global) n->slot = name->ref.index;
       }

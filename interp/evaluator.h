@@ -241,7 +241,17 @@ class Evaluator {
   /// A call of a fn whose body is closure code and that needs no more than its `n`
   /// positional arguments bound (FnProto::plainArity): callDirect and enterFunction
   /// without what such a call does not use.
-  Value callPlain(FunctionObj* fn, const CExpr* const* args, size_t n, Frame& f, const Span& site);
+  /// `pushArgs()` evaluates the arguments and pushes each (pushArgument).
+  template <class PushArgs>
+  Value callPlain(FunctionObj* fn, Frame& f, const Span& site, PushArgs&& pushArgs);
+  /// Builds a call's next argument in the first free slot. Every slot there is Undefined, so
+  /// nothing is released; the argument's own calls have popped their frames by the time its
+  /// value is in hand (so `v` is not built in the slot itself: see callDirect).
+  void pushArgument(Value&& v) {
+    Value* slot = top_;
+    new (slot) Value(std::move(v));
+    top_ = slot + 1;
+  }
   Value callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f);
   /// The statement or expression as the tree walk runs it (what closure code does not
   /// specialize).
