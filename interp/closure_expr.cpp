@@ -330,15 +330,25 @@ Value runIntBinary(const CExpr& self, Frame& f, Evaluator& ev) {
 template <Opnd L, Opnd R, BinaryOp Op>
 Value runIntBinaryFetched(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& b = static_cast<const CBinary&>(self);
-  Fetched<L> lt(b.lhs, f, ev);
-  const Value& lhs = lt.get();
-  Fetched<R> rt(b.rhs, f, ev);
-  const Value& rhs = rt.get();
-  int64_t r;
-  if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
-    [[likely]]
-    return Value::integer(r);
-  return binaryNotInts(b, lhs, rhs, ev);
+  if constexpr (L == Opnd::Any && R == Opnd::Any) {  // the values themselves, no references
+    Value lhs = b.lhs.node->run(*b.lhs.node, f, ev);
+    Value rhs = b.rhs.node->run(*b.rhs.node, f, ev);
+    int64_t r;
+    if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
+      [[likely]]
+      return Value::integer(r);
+    return binaryNotInts(b, lhs, rhs, ev);
+  } else {
+    Fetched<L> lt(b.lhs, f, ev);
+    const Value& lhs = lt.get();
+    Fetched<R> rt(b.rhs, f, ev);
+    const Value& rhs = rt.get();
+    int64_t r;
+    if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
+      [[likely]]
+      return Value::integer(r);
+    return binaryNotInts(b, lhs, rhs, ev);
+  }
 }
 template <Opnd L, Opnd R, CompareOp Op>
 bool testIntCompare(const CExpr& self, Frame& f, Evaluator& ev) {

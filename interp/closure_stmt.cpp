@@ -306,9 +306,11 @@ bool isSimpleReturn(const Block& b) {
 Flow runWhile(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CControl&>(self);
   const CExpr& cond = *s.conds[0];
+  const CBlock& body = *s.blocks[0];
+  const Span& span = self.src->span;
   while (cond.test(cond, f, ev)) {
-    ev.countLoopStep(self.src->span);
-    Flow flow = ev.runCode(*s.blocks[0], f);
+    ev.countLoopStep(span);
+    Flow flow = ev.runCode(body, f);
     if (flow == Flow::Break) break;
     if (flow == Flow::Return) return flow;
   }

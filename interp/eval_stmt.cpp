@@ -65,7 +65,7 @@ Flow Evaluator::execStatements(Stmt* const* it, Stmt* const* end, Frame& f) {
 }
 
 Flow Evaluator::runBody(FnProto& proto, Frame& f) {
-  if (traceHooks_ || blockRunner_) [[unlikely]]
+  if (!runsClosureCode()) [[unlikely]]
     return execBlock(proto.body, f);
   ClosureCode* code = proto.code.get();
   if (!code) [[unlikely]]
@@ -258,9 +258,10 @@ Flow Evaluator::execFor(For* s, Frame& f) {
 Flow Evaluator::forEach(For* s, Value iterable, const CBlock* code, Frame& f) {
   Pattern* target = s->target;
   bool toSlot = !target->isSeq && target->ref.kind == VarRef::Kind::Local;
+  const Span& span = s->span;
   auto body = [&](Value item) -> Flow {
-    checkInterrupt(s->span);
-    countStep(s->span);  // an iteration is a step even when its body is empty
+    checkInterrupt(span);
+    countStep(span);  // an iteration is a step even when its body is empty
     if (toSlot)
       f.slots[target->ref.index] = std::move(item);
     else
@@ -446,7 +447,7 @@ Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
   Frame frame{slots, nullptr, &module, Value()};
   const Block& body = proto->body;
   // Top-level code is closure code too (loops at top level are common), unless it is traced.
-  ClosureCode* code = traceHooks_ || blockRunner_ ? nullptr : &closureCode(*proto);
+  ClosureCode* code = runsClosureCode() ? &closureCode(*proto) : nullptr;
   for (size_t i = 0; i < body.size(); ++i) {
     Stmt* s = body[i];
     if (echo && i + 1 == body.size() && s->kind == StmtKind::ExprStmt)

@@ -223,7 +223,10 @@ class Evaluator {
   void setTraceHooks(TraceHooks* hooks);
   TraceHooks* traceHooks() const { return traceHooks_; }
   /// Installs (or removes) the runner of a compiled function with graph breaks.
-  void setBlockRunner(BlockRunner* runner) { blockRunner_ = runner; }
+  void setBlockRunner(BlockRunner* runner) {
+    blockRunner_ = runner;
+    treeWalkOnly_ = traceHooks_ || blockRunner_;
+  }
   BlockRunner* blockRunner() const { return blockRunner_; }
   /// Runs statements as a block does, without handing them to a BlockRunner (the runner's
   /// way back for the statements it does not compile). Errors get the statement's span.
@@ -283,7 +286,7 @@ class Evaluator {
   /// Counts a statement's step, as runStatements does before running it.
   void countStatementStep(const Span& span) { countStep(span); }
   /// False while a tracer or a region runner is installed: blocks run as the tree walk.
-  bool runsClosureCode() const { return !traceHooks_ && !blockRunner_; }
+  bool runsClosureCode() const { return !treeWalkOnly_; }
 
  private:
   Value evalNode(Expr* e, Frame& f);
@@ -407,6 +410,8 @@ class Evaluator {
   int depth_ = 0;
   TraceHooks* traceHooks_ = nullptr;
   BlockRunner* blockRunner_ = nullptr;
+  /// traceHooks_ || blockRunner_, kept as one flag: every call and block tests it.
+  bool treeWalkOnly_ = false;
 };
 
 }  // namespace tessel::interp
