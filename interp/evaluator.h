@@ -241,10 +241,9 @@ class Evaluator {
   /// Calls of a compiled Call node: `fn(args)` with the callee's value in hand, and
   /// `object.name(args)` with the receiver's.
   Value callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f);
-  /// A call of a fn whose body is closure code and that needs no more than its `n`
-  /// positional arguments bound (FnProto::plainArity): callDirect and enterFunction
-  /// without what such a call does not use.
-  /// `pushArgs()` evaluates the arguments and pushes each (pushArgument).
+  /// A call of a fn whose body is closure code and that needs no more than its positional
+  /// arguments bound (FnProto::plainArity): callDirect and enterFunction without what such a
+  /// call does not use. `pushArgs()` evaluates the arguments and pushes each (pushArgument).
   template <class PushArgs>
   Value callPlain(FunctionObj* fn, Frame& f, const Span& site, PushArgs&& pushArgs);
   /// Builds a call's next argument in the first free slot. Every slot there is Undefined, so
