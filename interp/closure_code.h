@@ -54,9 +54,20 @@ struct CBlock {
   std::vector<CStmt*> stmts;
 };
 
+// Note [Final return]
+// Most fn bodies end with `return <value>`, and many are only that (`fn point(x, y) { return
+// {...} }`). Run as a statement, the return stores its value in Frame::result, from which the
+// call then moves it out, after one more turn of the block's loop. callPlain instead runs the
+// statements before it, then counts the return's step and evaluates its value as the call's
+// own result: no handler for the return, no Frame::result round trip. Errors are converted at
+// the return statement, as runStatements converts them; the tree walk (tracing, regions) and
+// every other way into a body run the return as a statement.
 /// A function body (or a module's top-level code) in closure form, and its nodes.
 struct ClosureCode {
   CBlock body;
+  /// The value of the body's last statement when that is `return <value>` (Note [Final
+  /// return]), else null.
+  const CExpr* finalValue = nullptr;
   std::deque<std::unique_ptr<CExpr>> exprs;
   std::deque<std::unique_ptr<CStmt>> stmts;
   std::deque<std::unique_ptr<CBlock>> blocks;
@@ -82,56 +93,72 @@ struct ClosureCode {
   return Flow::Normal;
 }
 
+// A fn body whose last statement is `return <value>`, in closure code: the statements before it,
+// then the value, as the result (Note [Final return]).
+[[gnu::always_inline]] inline Value Evaluator::runToFinalReturn(const ClosureCode& code,
+                                                                Frame& f) {
+  CStmt* const* stmts = code.body.stmts.data();
+  size_t last = code.body.stmts.size() - 1;
+  if (last != 0 && runStatements(stmts, stmts + last, f) != Flow::Normal)
+    return std::move(f.result);
+  Stmt* ret = stmts[last]->src;
+  countStep(ret->span);
+  try {
+    return code.finalValue->run(*code.finalValue, f, *this);
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), conditionSpan(ret));
+  } catch (const std::bad_alloc&) {
+    throw ScriptError(ErrorKind::DeviceError, "out of memory", conditionSpan(ret));
+  }
+}
+
 [[gnu::always_inline]] inline Flow Evaluator::runCode(const CBlock& b, Frame& f) {
   if (!runsClosureCode()) [[unlikely]]
     return execBlock(*b.src, f);
   return runStatements(b.stmts.data(), b.stmts.data() + b.stmts.size(), f);
 }
 
-[[gnu::always_inline]] inline Value Evaluator::callPlain(FunctionObj* fn, const CExpr* const* args,
-                                                         size_t n, Frame& f, const Span& site) {
+template <class PushArgs>
+[[gnu::always_inline]] inline Value Evaluator::callPlain(FunctionObj* fn, Frame& f, const Span& site,
+                                                         PushArgs&& pushArgs) {
   Ref<FunctionObj> keep(fn);  // the body may rebind the global that held it
   FnProto* proto = fn->proto;
-  size_t base = sp_;
-  if (base + proto->numSlots > stack_.size()) [[unlikely]]
-    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", site);
+  // The messages of the limits are built out of line (Note [Cold call paths] in eval_call.cpp).
+  if (!hasRoomFor(proto->numSlots)) [[unlikely]]
+    outOfValueStack(*proto, site);
+  Value* slots = top_;
   struct Pop {  // FrameGuard (Note [Value stack] in eval_call.cpp)
     Evaluator& e;
-    size_t base;
+    Value* slots;
     bool entered = false;
     ~Pop() {
-      Value* slots = e.stack_.data();
-      for (size_t i = base; i < e.sp_; ++i) {  // back to Undefined, all-zero bytes
-        slots[i].~Value();
-        std::memset(static_cast<void*>(slots + i), 0, sizeof(Value));
+      for (Value* v = slots; v < e.top_; ++v) {
+        v->~Value();  // back to Undefined, all-zero bytes
+        std::memset(static_cast<void*>(v), 0, sizeof(Value));
       }
-      e.sp_ = base;
+      e.top_ = slots;
       if (entered) --e.depth_;
     }
-  } pop{*this, base};
-  for (size_t i = 0; i < n; ++i) {
-    Value v = args[i]->run(*args[i], f, *this);  // not in place: see callDirect
-    // Every slot above sp_ is Undefined, so the argument's is built without releasing it.
-    new (stack_.data() + base + i) Value(std::move(v));
-    sp_ = base + i + 1;
-  }
+  } pop{*this, slots};
+  pushArgs();
   checkInterrupt(site);
   checkStack(site);
   countStep(site);
   if (depth_ >= maxCallDepth_) [[unlikely]]
-    raise(ErrorKind::LimitError,
-          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
-              proto->name + "()",
-          site);
+    recursionTooDeep(*proto, site);
   ++depth_;
   pop.entered = true;
-  sp_ = base + proto->numSlots;
-  Frame frame{stack_.data() + base, fn, fn->module.get(), Value()};
+  top_ = slots + proto->numSlots;
+  Frame frame{slots, fn, fn->module.get(), Value()};
   try {
-    const CBlock& body = proto->code->body;
-    runCode(body, frame);
+    const ClosureCode& code = *proto->code;
+    if (code.finalValue && runsClosureCode()) [[likely]]
+      return runToFinalReturn(code, frame);
+    runCode(code.body, frame);
   } catch (ScriptError& err) {
-    err.trace.push_back(TraceFrame{proto->name + "()", site});
+    addTraceFrame(err, *proto, site);
     throw;
   }
   return std::move(frame.result);

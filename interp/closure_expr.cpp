@@ -148,6 +148,16 @@ constexpr bool hasFastPath(Opnd l, Opnd r) {
   return l != Opnd::Any && r != Opnd::Any;
 }
 
+// evalBinary once the int fast path did not apply: floats inline, everything else through the
+// generic operator.
+[[gnu::noinline]] Value binaryNotInts(const CBinary& b, const Value& lhs, const Value& rhs,
+                                      Evaluator& ev) {
+  if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
+    double r;
+    if (floatArith(b.op, lhs.asFloat(), rhs.asFloat(), r)) return Value::real(r);
+  }
+  return ev.applyBinary(static_cast<Binary*>(b.src), lhs, rhs);
+}
 // evalBinary: ints and floats inline, everything else through the generic operator.
 template <Opnd L, Opnd R>
 [[gnu::noinline]] Value runBinaryFull(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -156,14 +166,10 @@ template <Opnd L, Opnd R>
   const Value& lhs = lt.get();
   Fetched<R> rt(b.rhs, f, ev);
   const Value& rhs = rt.get();
-  if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
-    int64_t r;
-    if (intArith(b.op, lhs.asInt(), rhs.asInt(), r)) return Value::integer(r);
-  } else if (lhs.is(Type::Float) && rhs.is(Type::Float)) {
-    double r;
-    if (floatArith(b.op, lhs.asFloat(), rhs.asFloat(), r)) return Value::real(r);
-  }
-  return ev.applyBinary(static_cast<Binary*>(self.src), lhs, rhs);
+  int64_t r;
+  if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(b.op, lhs.asInt(), rhs.asInt(), r))
+    return Value::integer(r);
+  return binaryNotInts(b, lhs, rhs, ev);
 }
 template <Opnd L, Opnd R>
 Value runBinary(const CExpr& self, Frame& f, Evaluator& ev) {
@@ -289,6 +295,175 @@ struct CompareTest {
   }
 };
 
+// Note [Int operator handlers]
+// runBinary's and testCompare's fast paths decide the operator at each run (intArith's and
+// compareInts' switches: a jump through a table) and test a literal operand's type, which is
+// most of their cost for `n - 1` or `n < 2`. When both operands are slots or int literals and
+// the operator is one that the int fast paths compute, the handler is also specialized on the
+// operator, and an int literal's type is known when the handler is picked. Everything else
+// (a slot not holding an int, overflow, a non-positive divisor) still goes to the full
+// handler, which decides as before.
+constexpr bool isIntFastOp(BinaryOp op) {
+  return op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul ||
+         op == BinaryOp::FloorDiv || op == BinaryOp::Mod;
+}
+constexpr bool isIntFastOp(CompareOp op) {
+  return op != CompareOp::In && op != CompareOp::NotIn;
+}
+template <Opnd K>
+[[gnu::always_inline]] inline bool holdsInt(const Value& v) {
+  return K == Opnd::Const || v.is(Type::Int);  // a Const operand here is an int literal
+}
+template <Opnd L, Opnd R, BinaryOp Op>
+Value runIntBinary(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& b = static_cast<const CBinary&>(self);
+  const Value& lhs = peek<L>(b.lhs, f);
+  const Value& rhs = peek<R>(b.rhs, f);
+  int64_t r;
+  if (holdsInt<L>(lhs) && holdsInt<R>(rhs) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
+    [[likely]]
+    return Value::integer(r);
+  return runBinaryFull<L, R>(self, f, ev);
+}
+// The same for operands that run code (`fib(n - 1) + fib(n - 2)`): their values are fetched
+// first, as runBinaryFull fetches them.
+template <Opnd L, Opnd R, BinaryOp Op>
+Value runIntBinaryFetched(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& b = static_cast<const CBinary&>(self);
+  if constexpr (L == Opnd::Any && R == Opnd::Any) {  // the values themselves, no references
+    Value lhs = b.lhs.node->run(*b.lhs.node, f, ev);
+    Value rhs = b.rhs.node->run(*b.rhs.node, f, ev);
+    int64_t r;
+    if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
+      [[likely]]
+      return Value::integer(r);
+    return binaryNotInts(b, lhs, rhs, ev);
+  } else {
+    Fetched<L> lt(b.lhs, f, ev);
+    const Value& lhs = lt.get();
+    Fetched<R> rt(b.rhs, f, ev);
+    const Value& rhs = rt.get();
+    int64_t r;
+    if (lhs.is(Type::Int) && rhs.is(Type::Int) && intArith(Op, lhs.asInt(), rhs.asInt(), r))
+      [[likely]]
+      return Value::integer(r);
+    return binaryNotInts(b, lhs, rhs, ev);
+  }
+}
+template <Opnd L, Opnd R, CompareOp Op>
+bool testIntCompare(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCompare&>(self);
+  const Value& lhs = peek<L>(c.lhs, f);
+  const Value& rhs = peek<R>(c.rhs, f);
+  bool ok;
+  if (holdsInt<L>(lhs) && holdsInt<R>(rhs)) [[likely]]
+    return compareInts(Op, lhs.asInt(), rhs.asInt(), ok);
+  return testCompareFull<L, R>(self, f, ev);
+}
+template <Opnd L, Opnd R, BinaryOp Op>
+struct IntBinaryRun {
+  static CExpr::Run get() {
+    if constexpr (hasFastPath(L, R))
+      return runIntBinary<L, R, Op>;
+    else
+      return runIntBinaryFetched<L, R, Op>;
+  }
+};
+template <Opnd L, Opnd R, CompareOp Op>
+struct IntCompareTest {
+  static CExpr::Test get() { return testIntCompare<L, R, Op>; }
+};
+// The handler for operands of kinds l and r (slots or int literals, not both literals) and
+// the operator op (one of isIntFastOp's).
+template <template <Opnd, Opnd, auto> class Pick, Opnd L, Opnd R, class Op>
+auto pickOp(Op op) {
+  if constexpr (std::is_same_v<Op, BinaryOp>) {
+    switch (op) {
+      case BinaryOp::Add:
+        return Pick<L, R, BinaryOp::Add>::get();
+      case BinaryOp::Sub:
+        return Pick<L, R, BinaryOp::Sub>::get();
+      case BinaryOp::Mul:
+        return Pick<L, R, BinaryOp::Mul>::get();
+      case BinaryOp::FloorDiv:
+        return Pick<L, R, BinaryOp::FloorDiv>::get();
+      default:
+        return Pick<L, R, BinaryOp::Mod>::get();
+    }
+  } else {
+    switch (op) {
+      case CompareOp::Eq:
+        return Pick<L, R, CompareOp::Eq>::get();
+      case CompareOp::Ne:
+        return Pick<L, R, CompareOp::Ne>::get();
+      case CompareOp::Lt:
+        return Pick<L, R, CompareOp::Lt>::get();
+      case CompareOp::Le:
+        return Pick<L, R, CompareOp::Le>::get();
+      case CompareOp::Gt:
+        return Pick<L, R, CompareOp::Gt>::get();
+      default:
+        return Pick<L, R, CompareOp::Ge>::get();
+    }
+  }
+}
+// Kinds that only binary operators take with the operator as a template argument: operands
+// that run code (Any). Comparisons are specialized only for slots and literals.
+template <Opnd K, class Op>
+constexpr bool kindTakesOp() {
+  return K != Opnd::Any || std::is_same_v<Op, BinaryOp>;
+}
+template <template <Opnd, Opnd, auto> class Pick, Opnd L, class Op>
+auto pickOpRight(Opnd r, Op op) {
+  switch (r) {
+    case Opnd::Local:
+      return pickOp<Pick, L, Opnd::Local>(op);
+    case Opnd::Global:
+      return pickOp<Pick, L, Opnd::Global>(op);
+    case Opnd::Const:
+      return pickOp<Pick, L, Opnd::Const>(op);
+    default:
+      if constexpr (kindTakesOp<Opnd::Any, Op>() && L != Opnd::Any)
+        return pickOp<Pick, L, Opnd::Any>(op);
+      else
+        return pickOp<Pick, L, Opnd::Local>(op);  // not picked (takesIntHandler)
+  }
+}
+template <template <Opnd, Opnd, auto> class Pick, class Op>
+auto pickOp(Opnd l, Opnd r, Op op) {
+  switch (l) {
+    case Opnd::Local:
+      return pickOpRight<Pick, Opnd::Local>(r, op);
+    case Opnd::Global:
+      return pickOpRight<Pick, Opnd::Global>(r, op);
+    case Opnd::Const:  // r is not a literal (takesIntHandler)
+      return pickOpRight<Pick, Opnd::Const>(r, op);
+    default:
+      if constexpr (kindTakesOp<Opnd::Any, Op>()) {
+        switch (r) {  // Any with Any: the one pair pickOpRight leaves out
+          case Opnd::Any:
+            return pickOp<Pick, Opnd::Any, Opnd::Any>(op);
+          default:
+            return pickOpRight<Pick, Opnd::Any>(r, op);
+        }
+      } else {
+        return pickOpRight<Pick, Opnd::Local>(r, op);  // not picked (takesIntHandler)
+      }
+  }
+}
+// Whether an operand of kind k may be an int: a slot, an int literal, or (for a binary
+// operator) code.
+template <class Op>
+bool isIntOperand(Opnd k, const COperand& o) {
+  if (k == Opnd::Any) return kindTakesOp<Opnd::Any, Op>();
+  return k != Opnd::Const || o.value.is(Type::Int);
+}
+template <class Op>
+bool takesIntHandler(Opnd l, const COperand& lhs, Opnd r, const COperand& rhs, Op op) {
+  return isIntFastOp(op) && isIntOperand<Op>(l, lhs) && isIntOperand<Op>(r, rhs) &&
+         !(l == Opnd::Const && r == Opnd::Const);
+}
+
 struct CCall : CExpr {
   CCall(Expr* e, Run r) : CExpr(e, r, testValue) {}
   CExpr* callee = nullptr;  // the receiver for a method call
@@ -325,16 +500,63 @@ bool takesInlineNativeArgs(const CCall& c) {
   return ev.callCompiled(static_cast<Call*>(c.src), std::move(callee), c.args.data(), f);
 }
 // `f(...)` with `f` a global: the common call (evalCall). A global the module does not
-// define is a built-in's name (Note [Built-in slots]).
-Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
-  auto& c = static_cast<const CCall&>(self);
+// define is a built-in's name (Note [Built-in slots]). `pushArgs` evaluates the arguments of
+// a plain call.
+template <class PushArgs>
+[[gnu::always_inline]] inline Value callGlobal(const CCall& c, Frame& f, Evaluator& ev,
+                                               PushArgs&& pushArgs) {
   const Value& g = f.module->globals[c.slot];
   if (g.is(Type::Function)) {
     auto* fn = g.as<FunctionObj>();
-    if (fn->proto->plainArity == c.arity)
-      return ev.callPlain(fn, c.args.data(), c.args.size(), f, self.src->span);
+    if (fn->proto->plainArity == c.arity)  // so c.arity is the number of arguments
+      return ev.callPlain(fn, f, c.src->span, pushArgs);
   }
   return callGlobalOther(c, g, f, ev);
+}
+Value runCallGlobal(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CCall&>(self);
+  return callGlobal(c, f, ev, [&] {
+    for (const CExpr* const* a = c.args.data(), *const* end = a + c.arity; a != end; ++a)
+      ev.pushArgument((*a)->run(**a, f, ev));
+  });
+}
+// Note [Step arguments]
+// `fib(n - 1)`, `walk(i + 1)`: a recursive call's one argument is usually a local plus or minus
+// an int literal. Such a call has a handler of its own that computes the argument in line
+// when the local holds an int and the sum does not overflow, instead of calling the
+// argument's handler (a call, and a Value returned through memory and copied into the slot);
+// anything else (another type, overflow, an unassigned local) runs that handler, which decides
+// or raises as before. `n - k` is kept as `n + (-k)`: the same sum, overflowing for the same n.
+// Calls with other arguments keep runCallGlobal, whose loop pays nothing for this.
+struct CStepCall : CCall {
+  CStepCall(Expr* e, Run r) : CCall(e, r) {}
+  uint32_t local = 0;
+  int64_t addend = 0;
+};
+Value runCallGlobalStep(const CExpr& self, Frame& f, Evaluator& ev) {
+  auto& c = static_cast<const CStepCall&>(self);
+  return callGlobal(c, f, ev, [&] {
+    const Value& x = f.slots[c.local];
+    int64_t r;
+    if (x.is(Type::Int) && !__builtin_add_overflow(x.asInt(), c.addend, &r)) [[likely]]
+      ev.pushArgument(Value::integer(r));
+    else
+      ev.pushArgument(c.args[0]->run(*c.args[0], f, ev));
+  });
+}
+// Whether `e` is a local plus or minus an int literal (Note [Step arguments]).
+bool isStepArgument(Expr* e, uint32_t& local, int64_t& addend) {
+  if (e->kind != ExprKind::Binary) return false;
+  auto* b = static_cast<Binary*>(e);
+  if ((b->op != BinaryOp::Add && b->op != BinaryOp::Sub) || b->lhs->kind != ExprKind::Name ||
+      b->rhs->kind != ExprKind::IntLit)
+    return false;
+  const VarRef& ref = static_cast<Name*>(b->lhs)->ref;
+  int64_t k = static_cast<IntLit*>(b->rhs)->value;
+  if (ref.kind != VarRef::Kind::Local || (b->op == BinaryOp::Sub && k == INT64_MIN)) return false;
+  local = ref.index;
+  addend = b->op == BinaryOp::Add ? k : -k;
+  return true;
 }
 Value runCallAny(const CExpr& self, Frame& f, Evaluator& ev) {
   auto& c = static_cast<const CCall&>(self);
@@ -551,7 +773,9 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       COperand lhs = operandOf(*this, b->lhs, l);
       COperand rhs = operandOf(*this, b->rhs, r);
       l = readFirst(l, r);
-      auto* n = node<CBinary>(e, pick<BinaryRun>(l, r));
+      auto* n = node<CBinary>(e, takesIntHandler(l, lhs, r, rhs, b->op)
+                                     ? pickOp<IntBinaryRun>(l, r, b->op)
+                                     : pick<BinaryRun>(l, r));
       n->op = b->op;
       n->lhs = std::move(lhs);
       n->rhs = std::move(rhs);
@@ -564,7 +788,10 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       COperand lhs = operandOf(*this, c->operands[0], l);
       COperand rhs = operandOf(*this, c->operands[1], r);
       l = readFirst(l, r);
-      auto* n = node<CCompare>(e, pick<CompareRun>(l, r), pick<CompareTest>(l, r));
+      auto* n = node<CCompare>(e, pick<CompareRun>(l, r),
+                               takesIntHandler(l, lhs, r, rhs, c->ops[0])
+                                   ? pickOp<IntCompareTest>(l, r, c->ops[0])
+                                   : pick<CompareTest>(l, r));
       n->op = c->ops[0];
       n->lhs = std::move(lhs);
       n->rhs = std::move(rhs);
@@ -579,7 +806,17 @@ CExpr* ClosureCompiler::expr(Expr* e) {
       } else {
         auto* name = c->callee->kind == ExprKind::Name ? static_cast<Name*>(c->callee) : nullptr;
         bool global = name && name->ref.kind == VarRef::Kind::Global;
-        n = node<CCall>(e, global ? runCallGlobal : runCallAny);
+        uint32_t local;
+        int64_t addend;
+        if (global && c->args.size() == 1 && c->kwNames.empty() &&
+            isStepArgument(c->args[0], local, addend)) {
+          auto* s = node<CStepCall>(e, runCallGlobalStep);
+          s->local = local;
+          s->addend = addend;
+          n = s;
+        } else {
+          n = node<CCall>(e, global ? runCallGlobal : runCallAny);
+        }
         n->callee = expr(c->callee);
         if (global) n->slot = name->ref.index;
       }

@@ -211,15 +211,79 @@ Flow runIfOnly(const CStmt& self, Frame& f, Evaluator& ev) {
 // block's one statement runs here, its step counted as runStatements counts it. Such a return
 // raises no UserError for the block to convert (an unassigned local's NameError is a
 // ScriptError already), so the block's loop and handlers are not needed.
-Flow runIfReturn(const CStmt& self, Frame& f, Evaluator& ev) {
-  auto& s = static_cast<const CControl&>(self);
-  const CExpr& cond = *s.conds[0];
-  if (!cond.test(cond, f, ev)) return Flow::Normal;
+struct CIfReturn : CControl {
+  CIfReturn(Stmt* s, Run r) : CControl(s, r) {}
+  static constexpr uint32_t kNoSlot = UINT32_MAX;
+  uint32_t returnSlot = kNoSlot;  // the returned local's, when x is one
+  uint32_t guardSlot = 0;         // runGuardReturn's `n`
+  int64_t guardBound = 0;         // and its int literal
+};
+// The return once the condition held. A local is returned here, without the return's handler.
+[[gnu::always_inline]] inline Flow returnFromIf(const CIfReturn& s, Frame& f, Evaluator& ev) {
   if (!ev.runsClosureCode()) [[unlikely]]
     return ev.runCode(*s.blocks[0], f);
   const CStmt& ret = *s.blocks[0]->stmts[0];
   ev.countStatementStep(ret.src->span);
-  return ret.run(ret, f, ev);
+  if (s.returnSlot != CIfReturn::kNoSlot) {
+    const Value& v = f.slots[s.returnSlot];
+    if (!v.is(Type::Undefined)) [[likely]] {
+      f.result = v;
+      return Flow::Return;
+    }
+  }
+  return ret.run(ret, f, ev);  // a literal, nothing, or the NameError
+}
+Flow runIfReturn(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CIfReturn&>(self);
+  const CExpr& cond = *s.conds[0];
+  if (!cond.test(cond, f, ev)) return Flow::Normal;
+  return returnFromIf(s, f, ev);
+}
+// `if n < 2 { return n }`: the condition a local compared with an int literal, decided here
+// when the local holds an int (as testIntCompare would, Note [Int operator handlers] in
+// closure_expr.cpp); anything else is the condition's own test, errors included.
+template <CompareOp Op>
+Flow runGuardReturn(const CStmt& self, Frame& f, Evaluator& ev) {
+  auto& s = static_cast<const CIfReturn&>(self);
+  const Value& n = f.slots[s.guardSlot];
+  bool holds;
+  if (n.is(Type::Int)) [[likely]] {
+    bool ok;
+    holds = compareInts(Op, n.asInt(), s.guardBound, ok);
+  } else {
+    const CExpr& cond = *s.conds[0];
+    holds = cond.test(cond, f, ev);
+  }
+  return holds ? returnFromIf(s, f, ev) : Flow::Normal;
+}
+// runGuardReturn's handler for `cond`, or null when cond is not a local compared with an int
+// literal.
+CStmt::Run guardReturnRun(Expr* cond, uint32_t& slot, int64_t& bound) {
+  if (cond->kind != ExprKind::Compare) return nullptr;
+  auto* c = static_cast<Compare*>(cond);
+  if (c->ops.size() != 1 || c->operands[0]->kind != ExprKind::Name ||
+      c->operands[1]->kind != ExprKind::IntLit)
+    return nullptr;
+  const VarRef& ref = static_cast<Name*>(c->operands[0])->ref;
+  if (ref.kind != VarRef::Kind::Local) return nullptr;
+  slot = ref.index;
+  bound = static_cast<IntLit*>(c->operands[1])->value;
+  switch (c->ops[0]) {
+    case CompareOp::Eq:
+      return runGuardReturn<CompareOp::Eq>;
+    case CompareOp::Ne:
+      return runGuardReturn<CompareOp::Ne>;
+    case CompareOp::Lt:
+      return runGuardReturn<CompareOp::Lt>;
+    case CompareOp::Le:
+      return runGuardReturn<CompareOp::Le>;
+    case CompareOp::Gt:
+      return runGuardReturn<CompareOp::Gt>;
+    case CompareOp::Ge:
+      return runGuardReturn<CompareOp::Ge>;
+    default:
+      return nullptr;
+  }
 }
 // Whether `b` is one return that runIfReturn may run without its block.
 bool isSimpleReturn(const Block& b) {
@@ -242,9 +306,11 @@ bool isSimpleReturn(const Block& b) {
 Flow runWhile(const CStmt& self, Frame& f, Evaluator& ev) {
   auto& s = static_cast<const CControl&>(self);
   const CExpr& cond = *s.conds[0];
+  const CBlock& body = *s.blocks[0];
+  const Span& span = self.src->span;
   while (cond.test(cond, f, ev)) {
-    ev.countLoopStep(self.src->span);
-    Flow flow = ev.runCode(*s.blocks[0], f);
+    ev.countLoopStep(span);
+    Flow flow = ev.runCode(body, f);
     if (flow == Flow::Break) break;
     if (flow == Flow::Return) return flow;
   }
@@ -334,9 +400,17 @@ CStmt* ClosureCompiler::stmt(Stmt* s) {
     case StmtKind::If: {
       auto* i = static_cast<If*>(s);
       bool only = i->conds.size() == 1 && i->blocks.size() == 1;
-      auto* n = node<CControl>(s, !only                         ? runIf
-                                  : isSimpleReturn(i->blocks[0]) ? runIfReturn
-                                                                 : runIfOnly);
+      CControl* n;
+      if (only && isSimpleReturn(i->blocks[0])) {
+        auto* r = node<CIfReturn>(s, runIfReturn);
+        if (CStmt::Run guard = guardReturnRun(i->conds[0], r->guardSlot, r->guardBound))
+          r->run = guard;
+        Expr* v = static_cast<Return*>(i->blocks[0][0])->value;
+        if (v && v->kind == ExprKind::Name) r->returnSlot = static_cast<Name*>(v)->ref.index;
+        n = r;
+      } else {
+        n = node<CControl>(s, only ? runIfOnly : runIf);
+      }
       for (Expr* c : i->conds) n->conds.push_back(expr(c));
       for (const Block& b : i->blocks) n->blocks.push_back(block(b));
       return n;
@@ -377,6 +451,9 @@ ClosureCode& closureCode(FnProto& proto) {
     code->body.src = &proto.body;
     code->body.stmts.reserve(proto.body.size());
     for (Stmt* s : proto.body) code->body.stmts.push_back(compiler.stmt(s));
+    if (!proto.body.empty() && proto.body.back()->kind == StmtKind::Return &&
+        static_cast<Return*>(proto.body.back())->value)  // Note [Final return]
+      code->finalValue = static_cast<CSimple*>(code->body.stmts.back())->value;
     // No signature to check, no captured parameters: a call with one argument per parameter
     // only fills the frame's first slots (Evaluator::callPlain).
     if (!proto.hasSignature && !proto.hasCellParams && !proto.result)

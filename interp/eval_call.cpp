@@ -36,16 +36,18 @@ constexpr size_t kValueStackSize = 1 << 20;
 }  // namespace
 
 // Note [Value stack]
-// Frames are windows of one preallocated vector of Values. Every slot at or above sp_ is
+// Frames are windows of one preallocated vector of Values. Every slot at or above top_ is
 // Undefined, so a new frame needs no initialization: arguments are evaluated straight into
 // their slots (callDirect), and FrameGuard resets a frame's slots to Undefined when it ends.
+// The top is a pointer, not an index, so that a call computes no addresses from it (the
+// vector never moves).
 struct Evaluator::FrameGuard {
   Evaluator& e;
-  size_t base;
+  Value* base;
   bool entered = false;  // depth_ was incremented
   ~FrameGuard() {
-    for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value::undefined();
-    e.sp_ = base;
+    for (Value* v = base; v < e.top_; ++v) *v = Value::undefined();
+    e.top_ = base;
     if (entered) --e.depth_;
   }
 };
@@ -71,23 +73,40 @@ void Evaluator::stepLimitExceeded(const Span& span) {
         span);
 }
 
+// Note [Cold call paths]
+// Every call checks its limits (the value stack, the recursion depth) and adds a TraceFrame to
+// errors that leave it. Built in line, their messages (std::to_string, string concatenations)
+// put a few std::string temporaries and their cleanups in the caller's frame, which then saves
+// more registers and spills more values on every call, errors or not. They are functions of
+// their own, marked cold, so that a call's fast path (callPlain) keeps a small frame.
+void Evaluator::outOfValueStack(const FnProto& proto, const Span& site) {
+  raise(ErrorKind::LimitError, "out of interpreter stack in " + proto.name + "()", site);
+}
+
+void Evaluator::recursionTooDeep(const FnProto& proto, const Span& site) {
+  raise(ErrorKind::LimitError,
+        "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
+            proto.name + "()",
+        site);
+}
+
+void Evaluator::addTraceFrame(ScriptError& err, const FnProto& proto, const Span& site) {
+  err.trace.push_back(TraceFrame{proto.name + "()", site});
+}
+
 // Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
 // arguments. The caller's FrameGuard pops the frame and the depth. Inlined into both callers:
 // it is the prologue of every call.
-[[gnu::always_inline]] inline Value Evaluator::enterFunction(FunctionObj* fn, size_t base,
+[[gnu::always_inline]] inline Value Evaluator::enterFunction(FunctionObj* fn, Value* base,
                                                              size_t nargs, const Span& site) {
   FnProto* proto = fn->proto;
   checkInterrupt(site);
   checkStack(site);
   countStep(site);
-  if (depth_ >= maxCallDepth_)
-    raise(ErrorKind::LimitError,
-          "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
-              proto->name + "()",
-          site);
+  if (depth_ >= maxCallDepth_) recursionTooDeep(*proto, site);
   ++depth_;
-  sp_ = base + proto->numSlots;
-  Value* slots = stack_.data() + base;
+  top_ = base + proto->numSlots;
+  Value* slots = base;
   size_t nparams = proto->params.size();
   for (size_t i = nargs; i < nparams; ++i) {
     if (slots[i].is(Type::Undefined)) {
@@ -107,7 +126,7 @@ void Evaluator::stepLimitExceeded(const Span& span) {
     runBody(*proto, frame);
     if (proto->result) checkResult(interp_, *fn, frame, frame.result, site);
   } catch (ScriptError& err) {
-    err.trace.push_back(TraceFrame{proto->name + "()", site});
+    addTraceFrame(err, *proto, site);
     throw;
   }
   return std::move(frame.result);
@@ -119,17 +138,16 @@ template <class EvalArg>
 [[gnu::always_inline]] inline Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f,
                                                           EvalArg&& evalArg) {
   FnProto* proto = fn->proto;
-  size_t base = sp_;
-  if (base + proto->numSlots > stack_.size())
-    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", c->span);
+  Value* base = top_;
+  if (!hasRoomFor(proto->numSlots)) outOfValueStack(*proto, c->span);
   FrameGuard guard{*this, base};
   size_t n = c->args.size();
   for (size_t i = 0; i < n; ++i) {
     // Not built in place: the slot may belong to a frame that a call in this argument
     // pushes and pops while the argument's value is being returned.
     Value v = evalArg(i);
-    stack_[base + i] = std::move(v);
-    sp_ = base + i + 1;  // calls made by later arguments build their frames above this one
+    base[i] = std::move(v);
+    top_ = base + i + 1;  // calls made by later arguments build their frames above this one
   }
 
   guard.entered = true;
@@ -239,8 +257,7 @@ Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,
                               std::span<const std::string> kwNames, std::span<Value> kwValues,
                               Span site) {
   FnProto* proto = fn->proto;
-  if (sp_ + proto->numSlots > stack_.size())
-    raise(ErrorKind::LimitError, "out of interpreter stack in " + proto->name + "()", site);
+  if (!hasRoomFor(proto->numSlots)) outOfValueStack(*proto, site);
   size_t nparams = proto->params.size();
   if (positional.size() > nparams)
     raise(ErrorKind::TypeError,
@@ -248,10 +265,10 @@ Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,
               (nparams == 1 ? "" : "s") + " but " + std::to_string(positional.size()) +
               " were given",
           site);
-  size_t base = sp_;
+  Value* base = top_;
   FrameGuard guard{*this, base};
-  sp_ = base + nparams;  // the parameters' slots are being filled
-  Value* slots = stack_.data() + base;
+  top_ = base + nparams;  // the parameters' slots are being filled
+  Value* slots = base;
   for (size_t i = 0; i < positional.size(); ++i) slots[i] = std::move(positional[i]);
   for (size_t k = 0; k < kwNames.size(); ++k) {
     size_t i = 0;

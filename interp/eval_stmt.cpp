@@ -65,7 +65,7 @@ Flow Evaluator::execStatements(Stmt* const* it, Stmt* const* end, Frame& f) {
 }
 
 Flow Evaluator::runBody(FnProto& proto, Frame& f) {
-  if (traceHooks_ || blockRunner_) [[unlikely]]
+  if (!runsClosureCode()) [[unlikely]]
     return execBlock(proto.body, f);
   ClosureCode* code = proto.code.get();
   if (!code) [[unlikely]]
@@ -258,9 +258,10 @@ Flow Evaluator::execFor(For* s, Frame& f) {
 Flow Evaluator::forEach(For* s, Value iterable, const CBlock* code, Frame& f) {
   Pattern* target = s->target;
   bool toSlot = !target->isSeq && target->ref.kind == VarRef::Kind::Local;
+  const Span& span = s->span;
   auto body = [&](Value item) -> Flow {
-    checkInterrupt(s->span);
-    countStep(s->span);  // an iteration is a step even when its body is empty
+    checkInterrupt(span);
+    countStep(span);  // an iteration is a step even when its body is empty
     if (toSlot)
       f.slots[target->ref.index] = std::move(item);
     else
@@ -429,25 +430,24 @@ void Evaluator::execImport(Import* n, Frame& f) {
 }
 
 Value Evaluator::runModule(FnProto* proto, ModuleObj& module, bool echo) {
-  if (sp_ + proto->numSlots > stack_.size())
+  if (!hasRoomFor(proto->numSlots))
     raise(ErrorKind::LimitError, "out of interpreter stack", proto->span);
-  size_t base = sp_;
-  sp_ += proto->numSlots;
+  Value* base = top_;
+  top_ += proto->numSlots;
   struct Pop {
     Evaluator& e;
-    size_t base;
+    Value* base;
     ~Pop() {
-      for (size_t i = base; i < e.sp_; ++i) e.stack_[i] = Value::undefined();
-
-      e.sp_ = base;
+      for (Value* v = base; v < e.top_; ++v) *v = Value::undefined();
+      e.top_ = base;
     }
   } pop{*this, base};
-  Value* slots = stack_.data() + base;
+  Value* slots = base;
   for (size_t i = 0; i < proto->numSlots; ++i) slots[i] = Value::undefined();
   Frame frame{slots, nullptr, &module, Value()};
   const Block& body = proto->body;
   // Top-level code is closure code too (loops at top level are common), unless it is traced.
-  ClosureCode* code = traceHooks_ || blockRunner_ ? nullptr : &closureCode(*proto);
+  ClosureCode* code = runsClosureCode() ? &closureCode(*proto) : nullptr;
   for (size_t i = 0; i < body.size(); ++i) {
     Stmt* s = body[i];
     if (echo && i + 1 == body.size() && s->kind == StmtKind::ExprStmt)

@@ -16,8 +16,10 @@
 namespace tessel::interp {
 
 class Interpreter;
+class ScriptError;
 struct CBlock;
 struct CExpr;
+struct ClosureCode;
 struct CStmt;
 
 /// The int operators a loop counter or an index usually needs, without overflow; false when
@@ -221,7 +223,10 @@ class Evaluator {
   void setTraceHooks(TraceHooks* hooks);
   TraceHooks* traceHooks() const { return traceHooks_; }
   /// Installs (or removes) the runner of a compiled function with graph breaks.
-  void setBlockRunner(BlockRunner* runner) { blockRunner_ = runner; }
+  void setBlockRunner(BlockRunner* runner) {
+    blockRunner_ = runner;
+    treeWalkOnly_ = traceHooks_ || blockRunner_;
+  }
   BlockRunner* blockRunner() const { return blockRunner_; }
   /// Runs statements as a block does, without handing them to a BlockRunner (the runner's
   /// way back for the statements it does not compile). Errors get the statement's span.
@@ -236,10 +241,19 @@ class Evaluator {
   /// Calls of a compiled Call node: `fn(args)` with the callee's value in hand, and
   /// `object.name(args)` with the receiver's.
   Value callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f);
-  /// A call of a fn whose body is closure code and that needs no more than its `n`
-  /// positional arguments bound (FnProto::plainArity): callDirect and enterFunction
-  /// without what such a call does not use.
-  Value callPlain(FunctionObj* fn, const CExpr* const* args, size_t n, Frame& f, const Span& site);
+  /// A call of a fn whose body is closure code and that needs no more than its positional
+  /// arguments bound (FnProto::plainArity): callDirect and enterFunction without what such a
+  /// call does not use. `pushArgs()` evaluates the arguments and pushes each (pushArgument).
+  template <class PushArgs>
+  Value callPlain(FunctionObj* fn, Frame& f, const Span& site, PushArgs&& pushArgs);
+  /// Builds a call's next argument in the first free slot. Every slot there is Undefined, so
+  /// nothing is released; the argument's own calls have popped their frames by the time its
+  /// value is in hand (so `v` is not built in the slot itself: see callDirect).
+  void pushArgument(Value&& v) {
+    Value* slot = top_;
+    new (slot) Value(std::move(v));
+    top_ = slot + 1;
+  }
   Value callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f);
   /// The statement or expression as the tree walk runs it (what closure code does not
   /// specialize).
@@ -271,12 +285,12 @@ class Evaluator {
   /// Counts a statement's step, as runStatements does before running it.
   void countStatementStep(const Span& span) { countStep(span); }
   /// False while a tracer or a region runner is installed: blocks run as the tree walk.
-  bool runsClosureCode() const { return !traceHooks_ && !blockRunner_; }
+  bool runsClosureCode() const { return !treeWalkOnly_; }
 
  private:
   Value evalNode(Expr* e, Frame& f);
   Value evalMethodCall(Call* c, Frame& f);
-  Value enterFunction(FunctionObj* fn, size_t base, size_t nargs, const Span& site);
+  Value enterFunction(FunctionObj* fn, Value* base, size_t nargs, const Span& site);
 
   Value evalBinary(Binary* e, Frame& f);
   Value evalCompare(Compare* e, Frame& f);
@@ -330,6 +344,7 @@ class Evaluator {
   /// Runs a fn's body: its closure code, or the tree walk while tracing or running regions.
   Flow runBody(FnProto& proto, Frame& f);
   Flow runStatements(CStmt* const* begin, CStmt* const* end, Frame& f);
+  Value runToFinalReturn(const ClosureCode& code, Frame& f);
   template <class EvalArg>
   Value callDirect(FunctionObj* fn, Call* c, Frame& f, EvalArg&& evalArg);
   template <class EvalArg>
@@ -352,6 +367,10 @@ class Evaluator {
       stepLimitExceeded(span);
   }
   [[noreturn]] void stepLimitExceeded(const Span& span);
+  // The errors and the trace of a call, out of line (Note [Cold call paths] in eval_call.cpp).
+  [[noreturn, gnu::cold]] void outOfValueStack(const FnProto& proto, const Span& site);
+  [[noreturn, gnu::cold]] void recursionTooDeep(const FnProto& proto, const Span& site);
+  [[gnu::cold]] static void addTraceFrame(ScriptError& err, const FnProto& proto, const Span& site);
 
   struct FrameGuard;
   Interpreter& interp_;
@@ -367,7 +386,7 @@ class Evaluator {
   class ValueStack {
    public:
     explicit ValueStack(size_t n)
-        : data_(static_cast<Value*>(std::calloc(n, sizeof(Value)))), size_(n) {
+        : data_(static_cast<Value*>(std::calloc(n, sizeof(Value)))), end_(data_ + n) {
       static_assert(static_cast<int>(Type::Undefined) == 0);
       if (!data_) throw std::bad_alloc();
     }
@@ -376,17 +395,22 @@ class Evaluator {
     ValueStack& operator=(const ValueStack&) = delete;
     Value& operator[](size_t i) { return data_[i]; }
     Value* data() { return data_; }
-    size_t size() const { return size_; }
+    size_t size() const { return static_cast<size_t>(end_ - data_); }
+    Value* end() const { return end_; }
 
    private:
     Value* data_;
-    size_t size_;
+    Value* end_;
   };
+  /// Whether a frame of n slots fits above the top of the value stack.
+  bool hasRoomFor(size_t n) const { return n <= static_cast<size_t>(stack_.end() - top_); }
   ValueStack stack_;
-  size_t sp_ = 0;
+  Value* top_ = stack_.data();  // the first free slot (Note [Value stack] in eval_call.cpp)
   int depth_ = 0;
   TraceHooks* traceHooks_ = nullptr;
   BlockRunner* blockRunner_ = nullptr;
+  /// traceHooks_ || blockRunner_, kept as one flag: every call and block tests it.
+  bool treeWalkOnly_ = false;
 };
 
 }  // namespace tessel::interp

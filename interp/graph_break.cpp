@@ -23,6 +23,7 @@ void graphBreak(ErrorKind kind, const std::string& reason) {
 
 void Evaluator::setTraceHooks(TraceHooks* hooks) {
   traceHooks_ = hooks;
+  treeWalkOnly_ = traceHooks_ || blockRunner_;
   tActiveHooks = hooks;
   setTraceEpoch(hooks != nullptr);
 }

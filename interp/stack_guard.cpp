@@ -26,7 +26,7 @@ char* computeStackLimit() {
   return static_cast<char*>(base) + kStackMargin;
 }
 
-void stackExhausted(Span span) {
+void stackExhausted(const Span& span) {
   raise(ErrorKind::LimitError, "maximum recursion depth exceeded (native stack exhausted)", span);
 }
 

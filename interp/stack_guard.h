@@ -31,7 +31,7 @@ inline bool stackNearlyExhausted() {
   return &marker < stackLimit();
 }
 
-[[noreturn]] void stackExhausted(Span span);
+[[noreturn, gnu::cold]] void stackExhausted(const Span& span);
 
 /// Throws a LimitError at `span` when the native stack is nearly exhausted.
 inline void checkStack(const Span& span) {
