@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "backends/cpu/random_bits.h"
@@ -39,10 +40,12 @@ Tensor floats(std::vector<float> v, Dims shape) {
 
 // Note [Vectorized Philox]: the batched words are philox4x32_10's, counter by counter, across
 // lane-chunk edges (64), a counter crossing 2^32 and keys with both halves set.
-TEST(Philox, BatchedWordsAreTheOneAtATimeWords) {
+// Both paths of philoxWords: the AVX-512 one where the CPU has it (Note [Philox on AVX-512]),
+// and the portable one.
+void expectOneAtATimeWords() {
   for (uint64_t key : {uint64_t{0}, uint64_t{42}, uint64_t{0x123456789abcdefULL}}) {
-    PhiloxStream s{key, 0xFFFFFFF0ULL};
-    for (int count : {1, 3, 64, 65, 200}) {
+    PhiloxStream s{key, 0xFFFFFFF0ULL};  // counters cross 2^32: the high word changes
+    for (int count : {1, 3, 15, 16, 17, 33, 64, 65, 200}) {
       std::vector<uint32_t> words(4 * size_t(count));
       cpu::philoxWords(s, 5, count, words.data());
       for (int j = 0; j < count; ++j) {
@@ -52,6 +55,13 @@ TEST(Philox, BatchedWordsAreTheOneAtATimeWords) {
       }
     }
   }
+}
+TEST(Philox, BatchedWordsAreTheOneAtATimeWords) {
+  if (!cpu::philoxUsesAvx512()) std::printf("no AVX-512 here: the portable path only\n");
+  expectOneAtATimeWords();
+  cpu::ScopedPortablePhilox portable;
+  EXPECT_FALSE(cpu::philoxUsesAvx512());
+  expectOneAtATimeWords();
 }
 
 TEST(Format, FloatsIntsBools) {
