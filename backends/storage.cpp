@@ -77,6 +77,8 @@ BlockCache& cache() {
   return *c;
 }
 
+thread_local AllocationHook* tHook = nullptr;
+
 }  // namespace
 
 // Cached sizes round up to their class so that nearby sizes share blocks (Note [Block cache]).
@@ -91,12 +93,6 @@ size_t storageSizeClass(size_t bytes) {
   }
   return (bytes + unit - 1) / unit * unit;
 }
-
-namespace {
-
-thread_local AllocationHook* tHook = nullptr;
-
-}  // namespace
 
 ScopedAllocationHook::ScopedAllocationHook(AllocationHook* hook) : previous_(tHook) {
   tHook = hook;

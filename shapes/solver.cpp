@@ -177,7 +177,7 @@ struct Solver::Impl {
         [](void* ctx) { static_cast<z3::context*>(ctx)->interrupt(); }, &c,
         wallBudgetFor(rlimit));
     z3::check_result r = check();
-    if (deadline.fired() && stats) ++stats->solverInterrupts;
+    if (stats && deadline.fired()) ++stats->solverInterrupts;
     return r;
   }
 

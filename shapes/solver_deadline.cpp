@@ -20,11 +20,12 @@
 // The thread and its state are never destroyed: checks can run while statics are destroyed.
 #include "shapes/solver_deadline.h"
 
-#include <unistd.h>
+#include <pthread.h>
 
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <new>
 #include <thread>
 
 namespace tessel::shapes {
@@ -40,7 +41,11 @@ using Clock = std::chrono::steady_clock;
 class Watchdog {
  public:
   static Watchdog& instance() {
-    static Watchdog* w = new Watchdog();
+    static Watchdog* w = [] {
+      auto* made = new Watchdog();
+      pthread_atfork(nullptr, nullptr, [] { instance().afterForkInChild(); });
+      return made;
+    }();
     return *w;
   }
 
@@ -68,11 +73,20 @@ class Watchdog {
     Clock::time_point deadline;
   };
 
-  // A forked child has no watchdog thread: the first check there starts its own.
   void startThreadIfNeeded() {
-    if (threadPid_ == getpid()) return;
-    threadPid_ = getpid();
+    if (started_) return;
+    started_ = true;
     std::thread([this] { loop(); }).detach();
+  }
+  // A forked child has one thread and no watchdog: the first check there starts its own. The
+  // lock may have been held by the parent's watchdog at the fork, so it is made anew; checks
+  // armed by the parent's other threads never end in the child.
+  void afterForkInChild() {
+    new (&mu_) std::mutex;
+    new (&wake_) std::condition_variable;
+    armed_.clear();
+    started_ = false;
+    sleepingWithoutDeadline_ = false;
   }
 
   void loop() {
@@ -113,7 +127,7 @@ class Watchdog {
   std::condition_variable wake_;
   std::map<uint64_t, Entry> armed_;
   uint64_t next_ = 1;
-  pid_t threadPid_ = 0;
+  bool started_ = false;
   bool sleepingWithoutDeadline_ = false;
 };
 

@@ -68,6 +68,23 @@ TEST(SolverDeadline, AnEarlierDeadlineArmedLaterStillFires) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);  // the 100-ms poll, not the 60 s
 }
 
+// A forked child (gtest's "fast" death tests fork without exec) gets a watchdog of its own.
+TEST(SolverDeadlineDeathTest, AForkedChildStartsItsOwnWatchdog) {
+  std::atomic<int> parent{0};
+  { ScopedCheckDeadline warm(&count, &parent, 3s); }  // the parent's thread exists
+  GTEST_FLAG_SET(death_test_style, "fast");
+  EXPECT_EXIT(
+      {
+        std::atomic<int> calls{0};
+        ScopedCheckDeadline d(&count, &calls, 20ms);
+        auto t0 = std::chrono::steady_clock::now();
+        while (calls.load() == 0 && std::chrono::steady_clock::now() - t0 < 10s)
+          std::this_thread::sleep_for(1ms);
+        std::exit(calls.load() == 1 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
 TEST(SolverDeadline, BudgetIsFarAboveWhatRlimitTakes) {
   EXPECT_EQ(wallBudgetFor(1), 500ms);
   EXPECT_EQ(wallBudgetFor(100'000), 500ms);
