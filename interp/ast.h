@@ -16,7 +16,7 @@ namespace tessel::interp {
 
 struct CallArgs;
 class Interpreter;
-struct ClosureCode;  // interp/closure_code.h
+struct ClosureCode;  // interp/eval/code.h
 struct ClosureCodeDeleter {
   void operator()(ClosureCode* code) const;
 };
@@ -252,10 +252,13 @@ struct FnProto {
   std::vector<std::string> slotNames;
   std::vector<UpvalueDesc> upvalues;
   std::vector<std::string> upvalueNames;
-  /// The body compiled to closure code at its first run (Note [Closure code]).
+  /// The body compiled to closure code at its first run (Note [Closure code] in
+  /// interp/eval/code.h): its eager form, and the traced form that runs while a tracer is
+  /// installed.
   std::unique_ptr<ClosureCode, ClosureCodeDeleter> code;
+  std::unique_ptr<ClosureCode, ClosureCodeDeleter> tracedCode;
   /// Set with `code`: the number of positional arguments (all the parameters) with which a
-  /// call may go straight to the compiled body (Evaluator::callPlain), or -1 when none may.
+  /// call may go straight to the compiled body (Engine::callPlain), or -1 when none may.
   /// One field, so that a call site tests it with one compare.
   int64_t plainArity = -1;
 };

@@ -2,29 +2,27 @@
 #include "interp/graph_break.h"
 
 #include "interp/evaluator.h"
+#include "interp/objects.h"
+#include "interp/trace_context.h"
 
 namespace tessel::interp {
 
-namespace {
-thread_local TraceHooks* tActiveHooks = nullptr;
-}  // namespace
-
 TraceHooks* activeTraceHooks() {
-  return tActiveHooks;
+  return traceContext().hooks;
 }
 
 bool tracing() {
-  return tActiveHooks != nullptr;
+  return traceContext().hooks != nullptr;
 }
 
 void graphBreak(ErrorKind kind, const std::string& reason) {
-  if (tActiveHooks) tActiveHooks->graphBreak(kind, reason);
+  if (TraceHooks* hooks = traceContext().hooks) hooks->graphBreak(kind, reason);
 }
 
-void Evaluator::setTraceHooks(TraceHooks* hooks) {
-  traceHooks_ = hooks;
-  treeWalkOnly_ = traceHooks_ || blockRunner_;
-  tActiveHooks = hooks;
+void setTraceHooks(TraceHooks* hooks) {
+  TraceContext& t = traceContext();
+  t.hooks = hooks;
+  t.regions = t.runner && !hooks;
   setTraceEpoch(hooks != nullptr);
 }
 

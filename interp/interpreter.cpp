@@ -49,7 +49,7 @@ Interpreter::Interpreter(InterpreterOptions options)
       out_(&std::cout) {
   Entry entry(*this);  // the compiler's state registers its tpu log in this interpreter's
   compiler_ = compilerPlugin() ? compilerPlugin()->createState() : nullptr;
-  evaluator_ = std::make_unique<Evaluator>(*this);
+  evaluator_ = Evaluator::create(*this);
   prelude_ = newModule("builtins", "");
   registerCoreBuiltins(*prelude_);
   registerNativeBuiltins(*this, *prelude_);

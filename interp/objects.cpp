@@ -7,17 +7,15 @@
 
 namespace tessel::interp {
 
-thread_local constinit uint64_t detail::tTraceEpoch = 0;
-namespace {
-thread_local uint64_t tTraceEpochs = 0;
-}  // namespace
+thread_local constinit TraceContext detail::tTraceContext{};
 
 void setTraceEpoch(bool tracing) {
-  detail::tTraceEpoch = tracing ? ++tTraceEpochs : 0;
+  TraceContext& t = traceContext();
+  t.epoch = tracing ? ++t.epochs : 0;
 }
 
 void checkMutableWhileTracing(uint64_t epoch, const char* what) {
-  if (detail::tTraceEpoch == 0 || epoch == detail::tTraceEpoch) return;
+  if (traceContext().epoch == 0 || epoch == traceContext().epoch) return;
   // Done while tracing, it would happen once, with symbolic values; run eagerly, it happens at
   // every call with real ones.
   graphBreak(ErrorKind::ValueError,

@@ -10,6 +10,7 @@
 #include "interp/dict_entries.h"
 #include "interp/dict_keys.h"
 #include "interp/source.h"
+#include "interp/trace_context.h"
 #include "interp/value.h"
 
 namespace tessel::interp {
@@ -17,14 +18,11 @@ namespace tessel::interp {
 struct FnProto;
 class Interpreter;
 
-namespace detail {
-extern thread_local constinit uint64_t tTraceEpoch;  // objects.cpp; constinit: read directly
-}
 /// Which trace is running on this thread (0: none). Containers remember the trace they were
 /// made in, so a compiled function can tell its own lists from the caller's. Inline: global
 /// stores of closure code test it (storeNonLocal).
 inline uint64_t currentTraceEpoch() {
-  return detail::tTraceEpoch;
+  return traceContext().epoch;
 }
 /// Starts a new trace epoch (a tracer installing its hooks) or ends it (`tracing` false).
 void setTraceEpoch(bool tracing);

@@ -8,22 +8,19 @@
 #include "backends/tpu/lazy.h"
 #include "interp/device_support.h"
 #include "interp/tensor_value.h"
+#include "interp/trace_context.h"
 #include "interp/trace_tape.h"
 
 namespace tessel::interp {
-namespace {
-thread_local OpSink* gSink = nullptr;
-}
-
 OpSink* currentOpSink() {
-  return gSink;
+  return traceContext().sink;
 }
 
-ScopedOpSink::ScopedOpSink(OpSink* sink) : previous_(gSink) {
-  gSink = sink;
+ScopedOpSink::ScopedOpSink(OpSink* sink) : previous_(traceContext().sink) {
+  traceContext().sink = sink;
 }
 ScopedOpSink::~ScopedOpSink() {
-  gSink = previous_;
+  traceContext().sink = previous_;
 }
 
 // Ops on tpu tensors are recorded in the lazy segment (backends/tpu/lazy.h), never run here;
@@ -54,7 +51,7 @@ Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shape
 }
 
 Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::OpAttrs& attrs) {
-  if (gSink) return gSink->emit(op, operands, attrs);
+  if (traceContext().sink) return traceContext().sink->emit(op, operands, attrs);
   // The device of the first tensor operand; ops without one (creation) use the default device.
   // Any tpu operand makes the op a tpu op (the others are moved there).
   backends::Device device = defaultDevice();

@@ -118,8 +118,9 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
     if (it != dims.end()) interp.evaluator().bindRef(dv.ref, makeSymInt(it->second), frame);
   }
   shapes::ShapeEnv* env = shapes::currentShapeEnv();
-  for (Expr* w : proto.where) {
-    Value holds = interp.evaluator().eval(w, frame);
+  for (size_t i = 0; i < proto.where.size(); ++i) {
+    Expr* w = proto.where[i];
+    Value holds = interp.evaluator().whereClause(fn, i, frame);
     // While tracing, a where-clause is a fact about the symbols (the call was checked with
     // concrete sizes before tracing), not a branch to guard.
     if (env && holds.is(Type::SymBool)) {

@@ -7,6 +7,7 @@
 #include "backends/autodiff/tape.h"
 #include "interp/op_sink.h"
 #include "interp/tensor_value.h"
+#include "interp/trace_context.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -16,7 +17,6 @@ using ad::Handle;
 
 namespace {
 
-thread_local std::vector<TraceTape*> tActive;
 
 // What identifies a value on a tape: its graph value (fake tensors) or its lazy tpu tensor.
 const void* identityOf(const Value& v) {
@@ -25,23 +25,25 @@ const void* identityOf(const Value& v) {
   return t->lazy ? static_cast<const void*>(t->lazy.get()) : t->fake.get();
 }
 
-// Takes a tape off the active stack while its backward runs (ad::SuspendTape's twin).
+// Takes a tape off the active stack while its backward runs (ad::SuspendTape's twin). Scopes
+// nest, so the tapes pushed meanwhile are gone again when it is put back in its place.
 class Suspend {
  public:
   explicit Suspend(TraceTape* tape) {
-    auto it = std::find(tActive.begin(), tActive.end(), tape);
-    if (it == tActive.end()) return;
+    TraceTape** link = &traceContext().tapes;
+    while (*link && *link != tape) link = &TraceTape::below(**link);
+    if (!*link) return;
     tape_ = tape;
-    position_ = static_cast<size_t>(it - tActive.begin());
-    tActive.erase(it);
+    link_ = link;
+    *link = TraceTape::below(*tape);
   }
   ~Suspend() {
-    if (tape_) tActive.insert(tActive.begin() + static_cast<std::ptrdiff_t>(position_), tape_);
+    if (tape_) *link_ = tape_;
   }
 
  private:
   TraceTape* tape_ = nullptr;
-  size_t position_ = 0;
+  TraceTape** link_ = nullptr;  // what pointed at the tape
 };
 
 }  // namespace
@@ -125,22 +127,23 @@ Handle TraceTape::replayRand(const backends::RngState&, const shapes::SymShape&,
 }
 
 TraceTapeScope::TraceTapeScope(TraceTape& tape) : tape_(&tape) {
-  tActive.push_back(tape_);
+  TraceTape::below(tape) = traceContext().tapes;
+  traceContext().tapes = tape_;
 }
 
 TraceTapeScope::~TraceTapeScope() {
-  auto it = std::find(tActive.rbegin(), tActive.rend(), tape_);
-  TESSEL_ASSERT(it != tActive.rend(), "TraceTapeScope closed twice");
-  tActive.erase(std::next(it).base());
+  TESSEL_ASSERT(traceContext().tapes == tape_, "TraceTapeScopes closed out of order");
+  traceContext().tapes = TraceTape::below(*tape_);
 }
 
 bool anyTraceTapeActive() {
-  return !tActive.empty();
+  return traceContext().tapes != nullptr;
 }
 
 void recordOnTraceTapes(shapes::OpKind op, std::span<const Value> operands,
                         const shapes::OpAttrs& attrs, const Value& output) {
-  for (TraceTape* t : tActive) t->record(op, operands, attrs, output);
+  for (TraceTape* t = traceContext().tapes; t; t = TraceTape::below(*t))
+    t->record(op, operands, attrs, output);
 }
 
 }  // namespace tessel::interp

@@ -44,6 +44,9 @@ class TraceTape final : public backends::autodiff::Emitter {
                                         const shapes::SymShape& shape,
                                         backends::autodiff::Handle like) override;
 
+  /// The tape this one was pushed over (TraceContext::tapes is a stack linked through them).
+  static TraceTape*& below(TraceTape& t) { return t.below_; }
+
  private:
   backends::autodiff::Var var(const Value& fake);
   backends::autodiff::Handle handleOf(const Value& v);
@@ -51,6 +54,7 @@ class TraceTape final : public backends::autodiff::Emitter {
   std::vector<backends::autodiff::GradEntry> entries_;
   std::unordered_set<backends::autodiff::Handle> tracked_;
   std::unordered_map<backends::autodiff::Handle, Value> values_;
+  TraceTape* below_ = nullptr;
 };
 
 /// Makes `tape` see the traced ops of this thread for the scope's lifetime; scopes nest.

@@ -357,7 +357,7 @@ Value runEntry(Entry& entry, const FlatArgs& flat) {
 Value callCompiled(Interpreter& interp, CallArgs& a) {
   FrameObj& frame = *a.self.as<FrameObj>();
   // A compiled function called while another is traced is traced through (inlined).
-  if (interp.evaluator().traceHooks()) {
+  if (traceContext().hooks) {
     std::vector<Value> kw(a.kwValues.begin(), a.kwValues.end());
     return interp.call(frame.function, a.positional, a.site, a.kwNames, kw);
   }
@@ -375,7 +375,7 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
   if (fn->proto->hasSignature && !direct) checkCallSignature(interp, *fn, args, a.site);
   // Called from a broken statement of another compiled function: this one's blocks are not
   // that function's regions.
-  ScopedBlockRunner ownBlocks(interp.evaluator(), nullptr);
+  ScopedBlockRunner ownBlocks(nullptr);
   if (frame.fellBack) {
     ++frame.stats.fallbacks;
     return interp.call(frame.function, args, a.site);

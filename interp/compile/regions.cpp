@@ -195,7 +195,8 @@ Region& RegionRunner::regionFor(const Block& block, uint32_t begin, uint32_t end
   return *it->second;
 }
 
-Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, Frame& f) {
+Flow RegionRunner::runRegion(const CBlock& code, uint32_t begin, uint32_t end, Frame& f) {
+  const Block& block = sourceOf(code);
   const FnProto& proto = *f.closure->proto;
   Region& region = regionFor(block, begin, end, proto);
   Evaluator& ev = interp_.evaluator();
@@ -203,7 +204,7 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
   // A captured variable lives in a cell that closures share with this frame: a region would
   // copy it. Such regions run eagerly (their callees are still compiled).
   if (region.eager || holdsCell(slots))
-    return ev.execStatements(block.data() + begin, block.data() + end, f);
+    return ev.runStatements(code, begin, end, f);
 
   std::vector<Value> inputs;
   for (uint32_t s = 0; s < proto.numSlots; ++s)
@@ -227,7 +228,7 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
       if (state.trace)
         state.trace->fallback(frame_, static_cast<int>(block[begin]->span.line),
                               static_cast<int>(block[end - 1]->span.line), reason);
-      return ev.execStatements(block.data() + begin, block.data() + end, f);
+      return ev.runStatements(code, begin, end, f);
     }
     const Span& first = block[begin]->span;
     CompileUnit unit{region.codeState, region.inputNames, inputs, static_cast<int>(first.line),
@@ -237,21 +238,21 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
     entry->compileId = compileId;
     try {
       Tracer(interp_, frame_, *entry, region.codeState)
-          .traceRegion({block.data() + begin, block.data() + end, &f, &region.reads});
+          .traceRegion({&code, begin, end, &f, &region.reads});
     } catch (const TracedBreak& brk) {
       recordBreak(interp_, frame_, brk, *entry);
       throw;
     } catch (const std::exception& e) {
       compileFailed(frame_, *entry, e);
       raiseEagerError(frame_, e,
-                      [&] { ev.execStatements(block.data() + begin, block.data() + end, f); });
+                      [&] { ev.runStatements(code, begin, end, f); });
       throw;
     }
     // A region that made a captured variable would hand the same cell to every call.
     for (auto& [slot, t] : entry->slotOutputs)
       if (t.kind == OutputTemplate::Kind::Constant && t.constant.is(Type::Cell)) {
         region.eager = true;
-        return ev.execStatements(block.data() + begin, block.data() + end, f);
+        return ev.runStatements(code, begin, end, f);
       }
     countCompile(frame_, *entry);
     region.entries.push_back(std::move(entry));
@@ -271,17 +272,18 @@ Flow RegionRunner::runRegion(const Block& block, uint32_t begin, uint32_t end, F
   return hit->flow;
 }
 
-Flow RegionRunner::runBlock(const Block& block, Frame& f) {
+Flow RegionRunner::runBlock(const CBlock& code, Frame& f) {
+  const Block& block = sourceOf(code);
   Evaluator& ev = interp_.evaluator();
   // Module code (an import inside a broken statement) and code an eager gradient tape must
   // see op by op run as they would without the compiler.
   if (!f.closure || backends::autodiff::anyTapeActive())
-    return ev.execStatements(block.data(), block.data() + block.size(), f);
+    return ev.runStatements(code, 0, static_cast<uint32_t>(block.size()), f);
   const uint32_t n = static_cast<uint32_t>(block.size());
   uint32_t i = 0;
   while (i < n) {
     if (frame_.breakStmts.count(block[i])) {
-      Flow flow = ev.execStatements(block.data() + i, block.data() + i + 1, f);
+      Flow flow = ev.runStatements(code, i, i + 1, f);
       if (flow != Flow::Normal) return flow;
       ++i;
       continue;
@@ -289,7 +291,7 @@ Flow RegionRunner::runBlock(const Block& block, Frame& f) {
     uint32_t j = i + 1;
     while (j < n && !frame_.breakStmts.count(block[j])) ++j;
     try {
-      Flow flow = runRegion(block, i, j, f);
+      Flow flow = runRegion(code, i, j, f);
       if (flow != Flow::Normal) return flow;
       i = j;
     } catch (const TracedBreak& brk) {
@@ -316,7 +318,7 @@ std::vector<const Entry*> frameEntries(const FrameObj& frame) {
 
 Value callWithBreaks(Interpreter& interp, FrameObj& frame, std::span<Value> args, Span site) {
   RegionRunner runner(interp, frame);
-  ScopedBlockRunner scope(interp.evaluator(), &runner);
+  ScopedBlockRunner scope(&runner);
   return interp.call(frame.function, args, site);
 }
 

@@ -47,12 +47,12 @@ struct Region {
 class RegionRunner final : public BlockRunner {
  public:
   RegionRunner(Interpreter& interp, FrameObj& frame) : interp_(interp), frame_(frame) {}
-  Flow runBlock(const Block& block, Frame& f) override;
+  Flow runBlock(const CBlock& block, Frame& f) override;
 
  private:
   /// Runs statements [begin, end) of `block` as one compiled region; throws TracedBreak when
   /// its first trace breaks (nothing has run then).
-  Flow runRegion(const Block& block, uint32_t begin, uint32_t end, Frame& f);
+  Flow runRegion(const CBlock& block, uint32_t begin, uint32_t end, Frame& f);
   Region& regionFor(const Block& block, uint32_t begin, uint32_t end, const FnProto& proto);
   Interpreter& interp_;
   FrameObj& frame_;
@@ -63,13 +63,12 @@ std::vector<const Entry*> frameEntries(const FrameObj& frame);
 
 /// Installs a block runner (or none) for a scope; compiled calls nest.
 struct ScopedBlockRunner {
-  ScopedBlockRunner(Evaluator& e, BlockRunner* runner) : ev(e), saved(e.blockRunner()) {
-    ev.setBlockRunner(runner);
+  explicit ScopedBlockRunner(BlockRunner* runner) : saved(traceContext().runner) {
+    setBlockRunner(runner);
   }
-  ~ScopedBlockRunner() { ev.setBlockRunner(saved); }
+  ~ScopedBlockRunner() { setBlockRunner(saved); }
   ScopedBlockRunner(const ScopedBlockRunner&) = delete;
   ScopedBlockRunner& operator=(const ScopedBlockRunner&) = delete;
-  Evaluator& ev;
   BlockRunner* saved;
 };
 

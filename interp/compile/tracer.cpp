@@ -397,14 +397,12 @@ void Tracer::beginTrace() {
 template <class F>
 void Tracer::traced(F&& body) {
   ScopedOpSink sink(this);
-  Evaluator& ev = interp_.evaluator();
-  TraceHooks* saved = ev.traceHooks();
-  ev.setTraceHooks(this);
+  TraceHooks* saved = traceContext().hooks;
+  setTraceHooks(this);
   struct Restore {
-    Evaluator& ev;
     TraceHooks* saved;
-    ~Restore() { ev.setTraceHooks(saved); }
-  } restore{ev, saved};
+    ~Restore() { setTraceHooks(saved); }
+  } restore{saved};
   body();
 }
 
@@ -447,7 +445,7 @@ void Tracer::traceRegion(const RegionTrace& region) {
   // nothing (it writes them before reading them).
   std::vector<Value> slots(proto.numSlots, Value::undefined());
   {
-    Stmt* first = *region.begin;
+    Stmt* first = sourceOf(*region.block)[region.begin];
     shapes::ScopedSourceLoc loc(
         interp_.sources().name(first->span.file), static_cast<int>(first->span.line), 0,
         std::string(interp_.sources().line(first->span.file, first->span.line)));
@@ -469,7 +467,9 @@ void Tracer::traceRegion(const RegionTrace& region) {
   auto inputsDone = Clock::now();
   Frame frame{slots.data(), real.closure, real.module, Value()};
   traced([&] {
-    entry_.flow = interp_.evaluator().execStatements(region.begin, region.end, frame);
+    Evaluator& ev = interp_.evaluator();
+    const CBlock& block = ev.blockInMode(*real.closure->proto, sourceOf(*region.block));
+    entry_.flow = ev.runStatements(block, region.begin, region.end, frame);
   });
   for (uint32_t s = 0; s < proto.numSlots; ++s) {
     const Value& now = slots[s];

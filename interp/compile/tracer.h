@@ -40,8 +40,9 @@ class TracedBreak : public GraphBreak {
 /// Statements [begin, end) of one block of a function, traced as one graph (a region of a
 /// function with graph breaks, interp/compile/regions.h), and the frame they run in.
 struct RegionTrace {
-  Stmt* const* begin;
-  Stmt* const* end;
+  const CBlock* block;  // the statements [begin, end) of this block (its eager form)
+  uint32_t begin;
+  uint32_t end;
   Frame* frame;                   // the real frame: its slots are the region's inputs
   const std::vector<bool>* reads; // the slots the statements may read before writing them
 };

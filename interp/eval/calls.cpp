@@ -1,12 +1,9 @@
 // Calls: argument binding, frames on the value stack, method calls, tracebacks.
 #include "interp/attributes.h"
-#include "interp/closure_code.h"
-#include "interp/diagnostics.h"
-#include "interp/evaluator.h"
+#include "interp/eval/engine.h"
 #include "interp/interpreter.h"
 #include "interp/printer.h"
 #include "interp/signature.h"
-#include "interp/stack_guard.h"
 
 namespace tessel::interp {
 namespace {
@@ -41,8 +38,8 @@ constexpr size_t kValueStackSize = 1 << 20;
 // their slots (callDirect), and FrameGuard resets a frame's slots to Undefined when it ends.
 // The top is a pointer, not an index, so that a call computes no addresses from it (the
 // vector never moves).
-struct Evaluator::FrameGuard {
-  Evaluator& e;
+struct Engine::FrameGuard {
+  Engine& e;
   Value* base;
   bool entered = false;  // depth_ was incremented
   ~FrameGuard() {
@@ -52,7 +49,11 @@ struct Evaluator::FrameGuard {
   }
 };
 
-Evaluator::Evaluator(Interpreter& interp)
+std::unique_ptr<Evaluator> Evaluator::create(Interpreter& interp) {
+  return std::make_unique<Engine>(interp);
+}
+
+Engine::Engine(Interpreter& interp)
     : interp_(interp),
       interruptFlag_(&interp.interruptFlag()),
       maxCallDepth_(interp.options().maxCallDepth),
@@ -60,12 +61,12 @@ Evaluator::Evaluator(Interpreter& interp)
       stepsLeft_(maxSteps_ > 0 ? maxSteps_ : INT64_MAX),
       stack_(kValueStackSize) {}
 
-void Evaluator::interrupted(const Span& span) {
+void Engine::interrupted(const Span& span) {
   interruptFlag_->store(false);
   raise(ErrorKind::Interrupted, "interrupted", span);
 }
 
-void Evaluator::stepLimitExceeded(const Span& span) {
+void Engine::stepLimitExceeded(const Span& span) {
   stepsLeft_ = INT64_MAX;  // the error's own handling (a caller's cleanup) must not trip again
   raise(ErrorKind::LimitError,
         "step limit exceeded: more than " + std::to_string(maxSteps_) +
@@ -79,25 +80,25 @@ void Evaluator::stepLimitExceeded(const Span& span) {
 // put a few std::string temporaries and their cleanups in the caller's frame, which then saves
 // more registers and spills more values on every call, errors or not. They are functions of
 // their own, marked cold, so that a call's fast path (callPlain) keeps a small frame.
-void Evaluator::outOfValueStack(const FnProto& proto, const Span& site) {
+void Engine::outOfValueStack(const FnProto& proto, const Span& site) {
   raise(ErrorKind::LimitError, "out of interpreter stack in " + proto.name + "()", site);
 }
 
-void Evaluator::recursionTooDeep(const FnProto& proto, const Span& site) {
+void Engine::recursionTooDeep(const FnProto& proto, const Span& site) {
   raise(ErrorKind::LimitError,
         "maximum recursion depth exceeded (" + std::to_string(maxCallDepth_) + " calls) in " +
             proto.name + "()",
         site);
 }
 
-void Evaluator::addTraceFrame(ScriptError& err, const FnProto& proto, const Span& site) {
+void Engine::addTraceFrame(ScriptError& err, const FnProto& proto, const Span& site) {
   err.trace.push_back(TraceFrame{proto.name + "()", site});
 }
 
 // Runs fn's body in the frame at `base`, whose first `nargs` slots hold the positional
 // arguments. The caller's FrameGuard pops the frame and the depth. Inlined into both callers:
 // it is the prologue of every call.
-[[gnu::always_inline]] inline Value Evaluator::enterFunction(FunctionObj* fn, Value* base,
+[[gnu::always_inline]] inline Value Engine::enterFunction(FunctionObj* fn, Value* base,
                                                              size_t nargs, const Span& site) {
   FnProto* proto = fn->proto;
   checkInterrupt(site);
@@ -133,10 +134,10 @@ void Evaluator::addTraceFrame(ScriptError& err, const FnProto& proto, const Span
 }
 
 // Positional arguments are evaluated into the slots of the new frame (Note [Value stack]).
-// `evalArg(i)` gives the i-th argument: the tree walk's or closure code's (Note [Closure code]).
+// `evalArg(i)` gives the i-th argument.
 template <class EvalArg>
-[[gnu::always_inline]] inline Value Evaluator::callDirect(FunctionObj* fn, Call* c, Frame& f,
-                                                          EvalArg&& evalArg) {
+[[gnu::always_inline]] inline Value Engine::callDirect(FunctionObj* fn, Call* c,
+                                                       EvalArg&& evalArg) {
   FnProto* proto = fn->proto;
   Value* base = top_;
   if (!hasRoomFor(proto->numSlots)) outOfValueStack(*proto, c->span);
@@ -157,49 +158,29 @@ template <class EvalArg>
 // Any call but `obj.method(...)`, with the callee evaluated. The common case, a Tessel fn
 // called with positional arguments only, goes straight to its frame.
 template <class EvalArg>
-inline Value Evaluator::callGeneric(Call* c, Value callee, Frame& f, EvalArg&& evalArg) {
+inline Value Engine::callGeneric(Call* c, Value callee, EvalArg&& evalArg) {
   if (callee.is(Type::Function) && c->kwNames.empty()) {
     auto* fn = callee.as<FunctionObj>();
     if (!fn->proto->hasSignature && c->args.size() <= fn->proto->params.size())
-      return callDirect(fn, c, f, evalArg);
+      return callDirect(fn, c, evalArg);
   }
   size_t n = c->args.size();
   ArgBuffer buffer(n);
   Value* args = buffer.data;
   for (size_t i = 0; i < n; ++i) args[i] = evalArg(i);
   size_t np = c->numPositional();
-  return atSpan(c->span, [&] {
-    return callValue(callee, std::span<Value>(args, np), c->kwNames,
-                     std::span<Value>(args + np, n - np), c->span);
-  });
+  return callAny(callee, std::span<Value>(args, np), c->kwNames,
+                 std::span<Value>(args + np, n - np), c->span);
 }
 
-// The native stack is checked where frames are entered (enterFunction): expressions nest at
-// most kMaxNesting deep, so only calls can recurse without bound.
-Value Evaluator::evalCall(Call* c, Frame& f) {
-  if (c->callee->kind == ExprKind::Attr) return evalMethodCall(c, f);
-  auto evalArg = [&](size_t i) {
-    int64_t k;
-    if (intExpr(c->args[i], f, k)) return Value::integer(k);
-    return eval(c->args[i], f);
-  };
-  // (Cast only once the kind says it is a Name: a static_cast to the wrong type is UB.)
-  auto* name = c->callee->kind == ExprKind::Name ? static_cast<Name*>(c->callee) : nullptr;
-  if (name && name->ref.kind == VarRef::Kind::Global && !traceHooks_ &&
-      !f.module->globals[name->ref.index].is(Type::Undefined))
-    return callGeneric(c, f.module->globals[name->ref.index], f, evalArg);  // `f(...)`
-  return callGeneric(c, eval(c->callee, f), f, evalArg);
-}
-
-Value Evaluator::callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f) {
-  return callGeneric(c, std::move(callee), f,
-                     [&](size_t i) { return args[i]->run(*args[i], f, *this); });
+Value Engine::callCompiled(Call* c, Value callee, const CExpr* const* args, Frame& f) {
+  return callGeneric(c, std::move(callee), [&](size_t i) { return args[i]->run(*args[i], f, *this); });
 }
 
 // `obj.method(...)`: the native is called directly with its receiver, without building a
 // bound-method object; the Call node caches the lookup per receiver type.
 template <class EvalArg>
-inline Value Evaluator::methodCall(Call* c, Value object, Frame& f, EvalArg&& evalArg) {
+inline Value Engine::methodCall(Call* c, Value object, EvalArg&& evalArg) {
   auto* attr = static_cast<Attr*>(c->callee);
   NativeFn method = nullptr;
   if (object.type() == c->cachedType) {
@@ -212,8 +193,10 @@ inline Value Evaluator::methodCall(Call* c, Value object, Frame& f, EvalArg&& ev
     }
   }
   Value callee;
-  if (!method)
-    callee = atSpan(attr->span, [&] { return getAttribute(interp_, object, attr->name); });
+  if (!method) {
+    at(attr->span);
+    callee = getAttribute(interp_, object, attr->name);
+  }
   size_t n = c->args.size();
   ArgBuffer buffer(n);
   Value* args = buffer.data;
@@ -221,31 +204,40 @@ inline Value Evaluator::methodCall(Call* c, Value object, Frame& f, EvalArg&& ev
   size_t np = c->numPositional();
   std::span<Value> positional(args, np);
   std::span<Value> kwValues(args + np, n - np);
-  if (!method) return callValue(callee, positional, c->kwNames, kwValues, c->span);
+  if (!method) return callAny(callee, positional, c->kwNames, kwValues, c->span);
   CallArgs ca{positional, c->kwNames, kwValues, std::move(object), c->span};
-  return atSpan(c->span, [&] { return method(interp_, ca); });
+  at(c->span);
+  return method(interp_, ca);
 }
 
-Value Evaluator::evalMethodCall(Call* c, Frame& f) {
-  Value object = eval(static_cast<Attr*>(c->callee)->object, f);
-  return methodCall(c, std::move(object), f, [&](size_t i) { return eval(c->args[i], f); });
+Value Engine::callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f) {
+  return methodCall(c, std::move(object), [&](size_t i) { return args[i]->run(*args[i], f, *this); });
 }
 
-Value Evaluator::callMethodCompiled(Call* c, Value object, const CExpr* const* args, Frame& f) {
-  return methodCall(c, std::move(object), f,
-                    [&](size_t i) { return args[i]->run(*args[i], f, *this); });
+// From outside the engine (a native calling back into Tessel code): the caller's error site
+// is restored when the call returns (Note [Spans] in engine.h).
+Value Engine::callValue(const Value& callee, std::span<Value> positional,
+                        std::span<const std::string> kwNames, std::span<Value> kwValues,
+                        Span site) {
+  struct Restore {  // also when it throws: `site` is this frame's
+    Engine& e;
+    const Span* saved;
+    ~Restore() { e.site_ = saved; }
+  } restore{*this, site_};
+  return callAny(callee, positional, kwNames, kwValues, site);
 }
 
-Value Evaluator::callValue(const Value& callee, std::span<Value> positional,
-                           std::span<const std::string> kwNames, std::span<Value> kwValues,
-                           Span site) {
+Value Engine::callAny(const Value& callee, std::span<Value> positional,
+                      std::span<const std::string> kwNames, std::span<Value> kwValues,
+                      const Span& site) {
   switch (callee.type()) {
     case Type::Function:
       return callFunction(callee.as<FunctionObj>(), positional, kwNames, kwValues, site);
     case Type::Builtin: {
       auto* b = callee.as<BuiltinObj>();
       CallArgs ca{positional, kwNames, kwValues, b->self, site};
-      return atSpan(site, [&] { return b->fn(interp_, ca); });
+      at(site);
+      return b->fn(interp_, ca);
     }
     default:
       raise(ErrorKind::TypeError, "'" + std::string(typeName(callee.type())) + "' is not callable",
@@ -253,7 +245,7 @@ Value Evaluator::callValue(const Value& callee, std::span<Value> positional,
   }
 }
 
-Value Evaluator::callFunction(FunctionObj* fn, std::span<Value> positional,
+Value Engine::callFunction(FunctionObj* fn, std::span<Value> positional,
                               std::span<const std::string> kwNames, std::span<Value> kwValues,
                               Span site) {
   FnProto* proto = fn->proto;

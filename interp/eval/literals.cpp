@@ -1,0 +1,135 @@
+// Literals in closure code: constants, tuple, list and dict displays, and lambdas.
+#include <unordered_set>
+
+#include "interp/eval/operands.h"
+
+namespace tessel::interp {
+namespace {
+
+struct CConst : CExpr {
+  CConst(Expr* e, Value v);
+  Value value;
+};
+Value runConst(const CExpr& self, Frame&, Engine&) {
+  return static_cast<const CConst&>(self).value;
+}
+bool testConst(const CExpr& self, Frame&, Engine& ev) {
+  return ev.truthOf(static_cast<const CConst&>(self).value, self.src);
+}
+CConst::CConst(Expr* e, Value v) : CExpr(e, runConst, testConst), value(std::move(v)) {}
+
+Value runListLit(const CExpr& self, Frame& f, Engine& ev) {
+  auto& l = static_cast<const CList&>(self);
+  std::vector<Value> items;
+  items.reserve(l.elems.size());
+  for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
+  return makeList(std::move(items));
+}
+Value runTupleLit(const CExpr& self, Frame& f, Engine& ev) {
+  auto& l = static_cast<const CList&>(self);
+  std::vector<Value> items;
+  items.reserve(l.elems.size());
+  for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
+  return makeTuple(std::move(items));
+}
+Value runDictLit(const CExpr& self, Frame& f, Engine& ev) {
+  auto& d = static_cast<const CList&>(self);
+  Ref<DictObj> out = make<DictObj>();
+  out->entries.reserve(d.elems.size());  // at most one allocation for the entries
+  for (size_t i = 0; i < d.elems.size(); ++i) {
+    Value k = d.elems[i]->run(*d.elems[i], f, ev);
+    if (!k.is(Type::Str))
+      raise(ErrorKind::TypeError,
+            "dict keys must be str, not '" + std::string(typeName(k.type())) + "'",
+            d.elems[i]->src->span);
+    out->set(k.as<StrObj>()->str, d.values[i]->run(*d.values[i], f, ev));
+  }
+  return out.value();
+}
+// `{"x": x, "y": y}`: a dict literal whose keys are distinct string literals, so that each
+// field is appended without looking for an earlier one.
+Value runRecordLit(const CExpr& self, Frame& f, Engine& ev) {
+  auto& d = static_cast<const CList&>(self);
+  Ref<DictObj> out = make<DictObj>();
+  out->entries.reserve(d.values.size());
+  for (size_t i = 0; i < d.values.size(); ++i)
+    out->insertNew(*d.recordKeys[i], d.values[i]->run(*d.values[i], f, ev));
+  return out.value();
+}
+
+// The keys of a dict literal when they are distinct string literals, else empty.
+std::vector<const std::string*> recordKeysOf(DictLit* d) {
+  std::vector<const std::string*> keys;
+  std::unordered_set<std::string_view> seen;
+  for (Expr* k : d->keys) {
+    if (k->kind != ExprKind::StrLit) return {};
+    const std::string& key = static_cast<StrLit*>(k)->value;
+    if (!seen.insert(key).second) return {};
+    keys.push_back(&key);
+  }
+  return keys;
+}
+
+
+// `fn (x) => ...`: a closure over the running frame, its defaults evaluated now.
+struct CLambda : CExpr {
+  CLambda(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  std::vector<const CExpr*> defaults;  // one per parameter, null where it has none
+};
+Value runLambda(const CExpr& self, Frame& f, Engine& ev) {
+  auto& l = static_cast<const CLambda&>(self);
+  return ev.makeClosure(static_cast<Lambda*>(self.src)->proto, l.defaults, f);
+}
+
+}  // namespace
+
+CExpr* ClosureCompiler::compileIntLit(IntLit* e) {
+  return node<CConst>(e, Value::integer(e->value));
+}
+CExpr* ClosureCompiler::compileFloatLit(FloatLit* e) {
+  return node<CConst>(e, Value::real(e->value));
+}
+CExpr* ClosureCompiler::compileStrLit(StrLit* e) {
+  return node<CConst>(e, e->cached);
+}
+CExpr* ClosureCompiler::compileBoolLit(BoolLit* e) {
+  return node<CConst>(e, Value::boolean(e->value));
+}
+CExpr* ClosureCompiler::compileNoneLit(NoneLit* e) {
+  return node<CConst>(e, Value::none());
+}
+
+CExpr* ClosureCompiler::compileListLit(ListLit* e) {
+  auto* n = node<CList>(e, runListLit);
+  for (Expr* x : e->elems) n->elems.push_back(expr(x));
+  return n;
+}
+CExpr* ClosureCompiler::compileTupleLit(TupleLit* e) {
+  auto* n = node<CList>(e, runTupleLit);
+  for (Expr* x : e->elems) n->elems.push_back(expr(x));
+  return n;
+}
+CExpr* ClosureCompiler::compileDictLit(DictLit* d) {
+  auto* n = node<CList>(d, runDictLit);
+  n->recordKeys = recordKeysOf(d);
+  if (!n->recordKeys.empty()) n->run = runRecordLit;
+  for (size_t i = 0; i < d->keys.size(); ++i) {
+    n->elems.push_back(expr(d->keys[i]));
+    n->values.push_back(expr(d->values[i]));
+  }
+  return n;
+}
+
+std::vector<const CExpr*> defaultsOf(ClosureCompiler& cc, FnProto& proto) {
+  std::vector<const CExpr*> out;
+  for (auto& p : proto.params) out.push_back(p.defaultValue ? cc.expr(p.defaultValue) : nullptr);
+  return out;
+}
+
+CExpr* ClosureCompiler::compileLambda(Lambda* e) {
+  auto* n = node<CLambda>(e, runLambda);
+  n->defaults = defaultsOf(*this, *e->proto);
+  return n;
+}
+
+}  // namespace tessel::interp
