@@ -6,7 +6,7 @@
 #include <string>
 
 #include "backends/tensor.h"
-#include "interp/value.h"
+#include "interp/values/value.h"
 #include "tessel/tessel.h"
 
 namespace tessel::interp {

@@ -2,7 +2,7 @@
 #include <utility>
 
 #include "api/api_internal.h"
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 
 namespace tessel {
 

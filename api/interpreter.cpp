@@ -5,11 +5,11 @@
 
 #include "api/api_internal.h"
 #include "backends/device.h"
-#include "interp/builtins.h"
-#include "interp/diagnostics.h"
-#include "interp/device_support.h"
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
+#include "interp/tensors/device_support.h"
 #include "interp/interpreter.h"
-#include "interp/objects.h"
+#include "interp/values/objects.h"
 #include "shapes/user_error.h"
 
 namespace tessel {

@@ -7,8 +7,8 @@
 
 #include "api/api_internal.h"
 #include "backends/tensor.h"
-#include "interp/device_support.h"
-#include "interp/tensor_value.h"
+#include "interp/tensors/device_support.h"
+#include "interp/tensors/tensor_value.h"
 #include "shapes/user_error.h"
 
 namespace tessel {

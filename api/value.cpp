@@ -2,9 +2,9 @@
 #include <utility>
 
 #include "api/api_internal.h"
-#include "interp/objects.h"
-#include "interp/printer.h"
-#include "interp/tensor_value.h"
+#include "interp/values/objects.h"
+#include "interp/values/printer.h"
+#include "interp/tensors/tensor_value.h"
 
 namespace tessel {
 

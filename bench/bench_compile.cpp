@@ -7,9 +7,9 @@
 #include <memory>
 #include <sstream>
 
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
-#include "interp/objects.h"
+#include "interp/values/objects.h"
 
 using namespace tessel::interp;
 

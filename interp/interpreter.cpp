@@ -6,13 +6,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "interp/builtins.h"
-#include "interp/diagnostics.h"
-#include "interp/device_support.h"
-#include "interp/evaluator.h"
-#include "interp/native_modules.h"
-#include "interp/parser.h"
-#include "interp/resolver.h"
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
+#include "interp/tensors/device_support.h"
+#include "interp/eval/evaluator.h"
+#include "interp/natives/native_modules.h"
+#include "interp/syntax/parser.h"
+#include "interp/syntax/resolver.h"
 
 namespace tessel::interp {
 

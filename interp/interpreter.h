@@ -13,9 +13,9 @@
 #include "backends/device.h"
 #include "backends/memory_budget.h"
 #include "backends/tpu/tpu.h"
-#include "interp/ast.h"
-#include "interp/objects.h"
-#include "interp/source.h"
+#include "interp/syntax/ast.h"
+#include "interp/values/objects.h"
+#include "interp/syntax/source.h"
 
 namespace tessel::interp {
 

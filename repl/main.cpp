@@ -9,7 +9,7 @@
 #include "interp/interpreter.h"
 #include "repl/pgo_command.h"
 #include "repl/repl.h"
-#include "repl/report.h"
+#include "repl/report/report.h"
 #include "repl/runner.h"
 
 namespace {

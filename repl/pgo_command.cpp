@@ -7,7 +7,7 @@
 #include <set>
 
 #include "interp/compile/pgo.h"
-#include "repl/report_pgo.h"
+#include "repl/report/pgo.h"
 
 namespace tessel::repl {
 

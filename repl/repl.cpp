@@ -5,9 +5,9 @@
 #include <iostream>
 #include <string>
 
-#include "interp/builtins.h"
+#include "interp/natives/builtins.h"
 #include "interp/interpreter.h"
-#include "interp/parser.h"
+#include "interp/syntax/parser.h"
 #include "repl/line_editor.h"
 #include "repl/repl_commands.h"
 #include "repl/repl_completion.h"

@@ -7,8 +7,8 @@
 
 #include "interp/compile/compiled_frame.h"
 #include "interp/interpreter.h"
-#include "interp/printer.h"
-#include "interp/value.h"
+#include "interp/values/printer.h"
+#include "interp/values/value.h"
 #include "repl/repl_eval.h"
 
 namespace tessel::repl {

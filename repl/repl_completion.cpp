@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "interp/attributes.h"
+#include "interp/natives/attributes.h"
 #include "interp/interpreter.h"
-#include "interp/objects.h"
-#include "interp/tensor_bridge.h"
+#include "interp/values/objects.h"
+#include "interp/tensors/tensor_bridge.h"
 #include "repl/repl_commands.h"
 
 namespace tessel::repl {

@@ -6,9 +6,9 @@
 #include <exception>
 #include <iostream>
 
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
-#include "interp/printer.h"
+#include "interp/values/printer.h"
 
 namespace tessel::repl {
 

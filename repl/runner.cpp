@@ -6,8 +6,8 @@
 
 #include <iostream>
 
-#include "interp/builtins.h"
-#include "interp/diagnostics.h"
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 
 namespace tessel::repl {

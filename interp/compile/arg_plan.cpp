@@ -1,11 +1,11 @@
 // Matching a call's arguments against an entry's ArgPlan.
 #include "interp/compile/arg_plan.h"
 
-#include "interp/device_support.h"
-#include "interp/objects.h"
-#include "interp/ops.h"
-#include "interp/printer.h"
-#include "interp/tensor_value.h"
+#include "interp/tensors/device_support.h"
+#include "interp/values/objects.h"
+#include "interp/values/operators.h"
+#include "interp/values/printer.h"
+#include "interp/tensors/tensor_value.h"
 
 namespace tessel::interp {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "backends/tensor.h"
-#include "interp/objects.h"
+#include "interp/values/objects.h"
 #include "shapes/sym_int.h"
 
 namespace tessel::interp {

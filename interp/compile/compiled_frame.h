@@ -16,8 +16,8 @@
 #include "backends/graph/sym_eval.h"
 #include "interp/compile/arg_plan.h"
 #include "interp/compile/direct_call.h"
-#include "interp/evaluator.h"
-#include "interp/objects.h"
+#include "interp/eval/evaluator.h"
+#include "interp/values/objects.h"
 #include "shapes/guard_program.h"
 #include "shapes/shape_env.h"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "interp/compile/compile_log.h"
-#include "interp/objects.h"
+#include "interp/values/objects.h"
 
 namespace tessel::interp {
 

@@ -2,9 +2,9 @@
 // globals, validated on assignment and mirrored into the interpreter's CompilerConfig.
 #include "backends/dist/world.h"
 #include "backends/tpu/tpu.h"
-#include "interp/builtins.h"
+#include "interp/natives/builtins.h"
 #include "interp/compile/compiler_state.h"
-#include "interp/printer.h"
+#include "interp/values/printer.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {

@@ -2,7 +2,7 @@
 #include "interp/compile/direct_call.h"
 
 #include "interp/compile/compiled_frame.h"
-#include "interp/tensor_value.h"
+#include "interp/tensors/tensor_value.h"
 
 namespace tessel::interp {
 namespace {

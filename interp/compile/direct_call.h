@@ -9,7 +9,7 @@
 
 #include "backends/graph/executable.h"
 #include "interp/compile/arg_plan.h"
-#include "interp/objects.h"
+#include "interp/values/objects.h"
 
 namespace tessel::interp {
 

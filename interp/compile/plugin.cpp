@@ -1,8 +1,8 @@
-// The compiler's side of Note [The compiler plugin] (interp/native_modules.h): every
+// The compiler's side of Note [The compiler plugin] (interp/natives/native_modules.h): every
 // Interpreter gets a CompilerState, the compiler's built-ins and the `config` module.
 #include "interp/compile/compiler_state.h"
 #include "interp/interpreter.h"
-#include "interp/native_modules.h"
+#include "interp/natives/native_modules.h"
 
 namespace tessel::interp {
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "interp/compile/compiled_frame.h"
-#include "interp/evaluator.h"
+#include "interp/eval/evaluator.h"
 
 namespace tessel::interp {
 

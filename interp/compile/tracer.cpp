@@ -10,13 +10,13 @@
 #include "backends/tpu/program.h"
 #include "backends/vulkan/graph_executor.h"
 #include "interp/compile/compiler_state.h"
-#include "interp/device_support.h"
-#include "interp/diagnostics.h"
+#include "interp/tensors/device_support.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
-#include "interp/ops.h"
-#include "interp/printer.h"
-#include "interp/sym_value.h"
-#include "interp/trace_tape.h"
+#include "interp/values/operators.h"
+#include "interp/values/printer.h"
+#include "interp/values/sym_value.h"
+#include "interp/tensors/trace_tape.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -250,7 +250,7 @@ Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands,
   FakeTensor& made = *out.as<TensorObj>()->fake;
   made.scalarItem = number && !tensor && made.shape.empty();
   if (anyTraceTapeActive()) {
-    // grad() inside the trace (interp/trace_tape.h): operands as the graph values they became.
+    // grad() inside the trace (interp/tensors/trace_tape.h): operands as the graph values they became.
     std::vector<Value> fakes;
     for (size_t i = 0; i < operands.size(); ++i)
       fakes.push_back(isFake(operands[i]) ? operands[i] : fake(ids[i]));

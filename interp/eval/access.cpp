@@ -1,10 +1,10 @@
 // Subscripts and attributes in closure code: `xs[i]`, `d[k]`, tensor indexing with slices and
 // ellipses, `x.name`.
-#include "interp/attributes.h"
+#include "interp/natives/attributes.h"
 #include "interp/eval/operands.h"
-#include "interp/ops.h"
-#include "interp/sym_value.h"
-#include "interp/tensor_bridge.h"
+#include "interp/values/operators.h"
+#include "interp/values/sym_value.h"
+#include "interp/tensors/tensor_bridge.h"
 
 namespace tessel::interp {
 namespace {

@@ -1,11 +1,11 @@
 // What statements share in the engine: binding names and patterns, stores into names,
 // subscripts and attributes, augmented assignment, for loops over every iterable, and making
 // closures.
-#include "interp/attributes.h"
+#include "interp/natives/attributes.h"
 #include "interp/eval/engine.h"
-#include "interp/ops.h"
-#include "interp/printer.h"
-#include "interp/tensor_bridge.h"
+#include "interp/values/operators.h"
+#include "interp/values/printer.h"
+#include "interp/tensors/tensor_bridge.h"
 
 namespace tessel::interp {
 

@@ -1,9 +1,9 @@
 // Calls: argument binding, frames on the value stack, method calls, tracebacks.
-#include "interp/attributes.h"
+#include "interp/natives/attributes.h"
 #include "interp/eval/engine.h"
 #include "interp/interpreter.h"
-#include "interp/printer.h"
-#include "interp/signature.h"
+#include "interp/values/printer.h"
+#include "interp/eval/signature.h"
 
 namespace tessel::interp {
 namespace {

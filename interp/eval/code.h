@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "interp/evaluator.h"
+#include "interp/eval/evaluator.h"
 
 namespace tessel::interp {
 

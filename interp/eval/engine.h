@@ -8,11 +8,11 @@
 #include <cstring>
 #include <new>
 
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/eval/code.h"
 #include "interp/eval/int_ops.h"
-#include "interp/ops.h"
-#include "interp/stack_guard.h"
+#include "interp/values/operators.h"
+#include "interp/eval/stack_guard.h"
 
 namespace tessel::interp {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "interp/ast.h"
+#include "interp/syntax/ast.h"
 
 namespace tessel::interp {
 

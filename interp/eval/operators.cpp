@@ -2,9 +2,9 @@
 // and plus, `not`, `and`/`or` and the ternary; their handlers and the compile function of each
 // kind (Note [Closure code] in code.h).
 #include "interp/eval/operands.h"
-#include "interp/ops.h"
-#include "interp/sym_value.h"
-#include "interp/tensor_bridge.h"
+#include "interp/values/operators.h"
+#include "interp/values/sym_value.h"
+#include "interp/tensors/tensor_bridge.h"
 
 namespace tessel::interp {
 namespace {

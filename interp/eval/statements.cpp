@@ -3,8 +3,8 @@
 // fn declarations; their handlers and the compile function of each kind.
 #include "interp/eval/engine.h"
 #include "interp/interpreter.h"
-#include "interp/ops.h"
-#include "interp/printer.h"
+#include "interp/values/operators.h"
+#include "interp/values/printer.h"
 
 namespace tessel::interp {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "backends/dist/world.h"
 #include "backends/vulkan/vulkan.h"
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 
 using namespace tessel;

@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "interp/builtins.h"
-#include "interp/diagnostics.h"
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
-#include "interp/tensor_value.h"
+#include "interp/tensors/tensor_value.h"
 #include "program_gen.h"
 #include "shapes/user_error.h"
 

@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "interp/builtins.h"
-#include "interp/diagnostics.h"
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 #include "shapes/user_error.h"
 

@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <string>
 
-#include "interp/diagnostics.h"
-#include "interp/objects.h"
-#include "interp/parser.h"
-#include "interp/resolver.h"
-#include "interp/source.h"
+#include "interp/syntax/diagnostics.h"
+#include "interp/values/objects.h"
+#include "interp/syntax/parser.h"
+#include "interp/syntax/resolver.h"
+#include "interp/syntax/source.h"
 #include "shapes/user_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

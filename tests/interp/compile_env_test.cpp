@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 
 using namespace tessel;

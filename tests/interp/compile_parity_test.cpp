@@ -5,8 +5,8 @@
 #include <map>
 #include <sstream>
 
-#include "interp/builtins.h"
-#include "interp/diagnostics.h"
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 #include "shapes/op_kind.h"
 

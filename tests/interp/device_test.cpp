@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "backends/vulkan/vulkan.h"
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 
 using namespace tessel;

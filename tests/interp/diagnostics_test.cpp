@@ -1,6 +1,6 @@
 // The rendering of errors (language.md, "Errors"): kind, file:line:col, the source line, a caret
 // under the span, and the calls that led to an error raised inside functions.
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 
 #include <gtest/gtest.h>
 

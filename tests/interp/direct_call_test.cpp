@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "interp/compile/compiled_frame.h"
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 
 using namespace tessel;

@@ -10,10 +10,10 @@
 #include <sstream>
 #include <thread>
 
-#include "interp/builtins.h"
-#include "interp/diagnostics.h"
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
-#include "interp/parser.h"
+#include "interp/syntax/parser.h"
 
 using namespace tessel;
 using interp::Interpreter;

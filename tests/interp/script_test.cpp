@@ -15,10 +15,10 @@
 #include <sstream>
 
 #include "backends/backend.h"
-#include "interp/builtins.h"
-#include "interp/device_support.h"
+#include "interp/natives/builtins.h"
+#include "interp/tensors/device_support.h"
 #include "shapes/user_error.h"
-#include "interp/diagnostics.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
 
 namespace fs = std::filesystem;

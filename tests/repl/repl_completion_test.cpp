@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "interp/attributes.h"
+#include "interp/natives/attributes.h"
 #include "interp/interpreter.h"
 #include "repl/repl_commands.h"
 #include "repl/repl_history.h"

@@ -1,8 +1,8 @@
-// `tessel report` (repl/report.h): the page of a hand-made trace that uses every event of the
+// `tessel report` (repl/report/report.h): the page of a hand-made trace that uses every event of the
 // schema (docs/compile.md, "Structured trace"): sections, escaping, damaged lines, usage
 // errors, similar graphs, PGO; the page in headless Chromium (skipped without it); and the
 // page of real traces written by `tessel --trace-dir`.
-#include "repl/report.h"
+#include "repl/report/report.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "repl/report_frames.h"
-#include "repl/report_html.h"
-#include "repl/report_pgo.h"
-#include "repl/report_trace.h"
+#include "repl/report/frames.h"
+#include "repl/report/html.h"
+#include "repl/report/pgo.h"
+#include "repl/report/trace.h"
 #include "tests/support/process.h"
 
 namespace {

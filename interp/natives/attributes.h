@@ -1,0 +1,17 @@
+// Attribute access (`x.name`) and method lookup for every value type.
+#pragma once
+
+#include <string>
+
+#include "interp/values/objects.h"
+
+namespace tessel::interp {
+
+/// The native implementing `value.name(...)`, or nullptr.
+NativeFn findMethod(Type type, const std::string& name);
+/// `value.name`: a module global, a tensor property, or a bound method.
+Value getAttribute(Interpreter& interp, const Value& object, const std::string& name);
+/// `object.name = v`: module fields (including the built-in `config`).
+void setAttribute(Interpreter& interp, const Value& object, const std::string& name, Value v);
+
+}  // namespace tessel::interp

@@ -1,0 +1,420 @@
+// Core built-ins: printing, conversions, sequences, numbers and time.
+#include "interp/natives/builtins.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ostream>
+
+#include "interp/eval/evaluator.h"
+#include "interp/interpreter.h"
+#include "interp/natives/native_args.h"
+#include "interp/values/operators.h"
+#include "interp/values/printer.h"
+#include "interp/eval/graph_break.h"
+#include "interp/values/sorting.h"
+#include "interp/values/sym_value.h"
+#include "interp/tensors/tensor_bridge.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+namespace {
+
+Value builtinPrint(Interpreter& interp, CallArgs& a) {
+  // Traced, print would run once, at trace time, with symbolic values: it breaks the graph
+  // and runs eagerly at every call.
+  graphBreak(ErrorKind::ValueError, "print() is a side effect");
+  std::string sep = " ", end = "\n";
+  for (size_t k = 0; k < a.kwNames.size(); ++k) {
+    if (a.kwNames[k] == "sep")
+      sep = expectStr(a.kwValues[k], "print(): sep");
+    else if (a.kwNames[k] == "end")
+      end = expectStr(a.kwValues[k], "print(): end");
+    else
+      throwUserError(ErrorKind::TypeError,
+                     "print() got an unexpected keyword argument '" + a.kwNames[k] + "'");
+  }
+  std::string line;
+  for (size_t i = 0; i < a.positional.size(); ++i) {
+    if (i) line += sep;
+    line += str(a.positional[i]);
+  }
+  interp.out() << line << end;
+  interp.out().flush();
+  return Value::none();
+}
+
+Value builtinLen(Interpreter&, CallArgs& a) {
+  ArgBinder b("len", a, {"value"}, 1);
+  const Value& v = b.at(0);
+  switch (v.type()) {
+    case Type::Str:
+      return Value::integer(static_cast<int64_t>(utf8Chars(v.as<StrObj>()->str).size()));
+    case Type::List:
+      return Value::integer(static_cast<int64_t>(v.as<ListObj>()->items.size()));
+    case Type::Tuple:
+      return Value::integer(static_cast<int64_t>(v.as<TupleObj>()->items.size()));
+    case Type::Dict:
+      return Value::integer(static_cast<int64_t>(v.as<DictObj>()->entries.size()));
+    case Type::Range:
+      return Value::integer(v.as<RangeObj>()->size());
+    case Type::Tensor:
+    case Type::Shape:
+      return Value::integer(shapeLength(v));
+    default:
+      throwUserError(ErrorKind::TypeError,
+                     "object of type '" + std::string(typeName(v.type())) + "' has no len()");
+  }
+}
+
+Value builtinRange(Interpreter&, CallArgs& a) {
+  ArgBinder b("range", a, {"start", "stop", "step"}, 1);
+  int64_t start = 0, stop, step = 1;
+  if (b.has(1)) {
+    start = b.toInt(0);
+    stop = b.toInt(1);
+    step = b.intOr(2, 1);
+  } else {
+    stop = b.toInt(0);
+  }
+  if (step == 0) throwUserError(ErrorKind::ValueError, "range() step must not be zero");
+  return Value::object(new RangeObj(start, stop, step));
+}
+
+Value builtinStr(Interpreter&, CallArgs& a) {
+  ArgBinder b("str", a, {"value"}, 0);
+  return b.has(0) ? makeStr(str(b.at(0))) : makeStr("");
+}
+
+Value builtinInt(Interpreter&, CallArgs& a) {
+  ArgBinder b("int", a, {"value"}, 0);
+  if (!b.has(0)) return Value::integer(0);
+  const Value& v = b.at(0);
+  switch (v.type()) {
+    case Type::Int:
+      return v;
+    case Type::Bool:
+      return Value::integer(v.asBool());
+    case Type::Float: {
+      double d = v.asFloat();
+      if (std::isnan(d) || std::isinf(d))
+        throwUserError(ErrorKind::ValueError, "cannot convert " + formatFloat(d) + " to int");
+      if (d >= 9.223372036854775807e18 || d < -9.223372036854775808e18)
+        throwUserError(ErrorKind::OverflowError,
+                       "float " + formatFloat(d) + " does not fit in an int");
+      return Value::integer(static_cast<int64_t>(std::trunc(d)));
+    }
+    case Type::Str: {
+      std::string s = v.as<StrObj>()->str;
+      size_t i = s.find_first_not_of(" \t\n"), j = s.find_last_not_of(" \t\n");
+      std::string t = i == std::string::npos ? "" : s.substr(i, j - i + 1);
+      try {
+        size_t used = 0;
+        long long r = std::stoll(t, &used, 10);
+        if (used == t.size()) return Value::integer(r);
+      } catch (const std::out_of_range&) {
+        throwUserError(ErrorKind::OverflowError,
+                       "int(): " + quoteString(s) + " does not fit in 64 bits");
+      } catch (...) {
+      }
+      throwUserError(ErrorKind::ValueError, "invalid literal for int(): " + quoteString(s));
+    }
+    case Type::Tensor:
+      return tensorItem(v, /*asInt=*/true);
+    case Type::SymInt:  // a size: its real value (a guard while tracing; a tpu size may sync)
+      return Value::integer(concreteInt(v));
+    default:
+      throwUserError(ErrorKind::TypeError,
+                     "int() cannot convert a '" + std::string(typeName(v.type())) + "'");
+  }
+}
+
+Value builtinFloat(Interpreter&, CallArgs& a) {
+  ArgBinder b("float", a, {"value"}, 0);
+  if (!b.has(0)) return Value::real(0.0);
+  const Value& v = b.at(0);
+  switch (v.type()) {
+    case Type::Float:
+      return v;
+    case Type::Int:
+      return Value::real(static_cast<double>(v.asInt()));
+    case Type::Bool:
+      return Value::real(v.asBool());
+    case Type::Str: {
+      std::string s = v.as<StrObj>()->str;
+      size_t i = s.find_first_not_of(" \t\n"), j = s.find_last_not_of(" \t\n");
+      std::string t = i == std::string::npos ? "" : s.substr(i, j - i + 1);
+      if (t == "inf" || t == "+inf") return Value::real(INFINITY);
+      if (t == "-inf") return Value::real(-INFINITY);
+      if (t == "nan") return Value::real(NAN);
+      try {
+        size_t used = 0;
+        double d = std::stod(t, &used);
+        if (used == t.size()) return Value::real(d);
+      } catch (...) {
+      }
+      throwUserError(ErrorKind::ValueError, "could not convert string to float: " + quoteString(s));
+    }
+    case Type::Tensor:
+      return tensorItem(v, /*asInt=*/false);
+    case Type::SymInt:  // a size: its real value, as int() gives it
+      return Value::real(static_cast<double>(concreteInt(v)));
+    default:
+      throwUserError(ErrorKind::TypeError,
+                     "float() cannot convert a '" + std::string(typeName(v.type())) + "'");
+  }
+}
+
+Value builtinBool(Interpreter&, CallArgs& a) {
+  ArgBinder b("bool", a, {"value"}, 0);
+  return Value::boolean(b.has(0) && truthy(b.at(0)));
+}
+
+// min/max over arguments or one iterable, with an optional key, like Python.
+Value extremum(Interpreter& interp, CallArgs& a, const char* name, bool wantMax) {
+  if (a.positional.size() == 1 && a.positional[0].is(Type::Tensor) && a.kwNames.empty())
+    return tensorReduceBuiltin(interp, name, a);
+  Value key = Value::none();
+  Value dflt = Value::undefined();
+  for (size_t k = 0; k < a.kwNames.size(); ++k) {
+    if (a.kwNames[k] == "key")
+      key = a.kwValues[k];
+    else if (a.kwNames[k] == "default")
+      dflt = a.kwValues[k];
+    else if (a.positional.size() == 1 && a.positional[0].is(Type::Tensor))
+      return tensorReduceBuiltin(interp, name, a);
+    else
+      throwUserError(
+          ErrorKind::TypeError,
+          std::string(name) + "() got an unexpected keyword argument '" + a.kwNames[k] + "'");
+  }
+  std::vector<Value> items;
+  if (a.positional.size() == 1)
+    items = iterate(a.positional[0], std::string(name) + "()");
+  else
+    items.assign(a.positional.begin(), a.positional.end());
+  if (items.empty()) {
+    if (!dflt.is(Type::Undefined)) return dflt;
+    throwUserError(ErrorKind::ValueError, std::string(name) + "() of an empty sequence");
+  }
+  size_t best = 0;
+  Value bestKey;
+  for (size_t i = 0; i < items.size(); ++i) {
+    Value k = items[i];
+    if (!key.is(Type::None)) {
+      Value arg[] = {items[i]};
+      k = interp.call(key, arg, a.site);
+    }
+    if (i == 0 || compareValues(wantMax ? CompareOp::Gt : CompareOp::Lt, k, bestKey)) {
+      best = i;
+      bestKey = k;
+    }
+  }
+  return items[best];
+}
+Value builtinMin(Interpreter& interp, CallArgs& a) {
+  return extremum(interp, a, "min", false);
+}
+Value builtinMax(Interpreter& interp, CallArgs& a) {
+  return extremum(interp, a, "max", true);
+}
+
+Value builtinAbs(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("abs", a, {"value"}, 1);
+  const Value& v = b.at(0);
+  if (v.is(Type::Int)) return Value::integer(v.asInt() < 0 ? checkedSub(0, v.asInt()) : v.asInt());
+  if (v.is(Type::Float)) return Value::real(std::fabs(v.asFloat()));
+  if (v.is(Type::Bool)) return Value::integer(v.asBool());
+  if (v.is(Type::Tensor)) return tensorReduceBuiltin(interp, "abs", a);
+  if (v.is(Type::SymInt)) {  // a size or size arithmetic: its real value
+    const int64_t x = concreteInt(v);
+    return Value::integer(x < 0 ? checkedSub(0, x) : x);
+  }
+  throwUserError(ErrorKind::TypeError,
+                 "bad operand type for abs(): '" + std::string(typeName(v.type())) + "'");
+}
+
+Value builtinRound(Interpreter&, CallArgs& a) {
+  ArgBinder b("round", a, {"value", "ndigits"}, 1);
+  const Value& v = b.at(0);
+  if (v.is(Type::Int) || v.is(Type::Bool)) return Value::integer(b.toInt(0));
+  double x = b.toFloat(0);
+  if (!b.has(1) || b.at(1).is(Type::None)) {
+    if (std::isnan(x) || std::isinf(x))
+      throwUserError(ErrorKind::ValueError, "cannot round " + formatFloat(x) + " to an int");
+    return Value::integer(static_cast<int64_t>(std::nearbyint(x)));  // half to even, like Python
+  }
+  int64_t nd = b.toInt(1);
+  if (!std::isfinite(x)) return Value::real(x);
+  if (nd >= 0 && nd <= 300) {
+    // Correctly rounded from the exact binary value, like Python: round(2.675, 2) is 2.67
+    // because 2.675 is stored as 2.67499999...
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.*f", static_cast<int>(nd), x);
+    return Value::real(std::strtod(buf, nullptr));
+  }
+  double scale = std::pow(10.0, static_cast<double>(nd));
+  double r = std::nearbyint(x * scale) / scale;
+  return Value::real(std::isfinite(r) ? r : x);
+}
+
+Value builtinSum(Interpreter& interp, CallArgs& a) {
+  if (!a.positional.empty() && a.positional[0].is(Type::Tensor))
+    return tensorReduceBuiltin(interp, "sum", a);
+  ArgBinder b("sum", a, {"items", "start"}, 1);
+  Value total = b.has(1) ? b.at(1) : Value::integer(0);
+  for (const Value& v : iterate(b.at(0), "sum()")) total = binaryOp(BinaryOp::Add, total, v);
+  return total;
+}
+
+Value builtinType(Interpreter&, CallArgs& a) {
+  ArgBinder b("type", a, {"value"}, 1);
+  return makeStr(std::string(typeName(b.at(0).type())));
+}
+
+// isinstance(v, T): T is a type name ("int"), a conversion built-in (int), or a tuple/list of
+// those.
+bool matchesType(const Value& v, const Value& t) {
+  if (t.is(Type::Tuple) || t.is(Type::List)) {
+    for (const Value& x : iterate(t, "isinstance()"))
+      if (matchesType(v, x)) return true;
+    return false;
+  }
+  std::string name;
+  if (t.is(Type::Str))
+    name = t.as<StrObj>()->str;
+  else if (t.is(Type::Builtin))
+    name = t.as<BuiltinObj>()->name;
+  else
+    throwUserError(ErrorKind::TypeError,
+                   "isinstance(): the type must be a type name or a built-in like int");
+  if (name == "fn") name = "function";
+  return typeName(v.type()) == name;
+}
+Value builtinIsinstance(Interpreter&, CallArgs& a) {
+  ArgBinder b("isinstance", a, {"value", "type"}, 2);
+  return Value::boolean(matchesType(b.at(0), b.at(1)));
+}
+
+Value builtinList(Interpreter&, CallArgs& a) {
+  ArgBinder b("list", a, {"items"}, 0);
+  return makeList(b.has(0) ? iterate(b.at(0), "list()") : std::vector<Value>{});
+}
+Value builtinTuple(Interpreter&, CallArgs& a) {
+  ArgBinder b("tuple", a, {"items"}, 0);
+  return makeTuple(b.has(0) ? iterate(b.at(0), "tuple()") : std::vector<Value>{});
+}
+Value builtinDict(Interpreter&, CallArgs& a) {
+  Ref<DictObj> d = make<DictObj>();
+  if (a.positional.size() > 1)
+    throwUserError(ErrorKind::TypeError, "dict() takes at most 1 positional argument");
+  if (a.positional.size() == 1) {
+    const Value& src = a.positional[0];
+    if (src.is(Type::Dict)) {
+      for (auto& [k, v] : src.as<DictObj>()->entries) d->set(k, v);
+    } else {
+      for (const Value& pair : iterate(src, "dict()")) {
+        std::vector<Value> kv = iterate(pair, "dict() item");
+        if (kv.size() != 2)
+          throwUserError(ErrorKind::ValueError, "dict() items must be (key, value) pairs");
+        d->set(expectStr(kv[0], "dict key"), kv[1]);
+      }
+    }
+  }
+  for (size_t k = 0; k < a.kwNames.size(); ++k) d->set(a.kwNames[k], a.kwValues[k]);
+  return d.value();
+}
+
+Value builtinSorted(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("sorted", a, {"items", "key", "reverse"}, 1);
+  std::vector<Value> items = iterate(b.at(0), "sorted()");
+  sortValues(interp, items, b.has(1) ? b.at(1) : Value::none(), b.has(2) && b.toBool(2), a.site);
+  return makeList(std::move(items));
+}
+
+Value builtinEnumerate(Interpreter&, CallArgs& a) {
+  ArgBinder b("enumerate", a, {"items", "start"}, 1);
+  int64_t i = b.intOr(1, 0);
+  std::vector<Value> out;
+  for (Value& v : iterate(b.at(0), "enumerate()"))
+    out.push_back(makeTuple({Value::integer(i++), v}));
+  return makeList(std::move(out));
+}
+
+Value builtinZip(Interpreter&, CallArgs& a) {
+  if (!a.kwNames.empty()) throwUserError(ErrorKind::TypeError, "zip() takes no keyword arguments");
+  std::vector<std::vector<Value>> seqs;
+  size_t n = SIZE_MAX;
+  for (Value& v : a.positional) {
+    seqs.push_back(iterate(v, "zip()"));
+    n = std::min(n, seqs.back().size());
+  }
+  if (seqs.empty()) n = 0;
+  std::vector<Value> out;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<Value> row;
+    for (auto& s : seqs) row.push_back(s[i]);
+    out.push_back(makeTuple(std::move(row)));
+  }
+  return makeList(std::move(out));
+}
+
+Value builtinNowMs(Interpreter&, CallArgs& a) {
+  ArgBinder b("now_ms", a, {}, 0);
+  auto t = std::chrono::steady_clock::now().time_since_epoch();
+  return Value::real(std::chrono::duration<double, std::milli>(t).count());
+}
+
+// env(name, default = none): an environment variable, so benchmark and example scripts can be
+// configured from the shell.
+Value builtinEnv(Interpreter&, CallArgs& a) {
+  ArgBinder b("env", a, {"name", "default"}, 1);
+  if (!b.at(0).is(Type::Str))
+    throwUserError(ErrorKind::TypeError, "env(): name must be a str, not '" +
+                                             std::string(typeName(b.at(0).type())) + "'");
+  if (const char* v = std::getenv(b.at(0).as<StrObj>()->str.c_str())) return makeStr(v);
+  return b.has(1) ? b.at(1) : Value::none();
+}
+
+Value builtinExit(Interpreter&, CallArgs& a) {
+  ArgBinder b("exit", a, {"status"}, 0);
+  throw ExitRequest{static_cast<int>(b.intOr(0, 0))};
+}
+
+}  // namespace
+
+void defineNative(ModuleObj& module, const char* name, NativeFn fn) {
+  module.define(name, Value::object(new BuiltinObj(name, fn)));
+}
+
+void registerCoreBuiltins(ModuleObj& prelude) {
+  static const std::pair<const char*, NativeFn> kBuiltins[] = {
+      {"print", builtinPrint},
+      {"len", builtinLen},
+      {"range", builtinRange},
+      {"str", builtinStr},
+      {"int", builtinInt},
+      {"float", builtinFloat},
+      {"bool", builtinBool},
+      {"min", builtinMin},
+      {"max", builtinMax},
+      {"abs", builtinAbs},
+      {"round", builtinRound},
+      {"sum", builtinSum},
+      {"type", builtinType},
+      {"isinstance", builtinIsinstance},
+      {"list", builtinList},
+      {"tuple", builtinTuple},
+      {"dict", builtinDict},
+      {"sorted", builtinSorted},
+      {"enumerate", builtinEnumerate},
+      {"zip", builtinZip},
+      {"now_ms", builtinNowMs},
+      {"env", builtinEnv},
+      {"exit", builtinExit},
+  };
+  for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,47 @@
+// ScriptError and its rendering: `file:line:col: Kind: message`, the source line, a caret under
+// the span, and the calls that led there. The evaluator attaches the span in one place.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "interp/syntax/source.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+/// One call on the way to an error: the function that was running and where it was called.
+struct TraceFrame {
+  std::string function;
+  Span callSite;
+};
+
+/// A UserError that knows where in the script it happened.
+class ScriptError : public UserError {
+ public:
+  ScriptError(ErrorKind kind, std::string message, Span span)
+      : UserError(kind, std::move(message)), span(span) {}
+  Span span;
+  std::vector<TraceFrame> trace;  // innermost call first
+};
+
+[[noreturn]] void raise(ErrorKind kind, std::string message, Span span);
+
+/// Runs `body`, turning a UserError from the layers below (a native, the shape engine) into a
+/// ScriptError at `span`; a ScriptError already has its span and passes through.
+template <class F>
+auto atSpan(const Span& span, F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const ScriptError&) {
+    throw;
+  } catch (const UserError& err) {
+    throw ScriptError(err.kind(), err.what(), span);
+  }
+}
+
+/// Renders an error for a terminal; `color` adds ANSI highlighting.
+std::string formatDiagnostic(const ScriptError& error, const SourceRegistry& sources,
+                             bool color = false);
+
+}  // namespace tessel::interp

@@ -1,0 +1,44 @@
+// Shared helpers for the tensor built-ins (tensor_create.cpp, tensor_ops.cpp, tensor_grad.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/dispatch.h"
+#include "interp/natives/native_args.h"
+#include "interp/tensors/op_sink.h"
+#include "interp/tensors/tensor_value.h"
+
+namespace tessel::interp {
+
+using shapes::OpAttrs;
+using shapes::OpKind;
+
+/// For methods (`x.sum(dim = 1)`), the receiver becomes the first positional argument, so one
+/// native serves both `sum(x, dim = 1)` and `x.sum(dim = 1)`.
+class SelfArgs {
+ public:
+  explicit SelfArgs(CallArgs& a);
+  CallArgs& args() { return args_; }
+
+ private:
+  std::vector<Value> positional_;
+  CallArgs args_;
+};
+
+/// Checks that an op operand is a tensor or a number (TypeError naming `what` otherwise).
+const Value& tensorArg(const Value& v, const std::string& what);
+/// `dim` arguments: an int, or a list/tuple of ints.
+std::vector<int64_t> toDimList(const Value& v, const std::string& what);
+
+/// A table row: a built-in function name and its native. Methods reuse the same natives.
+struct TensorNative {
+  const char* name;
+  NativeFn fn;
+  bool isMethod;  // also callable as x.name(...)
+};
+std::span<const TensorNative> tensorCreationNatives();
+std::span<const TensorNative> tensorOpNatives();
+std::span<const TensorNative> tensorGradNatives();
+
+}  // namespace tessel::interp

@@ -1,0 +1,249 @@
+// Printing values.
+#include "interp/values/printer.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "interp/syntax/ast.h"
+#include "interp/eval/graph_break.h"
+#include "interp/values/objects.h"
+#include "interp/values/sym_value.h"
+#include "interp/tensors/tensor_bridge.h"
+
+namespace tessel::interp {
+
+std::string formatFloat(double d) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  // Shortest digits from to_chars in scientific form, then laid out the way Python's repr does:
+  // positional for exponents in [-4, 16), scientific otherwise.
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);
+  bool negative = sci[0] == '-';
+  if (negative) sci.erase(0, 1);
+  size_t e = sci.find('e');
+  std::string mantissa = sci.substr(0, e);
+  int exponent = std::stoi(sci.substr(e + 1));
+  std::string digits;
+  for (char c : mantissa)
+    if (c != '.') digits += c;
+  std::string out;
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) {
+      out = "0." + std::string(-exponent - 1, '0') + digits;
+    } else if (static_cast<int>(digits.size()) <= exponent + 1) {
+      out = digits + std::string(exponent + 1 - digits.size(), '0') + ".0";
+    } else {
+      out = digits.substr(0, exponent + 1) + "." + digits.substr(exponent + 1);
+    }
+  } else {
+    out = digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    char exp[16];
+    std::snprintf(exp, sizeof exp, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+    out += exp;
+  }
+  return negative ? "-" + out : out;
+}
+
+std::string quoteString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::vector<std::string> utf8Chars(const std::string& s) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    out.push_back(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+namespace {
+
+void appendRepr(std::string& out, const Value& v, int depth);
+
+void appendItems(std::string& out, const std::vector<Value>& items, int depth) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    appendRepr(out, items[i], depth + 1);
+  }
+}
+
+void appendRepr(std::string& out, const Value& v, int depth) {
+  // A container that (indirectly) contains itself prints its inner occurrences as [...] or
+  // {...}, like Python; the depth bound keeps absurdly deep (acyclic) nesting printable.
+  thread_local std::vector<const Object*> active;
+  bool container = v.is(Type::List) || v.is(Type::Dict) || v.is(Type::Tuple);
+  if (container) {
+    bool cycle = std::find(active.begin(), active.end(), v.asObject()) != active.end();
+    if (cycle || depth > 1000) {
+      out += v.is(Type::Dict) ? "{...}" : v.is(Type::List) ? "[...]" : "(...)";
+      return;
+    }
+    active.push_back(v.asObject());
+  }
+  struct Pop {
+    bool on;
+    ~Pop() {
+      if (on) active.pop_back();
+    }
+  } pop{container};
+  switch (v.type()) {
+    case Type::Undefined:
+      out += "<undefined>";
+      break;
+    case Type::None:
+      out += "none";
+      break;
+    case Type::Bool:
+      out += v.asBool() ? "true" : "false";
+      break;
+    case Type::Int:
+      out += std::to_string(v.asInt());
+      break;
+    case Type::Float:
+      out += formatFloat(v.asFloat());
+      break;
+    case Type::Str:
+      out += quoteString(v.as<StrObj>()->str);
+      break;
+    case Type::List:
+      out += "[";
+      appendItems(out, v.as<ListObj>()->items, depth);
+      out += "]";
+      break;
+    case Type::Tuple: {
+      const auto& items = v.as<TupleObj>()->items;
+      out += "(";
+      appendItems(out, items, depth);
+      out += items.size() == 1 ? ",)" : ")";
+      break;
+    }
+    case Type::Dict: {
+      out += "{";
+      bool first = true;
+      for (auto& [k, val] : v.as<DictObj>()->entries) {
+        if (!first) out += ", ";
+        first = false;
+        out += quoteString(k) + ": ";
+        appendRepr(out, val, depth + 1);
+      }
+      out += "}";
+      break;
+    }
+    case Type::Range: {
+      auto* r = v.as<RangeObj>();
+      out += "range(" + std::to_string(r->start) + ", " + std::to_string(r->stop);
+      if (r->step != 1) out += ", " + std::to_string(r->step);
+      out += ")";
+      break;
+    }
+    case Type::Function:
+      out += "<fn " + v.as<FunctionObj>()->proto->name + ">";
+      break;
+    case Type::Builtin:
+      out += (v.as<BuiltinObj>()->self.is(Type::Compiled) ? "<compiled fn " : "<built-in fn ") +
+             v.as<BuiltinObj>()->name + ">";
+      break;
+    case Type::Compiled:
+      out += "<frame>";
+      break;
+    case Type::Module:
+      out += "<module " + v.as<ModuleObj>()->name + ">";
+      break;
+    case Type::Cell:
+      out += "<cell>";
+      break;
+    case Type::SymInt:
+      // A traced size as text would be its symbol ("s0"), which no user may see.
+      if (tracing() && !v.as<SymIntObj>()->segment)
+        graphBreak(ErrorKind::DataDependentError, "a traced size as text needs its value");
+      if (const auto& seg = v.as<SymIntObj>()->segment)
+        out += boundedSizeText(v.as<SymIntObj>()->value, seg);
+      else
+        out += v.as<SymIntObj>()->value.toString();
+      break;
+    case Type::SymBool:
+      if (tracing()) graphBreak(ErrorKind::DataDependentError, "a traced condition as text needs its value");
+      out += v.as<SymBoolObj>()->value.toString();
+      break;
+    case Type::Tensor:
+    case Type::Shape:
+    case Type::DType:
+      out += tensorRepr(v);
+      break;
+  }
+}
+
+}  // namespace
+
+std::string repr(const Value& v) {
+  std::string out;
+  appendRepr(out, v, 0);
+  return out;
+}
+
+std::string str(const Value& v) {
+  if (v.is(Type::Str)) return v.as<StrObj>()->str;
+  return repr(v);
+}
+
+std::string_view typeName(Type t) {
+  switch (t) {
+#define TESSEL_X(e, name) \
+  case Type::e:           \
+    return name;
+    TESSEL_VALUE_TYPES(TESSEL_X)
+#undef TESSEL_X
+  }
+  return "?";
+}
+
+StrLit::StrLit(Span s, std::string v)
+    : Expr(s, ExprKind::StrLit), value(std::move(v)), cached(makeStr(value)) {}
+
+const char* binaryOpSymbol(BinaryOp op) {
+  static const char* names[] = {"+", "-", "*", "/", "//", "%", "**", "@"};
+  return names[static_cast<int>(op)];
+}
+
+const char* compareOpSymbol(CompareOp op) {
+  static const char* names[] = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"};
+  return names[static_cast<int>(op)];
+}
+
+}  // namespace tessel::interp

@@ -1,0 +1,51 @@
+// Symbolic ints and bools as interpreter values. While a @compile function is traced, sizes of
+// its inputs are symbols with hints (compiler.md, "Tracing"): `x.shape[0] * 2` stays `2*s0`,
+// and a condition becomes a concrete bool only where the program needs one, which records a
+// guard through the shape engine. Outside tracing these values never exist.
+#pragma once
+
+#include "interp/syntax/ast.h"
+#include "interp/tensors/tensor_value.h"
+#include "interp/values/objects.h"
+#include "shapes/sym_int.h"
+
+namespace tessel::interp {
+
+struct SymIntObj : Object {
+  explicit SymIntObj(shapes::SymInt v) : Object(Type::SymInt), value(std::move(v)) {}
+  shapes::SymInt value;
+  /// Set for a bounded size of a tpu tensor (backends.md, "tpu"): prints `<=N`, keeps its
+  /// bound through + - * // %, and gives its real value to int(), comparisons and branches.
+  std::shared_ptr<backends::tpu::Segment> segment;
+};
+
+struct SymBoolObj : Object {
+  explicit SymBoolObj(shapes::SymBool v) : Object(Type::SymBool), value(std::move(v)) {}
+  shapes::SymBool value;
+};
+
+/// A SymInt as a value: a plain int when it is a constant.
+Value makeSymInt(const shapes::SymInt& v);
+Value makeSymBool(const shapes::SymBool& v);
+/// A bounded size of a tpu tensor as a value (a plain int when it is a constant).
+Value makeBoundedSize(const shapes::SymInt& v, std::shared_ptr<backends::tpu::Segment> segment);
+/// `<=N` for a bounded size of `segment` (a constant prints as itself).
+std::string boundedSizeText(const shapes::SymInt& v,
+                            const std::shared_ptr<backends::tpu::Segment>& segment);
+
+/// True for int, bool and symbolic int values.
+inline bool isIntLike(const Value& v) {
+  return v.is(Type::Int) || v.is(Type::Bool) || v.is(Type::SymInt);
+}
+/// The value as a SymInt (constant for ints and bools). Requires isIntLike(v).
+shapes::SymInt toSymInt(const Value& v);
+
+/// Arithmetic and comparisons where an operand is symbolic; the other is int-like or float.
+/// Mixing with a float specializes the symbol (its hint is used and guarded).
+Value symBinary(BinaryOp op, const Value& a, const Value& b);
+Value symCompare(CompareOp op, const Value& a, const Value& b);
+/// The concrete value a program needs: guards through the shape engine.
+int64_t concreteInt(const Value& v);
+bool concreteBool(const Value& v);
+
+}  // namespace tessel::interp
