@@ -1,5 +1,5 @@
 // bench_vulkan_graph: compiled graphs on vulkan (docs/perf.md, "vulkan graphs"). The 20-op
-// elementwise chain of tests/vulkan/graph_chain.h over n floats as one generated kernel
+// elementwise chain of tests/backends/vulkan/graph_chain.h over n floats as one generated kernel
 // (VulkanGraphExecutor), the same graph unfused (the eager vulkan kernels, one dispatch per
 // op, in one command buffer) and the cpu graph executor's fused loop, in the same run. Bytes
 // counted: 8 per element (the chain reads x and writes y), so GB/s compare directly.
@@ -16,7 +16,7 @@
 #include "backends/vulkan/graph_executor.h"
 #include "backends/vulkan/vulkan.h"
 #include "shapes/shape_env.h"
-#include "tests/vulkan/graph_chain.h"
+#include "tests/backends/vulkan/graph_chain.h"
 
 namespace {
 

@@ -102,7 +102,7 @@ void compact(uint32_t mode, const Tensor& out, const Tensor& flags, const Tensor
 // a random mask. No scanned array of n words is written or read. 4M f32 on lavapipe: nonzero
 // 199 -> 7.2 ms, masked_select 196 -> 11.4 ms, masked_scatter 204 -> 15.0 ms, against 9-12 ms
 // for an add (docs/vulkan.md, "Data-dependent ops on CPU devices"). Tests:
-// tests/vulkan/data_dependent_test.cpp, both modes.
+// tests/backends/vulkan/data_dependent_test.cpp, both modes.
 constexpr uint32_t kChunkCount = 0, kChunkNonzero = 1, kChunkSelect = 2, kChunkScatter = 3;
 // Elements per invocation: a multiple of 8 (C / 8 loop steps, Note [Loop limit]). 4M elements
 // ran 30% faster with 4096 than with 1024 (flat up to 16384); smaller tensors take 1024 so

@@ -38,17 +38,6 @@ constexpr size_t kValueStackSize = 1 << 20;
 // their slots (callDirect), and FrameGuard resets a frame's slots to Undefined when it ends.
 // The top is a pointer, not an index, so that a call computes no addresses from it (the
 // vector never moves).
-struct Engine::FrameGuard {
-  Engine& e;
-  Value* base;
-  bool entered = false;  // depth_ was incremented
-  ~FrameGuard() {
-    for (Value* v = base; v < e.top_; ++v) *v = Value::undefined();
-    e.top_ = base;
-    if (entered) --e.depth_;
-  }
-};
-
 std::unique_ptr<Evaluator> Evaluator::create(Interpreter& interp) {
   return std::make_unique<Engine>(interp);
 }
@@ -59,7 +48,12 @@ Engine::Engine(Interpreter& interp)
       maxCallDepth_(interp.options().maxCallDepth),
       maxSteps_(interp.options().maxSteps),
       stepsLeft_(maxSteps_ > 0 ? maxSteps_ : INT64_MAX),
-      stack_(kValueStackSize) {}
+      stack_(static_cast<Value*>(std::calloc(kValueStackSize, sizeof(Value)))),
+      stackEnd_(stack_.get() + kValueStackSize),
+      top_(stack_.get()) {
+  static_assert(static_cast<int>(Type::Undefined) == 0);  // calloc's zeros are Undefined
+  if (!stack_) throw std::bad_alloc();
+}
 
 void Engine::interrupted(const Span& span) {
   interruptFlag_->store(false);

@@ -5,10 +5,9 @@
 #include "interp/eval/engine.h"
 
 namespace tessel::interp {
-namespace {
 
 // Guards and branch errors point at the condition (`at f.dsl:6:8: if x.shape[0] <= 30`).
-Span conditionSpan(Stmt* s) {
+Span statementSpan(Stmt* s) {
   switch (s->kind) {
     case StmtKind::If:
       return static_cast<If*>(s)->conds[0]->span;
@@ -21,12 +20,14 @@ Span conditionSpan(Stmt* s) {
   }
 }
 
+namespace {
+
 // A statement of the traced form: the tracer records where guards come from, and a statement
 // that turns out to need data (a branch on a data-dependent size, which the shape engine
 // reports as a DataDependentError) is a graph break at the innermost statement, which is the
 // first to see the error.
 struct CTraced : CStmt {
-  CTraced(Stmt* s, Run r, CStmt* in) : CStmt(s, r), inner(in), span(conditionSpan(s)) {}
+  CTraced(Stmt* s, Run r, CStmt* in) : CStmt(s, r), inner(in), span(statementSpan(s)) {}
   CStmt* inner;
   Span span;
 };
@@ -47,10 +48,6 @@ Flow runTraced(const CStmt& self, Frame& f, Engine& ev) {
 }
 
 }  // namespace
-
-Span statementSpan(Stmt* s) {
-  return conditionSpan(s);
-}
 
 CExpr* ClosureCompiler::expr(Expr* e) {
   switch (e->kind) {

@@ -12,7 +12,7 @@
 #include "interp/eval/code.h"
 #include "interp/eval/int_ops.h"
 #include "interp/values/operators.h"
-#include "interp/eval/stack_guard.h"
+#include "interp/syntax/stack_guard.h"
 
 namespace tessel::interp {
 
@@ -169,7 +169,21 @@ class Engine final : public Evaluator {
   [[gnu::cold]] static void addTraceFrame(ScriptError& err, const FnProto& proto,
                                           const Span& site);
 
-  struct FrameGuard;
+  /// Pops a frame: its slots back to Undefined (all-zero bytes, Note [Value stack] in
+  /// calls.cpp), the top back to its base, and the depth when the call was entered.
+  struct FrameGuard {
+    Engine& e;
+    Value* base;
+    bool entered = false;
+    ~FrameGuard() {
+      for (Value* v = base; v < e.top_; ++v) {
+        v->~Value();
+        std::memset(static_cast<void*>(v), 0, sizeof(Value));
+      }
+      e.top_ = base;
+      if (entered) --e.depth_;
+    }
+  };
   Interpreter& interp_;
 
   std::atomic<bool>* interruptFlag_;
@@ -181,27 +195,14 @@ class Engine final : public Evaluator {
   /// The frame slots of every active call (Note [Value stack] in calls.cpp): zeroed memory
   /// from calloc, so that pages no script reaches cost nothing. All-zero bytes are an
   /// Undefined Value, and every slot above the top is Undefined, so nothing is destroyed.
-  class ValueStack {
-   public:
-    explicit ValueStack(size_t n)
-        : data_(static_cast<Value*>(std::calloc(n, sizeof(Value)))), end_(data_ + n) {
-      static_assert(static_cast<int>(Type::Undefined) == 0);
-      if (!data_) throw std::bad_alloc();
-    }
-    ~ValueStack() { std::free(data_); }
-    ValueStack(const ValueStack&) = delete;
-    ValueStack& operator=(const ValueStack&) = delete;
-    Value* data() { return data_; }
-    Value* end() const { return end_; }
-
-   private:
-    Value* data_;
-    Value* end_;
+  struct Free {
+    void operator()(Value* v) const { std::free(v); }
   };
+  std::unique_ptr<Value, Free> stack_;
+  Value* stackEnd_;
+  Value* top_;  // the first free slot (Note [Value stack] in calls.cpp)
   /// Whether a frame of n slots fits above the top of the value stack.
-  bool hasRoomFor(size_t n) const { return n <= static_cast<size_t>(stack_.end() - top_); }
-  ValueStack stack_;
-  Value* top_ = stack_.data();  // the first free slot (Note [Value stack] in calls.cpp)
+  bool hasRoomFor(size_t n) const { return n <= static_cast<size_t>(stackEnd_ - top_); }
   int depth_ = 0;
 };
 
@@ -258,19 +259,7 @@ template <class PushArgs>
   if (!hasRoomFor(proto->numSlots)) [[unlikely]]
     outOfValueStack(*proto, site);
   Value* slots = top_;
-  struct Pop {  // FrameGuard (Note [Value stack] in calls.cpp)
-    Engine& e;
-    Value* slots;
-    bool entered = false;
-    ~Pop() {
-      for (Value* v = slots; v < e.top_; ++v) {
-        v->~Value();  // back to Undefined, all-zero bytes
-        std::memset(static_cast<void*>(v), 0, sizeof(Value));
-      }
-      e.top_ = slots;
-      if (entered) --e.depth_;
-    }
-  } pop{*this, slots};
+  FrameGuard pop{*this, slots};
   pushArgs();
   checkInterrupt(site);
   checkStack(site);

@@ -47,8 +47,6 @@ class TraceHooks {
   /// capture_scalar_outputs), or none when item() must break the graph instead.
   virtual Value captureItem(const Value& x) = 0;
 };
-/// The hooks of the trace running on this thread, or nullptr.
-TraceHooks* activeTraceHooks();
 
 /// Runs the blocks of a compiled function that has graph breaks (interp/compile/regions.h):
 /// installed with setBlockRunner for the duration of such a call, it receives every block the

@@ -6,6 +6,7 @@
 #include <exception>
 #include <string>
 
+#include "interp/values/trace_context.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -30,7 +31,5 @@ class GraphBreak : public std::exception {
 /// tracer ends its graph before this statement (GraphBreak) or, under `fullgraph = true`,
 /// fails with a UserError of `kind` (a branch on data: DataDependentError).
 void graphBreak(ErrorKind kind, const std::string& reason);
-/// True while a @compile function is traced on this thread.
-bool tracing();
 
 }  // namespace tessel::interp

@@ -18,19 +18,13 @@ bool testConst(const CExpr& self, Frame&, Engine& ev) {
 }
 CConst::CConst(Expr* e, Value v) : CExpr(e, runConst, testConst), value(std::move(v)) {}
 
-Value runListLit(const CExpr& self, Frame& f, Engine& ev) {
+template <Value (*Make)(std::vector<Value>)>
+Value runSequenceLit(const CExpr& self, Frame& f, Engine& ev) {
   auto& l = static_cast<const CList&>(self);
   std::vector<Value> items;
   items.reserve(l.elems.size());
   for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
-  return makeList(std::move(items));
-}
-Value runTupleLit(const CExpr& self, Frame& f, Engine& ev) {
-  auto& l = static_cast<const CList&>(self);
-  std::vector<Value> items;
-  items.reserve(l.elems.size());
-  for (CExpr* x : l.elems) items.push_back(x->run(*x, f, ev));
-  return makeTuple(std::move(items));
+  return Make(std::move(items));
 }
 Value runDictLit(const CExpr& self, Frame& f, Engine& ev) {
   auto& d = static_cast<const CList&>(self);
@@ -100,12 +94,12 @@ CExpr* ClosureCompiler::compileNoneLit(NoneLit* e) {
 }
 
 CExpr* ClosureCompiler::compileListLit(ListLit* e) {
-  auto* n = node<CList>(e, runListLit);
+  auto* n = node<CList>(e, runSequenceLit<makeList>);
   for (Expr* x : e->elems) n->elems.push_back(expr(x));
   return n;
 }
 CExpr* ClosureCompiler::compileTupleLit(TupleLit* e) {
-  auto* n = node<CList>(e, runTupleLit);
+  auto* n = node<CList>(e, runSequenceLit<makeTuple>);
   for (Expr* x : e->elems) n->elems.push_back(expr(x));
   return n;
 }

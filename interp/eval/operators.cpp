@@ -129,17 +129,7 @@ template <Opnd L, Opnd R>
 }
 template <Opnd L, Opnd R>
 [[gnu::noinline]] bool testCompareFull(const CExpr& self, Frame& f, Engine& ev) {
-  auto& c = static_cast<const CCompare&>(self);
-  Fetched<L> lt(c.lhs, f, ev);
-  const Value& lhs = lt.get();
-  Fetched<R> rt(c.rhs, f, ev);
-  const Value& rhs = rt.get();
-  if (lhs.is(Type::Int) && rhs.is(Type::Int)) {
-    bool ok;
-    bool holds = compareInts(c.op, lhs.asInt(), rhs.asInt(), ok);
-    if (ok) return holds;
-  }
-  return ev.truthOf(compareChain(c.src, f, ev, lhs, rhs), self.src);
+  return ev.truthOf(runCompareFull<L, R>(self, f, ev), self.src);
 }
 // Whether both operands are ints that compare as c.op says; ok is false when they are not ints
 // (or the operator needs more than the ints, as `in` does).

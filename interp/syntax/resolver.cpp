@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "interp/syntax/diagnostics.h"
-#include "interp/eval/stack_guard.h"
+#include "interp/syntax/stack_guard.h"
 
 namespace tessel::interp {
 namespace {

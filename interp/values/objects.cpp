@@ -7,12 +7,6 @@
 
 namespace tessel::interp {
 
-thread_local constinit TraceContext detail::tTraceContext{};
-
-void setTraceEpoch(bool tracing) {
-  TraceContext& t = traceContext();
-  t.epoch = tracing ? ++t.epochs : 0;
-}
 
 void checkMutableWhileTracing(uint64_t epoch, const char* what) {
   if (traceContext().epoch == 0 || epoch == traceContext().epoch) return;

@@ -24,8 +24,6 @@ class Interpreter;
 inline uint64_t currentTraceEpoch() {
   return traceContext().epoch;
 }
-/// Starts a new trace epoch (a tracer installing its hooks) or ends it (`tracing` false).
-void setTraceEpoch(bool tracing);
 /// A mutation of `what` (made in trace epoch `epoch`) while another trace runs is a graph
 /// break: the statement runs eagerly at every call instead (interp/eval/graph_break.h).
 void checkMutableWhileTracing(uint64_t epoch, const char* what);

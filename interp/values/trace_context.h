@@ -39,13 +39,21 @@ struct TraceContext {
 };
 
 namespace detail {
-extern thread_local constinit TraceContext tTraceContext;  // objects.cpp
+extern thread_local constinit TraceContext tTraceContext;  // trace_context.cpp
 }
 /// This thread's trace context.
 inline TraceContext& traceContext() {
   return detail::tTraceContext;
 }
 
+/// True while a @compile function is traced on this thread.
+inline bool tracing() {
+  return traceContext().hooks != nullptr;
+}
+/// The hooks of the trace running on this thread, or nullptr.
+inline TraceHooks* activeTraceHooks() {
+  return traceContext().hooks;
+}
 /// Installs (or, with nullptr, removes) the hooks of the tracer now running, and starts (or
 /// ends) its trace epoch.
 void setTraceHooks(TraceHooks* hooks);

@@ -49,13 +49,17 @@ Expectations readExpectations(const fs::path& path) {
   return e;
 }
 
+// The scripts of the folders of tests/scripts named in TESSEL_SCRIPT_DIRS (comma-separated):
+// each test binary runs those of its own label.
 std::vector<std::string> scriptPaths() {
   std::vector<std::string> out;
   fs::path root = fs::path(TESSEL_SOURCE_DIR) / "tests" / "scripts";
-  for (auto& entry : fs::recursive_directory_iterator(root))
-    if (entry.path().extension() == ".dsl" &&
-        entry.path().string().find("/modules/") == std::string::npos)
-      out.push_back(fs::relative(entry.path(), root).string());
+  std::stringstream dirs(TESSEL_SCRIPT_DIRS);
+  for (std::string dir; std::getline(dirs, dir, ',');)
+    for (auto& entry : fs::recursive_directory_iterator(root / dir))
+      if (entry.path().extension() == ".dsl" &&
+          entry.path().string().find("/modules/") == std::string::npos)
+        out.push_back(fs::relative(entry.path(), root).string());
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -6,7 +6,7 @@
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/shaders/ew_ops.h"
 #include "backends/vulkan/vulkan.h"
-#include "tests/vulkan/vk_test_util.h"
+#include "tests/backends/vulkan/vk_test_util.h"
 
 namespace tessel::backends::vulkan {
 namespace {
@@ -17,7 +17,7 @@ TEST_F(VulkanTest, ListsDevices) {
   EXPECT_FALSE(devs[0].name.empty());
 }
 
-// The suite runs with TESSEL_VULKAN_VALIDATE=1 (tests/vulkan/CMakeLists.txt), and zero
+// The suite runs with TESSEL_VULKAN_VALIDATE=1 (tests/backends/vulkan/CMakeLists.txt), and zero
 // validation messages only means something if the layer is really there.
 TEST_F(VulkanTest, ValidationLayerIsOnWhenAsked) {
   const char* env = std::getenv("TESSEL_VULKAN_VALIDATE");

@@ -1,7 +1,7 @@
 // The per-op cases of the graph parity tests: for every op of op_list.def, a small program
 // built through a Harness, once as a graph with symbolic sizes n and m and once eagerly at
-// concrete sizes. Used by tests/compile/op_parity_test.cpp (graph against eager dispatch) and
-// tests/vulkan/graph_parity_test.cpp (vulkan executor against the cpu executor).
+// concrete sizes. Used by tests/backends/graph/op_parity_test.cpp (graph against eager dispatch) and
+// tests/backends/vulkan/graph_parity_test.cpp (vulkan executor against the cpu executor).
 #pragma once
 
 #include <array>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/compile/compile_test_util.h"
+#include "tests/backends/graph/compile_test_util.h"
 
 namespace tessel::graph::testing {
 

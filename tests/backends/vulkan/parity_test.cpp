@@ -11,7 +11,7 @@
 #include "backends/rng.h"
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
-#include "tests/vulkan/vk_test_util.h"
+#include "tests/backends/vulkan/vk_test_util.h"
 
 namespace tessel::backends::vulkan {
 namespace {

@@ -1,5 +1,5 @@
 // Finds the current thread's stack bounds once per thread (pthread_getattr_np).
-#include "interp/eval/stack_guard.h"
+#include "interp/syntax/stack_guard.h"
 
 #include <pthread.h>
 

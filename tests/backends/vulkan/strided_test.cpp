@@ -10,7 +10,7 @@
 #include "backends/dispatch.h"
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/vulkan.h"
-#include "tests/vulkan/vk_test_util.h"
+#include "tests/backends/vulkan/vk_test_util.h"
 
 namespace tessel::backends::vulkan {
 namespace {

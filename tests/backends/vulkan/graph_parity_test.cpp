@@ -1,13 +1,13 @@
 // Every op of op_list.def as a compiled graph on vulkan (VulkanGraphExecutor) against the cpu
 // graph executor on the same inputs, for several sizes including empty and size-1 ones, unfused
 // and (elementwise ops) inside a fused chain that runs as one generated kernel. The cases are
-// those of tests/compile/op_parity_test.cpp (tests/compile/op_parity_cases.h).
+// those of tests/backends/graph/op_parity_test.cpp (tests/backends/graph/op_parity_cases.h).
 #include <map>
 
 #include "backends/rng.h"
 #include "backends/vulkan/graph_executor.h"
-#include "tests/compile/op_parity_cases.h"
-#include "tests/vulkan/vk_test_util.h"
+#include "tests/backends/graph/op_parity_cases.h"
+#include "tests/backends/vulkan/vk_test_util.h"
 
 namespace tessel::graph::testing {
 namespace {

@@ -10,9 +10,9 @@
 #include "backends/vulkan/fused_cache.h"
 #include "backends/vulkan/graph_executor.h"
 #include "backends/vulkan/ops.h"
-#include "tests/compile/compile_test_util.h"
-#include "tests/vulkan/graph_chain.h"
-#include "tests/vulkan/vk_test_util.h"
+#include "tests/backends/graph/compile_test_util.h"
+#include "tests/backends/vulkan/graph_chain.h"
+#include "tests/backends/vulkan/vk_test_util.h"
 
 namespace tessel::graph::testing {
 namespace {

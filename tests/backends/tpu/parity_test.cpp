@@ -1,5 +1,5 @@
 // Parity: every op of op_list.def on the tpu against the cpu (backends.md, "tpu").
-// - As programs: the cases of tests/compile/op_parity_cases.h compiled by compileForTpu with
+// - As programs: the cases of tests/backends/graph/op_parity_cases.h compiled by compileForTpu with
 //   n, m <= 64, against the cpu graph executor, unfused and fused, at several sizes.
 // - Lazily, with bounded inputs: every input dim of size n is made on the tpu by nonzero (so
 //   its size is an unbacked symbol bounded by the raw row count), the case is recorded op by
