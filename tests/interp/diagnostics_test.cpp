@@ -85,6 +85,32 @@ TEST(Diagnostics, ErrorsInsideLambdasAndCallbacks) {
   EXPECT_NE(d.find("  in <lambda>(), called from script.dsl:2:7"), std::string::npos) << d;
 }
 
+// Note [Spans] (interp/eval/engine.h): a handler records its node as the error site before it
+// may raise, and the statement loop attaches it. A callee's statements record sites of their
+// own: none of them may be blamed for what fails after the call returned.
+std::string headOf(const std::string& text) {
+  std::string d = diagnosticOf(text);
+  return d.substr(0, d.find('\n'));
+}
+
+TEST(Diagnostics, AnErrorAfterACallIsTheCallersNotTheCallees) {
+  // The operator's span (col 9), not the callee's last expression.
+  EXPECT_EQ(headOf("fn f(n) { let m = n * 2\n return m }\nlet y = f(1) + \"s\"\n"),
+            "script.dsl:3:9: TypeError: unsupported operand types for +: 'int' and 'str'");
+  // A native that called back into Tessel code and then failed: the native's call.
+  EXPECT_EQ(headOf("fn k(v) { let w = [v]\n return w[0] }\nprint(sorted([3, \"a\"], key = k))\n"),
+            "script.dsl:3:7: TypeError: '<' not supported between 'str' and 'int'");
+}
+
+TEST(Diagnostics, AStatementsOwnErrorIsTheStatements) {
+  // Unpacking fails after the value was computed by a call: the let, not the callee.
+  EXPECT_EQ(headOf("fn g() { let t = ones([2]) * 2\n return t.sum() }\nlet (a, b) = g()\n"),
+            "script.dsl:3:1: TypeError: iteration over a 0-d tensor");
+  // A loop condition's error points at the condition, also after the body ran.
+  EXPECT_EQ(headOf("let i = 0\nwhile i < 2 or \"x\" + 1 {\n  i += 1\n}\n"),
+            "script.dsl:2:16: TypeError: unsupported operand types for +: 'str' and 'int'");
+}
+
 TEST(Diagnostics, SyntaxErrorSaysWhatWasExpected) {
   EXPECT_EQ(diagnosticOf("let x = [1, 2\nprint(x)\n"),
             "script.dsl:2:1: SyntaxError: unexpected 'print', expected ']' or ','\n"
