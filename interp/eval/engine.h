@@ -152,7 +152,9 @@ class Engine final : public Evaluator {
                      std::span<const std::string> kwNames, std::span<Value> kwValues, Span site);
   Value runToFinalReturn(const ClosureCode& code, Frame& f);
 
-  /// The one place a UserError becomes a ScriptError (Note [Spans]).
+  /// The one place a UserError becomes a ScriptError (Note [Spans]): at the recorded site, else
+  /// at `fallback` (a statement's span, where the statement is given).
+  [[noreturn, gnu::cold]] void rethrowAt(const UserError& err, const Span& fallback);
   [[noreturn, gnu::cold]] void rethrowAt(const UserError& err, Stmt* s);
   [[noreturn, gnu::cold]] void outOfMemoryAt(Stmt* s);
 

@@ -5,8 +5,12 @@
 
 namespace tessel::interp {
 
+void Engine::rethrowAt(const UserError& err, const Span& fallback) {
+  throw ScriptError(err.kind(), err.what(), site_ ? *site_ : fallback);
+}
+
 void Engine::rethrowAt(const UserError& err, Stmt* s) {
-  throw ScriptError(err.kind(), err.what(), site_ ? *site_ : statementSpan(s));
+  rethrowAt(err, statementSpan(s));
 }
 
 void Engine::outOfMemoryAt(Stmt* s) {
@@ -33,7 +37,7 @@ Value Engine::whereClause(FunctionObj& fn, size_t i, Frame& f) {
     throw;
   } catch (const UserError& err) {
     // A where-clause is checked as a statement of the call would be.
-    throw ScriptError(err.kind(), err.what(), site_ ? *site_ : w.src->span);
+    rethrowAt(err, w.src->span);
   }
 }
 

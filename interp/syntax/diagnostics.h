@@ -27,19 +27,6 @@ class ScriptError : public UserError {
 
 [[noreturn]] void raise(ErrorKind kind, std::string message, Span span);
 
-/// Runs `body`, turning a UserError from the layers below (a native, the shape engine) into a
-/// ScriptError at `span`; a ScriptError already has its span and passes through.
-template <class F>
-auto atSpan(const Span& span, F&& body) -> decltype(body()) {
-  try {
-    return body();
-  } catch (const ScriptError&) {
-    throw;
-  } catch (const UserError& err) {
-    throw ScriptError(err.kind(), err.what(), span);
-  }
-}
-
 /// Renders an error for a terminal; `color` adds ANSI highlighting.
 std::string formatDiagnostic(const ScriptError& error, const SourceRegistry& sources,
                              bool color = false);
