@@ -130,7 +130,10 @@ trailer
   | DOT NAME                                                        # attrTrailer
   ;
 args : arg (COMMA arg)* COMMA? ;
-arg : (NAME ASSIGN)? expr ;
+// `sum(x * x for x in xs)`: an argument may be a comprehension without brackets (a list).
+arg : (NAME ASSIGN)? expr compFor* ;
+// The clauses of a comprehension: `for t in xs if c`, one or more, left to right.
+compFor : FOR target IN orExpr (IF orExpr)* ;
 subscript
   : ELLIPSIS                                                        # ellipsisSub
   | lo=expr? COLON hi=expr? (COLON step=expr?)?                     # sliceSub
@@ -146,7 +149,9 @@ primary
   | NONE                                                            # noneLit
   | (NAME | WHERE)                                                  # nameRef
   | LPAREN (expr (COMMA expr)* COMMA?)? RPAREN                       # parenOrTuple
+  | LBRACK expr compFor+ RBRACK                                     # listComp
   | LBRACK (expr (COMMA expr)* COMMA?)? RBRACK                      # listLit
+  | LBRACE sep* expr COLON expr compFor+ sep* RBRACE                # dictComp
   | LBRACE sep* (dictEntry (COMMA sep* dictEntry)* COMMA?)? sep* RBRACE  # dictLit
   | FN LPAREN params? RPAREN NEWLINE* block                         # lambdaExpr
   ;

@@ -164,6 +164,17 @@ class SlotReads {
         return expr(static_cast<Attr*>(e)->object);
       case ExprKind::Lambda:
         return captures(*static_cast<Lambda*>(e)->proto);
+      case ExprKind::Comprehension: {
+        // Its targets are its own slots, bound before they are read (resolver.cpp).
+        auto* c = static_cast<Comprehension*>(e);
+        for (const CompClause& clause : c->clauses) {
+          expr(clause.iterable);
+          pattern(clause.target, true);
+          exprs(clause.conds);
+        }
+        expr(c->elem);
+        return expr(c->value);
+      }
       default:
         return;  // literals
     }

@@ -3,6 +3,7 @@
 // closures.
 #include "interp/natives/attributes.h"
 #include "interp/eval/engine.h"
+#include "interp/eval/iteration.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
 #include "interp/tensors/tensor_bridge.h"
@@ -136,7 +137,7 @@ Flow Engine::forEach(For* s, Value iterable, const CBlock& code, Frame& f) {
   Pattern* target = s->target;
   bool toSlot = !target->isSeq && target->ref.kind == VarRef::Kind::Local;
   const Span& span = s->span;
-  auto body = [&](Value item) -> Flow {
+  return eachItem(iterable, s->iterable->span, [&](Value item) -> Flow {
     checkInterrupt(span);
     countStep(span);  // an iteration is a step even when its body is empty
     if (toSlot)
@@ -144,57 +145,7 @@ Flow Engine::forEach(For* s, Value iterable, const CBlock& code, Frame& f) {
     else
       bind(target, std::move(item), f);
     return runCode(code, f);
-  };
-  switch (iterable.type()) {
-    case Type::Range: {
-      auto* r = iterable.as<RangeObj>();
-      int64_t n = r->size();
-      for (int64_t i = 0, v = r->start; i < n; ++i, v += r->step) {
-        Flow flow = body(Value::integer(v));
-        if (flow == Flow::Break) break;
-        if (flow == Flow::Return) return flow;
-      }
-      return Flow::Normal;
-    }
-    case Type::List: {
-      // Index-based so that appending inside the loop is seen, as in Python.
-      auto* l = iterable.as<ListObj>();
-      for (size_t i = 0; i < l->items.size(); ++i) {
-        Flow flow = body(l->items[i]);
-        if (flow == Flow::Break) break;
-        if (flow == Flow::Return) return flow;
-      }
-      return Flow::Normal;
-    }
-    default:
-      break;
-  }
-  std::vector<Value> items;
-  switch (iterable.type()) {
-    case Type::Tuple:
-      items = iterable.as<TupleObj>()->items;
-      break;
-    case Type::Dict:
-      for (auto& [k, v] : iterable.as<DictObj>()->entries) items.push_back(makeStr(k));
-      break;
-    case Type::Str:
-      for (auto& ch : utf8Chars(iterable.as<StrObj>()->str)) items.push_back(makeStr(ch));
-      break;
-    case Type::Tensor:
-    case Type::Shape:
-      at(s->iterable->span);
-      items = iterateTensorLike(iterable);
-      break;
-    default:
-      raise(ErrorKind::TypeError,
-            "'" + std::string(typeName(iterable.type())) + "' is not iterable", s->iterable->span);
-  }
-  for (Value& item : items) {
-    Flow flow = body(std::move(item));
-    if (flow == Flow::Break) break;
-    if (flow == Flow::Return) return flow;
-  }
-  return Flow::Normal;
+  });
 }
 
 Value Engine::makeClosure(FnProto* proto, std::span<const CExpr* const> defaults, Frame& f) {

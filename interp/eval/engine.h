@@ -118,6 +118,9 @@ class Engine final : public Evaluator {
   Value augmented(Assign* s, const Value& old, Value rhs);
   /// A for loop over `iterable` whose body is `body`.
   Flow forEach(For* s, Value iterable, const CBlock& body, Frame& f);
+  /// `body(item)` for each item of any iterable (iteration.h).
+  template <class Body>
+  Flow eachItem(const Value& iterable, const Span& iterableSpan, Body&& body);
   /// A fn value for `proto` made in frame f, with its parameters' default values.
   Value makeClosure(FnProto* proto, std::span<const CExpr* const> defaults, Frame& f);
   /// The truth of a value as a branch condition, errors at `e`.

@@ -1,6 +1,8 @@
-// Literals in closure code: constants, tuple, list and dict displays, and lambdas.
+// Literals in closure code: constants, tuple, list and dict displays, comprehensions, and
+// lambdas.
 #include <unordered_set>
 
+#include "interp/eval/iteration.h"
 #include "interp/eval/operands.h"
 
 namespace tessel::interp {
@@ -75,7 +77,66 @@ Value runLambda(const CExpr& self, Frame& f, Engine& ev) {
   return ev.makeClosure(static_cast<Lambda*>(self.src)->proto, l.defaults, f);
 }
 
+// `[elem for t in xs if c ...]`, `{k: v for ...}`: the clauses nest left to right, like the
+// for loops and ifs they stand for; each item is a step, as a loop iteration is.
+struct CComprehension : CExpr {
+  CComprehension(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  struct Clause {
+    const CompClause* src;
+    const CExpr* iterable;
+    std::vector<const CExpr*> conds;
+  };
+  const CExpr* elem = nullptr;
+  const CExpr* value = nullptr;  // a dict's
+  std::vector<Clause> clauses;
+};
+void runClauses(const CComprehension& c, size_t i, Frame& f, Engine& ev, std::vector<Value>* list,
+                DictObj* dict) {
+  if (i == c.clauses.size()) {
+    Value k = c.elem->run(*c.elem, f, ev);
+    if (list) return list->push_back(std::move(k));
+    if (!k.is(Type::Str))
+      raise(ErrorKind::TypeError,
+            "dict keys must be str, not '" + std::string(typeName(k.type())) + "'",
+            c.elem->src->span);
+    dict->set(k.as<StrObj>()->str, c.value->run(*c.value, f, ev));
+    return;
+  }
+  const CComprehension::Clause& clause = c.clauses[i];
+  Value items = clause.iterable->run(*clause.iterable, f, ev);
+  ev.eachItem(items, clause.src->iterable->span, [&](Value item) {
+    ev.countLoopStep(clause.src->span);
+    ev.bind(clause.src->target, std::move(item), f);
+    for (const CExpr* cond : clause.conds)
+      if (!cond->test(*cond, f, ev)) return Flow::Normal;
+    runClauses(c, i + 1, f, ev, list, dict);
+    return Flow::Normal;
+  });
+}
+Value runListComprehension(const CExpr& self, Frame& f, Engine& ev) {
+  std::vector<Value> items;
+  runClauses(static_cast<const CComprehension&>(self), 0, f, ev, &items, nullptr);
+  return makeList(std::move(items));
+}
+Value runDictComprehension(const CExpr& self, Frame& f, Engine& ev) {
+  Ref<DictObj> out = make<DictObj>();
+  runClauses(static_cast<const CComprehension&>(self), 0, f, ev, nullptr, out.get());
+  return out.value();
+}
+
 }  // namespace
+
+CExpr* ClosureCompiler::compileComprehension(Comprehension* e) {
+  auto* n = node<CComprehension>(e, e->value ? runDictComprehension : runListComprehension);
+  n->elem = expr(e->elem);
+  if (e->value) n->value = expr(e->value);
+  for (const CompClause& k : e->clauses) {
+    CComprehension::Clause clause{&k, expr(k.iterable), {}};
+    for (Expr* c : k.conds) clause.conds.push_back(expr(c));
+    n->clauses.push_back(std::move(clause));
+  }
+  return n;
+}
 
 CExpr* ClosureCompiler::compileIntLit(IntLit* e) {
   return node<CConst>(e, Value::integer(e->value));

@@ -41,7 +41,8 @@ struct ClosureCodeDeleter {
   X(Call)                    \
   X(Index)                   \
   X(Attr)                    \
-  X(Lambda)
+  X(Lambda)                  \
+  X(Comprehension)
 
 #define TESSEL_STMT_KINDS(X) \
   X(Let)                     \
@@ -261,6 +262,22 @@ struct FnProto {
   /// call may go straight to the compiled body (Engine::callPlain), or -1 when none may.
   /// One field, so that a call site tests it with one compare.
   int64_t plainArity = -1;
+};
+struct Pattern;
+/// One `for t in xs if c ...` clause of a comprehension.
+struct CompClause {
+  Span span;
+  Pattern* target;
+  Expr* iterable;
+  std::vector<Expr*> conds;  // all must hold for the item to count
+};
+/// `[elem for ...]` (a list; also a bare comprehension as a call's argument) and `{key: value
+/// for ...}` (a dict). Its targets are local to it, as in Python 3.
+struct Comprehension : Expr {
+  explicit Comprehension(Span s) : Expr(s, ExprKind::Comprehension) {}
+  Expr* elem = nullptr;   // a list's element, a dict's key
+  Expr* value = nullptr;  // a dict's value; null for a list
+  std::vector<CompClause> clauses;
 };
 struct Lambda : Expr {
   Lambda(Span s, FnProto* p) : Expr(s, ExprKind::Lambda), proto(p) {}

@@ -356,6 +356,14 @@ class AstBuilder {
       } else if (!node->kwNames.empty()) {
         raise(ErrorKind::SyntaxError, "positional argument follows keyword argument", span(a));
       }
+      if (!a->compFor().empty()) {  // `sum(x * x for x in xs)`
+        if (a->NAME() || c->args()->arg().size() != 1)
+          raise(ErrorKind::SyntaxError,
+                "a comprehension argument must be the only argument (put it in brackets)",
+                span(a));
+        node->args.push_back(comprehension(span(a), a->expr(), nullptr, a->compFor()));
+        continue;
+      }
       node->args.push_back(expr(a->expr()));
     }
     return node;
@@ -402,6 +410,10 @@ class AstBuilder {
       for (auto* e : c->expr()) elems.push_back(expr(e));
       return arena_.make<TupleLit>(s, std::move(elems));
     }
+    if (auto* c = dynamic_cast<P::ListCompContext*>(ctx))
+      return comprehension(s, c->expr(), nullptr, c->compFor());
+    if (auto* c = dynamic_cast<P::DictCompContext*>(ctx))
+      return comprehension(s, c->expr(0), c->expr(1), c->compFor());
     if (auto* c = dynamic_cast<P::ListLitContext*>(ctx)) {
       std::vector<Expr*> elems;
       for (auto* e : c->expr()) elems.push_back(expr(e));
@@ -422,6 +434,21 @@ class AstBuilder {
     if (c->params()) params(c->params(), proto);
     proto->body = block(c->block());
     return arena_.make<Lambda>(s, proto);
+  }
+
+  // '[' expr compFor+ ']', '{' expr ':' expr compFor+ '}', and a bare comprehension argument;
+  // compFor : FOR target IN orExpr (IF orExpr)*
+  Expr* comprehension(Span s, P::ExprContext* elem, P::ExprContext* value,
+                      const std::vector<P::CompForContext*>& clauses) {
+    auto* c = arena_.make<Comprehension>(s);
+    c->elem = expr(elem);
+    if (value) c->value = expr(value);
+    for (auto* k : clauses) {
+      CompClause clause{span(k), target(k->target()), orExpr(k->orExpr(0)), {}};
+      for (size_t i = 1; i < k->orExpr().size(); ++i) clause.conds.push_back(orExpr(k->orExpr(i)));
+      c->clauses.push_back(std::move(clause));
+    }
+    return c;
   }
 
   int64_t parseInt(Token* t, bool negate = false) {

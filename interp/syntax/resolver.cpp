@@ -335,6 +335,21 @@ class Resolver {
       case ExprKind::Lambda:
         function(static_cast<Lambda*>(e)->proto);
         break;
+      case ExprKind::Comprehension: {
+        // Each clause's targets are local to the comprehension (Python 3); a clause's iterable
+        // and conditions see the targets of the clauses before it.
+        auto* c = static_cast<Comprehension*>(e);
+        for (CompClause& clause : c->clauses) {
+          expr(clause.iterable);
+          current_->blocks.emplace_back();
+          pattern(clause.target);
+          for (Expr* cond : clause.conds) expr(cond);
+        }
+        expr(c->elem);
+        if (c->value) expr(c->value);
+        for (size_t i = 0; i < c->clauses.size(); ++i) current_->blocks.pop_back();
+        break;
+      }
     }
   }
 
