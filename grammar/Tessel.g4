@@ -79,6 +79,7 @@ simpleStmt
   | CONTINUE                                                        # continueStmt
   | RETURN expr?                                                    # returnStmt
   | ASSERT expr (COMMA expr)?                                       # assertStmt
+  | RAISE expr?                                                     # raiseStmt
   | IMPORT (NAME | STRING) (AS NAME)?                               # importStmt
   | expr (assignOp expr)?                                           # exprStmt
   ;
@@ -89,12 +90,16 @@ compoundStmt
   | IF expr block elifClause* elseClause?                           # ifStmt
   | WHILE expr block                                                # whileStmt
   | FOR target IN expr block                                        # forStmt
+  | TRY block exceptClause* finallyClause?                          # tryStmt
   ;
 
 assignOp : ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN ;
 decorator : AT expr NEWLINE+ ;
 elifClause : NEWLINE* ELIF expr block ;
 elseClause : NEWLINE* ELSE block ;
+// `except`, `except ShapeError`, `except ShapeError as e` (language.md, "Errors you can catch").
+exceptClause : NEWLINE* EXCEPT (NAME (AS NAME)?)? block ;
+finallyClause : NEWLINE* FINALLY block ;
 
 // target: what let and for bind: a name or a (nested) tuple/list pattern.
 target
@@ -162,6 +167,7 @@ LET : 'let' ; FN : 'fn' ; RETURN : 'return' ; IF : 'if' ; ELIF : 'elif' ; ELSE :
 WHILE : 'while' ; FOR : 'for' ; IN : 'in' ; BREAK : 'break' ; CONTINUE : 'continue' ;
 AND : 'and' ; OR : 'or' ; NOT : 'not' ; TRUE : 'true' ; FALSE : 'false' ; NONE : 'none' ;
 IMPORT : 'import' ; AS : 'as' ; ASSERT : 'assert' ; WHERE : 'where' ;
+TRY : 'try' ; EXCEPT : 'except' ; FINALLY : 'finally' ; RAISE : 'raise' ;
 
 LPAREN : '(' { openBracket('('); } ;
 RPAREN : ')' { closeBracket(); } ;

@@ -86,6 +86,17 @@ class SlotReads {
       case StmtKind::Import:
         write(static_cast<Import*>(s)->ref, top);
         return;
+      case StmtKind::Try: {
+        auto* n = static_cast<Try*>(s);
+        block(n->body);
+        for (const Try::Handler& h : n->handlers) {
+          if (h.name) pattern(h.name, false);
+          block(h.body);
+        }
+        return block(n->finally);
+      }
+      case StmtKind::Raise:
+        return expr(static_cast<Raise*>(s)->value);
       case StmtKind::Break:
       case StmtKind::Continue:
         return;

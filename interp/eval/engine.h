@@ -131,6 +131,10 @@ class Engine final : public Evaluator {
     return truthy(v);
   }
 
+  /// The errors being handled by the `except` blocks now running, innermost last (what a bare
+  /// `raise` raises again).
+  std::vector<Value> handling;
+
   // Steps and limits.
   void countLoopStep(const Span& span) {
     checkInterrupt(span);

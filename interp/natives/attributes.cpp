@@ -3,6 +3,7 @@
 
 #include "interp/natives/attributes.h"
 #include "interp/interpreter.h"
+#include "interp/natives/errors.h"
 #include "interp/natives/native_args.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
@@ -234,6 +235,10 @@ Value getAttribute(Interpreter& interp, const Value& object, const std::string& 
   if (object.is(Type::Tensor) || object.is(Type::Shape)) {
     Value v;
     if (tensorProperty(object, name, v)) return v;
+  }
+  if (object.is(Type::Error)) {
+    Value v;
+    if (errorAttribute(interp, object, name, v)) return v;
   }
   if (NativeFn fn = findMethod(object.type(), name))
     return Value::object(new BuiltinObj(name, fn, object));

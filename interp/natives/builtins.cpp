@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "interp/eval/evaluator.h"
+#include "interp/natives/errors.h"
 #include "interp/interpreter.h"
 #include "interp/natives/native_args.h"
 #include "interp/values/operators.h"
@@ -415,6 +416,7 @@ void registerCoreBuiltins(ModuleObj& prelude) {
       {"exit", builtinExit},
   };
   for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);
+  registerErrorKinds(prelude);
 }
 
 }  // namespace tessel::interp

@@ -11,6 +11,7 @@
 
 #include "interp/syntax/source.h"
 #include "interp/values/value.h"
+#include "shapes/user_error.h"
 
 namespace tessel::interp {
 
@@ -56,7 +57,9 @@ struct ClosureCodeDeleter {
   X(Continue)                \
   X(Return)                  \
   X(Assert)                  \
-  X(Import)
+  X(Import)                  \
+  X(Try)                     \
+  X(Raise)
 
 enum class ExprKind : uint8_t {
 #define TESSEL_X(k) k,
@@ -332,6 +335,27 @@ struct For : Stmt {
   Pattern* target;
   Expr* iterable;
   Block body;
+};
+/// `try { } except Kind as e { } except { } finally { }` (language.md, "Errors you can catch").
+struct Try : Stmt {
+  explicit Try(Span s) : Stmt(s, StmtKind::Try) {}
+  struct Handler {
+    Span span;
+    bool any = true;             // a bare `except`
+    ErrorKind kind{};            // else the kind it catches
+    Pattern* name = nullptr;     // `as e`, or null
+    Block body;
+  };
+  Block body;
+  std::vector<Handler> handlers;
+  bool hasFinally = false;
+  Block finally;
+};
+/// `raise error` (an error value: `raise ValueError("...")`), or `raise` alone inside an
+/// `except`, which raises the error being handled again.
+struct Raise : Stmt {
+  Raise(Span s, Expr* v) : Stmt(s, StmtKind::Raise), value(v) {}
+  Expr* value;  // null: re-raise
 };
 struct Break : Stmt {
   explicit Break(Span s) : Stmt(s, StmtKind::Break) {}

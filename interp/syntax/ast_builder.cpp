@@ -93,9 +93,54 @@ class AstBuilder {
       return arena_.make<Assert>(s, expr(es[0]), es.size() > 1 ? expr(es[1]) : nullptr);
     }
     if (auto* c = dynamic_cast<P::ImportStmtContext*>(ctx)) return importStmt(c, s);
+    if (auto* c = dynamic_cast<P::TryStmtContext*>(ctx)) return tryStmt(c, s);
+    if (auto* c = dynamic_cast<P::RaiseStmtContext*>(ctx))
+      return arena_.make<Raise>(s, c->expr() ? expr(c->expr()) : nullptr);
     auto* c = dynamic_cast<P::ExprStmtContext*>(ctx);
     if (c->assignOp()) return assignStmt(c, s);
     return arena_.make<ExprStmt>(s, expr(c->expr(0)));
+  }
+
+  // TRY block exceptClause* finallyClause?
+  // exceptClause : NEWLINE* EXCEPT (NAME (AS NAME)?)? block
+  Stmt* tryStmt(P::TryStmtContext* c, Span s) {
+    Try* node = arena_.make<Try>(s);
+    node->body = block(c->block());
+    for (auto* e : c->exceptClause()) {
+      Try::Handler h;
+      h.span = span(e);
+      auto names = e->NAME();
+      if (!names.empty()) {
+        h.any = false;
+        h.kind = errorKindNamed(names[0]->getText(), spanOf(names[0]->getSymbol(), names[0]->getSymbol()));
+      }
+      if (names.size() > 1) {
+        h.name = arena_.make<Pattern>();
+        h.name->span = spanOf(names[1]->getSymbol(), names[1]->getSymbol());
+        h.name->name = names[1]->getText();
+      }
+      h.body = block(e->block());
+      node->handlers.push_back(std::move(h));
+    }
+    if (auto* f = c->finallyClause()) {
+      node->hasFinally = true;
+      node->finally = block(f->block());
+    }
+    if (node->handlers.empty() && !node->hasFinally)
+      raise(ErrorKind::SyntaxError, "'try' needs an 'except' or a 'finally'", s);
+    return node;
+  }
+
+  // The kind an `except` names; an unknown name is a SyntaxError that lists the kinds.
+  static ErrorKind errorKindNamed(const std::string& name, Span at) {
+    std::string known;
+#define TESSEL_X(k)                               \
+  if (name == #k) return ErrorKind::k;            \
+  known += std::string(known.empty() ? "" : ", ") + #k;
+    TESSEL_ERROR_KINDS(TESSEL_X)
+#undef TESSEL_X
+    raise(ErrorKind::SyntaxError, "unknown error kind '" + name + "' (the kinds: " + known + ")",
+          at);
   }
 
   // IMPORT (NAME | STRING) (AS NAME)?

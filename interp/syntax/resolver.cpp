@@ -237,6 +237,21 @@ class Resolver {
       case StmtKind::Return:
         if (auto* v = static_cast<Return*>(s)->value) expr(v);
         break;
+      case StmtKind::Try: {
+        auto* n = static_cast<Try*>(s);
+        block(n->body);
+        for (Try::Handler& h : n->handlers) {
+          current_->blocks.emplace_back();  // `as e` is the handler's own
+          if (h.name) pattern(h.name);
+          block(h.body);
+          current_->blocks.pop_back();
+        }
+        if (n->hasFinally) block(n->finally);
+        break;
+      }
+      case StmtKind::Raise:
+        if (auto* v = static_cast<Raise*>(s)->value) expr(v);
+        break;
       case StmtKind::Assert: {
         auto* n = static_cast<Assert*>(s);
         expr(n->cond);

@@ -9,6 +9,7 @@
 
 #include "interp/values/dict_entries.h"
 #include "interp/values/dict_keys.h"
+#include "interp/syntax/diagnostics.h"
 #include "interp/syntax/source.h"
 #include "interp/values/trace_context.h"
 #include "interp/values/value.h"
@@ -151,5 +152,15 @@ inline Value makeList(std::vector<Value> v = {}) {
 inline Value makeTuple(std::vector<Value> v) {
   return Value::object(new TupleObj(std::move(v)));
 }
+
+/// An error as a value (language.md, "Errors you can catch"): what `except ... as e` binds,
+/// what `ValueError("...")` makes and `raise` throws. It keeps the ScriptError itself, so a
+/// re-raised error keeps its place and its calls.
+struct ErrorObj : Object {
+  explicit ErrorObj(ScriptError e, bool wasRaised = false)
+      : Object(Type::Error), error(std::move(e)), raised(wasRaised) {}
+  ScriptError error;
+  bool raised;  // caught by an `except`: raising it again keeps its span and calls
+};
 
 }  // namespace tessel::interp

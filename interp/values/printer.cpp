@@ -182,6 +182,11 @@ void appendRepr(std::string& out, const Value& v, int depth) {
     case Type::Compiled:
       out += "<frame>";
       break;
+    case Type::Error: {
+      const ScriptError& e = v.as<ErrorObj>()->error;
+      out += std::string(errorKindName(e.kind())) + "(" + quoteString(e.what()) + ")";
+      break;
+    }
     case Type::Module:
       out += "<module " + v.as<ModuleObj>()->name + ">";
       break;
@@ -219,6 +224,7 @@ std::string repr(const Value& v) {
 
 std::string str(const Value& v) {
   if (v.is(Type::Str)) return v.as<StrObj>()->str;
+  if (v.is(Type::Error)) return v.as<ErrorObj>()->error.what();  // its message, as in Python
   return repr(v);
 }
 

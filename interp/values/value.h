@@ -29,7 +29,8 @@ namespace tessel::interp {
   X(Cell, "cell")             \
   X(SymInt, "int")            \
   X(SymBool, "bool")          \
-  X(Compiled, "compiled")
+  X(Compiled, "compiled")     \
+  X(Error, "error")
 
 enum class Type : uint8_t {
 #define TESSEL_X(t, name) t,
