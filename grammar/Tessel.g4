@@ -149,6 +149,7 @@ primary
   : INT                                                             # intLit
   | FLOAT                                                           # floatLit
   | STRING                                                          # strLit
+  | FSTRING                                                         # fstringLit
   | TRUE                                                            # trueLit
   | FALSE                                                           # falseLit
   | NONE                                                            # noneLit
@@ -197,6 +198,11 @@ fragment EXPONENT : [eE] [+-]? [0-9]+ ;
 STRING
   : '"' ( '\\' . | ~["\\\r\n] )* '"'
   | '\'' ( '\\' . | ~['\\\r\n] )* '\''
+  ;
+// f"loss {loss:.4f}": one token; its fields are parsed by the AST builder (string_literals.h).
+FSTRING
+  : 'f"' ( '\\' . | ~["\\\r\n] )* '"'
+  | 'f\'' ( '\\' . | ~['\\\r\n] )* '\''
   ;
 NAME : [A-Za-z_] [A-Za-z0-9_]* ;
 

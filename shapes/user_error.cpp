@@ -25,6 +25,14 @@ std::optional<ErrorKind> errorKindFromName(std::string_view name) {
   return std::nullopt;
 }
 
+std::string errorKindNames() {
+  std::string out;
+#define TESSEL_X(k) out += std::string(out.empty() ? "" : ", ") + #k;
+  TESSEL_ERROR_KINDS(TESSEL_X)
+#undef TESSEL_X
+  return out;
+}
+
 void throwUserError(ErrorKind kind, std::string message) {
   throw UserError(kind, std::move(message));
 }

@@ -39,6 +39,8 @@ enum class ErrorKind : uint8_t {
 
 /// The name users see ("ShapeError").
 std::string_view errorKindName(ErrorKind kind);
+/// Every kind's name, comma-separated, in the order of TESSEL_ERROR_KINDS.
+std::string errorKindNames();
 /// The kind of that name, or nullopt.
 std::optional<ErrorKind> errorKindFromName(std::string_view name);
 

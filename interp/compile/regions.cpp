@@ -175,6 +175,9 @@ class SlotReads {
         return expr(static_cast<Attr*>(e)->object);
       case ExprKind::Lambda:
         return captures(*static_cast<Lambda*>(e)->proto);
+      case ExprKind::FString:
+        for (const FString::Part& part : static_cast<FString*>(e)->parts) expr(part.value);
+        return;
       case ExprKind::Comprehension: {
         // Its targets are its own slots, bound before they are read (resolver.cpp).
         auto* c = static_cast<Comprehension*>(e);

@@ -4,6 +4,8 @@
 
 #include "interp/eval/iteration.h"
 #include "interp/eval/operands.h"
+#include "interp/values/format.h"
+#include "interp/values/printer.h"
 
 namespace tessel::interp {
 namespace {
@@ -66,6 +68,30 @@ std::vector<const std::string*> recordKeysOf(DictLit* d) {
   return keys;
 }
 
+
+// `f"..."`: the pieces in order, each field formatted by its spec (values/format.h), errors at
+// the field's expression.
+struct CFString : CExpr {
+  CFString(Expr* e, Run r) : CExpr(e, r, testValue) {}
+  std::vector<const CExpr*> values;  // per part, null for literal text
+};
+Value runFString(const CExpr& self, Frame& f, Engine& ev) {
+  auto& n = static_cast<const CFString&>(self);
+  const auto& parts = static_cast<FString*>(self.src)->parts;
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const FString::Part& part = parts[i];
+    if (!n.values[i]) {
+      out += part.literal;
+      continue;
+    }
+    Value v = n.values[i]->run(*n.values[i], f, ev);
+    ev.at(n.values[i]->src->span);
+    if (part.conversion) v = makeStr(part.conversion == 'r' ? repr(v) : str(v));
+    out += formatValue(v, part.spec);
+  }
+  return makeStr(std::move(out));
+}
 
 // `fn (x) => ...`: a closure over the running frame, its defaults evaluated now.
 struct CLambda : CExpr {
@@ -179,6 +205,12 @@ std::vector<const CExpr*> defaultsOf(ClosureCompiler& cc, FnProto& proto) {
   std::vector<const CExpr*> out;
   for (auto& p : proto.params) out.push_back(p.defaultValue ? cc.expr(p.defaultValue) : nullptr);
   return out;
+}
+
+CExpr* ClosureCompiler::compileFString(FString* e) {
+  auto* n = node<CFString>(e, runFString);
+  for (FString::Part& part : e->parts) n->values.push_back(part.value ? expr(part.value) : nullptr);
+  return n;
 }
 
 CExpr* ClosureCompiler::compileLambda(Lambda* e) {

@@ -4,6 +4,7 @@
 #include "interp/natives/attributes.h"
 #include "interp/interpreter.h"
 #include "interp/natives/errors.h"
+#include "interp/values/format.h"
 #include "interp/natives/native_args.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
@@ -154,6 +155,10 @@ Value strJoin(Interpreter&, CallArgs& a) {
   }
   return makeStr(std::move(out));
 }
+// `"{} {name:>5}".format(x, name = y)` (values/format.h).
+Value strFormat(Interpreter&, CallArgs& a) {
+  return makeStr(formatTemplate(self_str(a), a.positional, a.kwNames, a.kwValues));
+}
 Value strUpper(Interpreter&, CallArgs& a) {
   ArgBinder b("upper", a, {}, 0);
   std::string s = self_str(a);
@@ -214,7 +219,7 @@ const MethodEntry kMethods[] = {
     {Type::Str, "join", strJoin},         {Type::Str, "upper", strUpper},
     {Type::Str, "lower", strLower},       {Type::Str, "startswith", strStartswith},
     {Type::Str, "endswith", strEndswith}, {Type::Str, "strip", strStrip},
-    {Type::Str, "replace", strReplace},
+    {Type::Str, "replace", strReplace},   {Type::Str, "format", strFormat},
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "interp/eval/evaluator.h"
 #include "interp/natives/errors.h"
+#include "interp/values/format.h"
 #include "interp/interpreter.h"
 #include "interp/natives/native_args.h"
 #include "interp/values/operators.h"
@@ -383,6 +384,17 @@ Value builtinExit(Interpreter&, CallArgs& a) {
   throw ExitRequest{static_cast<int>(b.intOr(0, 0))};
 }
 
+// format(value, spec = ""): the value as an f-string field with that spec shows it.
+Value builtinFormat(Interpreter&, CallArgs& a) {
+  ArgBinder b("format", a, {"value", "spec"}, 1);
+  return makeStr(formatValue(b.at(0), b.has(1) ? b.toStr(1) : ""));
+}
+
+Value builtinRepr(Interpreter&, CallArgs& a) {
+  ArgBinder b("repr", a, {"value"}, 1);
+  return makeStr(repr(b.at(0)));
+}
+
 }  // namespace
 
 void defineNative(ModuleObj& module, const char* name, NativeFn fn) {
@@ -414,6 +426,8 @@ void registerCoreBuiltins(ModuleObj& prelude) {
       {"now_ms", builtinNowMs},
       {"env", builtinEnv},
       {"exit", builtinExit},
+      {"format", builtinFormat},
+      {"repr", builtinRepr},
   };
   for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);
   registerErrorKinds(prelude);

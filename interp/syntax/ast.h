@@ -43,7 +43,8 @@ struct ClosureCodeDeleter {
   X(Index)                   \
   X(Attr)                    \
   X(Lambda)                  \
-  X(Comprehension)
+  X(Comprehension)           \
+  X(FString)
 
 #define TESSEL_STMT_KINDS(X) \
   X(Let)                     \
@@ -265,6 +266,17 @@ struct FnProto {
   /// call may go straight to the compiled body (Engine::callPlain), or -1 when none may.
   /// One field, so that a call site tests it with one compare.
   int64_t plainArity = -1;
+};
+/// `f"step {i:>5d} loss {loss:.4f}"`: literal text and formatted fields, in order.
+struct FString : Expr {
+  explicit FString(Span s) : Expr(s, ExprKind::FString) {}
+  struct Part {
+    std::string literal;     // when value is null
+    Expr* value = nullptr;   // a field's expression
+    char conversion = 0;     // 'r' (repr), 's' (str) or 0
+    std::string spec;        // the format spec (values/format.h)
+  };
+  std::vector<Part> parts;
 };
 struct Pattern;
 /// One `for t in xs if c ...` clause of a comprehension.

@@ -7,9 +7,11 @@
 #include <cmath>
 #include <limits>
 
+#include "TesselLexer.h"
 #include "TesselParser.h"
 #include "interp/syntax/diagnostics.h"
 #include "interp/syntax/stack_guard.h"
+#include "interp/syntax/string_literals.h"
 
 namespace tessel::interp {
 namespace {
@@ -133,14 +135,9 @@ class AstBuilder {
 
   // The kind an `except` names; an unknown name is a SyntaxError that lists the kinds.
   static ErrorKind errorKindNamed(const std::string& name, Span at) {
-    std::string known;
-#define TESSEL_X(k)                               \
-  if (name == #k) return ErrorKind::k;            \
-  known += std::string(known.empty() ? "" : ", ") + #k;
-    TESSEL_ERROR_KINDS(TESSEL_X)
-#undef TESSEL_X
-    raise(ErrorKind::SyntaxError, "unknown error kind '" + name + "' (the kinds: " + known + ")",
-          at);
+    if (auto kind = errorKindFromName(name)) return *kind;
+    raise(ErrorKind::SyntaxError,
+          "unknown error kind '" + name + "' (the kinds: " + errorKindNames() + ")", at);
   }
 
   // IMPORT (NAME | STRING) (AS NAME)?
@@ -443,6 +440,7 @@ class AstBuilder {
       return arena_.make<FloatLit>(s, parseFloat(c->FLOAT()->getSymbol()));
     if (auto* c = dynamic_cast<P::StrLitContext*>(ctx))
       return arena_.make<StrLit>(s, unquote(c->STRING()->getSymbol()));
+    if (auto* c = dynamic_cast<P::FstringLitContext*>(ctx)) return fstring(c->FSTRING()->getSymbol());
     if (dynamic_cast<P::TrueLitContext*>(ctx)) return arena_.make<BoolLit>(s, true);
     if (dynamic_cast<P::FalseLitContext*>(ctx)) return arena_.make<BoolLit>(s, false);
     if (dynamic_cast<P::NoneLitContext*>(ctx)) return arena_.make<NoneLit>(s);
@@ -528,70 +526,63 @@ class AstBuilder {
   }
 
   // Decodes a string literal's escapes: \n \t \r \0 \\ \" \' \xHH \uXXXX.
-  std::string unquote(Token* t) {
+  // FSTRING: the literal pieces and the fields (Note [f-string fields]), each field's
+  // expression parsed as Tessel at the column where it was written.
+  Expr* fstring(Token* t) {
     std::string raw = t->getText();
-    std::string out;
-    for (size_t i = 1; i + 1 < raw.size(); ++i) {
-      char ch = raw[i];
-      if (ch != '\\') {
-        out += ch;
-        continue;
+    Span at = spanOf(t, t), body = at;
+    body.col += 2;  // after `f"`
+    auto* node = arena_.make<FString>(at);
+    for (FStringPart& p : splitFString(std::string_view(raw).substr(2, raw.size() - 3), body)) {
+      FString::Part part;
+      part.literal = std::move(p.literal);
+      if (p.isField) {
+        part.value = fieldExpr(p.expr, Span{file_, p.line, p.col, p.line,
+                                            p.col + static_cast<uint32_t>(p.expr.size()) - 1});
+        part.conversion = p.conversion;
+        part.spec = std::move(p.spec);
       }
-      char e = raw[++i];
-      switch (e) {
-        case 'n':
-          out += '\n';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case '0':
-          out += '\0';
-          break;
-        case '\\':
-          out += '\\';
-          break;
-        case '"':
-          out += '"';
-          break;
-        case '\'':
-          out += '\'';
-          break;
-        case 'x':
-        case 'u': {
-          size_t digits = e == 'x' ? 2 : 4;
-          uint32_t cp = 0;
-          auto [ptr, ec] = std::from_chars(raw.data() + i + 1, raw.data() + i + 1 + digits, cp, 16);
-          if (ec != std::errc() || ptr != raw.data() + i + 1 + digits ||
-              i + digits >= raw.size() - 1)
-            raise(ErrorKind::SyntaxError, std::string("bad \\") + e + " escape in string",
-                  spanOf(t, t));
-          i += digits;
-          appendUtf8(out, cp);
-          break;
-        }
-        default:  // unknown escapes are kept as written, like Python
-          out += '\\';
-          out += e;
-      }
+      node->parts.push_back(std::move(part));
     }
-    return out;
+    return node;
   }
 
-  static void appendUtf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
+  // One f-string field's expression, lexed from its own text with the positions it has in the
+  // source, so that its errors point into the string.
+  Expr* fieldExpr(const std::string& text, Span at) {
+    struct Refuse : antlr4::BaseErrorListener {
+      explicit Refuse(Span s) : at(s) {}
+      Span at;
+      void syntaxError(antlr4::Recognizer*, Token*, size_t, size_t, const std::string&,
+                       std::exception_ptr) override {
+        raise(ErrorKind::SyntaxError, "f-string: this field is not an expression", at);
+      }
+    } refuse(at);
+    int depth = 0;  // ANTLR's descent recurses per bracket: bound it as the parser does
+    for (char ch : text)
+      if ((depth += ch == '(' || ch == '[' || ch == '{' ? 1 : 0) > 64)
+        raise(ErrorKind::LimitError, "f-string: the field is nested too deeply", at);
+    antlr4::ANTLRInputStream input(text);
+    grammar::TesselLexer lexer(&input);
+    lexer.setLine(at.line);
+    lexer.setCharPositionInLine(at.col - 1);
+    lexer.removeErrorListeners();
+    lexer.addErrorListener(&refuse);
+    antlr4::CommonTokenStream tokens(&lexer);
+    grammar::TesselParser parser(&tokens);
+    parser.removeErrorListeners();
+    parser.addErrorListener(&refuse);
+    P::ExprContext* tree = parser.expr();
+    if (tokens.LA(1) == P::NEWLINE) tokens.consume();  // the lexer's virtual one at the end
+    if (tokens.LA(1) != Token::EOF) refuse.syntaxError(nullptr, nullptr, 0, 0, "", nullptr);
+    return expr(tree);
+  }
+
+  // A string token's text without its quotes (and an f-string's `f`), escapes decoded.
+  std::string unquote(Token* t) {
+    std::string raw = t->getText();
+    size_t start = raw[0] == 'f' ? 2 : 1;
+    return unescape(std::string_view(raw).substr(start, raw.size() - start - 1), spanOf(t, t));
   }
 
  private:

@@ -350,6 +350,10 @@ class Resolver {
       case ExprKind::Lambda:
         function(static_cast<Lambda*>(e)->proto);
         break;
+      case ExprKind::FString:
+        for (FString::Part& part : static_cast<FString*>(e)->parts)
+          if (part.value) expr(part.value);
+        break;
       case ExprKind::Comprehension: {
         // Each clause's targets are local to the comprehension (Python 3); a clause's iterable
         // and conditions see the targets of the clauses before it.
