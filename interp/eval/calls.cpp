@@ -4,6 +4,7 @@
 #include "interp/interpreter.h"
 #include "interp/values/printer.h"
 #include "interp/eval/signature.h"
+#include "interp/syntax/suggest.h"
 
 namespace tessel::interp {
 namespace {
@@ -239,6 +240,14 @@ Value Engine::callAny(const Value& callee, std::span<Value> positional,
   }
 }
 
+namespace {
+std::vector<std::string> paramNames(const FnProto& proto) {
+  std::vector<std::string> names;
+  for (const auto& p : proto.params) names.push_back(p.name);
+  return names;
+}
+}  // namespace
+
 Value Engine::callFunction(FunctionObj* fn, std::span<Value> positional,
                               std::span<const std::string> kwNames, std::span<Value> kwValues,
                               Span site) {
@@ -261,7 +270,9 @@ Value Engine::callFunction(FunctionObj* fn, std::span<Value> positional,
     while (i < nparams && proto->params[i].name != kwNames[k]) ++i;
     if (i == nparams)
       raise(ErrorKind::TypeError,
-            proto->name + "() got an unexpected keyword argument '" + kwNames[k] + "'", site);
+            proto->name + "() got an unexpected keyword argument '" + kwNames[k] + "'" +
+                didYouMean(kwNames[k], paramNames(*proto)),
+            site);
     if (!slots[i].is(Type::Undefined))
       raise(ErrorKind::TypeError,
             proto->name + "() got multiple values for argument '" + kwNames[k] + "'", site);

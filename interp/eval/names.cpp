@@ -2,6 +2,9 @@
 // built-ins a module does not shadow; the traced form reports global reads to the tracer.
 #include "interp/eval/operands.h"
 #include "interp/interpreter.h"
+#include "interp/syntax/suggest.h"
+
+#include <algorithm>
 
 namespace tessel::interp {
 namespace {
@@ -57,11 +60,28 @@ Value runUpvalue(const CExpr& self, Frame& f, Engine&) {
   if (v.is(Type::Undefined)) unassigned(self, "variable");
   return v;
 }
+// The names a misspelt global may have meant: the frame's variables, the module's globals
+// and the built-ins.
+std::vector<std::string> namesInScope(Frame& f, Engine& ev) {
+  std::vector<std::string> names;
+  if (f.closure) {
+    names = f.closure->proto->slotNames;
+    names.insert(names.end(), f.closure->proto->upvalueNames.begin(),
+                 f.closure->proto->upvalueNames.end());
+  }
+  for (const ModuleObj* m : {f.module, &ev.interpreter().prelude()})
+    for (auto& [name, slot] : m->globalIndex)
+      if (!m->globals[slot].is(Type::Undefined)) names.push_back(name);
+  std::sort(names.begin(), names.end());  // the same suggestion whatever the maps' order
+  return names;
+}
 // A global its module does not define (kept out of runGlobal: Note [Frameless fast paths] in
 // operators.cpp).
-[[gnu::noinline]] Value runUndefinedGlobal(const CExpr& self, Frame&, Engine& ev) {
+[[gnu::noinline]] Value runUndefinedGlobal(const CExpr& self, Frame& f, Engine& ev) {
   if (const Value* b = builtinOf(static_cast<const CSlot&>(self), ev)) return *b;
-  raise(ErrorKind::NameError, "name '" + nameOf(self) + "' is not defined", self.src->span);
+  raise(ErrorKind::NameError,
+        "name '" + nameOf(self) + "' is not defined" + didYouMean(nameOf(self), namesInScope(f, ev)),
+        self.src->span);
 }
 Value runGlobal(const CExpr& self, Frame& f, Engine& ev) {
   const Value& v = f.module->globals[static_cast<const CSlot&>(self).slot];

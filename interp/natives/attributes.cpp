@@ -1,11 +1,13 @@
 // Methods of lists, dicts and strings (language.md), and attribute access for every type.
 #include <algorithm>
+#include <cctype>
 
 #include "interp/natives/attributes.h"
 #include "interp/interpreter.h"
 #include "interp/natives/errors.h"
 #include "interp/values/format.h"
 #include "interp/natives/native_args.h"
+#include "interp/syntax/suggest.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
 #include "interp/values/sorting.h"
@@ -179,13 +181,70 @@ Value strEndswith(Interpreter&, CallArgs& a) {
   ArgBinder b("endswith", a, {"suffix"}, 1);
   return Value::boolean(self_str(a).ends_with(b.toStr(0)));
 }
-Value strStrip(Interpreter&, CallArgs& a) {
-  ArgBinder b("strip", a, {}, 0);
+// strip/lstrip/rstrip(chars = whitespace).
+template <bool Left, bool Right>
+Value strStripSides(Interpreter&, CallArgs& a) {
+  ArgBinder b(Left && Right ? "strip" : Left ? "lstrip" : "rstrip", a, {"chars"}, 0);
   const std::string& s = self_str(a);
-  size_t i = s.find_first_not_of(" \t\r\n");
+  std::string chars = b.has(0) && !b.at(0).is(Type::None) ? b.toStr(0) : " \t\r\n\f\v";
+  size_t i = Left ? s.find_first_not_of(chars) : 0;
   if (i == std::string::npos) return makeStr("");
-  size_t j = s.find_last_not_of(" \t\r\n");
+  size_t j = Right ? s.find_last_not_of(chars) : s.size() - 1;
   return makeStr(s.substr(i, j - i + 1));
+}
+// find(sub) (the code-point index, or -1) and count(sub) (non-overlapping).
+Value strFind(Interpreter&, CallArgs& a) {
+  ArgBinder b("find", a, {"sub"}, 1);
+  const std::string& s = self_str(a);
+  size_t at = s.find(b.toStr(0));
+  return Value::integer(at == std::string::npos ? -1
+                                                : static_cast<int64_t>(utf8Chars(s.substr(0, at)).size()));
+}
+Value strCount(Interpreter&, CallArgs& a) {
+  ArgBinder b("count", a, {"sub"}, 1);
+  const std::string& s = self_str(a);
+  const std::string& sub = b.toStr(0);
+  if (sub.empty()) return Value::integer(static_cast<int64_t>(utf8Chars(s).size()) + 1);
+  int64_t n = 0;
+  for (size_t at = s.find(sub); at != std::string::npos; at = s.find(sub, at + sub.size())) ++n;
+  return Value::integer(n);
+}
+// isalpha/isdigit/isspace: ASCII classes, false for the empty string, as in Python.
+template <int (*Class)(int)>
+Value strIs(Interpreter&, CallArgs& a) {
+  ArgBinder b("is...", a, {}, 0);
+  const std::string& s = self_str(a);
+  bool all = !s.empty();
+  for (unsigned char c : s) all = all && Class(c);
+  return Value::boolean(all);
+}
+Value strTitle(Interpreter&, CallArgs& a) {
+  ArgBinder b("title", a, {}, 0);
+  std::string s = self_str(a);
+  bool start = true;
+  for (char& c : s) {
+    auto u = static_cast<unsigned char>(c);
+    c = static_cast<char>(start ? std::toupper(u) : std::tolower(u));
+    start = !std::isalpha(u);
+  }
+  return makeStr(std::move(s));
+}
+// ljust/rjust(width, fill = " ") and zfill(width), counting code points.
+template <char Side>
+Value strJustify(Interpreter&, CallArgs& a) {
+  ArgBinder b(Side == 'l' ? "ljust" : Side == 'r' ? "rjust" : "zfill", a, {"width", "fill"},
+              1);
+  const std::string& s = self_str(a);
+  std::string fill = Side == 'z' ? "0" : b.has(1) ? b.toStr(1) : " ";
+  if (utf8Chars(fill).size() != 1)
+    throwUserError(ErrorKind::TypeError, "the fill character must be exactly one character");
+  int64_t len = static_cast<int64_t>(utf8Chars(s).size());
+  std::string pad;
+  for (int64_t k = len; k < b.toInt(0); ++k) pad += fill;
+  if (Side == 'l') return makeStr(s + pad);
+  if (Side == 'z' && !s.empty() && (s[0] == '-' || s[0] == '+'))
+    return makeStr(s.substr(0, 1) + pad + s.substr(1));
+  return makeStr(pad + s);
 }
 Value strReplace(Interpreter&, CallArgs& a) {
   ArgBinder b("replace", a, {"old", "new"}, 2);
@@ -218,8 +277,16 @@ const MethodEntry kMethods[] = {
     {Type::Dict, "get", dictGet},         {Type::Str, "split", strSplit},
     {Type::Str, "join", strJoin},         {Type::Str, "upper", strUpper},
     {Type::Str, "lower", strLower},       {Type::Str, "startswith", strStartswith},
-    {Type::Str, "endswith", strEndswith}, {Type::Str, "strip", strStrip},
+    {Type::Str, "endswith", strEndswith}, {Type::Str, "strip", strStripSides<true, true>},
     {Type::Str, "replace", strReplace},   {Type::Str, "format", strFormat},
+    {Type::Str, "lstrip", strStripSides<true, false>},
+    {Type::Str, "rstrip", strStripSides<false, true>},
+    {Type::Str, "find", strFind},         {Type::Str, "count", strCount},
+    {Type::Str, "isalpha", strIs<::isalpha>},
+    {Type::Str, "isdigit", strIs<::isdigit>},
+    {Type::Str, "isspace", strIs<::isspace>},
+    {Type::Str, "title", strTitle},       {Type::Str, "ljust", strJustify<'l'>},
+    {Type::Str, "rjust", strJustify<'r'>}, {Type::Str, "zfill", strJustify<'z'>},
 };
 
 }  // namespace
@@ -235,7 +302,12 @@ Value getAttribute(Interpreter& interp, const Value& object, const std::string& 
   if (object.is(Type::Module)) {
     auto* m = object.as<ModuleObj>();
     if (Value* v = m->lookup(name)) return *v;
-    throwUserError(ErrorKind::NameError, "module '" + m->name + "' has no name '" + name + "'");
+    std::vector<std::string> names;
+    for (auto& [n, slot] : m->globalIndex)
+      if (!m->globals[slot].is(Type::Undefined)) names.push_back(n);
+    std::sort(names.begin(), names.end());
+    throwUserError(ErrorKind::NameError, "module '" + m->name + "' has no name '" + name + "'" +
+                                             didYouMean(name, names));
   }
   if (object.is(Type::Tensor) || object.is(Type::Shape)) {
     Value v;
@@ -247,8 +319,12 @@ Value getAttribute(Interpreter& interp, const Value& object, const std::string& 
   }
   if (NativeFn fn = findMethod(object.type(), name))
     return Value::object(new BuiltinObj(name, fn, object));
-  throwUserError(ErrorKind::TypeError,
-                 "'" + std::string(typeName(object.type())) + "' has no attribute '" + name + "'");
+  std::vector<std::string> methods;
+  for (const MethodEntry& m : kMethods)
+    if (m.type == object.type()) methods.push_back(m.name);
+  throwUserError(ErrorKind::TypeError, "'" + std::string(typeName(object.type())) +
+                                           "' has no attribute '" + name + "'" +
+                                           didYouMean(name, methods));
 }
 
 void setAttribute(Interpreter& interp, const Value& object, const std::string& name, Value v) {

@@ -9,6 +9,7 @@
 
 #include "interp/eval/evaluator.h"
 #include "interp/natives/errors.h"
+#include "interp/natives/iterables.h"
 #include "interp/values/format.h"
 #include "interp/interpreter.h"
 #include "interp/natives/native_args.h"
@@ -431,6 +432,7 @@ void registerCoreBuiltins(ModuleObj& prelude) {
   };
   for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);
   registerErrorKinds(prelude);
+  registerIterableBuiltins(prelude);
 }
 
 }  // namespace tessel::interp

@@ -1,6 +1,8 @@
 // ArgBinder and value-type expectations for natives.
 #include "interp/natives/native_args.h"
 
+#include "interp/syntax/suggest.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -23,9 +25,10 @@ void ArgBinder::bindSlow(CallArgs& args, size_t required) {
     size_t i = 0;
     while (i < count_ && args.kwNames[k] != names_[i]) ++i;
     if (i == count_)
-      throwUserError(
-          ErrorKind::TypeError,
-          std::string(fn) + "() got an unexpected keyword argument '" + args.kwNames[k] + "'");
+      throwUserError(ErrorKind::TypeError,
+                     std::string(fn) + "() got an unexpected keyword argument '" +
+                         args.kwNames[k] + "'" +
+                         didYouMean(args.kwNames[k], std::vector<std::string>(names_, names_ + count_)));
     if (bound_[i])
       throwUserError(ErrorKind::TypeError,
                      std::string(fn) + "() got multiple values for argument '" + names_[i] + "'");

@@ -47,7 +47,7 @@ void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude) {
 }
 
 Value findNativeModule(Interpreter& interp, const std::string& name) {
-  if (name == "dist") return *interp.prelude().lookup("dist");
+  if (name == "dist" || name == "math") return *interp.prelude().lookup(name);
   return gPlugin ? gPlugin->findModule(interp, name) : Value::none();
 }
 
