@@ -12,9 +12,26 @@ grammar Tessel;
   // brackets, rather than a depth counter, keeps the newlines of a block that sits inside
   // parentheses (an anonymous fn passed as an argument) significant.
   std::vector<char> openBrackets;
+  // Where each open bracket is (line, column from 0): an unclosed one is reported there.
+  std::vector<std::pair<size_t, size_t>> openBracketsAt;
   bool newlineIsSpace() const { return !openBrackets.empty() && openBrackets.back() != '{'; }
-  void openBracket(char c) { openBrackets.push_back(c); }
-  void closeBracket() { if (!openBrackets.empty()) openBrackets.pop_back(); }
+  void openBracket(char c) {
+    openBrackets.push_back(c);
+    openBracketsAt.emplace_back(getLine(), getCharPositionInLine() - 1);
+  }
+  // The first closing bracket that does not match the open one: (its char, line, column, the
+  // open one's char and line); the parser bridge reports it.
+  struct Mismatch { char close = 0; size_t line = 0, col = 0; char open = 0; size_t openLine = 0; };
+  Mismatch mismatch;
+  void closeBracket(char c) {
+    if (openBrackets.empty()) return;
+    char want = openBrackets.back() == '(' ? ')' : openBrackets.back() == '[' ? ']' : '}';
+    if (c != want && !mismatch.close)
+      mismatch = {c, getLine(), getCharPositionInLine() - 1, openBrackets.back(),
+                  openBracketsAt.back().first};
+    openBrackets.pop_back();
+    openBracketsAt.pop_back();
+  }
 
   // Note [Virtual newlines]
   // Every simple statement must be followed by a separator (`stmt` below). So that the last
@@ -171,11 +188,11 @@ IMPORT : 'import' ; AS : 'as' ; ASSERT : 'assert' ; WHERE : 'where' ;
 TRY : 'try' ; EXCEPT : 'except' ; FINALLY : 'finally' ; RAISE : 'raise' ;
 
 LPAREN : '(' { openBracket('('); } ;
-RPAREN : ')' { closeBracket(); } ;
+RPAREN : ')' { closeBracket(')'); } ;
 LBRACK : '[' { openBracket('['); } ;
-RBRACK : ']' { closeBracket(); } ;
+RBRACK : ']' { closeBracket(']'); } ;
 LBRACE : '{' { openBracket('{'); } ;
-RBRACE : '}' { closeBracket(); } ;
+RBRACE : '}' { closeBracket('}'); } ;
 
 ELLIPSIS : '...' ;
 ARROW : '->' ;

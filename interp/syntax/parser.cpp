@@ -35,11 +35,13 @@ std::string describeToken(const Token* t) {
 // "expected ..." for a syntax error: tokens that can start an expression (or a statement) are
 // summarized, so that the list stays short enough to read.
 std::string describeExpected(const antlr4::Parser& parser, const antlr4::misc::IntervalSet& set) {
-  static const size_t kExprStart[] = {P::INT,  P::FLOAT, P::STRING, P::TRUE,   P::FALSE,
-                                      P::NONE, P::NAME,  P::LPAREN, P::LBRACK, P::LBRACE,
-                                      P::FN,   P::MINUS, P::PLUS,   P::NOT,    P::WHERE};
-  static const size_t kStmtStart[] = {P::LET,      P::IF,     P::WHILE,  P::FOR,    P::BREAK,
-                                      P::CONTINUE, P::RETURN, P::ASSERT, P::IMPORT, P::AT};
+  static const size_t kExprStart[] = {P::INT,    P::FLOAT,  P::STRING, P::FSTRING,
+                                      P::TRUE,   P::FALSE,  P::NONE,   P::NAME,
+                                      P::LPAREN, P::LBRACK, P::LBRACE, P::FN,
+                                      P::MINUS,  P::PLUS,   P::NOT,    P::WHERE};
+  static const size_t kStmtStart[] = {P::LET,    P::IF,     P::WHILE,  P::FOR,
+                                      P::BREAK,  P::CONTINUE, P::RETURN, P::ASSERT,
+                                      P::IMPORT, P::AT,     P::TRY,    P::RAISE};
   auto has = [&set](size_t t) { return set.contains(static_cast<ssize_t>(t)); };
   bool expression = has(P::INT) && has(P::NAME) && has(P::LPAREN);
   bool statement = expression && has(P::LET) && has(P::IF);
@@ -73,7 +75,7 @@ std::string describeExpected(const antlr4::Parser& parser, const antlr4::misc::I
 // Reports the first syntax error as a ScriptError; ANTLR's recovery is not wanted.
 class ErrorListener : public antlr4::BaseErrorListener {
  public:
-  explicit ErrorListener(uint32_t file) : file_(file) {}
+  ErrorListener(uint32_t file, const grammar::TesselLexer* lexer) : file_(file), lexer_(lexer) {}
 
   void syntaxError(antlr4::Recognizer* recognizer, Token* offending, size_t line, size_t col,
                    const std::string& msg, std::exception_ptr) override {
@@ -91,6 +93,15 @@ class ErrorListener : public antlr4::BaseErrorListener {
       span.endCol = span.col;
     std::string text = "unexpected " + describeToken(offending);
     auto* parser = dynamic_cast<antlr4::Parser*>(recognizer);
+    if (lexer_ && !lexer_->openBrackets.empty() && lexer_->openBracketsAt.back().first < line) {
+      // The input ends inside a bracket opened before the line of the error (the lexer has
+      // read it all): the bracket is what needs fixing, not what the parser met later.
+      auto [line, col] = lexer_->openBracketsAt.back();
+      Span at{file_, static_cast<uint32_t>(line), static_cast<uint32_t>(col + 1),
+              static_cast<uint32_t>(line), static_cast<uint32_t>(col + 1)};
+      raise(ErrorKind::SyntaxError,
+            std::string("'") + lexer_->openBrackets.back() + "' was never closed", at);
+    }
     if (parser && describeToken(offending) == "end of input") {
       // Point just past the last real token, on the line where the input stopped, rather than
       // at the (possibly blank) line after it.
@@ -115,6 +126,7 @@ class ErrorListener : public antlr4::BaseErrorListener {
 
  private:
   uint32_t file_;
+  const grammar::TesselLexer* lexer_;  // its open brackets when the input ended
 };
 
 // Refuses input nested deeper than kMaxNesting before ANTLR's recursive descent sees it.
@@ -168,11 +180,18 @@ std::unique_ptr<Program> parseProgram(const SourceRegistry& sources, uint32_t fi
     raise(ErrorKind::SyntaxError, "source is not valid UTF-8", Span{file, 1, 1, 1, 1});
   }
   grammar::TesselLexer lexer(input.get());
-  ErrorListener listener(file);
+  ErrorListener listener(file, &lexer);
   lexer.removeErrorListeners();
   lexer.addErrorListener(&listener);
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
+  if (const auto& m = lexer.mismatch; m.close) {
+    Span at{file, static_cast<uint32_t>(m.line), static_cast<uint32_t>(m.col + 1),
+            static_cast<uint32_t>(m.line), static_cast<uint32_t>(m.col + 1)};
+    raise(ErrorKind::SyntaxError, std::string("closing '") + m.close + "' does not match '" +
+                                      m.open + "' opened on line " + std::to_string(m.openLine),
+          at);
+  }
   checkNesting(tokens, file);
 
   grammar::TesselParser parser(&tokens);
