@@ -21,7 +21,8 @@ namespace {
 // language.md, "Lexical structure".
 const char* const kKeywords[] = {"let",  "fn",    "return", "if",       "elif", "else",   "while",
                                  "for",  "in",    "break",  "continue", "and",  "or",     "not",
-                                 "true", "false", "none",   "import",   "as",   "assert", "where"};
+                                 "true", "false", "none",   "import",   "as",   "assert", "where",
+                                 "try",  "except", "finally", "raise"};
 
 // Candidate method and property names per type. The interpreter has no list of its methods,
 // so these are a superset that is filtered through findMethod / tensorProperty: a name offered
