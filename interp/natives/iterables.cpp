@@ -107,16 +107,38 @@ Value nativeChr(Interpreter&, CallArgs& a) {
   return makeStr(std::move(out));
 }
 
-// math.f(x) for a number x: a float, as Python's math module gives (floor and ceil: ints).
-template <double (*F)(double), bool ToInt = false>
-Value mathUnary(Interpreter&, CallArgs& a) {
-  ArgBinder b("math function", a, {"x"}, 1);
+// The math module's functions of one number: what each gives (a float, an int, a bool).
+struct MathFn {
+  const char* name;
+  double (*f)(double);
+  char gives;  // 'f', 'i' or 'b'
+};
+const MathFn kMath[] = {
+    {"sqrt", [](double x) { return std::sqrt(x); }, 'f'},
+    {"exp", [](double x) { return std::exp(x); }, 'f'},
+    {"log", [](double x) { return x == 0 ? -INFINITY : std::log(x); }, 'f'},
+    {"sin", [](double x) { return std::sin(x); }, 'f'},
+    {"cos", [](double x) { return std::cos(x); }, 'f'},
+    {"tanh", [](double x) { return std::tanh(x); }, 'f'},
+    {"floor", [](double x) { return std::floor(x); }, 'i'},
+    {"ceil", [](double x) { return std::ceil(x); }, 'i'},
+    {"isnan", [](double x) { return std::isnan(x) ? 1.0 : 0.0; }, 'b'},
+    {"isinf", [](double x) { return std::isinf(x) ? 1.0 : 0.0; }, 'b'},
+    {"isfinite", [](double x) { return std::isfinite(x) ? 1.0 : 0.0; }, 'b'},
+};
+
+// math.f(x) for a number x, as Python's math module gives it; the built-in's bound value is the
+// function's index in kMath.
+Value mathCall(Interpreter&, CallArgs& a) {
+  const MathFn& fn = kMath[a.self.asInt()];
+  ArgBinder b(fn.name, a, {"x"}, 1);
   if (b.at(0).is(Type::Tensor))
-    throwUserError(ErrorKind::TypeError,
-                   "math functions take numbers; for tensors use the tensor functions (sqrt(x))");
+    throwUserError(ErrorKind::TypeError, std::string("math.") + fn.name +
+                                             " takes numbers; for tensors use " + fn.name + "(x)");
   double x = b.toFloat(0);
-  double r = F(x);
-  if (ToInt) {
+  double r = fn.f(x);
+  if (fn.gives == 'b') return Value::boolean(r != 0);
+  if (fn.gives == 'i') {
     if (!std::isfinite(r))
       throwUserError(ErrorKind::ValueError, "cannot convert " + formatFloat(x) + " to an int");
     return Value::integer(static_cast<int64_t>(r));
@@ -124,44 +146,6 @@ Value mathUnary(Interpreter&, CallArgs& a) {
   if (std::isnan(r) && !std::isnan(x))
     throwUserError(ErrorKind::ValueError, "math domain error (" + formatFloat(x) + ")");
   return Value::real(r);
-}
-template <bool (*P)(double)>
-Value mathTest(Interpreter&, CallArgs& a) {
-  ArgBinder b("math test", a, {"x"}, 1);
-  return Value::boolean(P(b.toFloat(0)));
-}
-bool isNan(double x) {
-  return std::isnan(x);
-}
-bool isInf(double x) {
-  return std::isinf(x);
-}
-bool isFinite(double x) {
-  return std::isfinite(x);
-}
-double sqrtOf(double x) {
-  return std::sqrt(x);
-}
-double expOf(double x) {
-  return std::exp(x);
-}
-double logOf(double x) {
-  return x == 0 ? -INFINITY : std::log(x);
-}
-double sinOf(double x) {
-  return std::sin(x);
-}
-double cosOf(double x) {
-  return std::cos(x);
-}
-double tanhOf(double x) {
-  return std::tanh(x);
-}
-double floorOf(double x) {
-  return std::floor(x);
-}
-double ceilOf(double x) {
-  return std::ceil(x);
 }
 
 }  // namespace
@@ -178,16 +162,10 @@ void registerIterableBuiltins(ModuleObj& prelude) {
 
 Value makeMathModule() {
   auto* m = new ModuleObj("math");
-  static const std::pair<const char*, NativeFn> kFunctions[] = {
-      {"sqrt", mathUnary<sqrtOf>},          {"exp", mathUnary<expOf>},
-      {"log", mathUnary<logOf>},            {"sin", mathUnary<sinOf>},
-      {"cos", mathUnary<cosOf>},            {"tanh", mathUnary<tanhOf>},
-      {"floor", mathUnary<floorOf, true>},  {"ceil", mathUnary<ceilOf, true>},
-      {"isnan", mathTest<isNan>},           {"isinf", mathTest<isInf>},
-      {"isfinite", mathTest<isFinite>},
-  };
-  for (auto& [name, fn] : kFunctions)
-    m->define(name, Value::object(new BuiltinObj(std::string("math.") + name, fn)));
+  for (size_t i = 0; i < std::size(kMath); ++i)
+    m->define(kMath[i].name,
+              Value::object(new BuiltinObj(std::string("math.") + kMath[i].name, mathCall,
+                                           Value::integer(static_cast<int64_t>(i)))));
   m->define("pi", Value::real(std::numbers::pi));
   m->define("e", Value::real(std::numbers::e));
   m->define("inf", Value::real(INFINITY));
