@@ -185,8 +185,10 @@ Value placed(backends::Tensor t, backends::Device device) {
   return makeTensor(onDevice(t, device));
 }
 
-Value loadSafetensorsValue(const std::string& path, backends::Device device) {
-  io::SafetensorsFile file = io::loadSafetensors(path);
+}  // namespace
+
+Value safetensorsValue(io::SafetensorsFile file, const std::string& path,
+                       backends::Device device) {
   std::unordered_map<std::string, Value> byName;
   auto* flat = new DictObj;
   Value flatValue = Value::object(flat);
@@ -207,8 +209,6 @@ Value loadSafetensorsValue(const std::string& path, backends::Device device) {
   return flatValue;
 }
 
-}  // namespace
-
 Value loadValue(const std::string& path, std::optional<backends::Device> device) {
   const backends::Device where = device.value_or(defaultDevice());
   if (where != backends::Device::Cpu) ensureDevice(where);
@@ -220,7 +220,7 @@ Value loadValue(const std::string& path, std::optional<backends::Device> device)
     for (io::NamedTensor& t : io::loadNpz(path)) d->set(t.name, placed(std::move(t.tensor), where));
     return out;
   }
-  if (ext == ".safetensors") return loadSafetensorsValue(path, where);
+  if (ext == ".safetensors") return safetensorsValue(io::loadSafetensors(path), path, where);
   unknownFormat(path, "load");
 }
 

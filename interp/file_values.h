@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backends/device.h"
+#include "backends/io/safetensors.h"
 #include "interp/value.h"
 
 namespace tessel::interp {
@@ -19,5 +20,10 @@ Value loadValue(const std::string& path, std::optional<backends::Device> device)
 /// (deflated with `compress`), a tree of dicts, lists and tuples of tensors (and numbers,
 /// strings, bools, none) to .safetensors (Note [Trees in safetensors]). Atomic.
 void saveValue(const std::string& path, const Value& value, bool compress);
+
+/// The value of a safetensors file's tensors and metadata: its saved tree, or a dict by
+/// name (`name` is what errors show). Used by loadValue, and by fuzz_load without a file.
+Value safetensorsValue(backends::io::SafetensorsFile file, const std::string& name,
+                       backends::Device device);
 
 }  // namespace tessel::interp

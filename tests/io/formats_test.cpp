@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstring>
 
@@ -20,9 +21,9 @@
 using namespace tessel;
 using namespace tessel::backends;
 using namespace tessel::backends::io;
-using tessel::testing::ScratchDir;
-using tessel::testing::readBytes;
-using tessel::testing::writeBytes;
+using tessel::io_testing::ScratchDir;
+using tessel::io_testing::readBytes;
+using tessel::io_testing::writeBytes;
 
 namespace {
 
@@ -321,7 +322,7 @@ TEST(Safetensors, LyingHeadersAreValueErrors) {
                     "nests too deeply");
   EXPECT_USER_ERROR(parseSt(stFile(f, raw<float>({1}))), "ValueError", "outside the 4 bytes of data");
   EXPECT_USER_ERROR(
-      parseSt(stFile(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", raw<float>({1, 2}))),
+      parseSt(stFile(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", raw<float>({1, 2, 3}))),
       "ValueError", "is 12 bytes by its shape and F32, but its data offsets span 8");
   EXPECT_USER_ERROR(
       parseSt(stFile(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
@@ -391,7 +392,9 @@ TEST(Npz, StoredAndDeflatedRoundTrip) {
                                    {"y", Tensor::fromData(std::vector<int32_t>(1000, 7), {10, 100})}};
     std::string bytes = npzBytes(ts, compress);
     EXPECT_EQ(bytes.substr(0, 4), "PK\x03\x04");
-    if (compress) EXPECT_LT(bytes.size(), 1000u);
+    if (compress) {
+      EXPECT_LT(bytes.size(), 1000u);
+    }
     auto back = readNpz(std::as_bytes(std::span(bytes.data(), bytes.size())), "mem.npz");
     ASSERT_EQ(back.size(), 2u);
     EXPECT_EQ(back[0].name, "x");

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-namespace tessel::testing {
+namespace tessel::io_testing {
 
 /// A fresh folder under $TMPDIR, removed with everything in it when the test ends.
 class ScratchDir {
@@ -44,4 +44,4 @@ inline void writeBytes(const std::string& path, const std::string& bytes) {
   out << bytes;
 }
 
-}  // namespace tessel::testing
+}  // namespace tessel::io_testing

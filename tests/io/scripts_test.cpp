@@ -64,7 +64,7 @@ TEST_P(IoScriptTest, MatchesExpectations) {
   fs::path path = scriptsDir() / GetParam();
   Expectations expect = readExpectations(path);
   ASSERT_TRUE(!expect.output.empty() || !expect.error.empty()) << GetParam() << " expects nothing";
-  testing::ScratchDir tmp;
+  io_testing::ScratchDir tmp;
   interp::InterpreterOptions options;
   options.args = {tmp.path().string()};
   options.files = {backends::io::FilePolicy::Access::ReadWrite, {tmp.path().string()}};

@@ -1,1 +1,1 @@
-save(args[0] + "/f.safetensors", {"f": print})  # expect error: TypeError: save(): a builtin (at 'f') cannot be saved
+save(args[0] + "/f.safetensors", {"f": print})  # expect error: TypeError: save(): a function (at 'f') cannot be saved
