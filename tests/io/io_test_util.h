@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -42,6 +44,15 @@ inline std::string readBytes(const std::string& path) {
 inline void writeBytes(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;
+}
+
+/// Runs the tessel command with `args` (shell words); its exit status and its stdout and
+/// stderr together.
+inline std::pair<int, std::string> runTessel(const ScratchDir& dir, const std::string& args) {
+  const std::string out = dir.file("tessel.out");
+  std::string cmd = std::string(TESSEL_BINARY_DIR) + "/repl/tessel " + args + " >" + out + " 2>&1";
+  int rc = std::system(cmd.c_str());
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, readBytes(out)};
 }
 
 }  // namespace tessel::io_testing

@@ -140,13 +140,8 @@ TEST_F(PolicyTest, ScriptsGetAnIOErrorNamingPathAndPolicy) {
 
 TEST(CommandLine, AllowFilesNarrowsTheTesselCommand) {
   ScratchDir dir;
-  const std::string tessel = std::string(TESSEL_BINARY_DIR) + "/repl/tessel";
   const std::string inside = dir.file("a.npy");
-  auto run = [&](const std::string& args) {
-    std::string cmd = tessel + " " + args + " >" + dir.file("out.txt") + " 2>&1";
-    int rc = std::system(cmd.c_str());
-    return std::make_pair(WEXITSTATUS(rc), tessel::io_testing::readBytes(dir.file("out.txt")));
-  };
+  auto run = [&](const std::string& args) { return tessel::io_testing::runTessel(dir, args); };
   auto [rc, out] = run("--allow-files " + dir.path().string() + " -c 'save(\"" + inside +
                        "\", tensor([1.0]))\nprint(load(\"" + inside + "\"))'");
   EXPECT_EQ(rc, 0) << out;
