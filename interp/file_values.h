@@ -22,7 +22,7 @@ Value loadValue(const std::string& path, std::optional<backends::Device> device)
 void saveValue(const std::string& path, const Value& value, bool compress);
 
 /// The value of a safetensors file's tensors and metadata: its saved tree, or a dict by
-/// name (`name` is what errors show). Used by loadValue, and by fuzz_load without a file.
+/// name (`name` is what errors show).
 Value safetensorsValue(backends::io::SafetensorsFile file, const std::string& name,
                        backends::Device device);
 
