@@ -24,7 +24,9 @@ namespace tessel::backends::io {
 // bytes are charged to the interpreter's memory budget for as long as the mapping lives, so
 // --max-memory counts what a load brings in whichever way it comes. Writing over a file while
 // it is mapped is safe: save() renames a new file over the old one (Note [Atomic writes]) and
-// the mapping keeps the old one's pages.
+// the mapping keeps the old one's pages. What no mapping survives is another program
+// truncating the file in place: touching the lost pages then ends the process (SIGBUS), as it
+// does for NumPy's mmap_mode and the safetensors package.
 
 struct NamedTensor {
   std::string name;

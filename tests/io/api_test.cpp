@@ -76,3 +76,24 @@ TEST(ApiFiles, MaxMemoryCountsWhatLoadBringsIn) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ApiFiles, LoadPutsTensorsOnTheDeviceAsked) {
+  ScratchDir dir;
+  tessel::save(dir.file("w.safetensors"),
+               tessel::Value::list({tessel::Tensor::fromData(std::vector<float>{1, 2}, {2})}));
+  tessel::Value v;
+  try {
+    v = tessel::load(dir.file("w.safetensors"), "vulkan");
+  } catch (const tessel::Error& e) {
+    if (e.kind() == "DeviceError") GTEST_SKIP() << "no vulkan device on this machine: " << e.what();
+    throw;
+  }
+  EXPECT_EQ(v[0].asTensor().device(), "vulkan");
+  std::vector<float> out(2);
+  v[0].asTensor().copyTo(std::span(out));
+  EXPECT_EQ(out, (std::vector<float>{1, 2}));
+}
+
+}  // namespace
