@@ -15,5 +15,5 @@ t1 = time.perf_counter()
 after = rss_mib()
 total = float(x.sum(dtype=np.float64))
 t2 = time.perf_counter()
-print(f'np.load w.npy {(t1 - t0) * 1e3:.2f} ms, rss + {after - before:.1f} MiB; first sum '
+print(f'numpy load w.npy {(t1 - t0) * 1e3:.2f} ms, rss + {after - before:.1f} MiB; first sum '
       f'{(t2 - t1) * 1e3:.1f} ms, rss + {rss_mib() - before:.1f} MiB')

@@ -11,14 +11,17 @@ mib=${1:-1024}
 dir=${2:-$(mktemp -d "${TMPDIR:-/tmp}/tessel-files.XXXXXX")}
 tessel=${TESSEL:-build/repl/tessel}
 python=/usr/bin/python3
-rounds=${ROUNDS:-3}
-trap 'rm -f "$dir"/w.safetensors "$dir"/w.npy "$dir"/dd.bin' EXIT
+rounds=${ROUNDS:-5}
+log=$(mktemp)
+trap 'rm -f "$dir"/w.safetensors "$dir"/w.npy "$dir"/dd.bin "$log"' EXIT
 evict() {
   $python -c 'import os, sys
 for p in sys.argv[1:]:
     fd = os.open(p, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' "$@"
 }
 echo "# $mib MiB in $dir; $(nproc) cpus; $(uname -r)"
+# This machine's disk stalls for seconds now and then (dd included), so every figure is taken
+# in each of the rounds and the summary gives the median and the best of each.
 for round in $(seq "$rounds"); do
   echo "## round $round"
   "$tessel" --allow-files "$dir" bench/files/save.dsl "$dir" "$mib"
@@ -36,4 +39,19 @@ for round in $(seq "$rounds"); do
     [ "$cache" = cold ] && evict "$dir/w.safetensors" "$dir/w.npy"
     echo "$cache: $(OPENBLAS_NUM_THREADS=1 $python bench/files/np_load.py "$dir")"
   done
-done
+done | tee "$log"
+echo "## summary over $rounds rounds: median / best (ms)"
+sed -E 's/ rss \+ [0-9.]+ MiB//g' "$log" | awk '
+  /^save / { add($1 " " $2, $3) }
+  /^dd / { add("dd", $5) }
+  /^(cold|warm): / { k = $1 " " $2 " " $3 " " $4; add(k " load", $5); add(k " first sum", $(NF - 1)) }
+  function add(k, v) { if (!(k in n)) order[++keys] = k; vals[k, ++n[k]] = v + 0 }
+  END {
+    for (i = 1; i <= keys; i++) {
+      k = order[i]; m = n[k]
+      for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++)
+        if (vals[k, b] < vals[k, a]) { t = vals[k, a]; vals[k, a] = vals[k, b]; vals[k, b] = t }
+      med = m % 2 ? vals[k, (m + 1) / 2] : (vals[k, m / 2] + vals[k, m / 2 + 1]) / 2
+      printf "%-40s %10.1f %10.1f\n", k, med, vals[k, 1]
+    }
+  }'
