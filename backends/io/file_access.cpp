@@ -147,11 +147,19 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::write(const void* data, size_t n) {
+  // In 16 MiB pieces, each handed to the disk as soon as it is written (sync_file_range starts
+  // the writeback without waiting for it): the copy into the page cache and the disk's writes
+  // overlap, and commit()'s fsync waits for the last pieces only. One big write() and an fsync
+  // took about twice as long for 1 GiB (docs/perf.md, "Files").
+  constexpr size_t kPiece = size_t{16} << 20;
   const auto* p = static_cast<const char*>(data);
   while (n > 0) {
-    ssize_t k = ::write(fd_, p, std::min<size_t>(n, size_t{1} << 30));
+    ssize_t k = ::write(fd_, p, std::min(n, kPiece));
     if (k < 0 && errno == EINTR) continue;
     if (k < 0) systemError(path_, "write", errno);
+    if (static_cast<size_t>(k) == kPiece)
+      ::sync_file_range(fd_, static_cast<off64_t>(written_), k, SYNC_FILE_RANGE_WRITE);
+    written_ += static_cast<uint64_t>(k);
     p += k;
     n -= static_cast<size_t>(k);
   }

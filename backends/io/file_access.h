@@ -97,7 +97,8 @@ class MappedFile {
 // atomic), which is flushed to disk (fsync) and then renamed over the destination; the
 // folder is synced so that the rename itself survives a crash. Any failure (a full disk, an
 // error while serializing) removes the temporary file and leaves the destination as it was.
-// The new file gets the mode a plain open() would give it (0666 less the umask).
+// The new file gets the mode a plain open() would give it (0666 less the umask). Large writes
+// start the disk's writeback as they go (sync_file_range), so the final fsync has little left.
 class AtomicFile {
  public:
   /// Creates the temporary file beside `path`; IOError when the folder is missing or not
@@ -116,6 +117,7 @@ class AtomicFile {
  private:
   std::string path_, temp_;
   int fd_ = -1;
+  uint64_t written_ = 0;
   bool committed_ = false;
 };
 

@@ -13,7 +13,7 @@ tessel=${TESSEL:-build/repl/tessel}
 python=/usr/bin/python3
 rounds=${ROUNDS:-5}
 log=$(mktemp)
-trap 'rm -f "$dir"/w.safetensors "$dir"/w.npy "$dir"/dd.bin "$log"' EXIT
+trap 'rm -f "$dir"/w.safetensors "$dir"/w.npy "$dir"/dd.bin "$dir"/dd.tmp "$log"' EXIT
 evict() {
   $python -c 'import os, sys
 for p in sys.argv[1:]:
@@ -24,13 +24,17 @@ echo "# $mib MiB in $dir; $(nproc) cpus; $(uname -r)"
 # in each of the rounds and the summary gives the median and the best of each.
 for round in $(seq "$rounds"); do
   echo "## round $round"
-  "$tessel" --allow-files "$dir" bench/files/save.dsl "$dir" "$mib"
+  # Which file is saved first alternates: the first save of a round was often the slow one.
+  order=safetensors-first
+  [ $((round % 2)) = 0 ] && order=npy-first
+  "$tessel" --allow-files "$dir" bench/files/save.dsl "$dir" "$mib" "$order"
   t0=$(date +%s.%N)
-  dd if=/dev/zero of="$dir/dd.bin" bs=1M count="$mib" conv=fsync status=none
+  # As a save does: a new file, synced, renamed over the last round's.
+  dd if=/dev/zero of="$dir/dd.tmp" bs=1M count="$mib" conv=fsync status=none
+  mv "$dir/dd.tmp" "$dir/dd.bin"
   t1=$(date +%s.%N)
   echo "dd $mib MiB conv=fsync $(echo "($t1 - $t0) * 1000" | bc -l | xargs printf '%.1f') ms" \
     "$(echo "$mib / ($t1 - $t0)" | bc -l | xargs printf '%.1f') MiB/s"
-  rm -f "$dir/dd.bin"
   for cache in cold warm; do
     [ "$cache" = cold ] && evict "$dir/w.safetensors" "$dir/w.npy"
     echo "$cache: $("$tessel" bench/files/load.dsl "$dir" w.safetensors)"
