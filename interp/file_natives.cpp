@@ -38,8 +38,8 @@ Value nativeLoad(Interpreter& interp, CallArgs& a) {
     const std::string& name = expectStr(b.at(1), "load(): device");
     device = backends::deviceFromName(name);
     if (!device)
-      throwUserError(ErrorKind::ValueError, "load(): device names no device: '" + name +
-                                                "' (cpu, vulkan, tpu)");
+      throwUserError(ErrorKind::ValueError,
+                     "load(): device names no device: '" + name + "' (cpu, vulkan, tpu)");
   }
   return loadValue(allowedPath(interp, "load", b.toStr(0), false), device);
 }

@@ -43,7 +43,8 @@ std::string extensionOf(const std::string& path) {
   size_t dot = path.find_last_of('.');
   if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
   std::string ext = path.substr(dot);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return ext;
 }
 
@@ -57,8 +58,8 @@ std::string extensionOf(const std::string& path) {
 /// A cpu tensor of a tensor value or a number.
 backends::Tensor hostOf(const Value& v, const std::string& what) {
   if (!v.is(Type::Tensor) && !v.isNumber() && !v.is(Type::Bool))
-    throwUserError(ErrorKind::TypeError, what + " must be a tensor, not " +
-                                             std::string(typeName(v.type())));
+    throwUserError(ErrorKind::TypeError,
+                   what + " must be a tensor, not " + std::string(typeName(v.type())));
   return hostTensor(toTensor(v, what));
 }
 
@@ -68,9 +69,9 @@ struct Flattener {
 
   Json node(const Value& v, const std::string& name, int depth) {
     if (depth > kMaxTreeDepth)
-      throwUserError(ErrorKind::ValueError,
-                     "save(): the value nests deeper than " + std::to_string(kMaxTreeDepth) +
-                         " levels (does a list contain itself?)");
+      throwUserError(ErrorKind::ValueError, "save(): the value nests deeper than " +
+                                                std::to_string(kMaxTreeDepth) +
+                                                " levels (does a list contain itself?)");
     auto child = [&](const std::string& key) { return name.empty() ? key : name + "." + key; };
     switch (v.type()) {
       case Type::Tensor: {
@@ -95,15 +96,19 @@ struct Flattener {
           out.push_back(node(items[i], child(std::to_string(i)), depth + 1));
         return Json{{v.is(Type::List) ? "list" : "tuple", std::move(out)}};
       }
-      case Type::Int: return Json{{"int", v.asInt()}};
+      case Type::Int:
+        return Json{{"int", v.asInt()}};
       case Type::Float: {
         char buf[32];
         auto r = std::to_chars(buf, buf + sizeof buf, v.asFloat());
         return Json{{"float", std::string(buf, r.ptr)}};
       }
-      case Type::Bool: return Json{{"bool", v.asBool()}};
-      case Type::Str: return Json{{"str", v.as<StrObj>()->str}};
-      case Type::None: return Json{{"none", nullptr}};
+      case Type::Bool:
+        return Json{{"bool", v.asBool()}};
+      case Type::Str:
+        return Json{{"str", v.as<StrObj>()->str}};
+      case Type::None:
+        return Json{{"none", nullptr}};
       default:
         throwUserError(ErrorKind::TypeError,
                        "save(): a " + std::string(typeName(v.type())) + " (at '" + name +
@@ -130,7 +135,8 @@ struct TreeBuilder {
     if (kind == "tensor") {
       if (!body.is_string()) bad("a tensor's name is not a string");
       auto it = tensors.find(body.get<std::string>());
-      if (it == tensors.end()) bad("it names a tensor '" + body.get<std::string>() + "' the file lacks");
+      if (it == tensors.end())
+        bad("it names a tensor '" + body.get<std::string>() + "' the file lacks");
       return it->second;
     }
     if (kind == "dict") {
@@ -171,11 +177,16 @@ int nestingDepth(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (inString) {
-      if (c == '\\') ++i;
-      else if (c == '"') inString = false;
-    } else if (c == '"') inString = true;
-    else if (c == '{' || c == '[') deepest = std::max(deepest, ++depth);
-    else if (c == '}' || c == ']') --depth;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"')
+      inString = true;
+    else if (c == '{' || c == '[')
+      deepest = std::max(deepest, ++depth);
+    else if (c == '}' || c == ']')
+      --depth;
   }
   return deepest;
 }
@@ -187,8 +198,7 @@ Value placed(backends::Tensor t, backends::Device device) {
 
 }  // namespace
 
-Value safetensorsValue(io::SafetensorsFile file, const std::string& path,
-                       backends::Device device) {
+Value safetensorsValue(io::SafetensorsFile file, const std::string& path, backends::Device device) {
   std::unordered_map<std::string, Value> byName;
   auto* flat = new DictObj;
   Value flatValue = Value::object(flat);
@@ -230,8 +240,10 @@ void saveValue(const std::string& path, const Value& value, bool compress) {
     io::saveNpy(path, hostOf(value, "save(): a value saved to .npy"));
   } else if (ext == ".npz") {
     if (!value.is(Type::Dict))
-      throwUserError(ErrorKind::TypeError, "save(): a value saved to .npz must be a dict of "
-                                           "tensors, not " + std::string(typeName(value.type())));
+      throwUserError(ErrorKind::TypeError,
+                     "save(): a value saved to .npz must be a dict of "
+                     "tensors, not " +
+                         std::string(typeName(value.type())));
     std::vector<io::NamedTensor> tensors;
     for (const auto& [k, v] : value.as<DictObj>()->entries)
       tensors.push_back({k, hostOf(v, "save(): the entry '" + k + "' of a .npz dict")});
@@ -239,7 +251,8 @@ void saveValue(const std::string& path, const Value& value, bool compress) {
   } else if (ext == ".safetensors") {
     Flattener f;
     Json tree = f.node(value, "", 0);
-    io::saveSafetensors(path, f.tensors, {{kTreeKey, tree.dump(-1, ' ', false, Json::error_handler_t::replace)}});
+    io::saveSafetensors(path, f.tensors,
+                        {{kTreeKey, tree.dump(-1, ' ', false, Json::error_handler_t::replace)}});
   } else {
     unknownFormat(path, "save");
   }

@@ -117,9 +117,12 @@ bool isNative(ElementType t) {
 
 ElementType elementOf(DType t) {
   switch (t) {
-    case DType::F32: return ElementType::F32;
-    case DType::I32: return ElementType::I32;
-    case DType::Bool: return ElementType::Bool;
+    case DType::F32:
+      return ElementType::F32;
+    case DType::I32:
+      return ElementType::I32;
+    case DType::Bool:
+      return ElementType::Bool;
   }
   return ElementType::F32;
 }
@@ -140,14 +143,30 @@ void convertElements(const std::byte* src, ElementType t, bool bigEndian, std::b
     int64_t v = 0;
     bool isFloat = tesselDType(t) == DType::F32;
     switch (t) {
-      case ElementType::F64: f = static_cast<float>(std::bit_cast<double>(bits)); break;
-      case ElementType::F32: f = std::bit_cast<float>(static_cast<uint32_t>(bits)); break;
-      case ElementType::F16: f = halfToFloat(static_cast<uint16_t>(bits)); break;
-      case ElementType::BF16: f = std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); break;
-      case ElementType::I64: v = static_cast<int64_t>(bits); break;
-      case ElementType::I32: v = static_cast<int32_t>(bits); break;
-      case ElementType::I16: v = static_cast<int16_t>(bits); break;
-      case ElementType::I8: v = static_cast<int8_t>(bits); break;
+      case ElementType::F64:
+        f = static_cast<float>(std::bit_cast<double>(bits));
+        break;
+      case ElementType::F32:
+        f = std::bit_cast<float>(static_cast<uint32_t>(bits));
+        break;
+      case ElementType::F16:
+        f = halfToFloat(static_cast<uint16_t>(bits));
+        break;
+      case ElementType::BF16:
+        f = std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+        break;
+      case ElementType::I64:
+        v = static_cast<int64_t>(bits);
+        break;
+      case ElementType::I32:
+        v = static_cast<int32_t>(bits);
+        break;
+      case ElementType::I16:
+        v = static_cast<int16_t>(bits);
+        break;
+      case ElementType::I8:
+        v = static_cast<int8_t>(bits);
+        break;
       case ElementType::U64:
         if (bits > uint64_t(std::numeric_limits<int32_t>::max()))
           outOfRange(path, std::to_string(bits), first + i);
@@ -155,8 +174,12 @@ void convertElements(const std::byte* src, ElementType t, bool bigEndian, std::b
         break;
       case ElementType::U32:
       case ElementType::U16:
-      case ElementType::U8: v = static_cast<int64_t>(bits); break;
-      case ElementType::Bool: v = bits != 0; break;
+      case ElementType::U8:
+        v = static_cast<int64_t>(bits);
+        break;
+      case ElementType::Bool:
+        v = bits != 0;
+        break;
     }
     if (isFloat) {
       std::memcpy(dst + i * 4, &f, 4);
@@ -192,8 +215,8 @@ uint64_t checkedBytes(const std::string& path, const std::string& format, const 
   return total;
 }
 
-Tensor readTensor(ByteSource& src, ElementType t, bool bigEndian, const Dims& shape,
-                  bool fortran, const std::string& format) {
+Tensor readTensor(ByteSource& src, ElementType t, bool bigEndian, const Dims& shape, bool fortran,
+                  const std::string& format) {
   Dims physical = shape;
   if (fortran) std::reverse(physical.begin(), physical.end());
   Tensor out = Tensor::empty(physical, tesselDType(t));

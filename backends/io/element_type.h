@@ -9,25 +9,25 @@
 #include <optional>
 #include <string>
 
-#include "backends/tensor.h"
 #include "backends/io/file_access.h"
+#include "backends/tensor.h"
 
 namespace tessel::backends::io {
 
-#define TESSEL_FILE_ELEMENT_TYPES(X)                                    \
-  /* name, bytes, NumPy kind, safetensors name, Tessel dtype */        \
-  X(F64, 8, 'f', "F64", F32)                                           \
-  X(F32, 4, 'f', "F32", F32)                                           \
-  X(F16, 2, 'f', "F16", F32)                                           \
-  X(BF16, 2, '\0', "BF16", F32)                                        \
-  X(I64, 8, 'i', "I64", I32)                                           \
-  X(I32, 4, 'i', "I32", I32)                                           \
-  X(I16, 2, 'i', "I16", I32)                                           \
-  X(I8, 1, 'i', "I8", I32)                                             \
-  X(U64, 8, 'u', "U64", I32)                                           \
-  X(U32, 4, 'u', "U32", I32)                                           \
-  X(U16, 2, 'u', "U16", I32)                                           \
-  X(U8, 1, 'u', "U8", I32)                                             \
+#define TESSEL_FILE_ELEMENT_TYPES(X)                            \
+  /* name, bytes, NumPy kind, safetensors name, Tessel dtype */ \
+  X(F64, 8, 'f', "F64", F32)                                    \
+  X(F32, 4, 'f', "F32", F32)                                    \
+  X(F16, 2, 'f', "F16", F32)                                    \
+  X(BF16, 2, '\0', "BF16", F32)                                 \
+  X(I64, 8, 'i', "I64", I32)                                    \
+  X(I32, 4, 'i', "I32", I32)                                    \
+  X(I16, 2, 'i', "I16", I32)                                    \
+  X(I8, 1, 'i', "I8", I32)                                      \
+  X(U64, 8, 'u', "U64", I32)                                    \
+  X(U32, 4, 'u', "U32", I32)                                    \
+  X(U16, 2, 'u', "U16", I32)                                    \
+  X(U8, 1, 'u', "U8", I32)                                      \
   X(Bool, 1, 'b', "BOOL", Bool)
 
 enum class ElementType : uint8_t {
@@ -59,8 +59,8 @@ void convertElements(const std::byte* src, ElementType t, bool bigEndian, std::b
 /// A tensor of `shape` (row-major, or column-major with `fortran`) whose elements are the
 /// next bytes of `src`, converted. The element count times the element size must already be
 /// checked against the source's size (checkedBytes), so no allocation is larger than the file.
-Tensor readTensor(ByteSource& src, ElementType t, bool bigEndian, const Dims& shape,
-                  bool fortran, const std::string& format);
+Tensor readTensor(ByteSource& src, ElementType t, bool bigEndian, const Dims& shape, bool fortran,
+                  const std::string& format);
 
 /// numel(shape) * bytes, or a ValueError naming `format` when a size is negative or the
 /// product overflows or exceeds `available` bytes.

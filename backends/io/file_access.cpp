@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 
@@ -34,7 +35,7 @@ InputFile::InputFile(const std::string& path) : path_(path) {
   do fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   while (fd_ < 0 && errno == EINTR);
   if (fd_ < 0) systemError(path, "open", errno);
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     int err = errno;
     ::close(fd_);
@@ -113,7 +114,8 @@ mode_t currentUmask() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line))
-    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
   return 022;
 }
 
@@ -126,11 +128,19 @@ std::string parentOf(const std::string& path) {
 }  // namespace
 
 AtomicFile::AtomicFile(const std::string& path) : path_(path) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     ioError(path, "is a directory, not a file");
-  std::string dir = parentOf(path);
-  std::string base = path.substr(path.find_last_of('/') + 1);
+  // A symbolic link to a file: replace the file it names (as open() would write through it),
+  // not the link.
+  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (char* target = ::realpath(path.c_str(), nullptr)) {
+      path_ = target;
+      std::free(target);
+    }
+  }
+  std::string dir = parentOf(path_);
+  std::string base = path_.substr(path_.find_last_of('/') + 1);
   temp_ = (dir == "/" ? "" : dir) + "/." + base + ".tmp-XXXXXX";
   fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
   if (fd_ < 0) {

@@ -34,10 +34,13 @@ bool within(const fs::path& p, const fs::path& folder) {
 
 std::string FilePolicy::describe() const {
   switch (access) {
-    case Access::None: return "no file access";
-    case Access::All: return "any file";
+    case Access::None:
+      return "no file access";
+    case Access::All:
+      return "any file";
     case Access::ReadOnly:
-    case Access::ReadWrite: break;
+    case Access::ReadWrite:
+      break;
   }
   std::string s = access == Access::ReadOnly ? "read-only under " : "read-write under ";
   if (folders.empty()) return s + "no folder";
@@ -56,9 +59,8 @@ std::string checkAccess(const FilePolicy& policy, const std::string& path, bool 
       if (within(resolved, resolve(folder))) allowed = true;
   }
   if (!allowed)
-    ioError(path, std::string("cannot ") + (write ? "write" : "read") + " " +
-                      resolved.string() + ": outside the file policy (" + policy.describe() +
-                      ")");
+    ioError(path, std::string("cannot ") + (write ? "write" : "read") + " " + resolved.string() +
+                      ": outside the file policy (" + policy.describe() + ")");
   return resolved.string();
 }
 

@@ -12,8 +12,7 @@ void ioError(const std::string& path, const std::string& what) {
 }
 
 void systemError(const std::string& path, const std::string& action, int err) {
-  throwUserError(ErrorKind::IOError,
-                 "cannot " + action + " '" + path + "': " + std::strerror(err));
+  throwUserError(ErrorKind::IOError, "cannot " + action + " '" + path + "': " + std::strerror(err));
 }
 
 void badFile(const std::string& path, const std::string& format, const std::string& what) {

@@ -45,8 +45,10 @@ class DictParser {
         fail("an unexpected or repeated key '" + key + "'");
       }
       skipSpace();
-      if (peek() == ',') ++pos_;
-      else if (peek() != '}') fail("expected ',' or '}' in the header");
+      if (peek() == ',')
+        ++pos_;
+      else if (peek() != '}')
+        fail("expected ',' or '}' in the header");
     }
     if (!seenDescr || !seenOrder || !seenShape)
       fail("the header lacks 'descr', 'fortran_order' or 'shape'");
@@ -96,8 +98,10 @@ class DictParser {
       if (dims.size() >= 64) fail("more than 64 dimensions");
       dims.push_back(static_cast<int64_t>(v));
       skipSpace();
-      if (peek() == ',') ++pos_;
-      else if (peek() != ')') fail("expected ',' or ')' in 'shape'");
+      if (peek() == ',')
+        ++pos_;
+      else if (peek() != ')')
+        fail("expected ',' or ')' in 'shape'");
     }
     ++pos_;
     return dims;
@@ -135,20 +139,21 @@ NpyHeader readNpyHeader(ByteSource& src) {
     badFile(src.name(), kFormat, "it does not start with \\x93NUMPY");
   const int major = pre[kMagicLen];
   if (major < 1 || major > 3)
-    badFile(src.name(), kFormat, "format version " + std::to_string(major) + "." +
-                                     std::to_string(pre[kMagicLen + 1]) +
-                                     " (Tessel reads 1.0 to 3.0)");
+    badFile(src.name(), kFormat,
+            "format version " + std::to_string(major) + "." + std::to_string(pre[kMagicLen + 1]) +
+                " (Tessel reads 1.0 to 3.0)");
   uint32_t headerLen = 0;
   unsigned char len[4] = {};
   readExact(src, len, major == 1 ? 2 : 4, kFormat, "the header length");
   headerLen = len[0] | (len[1] << 8) | (uint32_t(len[2]) << 16) | (uint32_t(len[3]) << 24);
   const uint64_t prefix = kMagicLen + 2 + (major == 1 ? 2 : 4);
   if (headerLen > kMaxHeader)
-    badFile(src.name(), kFormat, "a header of " + std::to_string(headerLen) +
-                                     " bytes (the limit is " + std::to_string(kMaxHeader) + ")");
+    badFile(src.name(), kFormat,
+            "a header of " + std::to_string(headerLen) + " bytes (the limit is " +
+                std::to_string(kMaxHeader) + ")");
   if (prefix + headerLen > src.size())
-    badFile(src.name(), kFormat, "truncated: the header length " + std::to_string(headerLen) +
-                                     " runs past the end");
+    badFile(src.name(), kFormat,
+            "truncated: the header length " + std::to_string(headerLen) + " runs past the end");
   std::string text(headerLen, '\0');
   readExact(src, text.data(), headerLen, kFormat, "the header");
   NpyHeader h = DictParser(text, src.name()).parse();
@@ -170,7 +175,8 @@ Tensor loadNpy(const std::string& path) {
 std::string npyHeaderFor(const Tensor& t) {
   const char* descr = t.dtype() == DType::F32 ? "<f4" : t.dtype() == DType::I32 ? "<i4" : "|b1";
   std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (";
-  for (size_t i = 0; i < t.shape().size(); ++i) dict += (i ? ", " : "") + std::to_string(t.shape()[i]);
+  for (size_t i = 0; i < t.shape().size(); ++i)
+    dict += (i ? ", " : "") + std::to_string(t.shape()[i]);
   dict += t.shape().size() == 1 ? ",), }" : "), }";  // (5,) is Python's 1-tuple
   // Version 1.0 unless the header needs more than 64 KiB; padded so data starts at 64 bytes.
   bool v2 = dict.size() + 1 + 10 > 65535;

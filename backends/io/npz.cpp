@@ -38,7 +38,8 @@ class MemberSource : public ByteSource {
   ~MemberSource() override { zip_fclose(f_); }
   size_t read(void* dst, size_t n) override {
     zip_int64_t k = zip_fread(f_, dst, n);
-    if (k < 0) badFile(name_, kFormat, std::string("the member cannot be read: ") + zip_file_strerror(f_));
+    if (k < 0)
+      badFile(name_, kFormat, std::string("the member cannot be read: ") + zip_file_strerror(f_));
     return static_cast<size_t>(k);
   }
   uint64_t size() const override { return size_; }
@@ -67,13 +68,13 @@ std::vector<NamedTensor> readArchive(zip_t* za, const std::string& path) {
     if (!(st.valid & ZIP_STAT_SIZE) || !(st.valid & ZIP_STAT_COMP_SIZE))
       badFile(path, kFormat, "the member '" + member + "' has no size");
     bool stored = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_STORE;
-    if (stored ? st.size != st.comp_size
-               : st.size / kMaxDeflateRatio > st.comp_size + 1)
-      badFile(path, kFormat, "the member '" + member + "' claims " + std::to_string(st.size) +
-                                 " bytes from " + std::to_string(st.comp_size) +
-                                 " compressed ones");
+    if (stored ? st.size != st.comp_size : st.size / kMaxDeflateRatio > st.comp_size + 1)
+      badFile(path, kFormat,
+              "the member '" + member + "' claims " + std::to_string(st.size) + " bytes from " +
+                  std::to_string(st.comp_size) + " compressed ones");
     zip_file_t* f = zip_fopen_index(za, static_cast<zip_uint64_t>(i), 0);
-    if (!f) badFile(path, kFormat, "the member '" + member + "' cannot be opened: " + zip_strerror(za));
+    if (!f)
+      badFile(path, kFormat, "the member '" + member + "' cannot be opened: " + zip_strerror(za));
     MemberSource src(f, st.size, where);
     Tensor t = readNpy(src);
     char probe;
@@ -137,14 +138,15 @@ std::string npzBytes(const std::vector<NamedTensor>& tensors, bool compress) {
     zip_int64_t index = s ? zip_file_add(za, (t.name + ".npy").c_str(), s, ZIP_FL_ENC_UTF_8) : -1;
     if (index < 0) {
       if (s) zip_source_free(s);
-      throwUserError(ErrorKind::ValueError, "cannot add '" + t.name + "' to the archive: " +
-                                                zip_strerror(za));
+      throwUserError(ErrorKind::ValueError,
+                     "cannot add '" + t.name + "' to the archive: " + zip_strerror(za));
     }
     zip_set_file_compression(za, static_cast<zip_uint64_t>(index),
                              compress ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
   }
   if (zip_close(za) != 0)
-    throwUserError(ErrorKind::ValueError, std::string("cannot write the archive: ") + zip_strerror(za));
+    throwUserError(ErrorKind::ValueError,
+                   std::string("cannot write the archive: ") + zip_strerror(za));
   archive.release();
   zip_stat_t st;
   if (zip_source_stat(buffer, &st) != 0 || zip_source_open(buffer) != 0)

@@ -27,8 +27,10 @@ int nestingDepth(std::string_view s) {
   for (size_t i = 0; i < s.size(); ++i) {
     char c = s[i];
     if (inString) {
-      if (c == '\\') ++i;
-      else if (c == '"') inString = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
     } else if (c == '"') {
       inString = true;
     } else if (c == '{' || c == '[') {
@@ -42,7 +44,8 @@ int nestingDepth(std::string_view s) {
 
 uint64_t nonNegative(const Json& j, const std::string& path, const std::string& what) {
   if (j.is_number_unsigned()) return j.get<uint64_t>();
-  if (j.is_number_integer() && j.get<int64_t>() >= 0) return static_cast<uint64_t>(j.get<int64_t>());
+  if (j.is_number_integer() && j.get<int64_t>() >= 0)
+    return static_cast<uint64_t>(j.get<int64_t>());
   badFile(path, kFormat, what + " is not a non-negative integer");
 }
 
@@ -75,14 +78,14 @@ SafetensorsEntry parseEntry(const std::string& key, const Json& j, uint64_t data
   uint64_t end = nonNegative((*offsets)[1], path, "the data offsets of " + where);
   const uint64_t dataSize = fileSize - dataStart;
   if (begin > end || end > dataSize)
-    badFile(path, kFormat, where + " has data offsets [" + std::to_string(begin) + ", " +
-                               std::to_string(end) + "] outside the " +
-                               std::to_string(dataSize) + " bytes of data");
+    badFile(path, kFormat,
+            where + " has data offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
+                "] outside the " + std::to_string(dataSize) + " bytes of data");
   uint64_t bytes = checkedBytes(path, kFormat, e.shape, elementBytes(e.type), dataSize);
   if (bytes != end - begin)
-    badFile(path, kFormat, where + " is " + std::to_string(bytes) + " bytes by its shape and " +
-                               elementName(e.type) + ", but its data offsets span " +
-                               std::to_string(end - begin));
+    badFile(path, kFormat,
+            where + " is " + std::to_string(bytes) + " bytes by its shape and " +
+                elementName(e.type) + ", but its data offsets span " + std::to_string(end - begin));
   e.begin = dataStart + begin;
   e.end = dataStart + end;
   return e;
@@ -97,9 +100,9 @@ SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> file, const 
   if (n > kMaxHeader)
     badFile(path, kFormat, "a header of " + std::to_string(n) + " bytes (the limit is 100 MB)");
   if (n > file.size() - 8)
-    badFile(path, kFormat, "truncated: the header length " + std::to_string(n) +
-                               " runs past the end of the file (" + std::to_string(file.size()) +
-                               " bytes)");
+    badFile(path, kFormat,
+            "truncated: the header length " + std::to_string(n) +
+                " runs past the end of the file (" + std::to_string(file.size()) + " bytes)");
   std::string_view text(reinterpret_cast<const char*>(file.data()) + 8, n);
   if (nestingDepth(text) > kMaxDepth) badFile(path, kFormat, "the header nests too deeply");
   Json header = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
@@ -126,14 +129,15 @@ SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> file, const 
   uint64_t at = 8 + n;
   for (const SafetensorsEntry& e : out.entries) {
     if (e.begin != at)
-      badFile(path, kFormat, "the data of tensor '" + e.name + "' " +
-                                 (e.begin < at ? "overlaps the tensor before it"
-                                               : "leaves a hole after the tensor before it"));
+      badFile(path, kFormat,
+              "the data of tensor '" + e.name + "' " +
+                  (e.begin < at ? "overlaps the tensor before it"
+                                : "leaves a hole after the tensor before it"));
     at = e.end;
   }
   if (at != file.size())
-    badFile(path, kFormat, std::to_string(file.size() - at) +
-                               " bytes at the end belong to no tensor");
+    badFile(path, kFormat,
+            std::to_string(file.size() - at) + " bytes at the end belong to no tensor");
   return out;
 }
 
@@ -226,7 +230,8 @@ void saveSafetensors(const std::string& path, const std::vector<NamedTensor>& te
   AtomicFile f(path);
   f.write(header);
   for (size_t i : order)
-    f.write(data[i].bytes(), static_cast<size_t>(data[i].numel()) * shapes::elementSize(data[i].dtype()));
+    f.write(data[i].bytes(),
+            static_cast<size_t>(data[i].numel()) * shapes::elementSize(data[i].dtype()));
   f.commit();
 }
 

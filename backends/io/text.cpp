@@ -63,8 +63,8 @@ std::string gunzip(std::span<const std::byte> data, const std::string& name) {
 
 std::string gzip(std::string_view text) {
   z_stream zs{};
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK)
     throw std::bad_alloc();
   std::string out;
   size_t in = 0;
@@ -93,8 +93,10 @@ std::string readText(const std::string& path) {
 }
 
 void writeText(const std::string& path, std::string_view text) {
-  if (isGzipPath(path)) writeFileAtomically(path, gzip(text));
-  else writeFileAtomically(path, text);
+  if (isGzipPath(path))
+    writeFileAtomically(path, gzip(text));
+  else
+    writeFileAtomically(path, text);
 }
 
 std::vector<std::string> splitLines(std::string_view text) {
@@ -114,7 +116,8 @@ namespace {
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -153,8 +156,7 @@ std::string quoteField(std::string_view f) {
 }  // namespace
 
 Tensor parseCsv(std::string_view text, const CsvOptions& options, const std::string& name) {
-  if (options.dtype == DType::Bool)
-    badValue(name, "load_csv reads f32 or i32 tables, not bool");
+  if (options.dtype == DType::Bool) badValue(name, "load_csv reads f32 or i32 tables, not bool");
   if (options.delimiter == '"' || options.delimiter == '\n' || options.delimiter == '\r')
     badValue(name, "the delimiter cannot be a quote or a line end");
   // Pass 1: the data lines and the field count, so the tensor is allocated once.

@@ -29,8 +29,9 @@ std::vector<std::string> splitLines(std::string_view text);
 
 struct CsvOptions {
   char delimiter = ',';
-  int64_t skipHeader = 0;                      ///< lines to skip at the top
-  std::optional<std::vector<int64_t>> columns;  ///< which columns, in order (negative: from the end)
+  int64_t skipHeader = 0;  ///< lines to skip at the top
+  std::optional<std::vector<int64_t>>
+      columns;  ///< which columns, in order (negative: from the end)
   DType dtype = DType::F32;
 };
 /// A 2-D tensor [rows, columns] from CSV text. Blank lines are skipped; fields may be quoted

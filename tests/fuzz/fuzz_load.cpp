@@ -41,16 +41,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         io::readNpy(src);
         break;
       }
-      case 1: io::readNpz(bytes, "fuzz.npz"); break;
+      case 1:
+        io::readNpz(bytes, "fuzz.npz");
+        break;
       case 2: {
         io::SafetensorsHeader h = io::parseSafetensorsHeader(bytes, "fuzz.safetensors");
         io::safetensorsTensors(h, bytes, nullptr, "fuzz.safetensors");
         break;
       }
       case 3:
-        csv(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), selector / 5);
+        csv(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+            selector / 5);
         break;
-      case 4: csv(io::gunzip(bytes, "fuzz.csv.gz"), selector / 5); break;
+      case 4:
+        csv(io::gunzip(bytes, "fuzz.csv.gz"), selector / 5);
+        break;
     }
   } catch (const tessel::UserError&) {
     // Bad input: the expected outcome for most inputs.

@@ -1,7 +1,6 @@
 // The embedding API's side of files: tessel::load / tessel::save, Options::files and
 // Options::maxMemoryBytes counting what a script's load brings in.
 #include <gtest/gtest.h>
-
 #include <tessel/tessel.h>
 
 #include "io_test_util.h"
@@ -58,7 +57,8 @@ TEST(ApiFiles, ScriptsSeeTheFilePolicy) {
 
 TEST(ApiFiles, MaxMemoryCountsWhatLoadBringsIn) {
   ScratchDir dir;
-  tessel::save(dir.file("big.npy"), tessel::Tensor::fromData(std::vector<float>(1 << 20), {1 << 20}));
+  tessel::save(dir.file("big.npy"),
+               tessel::Tensor::fromData(std::vector<float>(1 << 20), {1 << 20}));
   tessel::save(dir.file("big.safetensors"),
                tessel::Tensor::fromData(std::vector<float>(1 << 20), {1 << 20}));
   tessel::Options o;

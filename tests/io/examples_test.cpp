@@ -6,8 +6,8 @@
 
 #include "io_test_util.h"
 
-using tessel::io_testing::ScratchDir;
 using tessel::io_testing::runTessel;
+using tessel::io_testing::ScratchDir;
 
 namespace {
 
@@ -19,7 +19,8 @@ TEST(FileExamples, CheckpointGivesTheSamePredictionsInASecondProcess) {
   auto [rc, out] = runTessel(dir, "--allow-files " + d + " " + kExamples + "checkpoint.dsl " + d);
   ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("saved " + d + "/mlp.safetensors"), std::string::npos) << out;
-  std::tie(rc, out) = runTessel(dir, "--allow-files " + d + " " + kExamples + "checkpoint.dsl " + d + " check");
+  std::tie(rc, out) =
+      runTessel(dir, "--allow-files " + d + " " + kExamples + "checkpoint.dsl " + d + " check");
   ASSERT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("loaded epoch 200 adam step 200"), std::string::npos) << out;
   EXPECT_NE(out.find("same predictions: true"), std::string::npos) << out;
@@ -28,8 +29,7 @@ TEST(FileExamples, CheckpointGivesTheSamePredictionsInASecondProcess) {
 
 TEST(FileExamples, DigitsTrainsOnTheSklearnCsv) {
   const std::string csv = "/usr/lib/python3/dist-packages/sklearn/datasets/data/digits.csv.gz";
-  if (!std::filesystem::exists(csv))
-    GTEST_SKIP() << "python3-sklearn is not installed: no " << csv;
+  if (!std::filesystem::exists(csv)) GTEST_SKIP() << "python3-sklearn is not installed: no " << csv;
   ScratchDir dir;
   auto [rc, out] = runTessel(dir, kExamples + "digits.dsl");
   ASSERT_EQ(rc, 0) << out;

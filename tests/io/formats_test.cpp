@@ -1,9 +1,9 @@
 // backends/io formats on their own: byte layouts, conversions, and every kind of bad input
 // (truncated, lying headers, overflowing shapes) as a ValueError or IOError naming the file.
 #include <gtest/gtest.h>
-
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -21,8 +21,8 @@
 using namespace tessel;
 using namespace tessel::backends;
 using namespace tessel::backends::io;
-using tessel::io_testing::ScratchDir;
 using tessel::io_testing::readBytes;
+using tessel::io_testing::ScratchDir;
 using tessel::io_testing::writeBytes;
 
 namespace {
@@ -38,11 +38,11 @@ std::pair<std::string, std::string> errorOf(F&& f) {
   return {"", ""};
 }
 
-#define EXPECT_USER_ERROR(stmt, kind, text)                                      \
-  do {                                                                           \
-    auto [k_, m_] = errorOf([&] { stmt; });                                      \
-    EXPECT_EQ(k_, kind) << m_;                                                   \
-    EXPECT_NE(m_.find(text), std::string::npos) << "message: " << m_;            \
+#define EXPECT_USER_ERROR(stmt, kind, text)                           \
+  do {                                                                \
+    auto [k_, m_] = errorOf([&] { stmt; });                           \
+    EXPECT_EQ(k_, kind) << m_;                                        \
+    EXPECT_NE(m_.find(text), std::string::npos) << "message: " << m_; \
   } while (0)
 
 /// An .npy file by hand: the header dict as given, then raw bytes.
@@ -84,8 +84,11 @@ TEST(Npy, HeaderLayoutIsNumpys) {
   float first;
   std::memcpy(&first, bytes.data() + 128, 4);
   EXPECT_EQ(first, 1.0f);
-  EXPECT_EQ(npyHeaderFor(Tensor::fromData(std::vector<int32_t>{1, 2}, {2})).find("'<i4'") != std::string::npos, true);
-  EXPECT_NE(npyHeaderFor(Tensor::fromData(std::vector<int32_t>{1, 2}, {2})).find("(2,)"), std::string::npos);
+  EXPECT_EQ(npyHeaderFor(Tensor::fromData(std::vector<int32_t>{1, 2}, {2})).find("'<i4'") !=
+                std::string::npos,
+            true);
+  EXPECT_NE(npyHeaderFor(Tensor::fromData(std::vector<int32_t>{1, 2}, {2})).find("(2,)"),
+            std::string::npos);
   EXPECT_NE(npyHeaderFor(Tensor::scalar(1.0, DType::F32)).find("'shape': ()"), std::string::npos);
   EXPECT_NE(npyHeaderFor(Tensor::fromBools({true}, {1})).find("'|b1'"), std::string::npos);
 }
@@ -146,34 +149,43 @@ TEST(Npy, FortranOrderIsAView) {
 }
 
 TEST(Npy, OutOfRangeIntegersNameTheValue) {
-  EXPECT_USER_ERROR(readNpyBytes(npyFile("{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }",
-                                         raw<int64_t>({1, 2, 1LL << 40}))),
-                    "ValueError", "the value 1099511627776 (element 2) does not fit in i32");
-  EXPECT_USER_ERROR(readNpyBytes(npyFile("{'descr': '<u8', 'fortran_order': False, 'shape': (1,), }",
-                                         raw<uint64_t>({~0ULL}))),
-                    "ValueError", "the value 18446744073709551615 (element 0)");
+  EXPECT_USER_ERROR(
+      readNpyBytes(npyFile("{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }",
+                           raw<int64_t>({1, 2, 1LL << 40}))),
+      "ValueError", "the value 1099511627776 (element 2) does not fit in i32");
+  EXPECT_USER_ERROR(
+      readNpyBytes(npyFile("{'descr': '<u8', 'fortran_order': False, 'shape': (1,), }",
+                           raw<uint64_t>({~0ULL}))),
+      "ValueError", "the value 18446744073709551615 (element 0)");
 }
 
 TEST(Npy, BadInputIsAValueErrorNamingTheFile) {
   const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }";
-  EXPECT_USER_ERROR(readNpyBytes("\x93NUMP"), "ValueError", "'mem.npy' is not a valid .npy file: truncated");
+  EXPECT_USER_ERROR(readNpyBytes("\x93NUMP"), "ValueError",
+                    "'mem.npy' is not a valid .npy file: truncated");
   EXPECT_USER_ERROR(readNpyBytes("PK\x03\x04zzzzzzzz"), "ValueError", "does not start with");
   EXPECT_USER_ERROR(readNpyBytes(npyFile(f4, raw<float>({1, 2}))), "ValueError",
                     "truncated: the header promises 16 bytes of data, 8 are left");
   EXPECT_USER_ERROR(
-      readNpyBytes(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", "")),
+      readNpyBytes(npyFile(
+          "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", "")),
       "ValueError", "element count overflows");
   EXPECT_USER_ERROR(
-      readNpyBytes(npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", "")),
+      readNpyBytes(npyFile(
+          "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", "")),
       "ValueError", "overflows");
-  EXPECT_USER_ERROR(readNpyBytes(npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", "12345678")),
+  EXPECT_USER_ERROR(readNpyBytes(npyFile(
+                        "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", "12345678")),
                     "ValueError", "the dtype '<c8' is not supported");
-  EXPECT_USER_ERROR(readNpyBytes(npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "1234")),
-                    "ValueError", "structured dtypes");
-  EXPECT_USER_ERROR(readNpyBytes(npyFile("{'descr': '<f4', 'shape': (1,), }", "1234")), "ValueError",
-                    "lacks");
-  EXPECT_USER_ERROR(readNpyBytes(npyFile("{'descr': '<f4', 'fortran_order': 1, 'shape': (1,), }", "1234")),
-                    "ValueError", "True or False");
+  EXPECT_USER_ERROR(
+      readNpyBytes(
+          npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", "1234")),
+      "ValueError", "structured dtypes");
+  EXPECT_USER_ERROR(readNpyBytes(npyFile("{'descr': '<f4', 'shape': (1,), }", "1234")),
+                    "ValueError", "lacks");
+  EXPECT_USER_ERROR(
+      readNpyBytes(npyFile("{'descr': '<f4', 'fortran_order': 1, 'shape': (1,), }", "1234")),
+      "ValueError", "True or False");
   std::string lying = npyFile(f4, raw<float>({1, 2, 3, 4}));
   lying[8] = '\xff';
   lying[9] = '\xff';  // a header length past the end
@@ -194,9 +206,23 @@ TEST(Npy, FilesRoundTripAndReplaceAtomically) {
   int count = 0;
   for (auto& e : std::filesystem::directory_iterator(dir.path())) (void)e, ++count;
   EXPECT_EQ(count, 1);
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(stat(path.c_str(), &st), 0);
-  EXPECT_EQ(st.st_mode & 0777, 0666 & ~[] { mode_t m = umask(0); umask(m); return m; }());
+  EXPECT_EQ(
+      st.st_mode & 0777, 0666 & ~[] {
+        mode_t m = umask(0);
+        umask(m);
+        return m;
+      }());
+}
+
+TEST(AtomicFile, ASaveThroughASymlinkReplacesItsTarget) {
+  ScratchDir dir;
+  writeBytes(dir.file("real.npy"), "old");
+  std::filesystem::create_symlink(dir.file("real.npy"), dir.file("link.npy"));
+  saveNpy(dir.file("link.npy"), Tensor::fromData(std::vector<float>{5}, {1}));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.npy")));
+  EXPECT_EQ(loadNpy(dir.file("real.npy")).toDoubles(), (std::vector<double>{5}));
 }
 
 TEST(AtomicFile, AnUnfinishedWriteLeavesTheOldFile) {
@@ -218,7 +244,7 @@ TEST(AtomicFile, AFullDiskLeavesTheOldFile) {
   ScratchDir dir;
   std::string path = dir.file("big.npy");
   writeBytes(path, "old");
-  struct rlimit old{};
+  struct rlimit old {};
   getrlimit(RLIMIT_FSIZE, &old);
   struct rlimit small = old;
   small.rlim_cur = 4096;
@@ -235,7 +261,7 @@ TEST(AtomicFile, AFullDiskLeavesTheOldFile) {
   EXPECT_EQ(count, 1);
 }
 
-TEST(Files, MissingFoldersAndPermissionsAreIOErrors) {
+TEST(Files, MissingFilesAndFoldersAreIOErrors) {
   ScratchDir dir;
   EXPECT_USER_ERROR(loadNpy(dir.file("none.npy")), "IOError", "No such file or directory");
   EXPECT_USER_ERROR(loadNpy(dir.path().string()), "IOError", "is a directory, not a file");
@@ -244,11 +270,32 @@ TEST(Files, MissingFoldersAndPermissionsAreIOErrors) {
   EXPECT_USER_ERROR(saveNpy(dir.path().string(), Tensor::scalar(1, DType::F32)), "IOError",
                     "is a directory");
   EXPECT_USER_ERROR(loadNpy("/dev/null"), "IOError", "is not a regular file");
-  if (geteuid() == 0) GTEST_SKIP() << "running as root: permissions do not stop reads";
+}
+
+TEST(Files, NoPermissionIsAnIOError) {
+  ScratchDir dir;
   std::string p = dir.file("secret.npy");
   saveNpy(p, Tensor::scalar(1, DType::F32));
   chmod(p.c_str(), 0);
-  EXPECT_USER_ERROR(loadNpy(p), "IOError", "Permission denied");
+  auto check = [&] {
+    auto [kind, message] = errorOf([&] { loadNpy(p); });
+    return kind == "IOError" && message.find("Permission denied") != std::string::npos;
+  };
+  if (geteuid() != 0) {
+    EXPECT_TRUE(check());
+    return;
+  }
+  // Root reads anything: try as nobody, in a child process.
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    if (setgid(65534) != 0 || setuid(65534) != 0) _exit(2);
+    _exit(check() ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "(2: could not become nobody)";
 }
 
 // --- safetensors --------------------------------------------------------------------------
@@ -285,15 +332,14 @@ TEST(Safetensors, ByteLayoutIsThePublishedOne) {
 }
 
 TEST(Safetensors, EveryDtypeLoads) {
-  std::string json =
-      R"({"a":{"dtype":"F64","shape":[1],"data_offsets":[0,8]},)"
-      R"("b":{"dtype":"BF16","shape":[2],"data_offsets":[8,12]},)"
-      R"("c":{"dtype":"I64","shape":[1],"data_offsets":[12,20]},)"
-      R"("d":{"dtype":"U8","shape":[2],"data_offsets":[20,22]},)"
-      R"("e":{"dtype":"I16","shape":[1],"data_offsets":[22,24]},)"
-      R"("f":{"dtype":"F16","shape":[1],"data_offsets":[24,26]},)"
-      R"("g":{"dtype":"I8","shape":[1],"data_offsets":[26,27]},)"
-      R"("h":{"dtype":"BOOL","shape":[1],"data_offsets":[27,28]}})";
+  std::string json = R"({"a":{"dtype":"F64","shape":[1],"data_offsets":[0,8]},)"
+                     R"("b":{"dtype":"BF16","shape":[2],"data_offsets":[8,12]},)"
+                     R"("c":{"dtype":"I64","shape":[1],"data_offsets":[12,20]},)"
+                     R"("d":{"dtype":"U8","shape":[2],"data_offsets":[20,22]},)"
+                     R"("e":{"dtype":"I16","shape":[1],"data_offsets":[22,24]},)"
+                     R"("f":{"dtype":"F16","shape":[1],"data_offsets":[24,26]},)"
+                     R"("g":{"dtype":"I8","shape":[1],"data_offsets":[26,27]},)"
+                     R"("h":{"dtype":"BOOL","shape":[1],"data_offsets":[27,28]}})";
   std::string data = raw<double>({2.5}) + raw<uint16_t>({0x3f80, 0xc000}) + raw<int64_t>({-7}) +
                      "\x05\xff" + raw<int16_t>({-2}) + raw<uint16_t>({0x3800}) + "\xfe" + "\x01";
   auto ts = parseSt(stFile(json, data));
@@ -318,31 +364,32 @@ TEST(Safetensors, LyingHeadersAreValueErrors) {
   past[0] = '\x7f';
   EXPECT_USER_ERROR(parseSt(past), "ValueError", "runs past the end");
   EXPECT_USER_ERROR(parseSt(stFile("{nope", "")), "ValueError", "not valid JSON");
-  EXPECT_USER_ERROR(parseSt(stFile(std::string(100, '[') + std::string(100, ']'), "")), "ValueError",
-                    "nests too deeply");
-  EXPECT_USER_ERROR(parseSt(stFile(f, raw<float>({1}))), "ValueError", "outside the 4 bytes of data");
-  EXPECT_USER_ERROR(
-      parseSt(stFile(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", raw<float>({1, 2, 3}))),
-      "ValueError", "is 12 bytes by its shape and F32, but its data offsets span 8");
-  EXPECT_USER_ERROR(
-      parseSt(stFile(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-                     R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
-                     raw<float>({1, 2}))),
-      "ValueError", "overlaps");
-  EXPECT_USER_ERROR(
-      parseSt(stFile(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", raw<float>({1, 2}))),
-      "ValueError", "leaves a hole");
+  EXPECT_USER_ERROR(parseSt(stFile(std::string(100, '[') + std::string(100, ']'), "")),
+                    "ValueError", "nests too deeply");
+  EXPECT_USER_ERROR(parseSt(stFile(f, raw<float>({1}))), "ValueError",
+                    "outside the 4 bytes of data");
+  EXPECT_USER_ERROR(parseSt(stFile(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})",
+                                   raw<float>({1, 2, 3}))),
+                    "ValueError", "is 12 bytes by its shape and F32, but its data offsets span 8");
+  EXPECT_USER_ERROR(parseSt(stFile(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                                   R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                                   raw<float>({1, 2}))),
+                    "ValueError", "overlaps");
+  EXPECT_USER_ERROR(parseSt(stFile(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                                   raw<float>({1, 2}))),
+                    "ValueError", "leaves a hole");
   EXPECT_USER_ERROR(parseSt(stFile(f, raw<float>({1, 2, 3}))), "ValueError", "belong to no tensor");
   EXPECT_USER_ERROR(
-      parseSt(stFile(R"({"a":{"dtype":"F32","shape":[4611686018427387904,8],"data_offsets":[0,8]}})",
-                     raw<float>({1, 2}))),
+      parseSt(
+          stFile(R"({"a":{"dtype":"F32","shape":[4611686018427387904,8],"data_offsets":[0,8]}})",
+                 raw<float>({1, 2}))),
       "ValueError", "overflows");
-  EXPECT_USER_ERROR(
-      parseSt(stFile(R"({"a":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}})", raw<float>({1, 2}))),
-      "ValueError", "the dtype 'C64', which Tessel does not load");
-  EXPECT_USER_ERROR(
-      parseSt(stFile(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,8]}})", raw<float>({1, 2}))),
-      "ValueError", "not a non-negative integer");
+  EXPECT_USER_ERROR(parseSt(stFile(R"({"a":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}})",
+                                   raw<float>({1, 2}))),
+                    "ValueError", "the dtype 'C64', which Tessel does not load");
+  EXPECT_USER_ERROR(parseSt(stFile(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,8]}})",
+                                   raw<float>({1, 2}))),
+                    "ValueError", "not a non-negative integer");
   EXPECT_USER_ERROR(parseSt(stFile(R"({"__metadata__":{"a":1}})", "")), "ValueError",
                     "is not a string");
 }
@@ -352,9 +399,9 @@ TEST(Safetensors, LoadMapsTheFileAndViewsOutliveIt) {
   std::string path = dir.file("m.safetensors");
   std::vector<float> w(1000);
   for (size_t i = 0; i < w.size(); ++i) w[i] = float(i);
-  saveSafetensors(path,
-                  {{"w", Tensor::fromData(w, {10, 100})}, {"m", Tensor::fromBools({true, false}, {2})}},
-                  {});
+  saveSafetensors(
+      path, {{"w", Tensor::fromData(w, {10, 100})}, {"m", Tensor::fromBools({true, false}, {2})}},
+      {});
   SafetensorsFile f = loadSafetensors(path);
   ASSERT_EQ(f.tensors.size(), 2u);
   // A view: the storage is borrowed, not one of the allocator's 64-byte aligned blocks.
@@ -388,8 +435,9 @@ TEST(Safetensors, LoadChargesTheMemoryBudget) {
 
 TEST(Npz, StoredAndDeflatedRoundTrip) {
   for (bool compress : {false, true}) {
-    std::vector<NamedTensor> ts = {{"x", Tensor::fromData(std::vector<float>{1, 2, 3}, {3})},
-                                   {"y", Tensor::fromData(std::vector<int32_t>(1000, 7), {10, 100})}};
+    std::vector<NamedTensor> ts = {
+        {"x", Tensor::fromData(std::vector<float>{1, 2, 3}, {3})},
+        {"y", Tensor::fromData(std::vector<int32_t>(1000, 7), {10, 100})}};
     std::string bytes = npzBytes(ts, compress);
     EXPECT_EQ(bytes.substr(0, 4), "PK\x03\x04");
     if (compress) {
@@ -405,7 +453,8 @@ TEST(Npz, StoredAndDeflatedRoundTrip) {
 }
 
 TEST(Npz, DamagedArchivesAreValueErrors) {
-  std::string bytes = npzBytes({{"x", Tensor::fromData(std::vector<float>(64, 1.0f), {64})}}, false);
+  std::string bytes =
+      npzBytes({{"x", Tensor::fromData(std::vector<float>(64, 1.0f), {64})}}, false);
   auto read = [](const std::string& b) {
     return readNpz(std::as_bytes(std::span(b.data(), b.size())), "mem.npz");
   };
@@ -427,8 +476,8 @@ TEST(Text, GzipRoundTripAndDamage) {
   std::string cut = gz.substr(0, gz.size() - 10);
   EXPECT_USER_ERROR(gunzip(std::as_bytes(std::span(cut.data(), cut.size())), "t.gz"), "ValueError",
                     "'t.gz' is not a valid gzip file: truncated");
-  EXPECT_USER_ERROR(gunzip(std::as_bytes(std::span(text.data(), text.size())), "t.gz"), "ValueError",
-                    "magic");
+  EXPECT_USER_ERROR(gunzip(std::as_bytes(std::span(text.data(), text.size())), "t.gz"),
+                    "ValueError", "magic");
 }
 
 TEST(Csv, ParsesAndNamesBadFields) {
@@ -439,14 +488,19 @@ TEST(Csv, ParsesAndNamesBadFields) {
   EXPECT_TRUE(std::isnan(t.toDoubles()[5]));
   EXPECT_EQ(parseCsv("", o, "t.csv").shape(), (Dims{0, 0}));
   o.dtype = DType::I32;
-  EXPECT_EQ(parseCsv("1;2\n3;4", CsvOptions{';', 0, std::vector<int64_t>{1}, DType::I32}, "t.csv").toInts(),
+  EXPECT_EQ(parseCsv("1;2\n3;4", CsvOptions{';', 0, std::vector<int64_t>{1}, DType::I32}, "t.csv")
+                .toInts(),
             (std::vector<int64_t>{2, 4}));
-  EXPECT_USER_ERROR(parseCsv("1,2\n3\n", o, "t.csv"), "ValueError", "line 2 has 1 fields, the first row 2");
-  EXPECT_USER_ERROR(parseCsv("1,2.5\n", o, "t.csv"), "ValueError", "line 1, column 2: '2.5' is not an integer");
+  EXPECT_USER_ERROR(parseCsv("1,2\n3\n", o, "t.csv"), "ValueError",
+                    "line 2 has 1 fields, the first row 2");
+  EXPECT_USER_ERROR(parseCsv("1,2.5\n", o, "t.csv"), "ValueError",
+                    "line 1, column 2: '2.5' is not an integer");
   EXPECT_USER_ERROR(parseCsv("1,3000000000\n", o, "t.csv"), "ValueError", "does not fit in i32");
-  EXPECT_USER_ERROR(parseCsv("1,,2\n", o, "t.csv"), "ValueError", "line 1, column 2: an empty field");
-  EXPECT_USER_ERROR(parseCsv("1,2\n", CsvOptions{',', 0, std::vector<int64_t>{5}, DType::F32}, "t.csv"),
-                    "ValueError", "column 5 is out of range for rows of 2 fields");
+  EXPECT_USER_ERROR(parseCsv("1,,2\n", o, "t.csv"), "ValueError",
+                    "line 1, column 2: an empty field");
+  EXPECT_USER_ERROR(
+      parseCsv("1,2\n", CsvOptions{',', 0, std::vector<int64_t>{5}, DType::F32}, "t.csv"),
+      "ValueError", "column 5 is out of range for rows of 2 fields");
   EXPECT_EQ(parseCsv("1e39,-1e39\n", CsvOptions{}, "t.csv").toDoubles(),
             (std::vector<double>{INFINITY, -INFINITY}));
 }

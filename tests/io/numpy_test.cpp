@@ -35,8 +35,8 @@ bool haveNumpy() {
 /// Runs Python `code` with the scratch folder as sys.argv[1]; its output and exit status.
 std::pair<int, std::string> python(const ScratchDir& dir, const std::string& code) {
   tessel::io_testing::writeBytes(dir.file("script.py"), code);
-  std::string cmd = pythonCommand() + " " + dir.file("script.py") + " " + dir.path().string() + " >" +
-                    dir.file("py.out") + " 2>&1";
+  std::string cmd = pythonCommand() + " " + dir.file("script.py") + " " + dir.path().string() +
+                    " >" + dir.file("py.out") + " 2>&1";
   int rc = std::system(cmd.c_str());
   return {WEXITSTATUS(rc), tessel::io_testing::readBytes(dir.file("py.out"))};
 }

@@ -1,7 +1,6 @@
 // The file policy (Note [File policy]): escapes by `..`, absolute paths and symbolic links are
 // refused with an IOError naming the path and the policy; what is inside is allowed.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -15,8 +14,8 @@
 
 namespace fs = std::filesystem;
 using namespace tessel;
-using backends::io::FilePolicy;
 using backends::io::checkAccess;
+using backends::io::FilePolicy;
 using tessel::io_testing::ScratchDir;
 
 namespace {
@@ -47,8 +46,9 @@ struct PolicyTest : ::testing::Test {
 
 TEST_F(PolicyTest, NoneRefusesEverything) {
   FilePolicy none;
-  EXPECT_NE(refusal(none, inside + "/ok.txt", false).find("outside the file policy (no file access)"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal(none, inside + "/ok.txt", false).find("outside the file policy (no file access)"),
+      std::string::npos);
 }
 
 TEST_F(PolicyTest, AllAllowsEverything) {
@@ -62,8 +62,10 @@ TEST_F(PolicyTest, FoldersAllowWhatIsInsideOnly) {
   EXPECT_EQ(refusal(rw, inside + "/sub/../ok.txt", true), "");
   EXPECT_EQ(refusal(rw, inside + "/not/yet/there.npy", true), "");
   std::string m = refusal(rw, outside + "/secret.txt", false);
-  EXPECT_NE(m.find("cannot read " + outside + "/secret.txt: outside the file policy "
-                   "(read-write under " + inside + ")"),
+  EXPECT_NE(m.find("cannot read " + outside +
+                   "/secret.txt: outside the file policy "
+                   "(read-write under " +
+                   inside + ")"),
             std::string::npos)
       << m;
   EXPECT_NE(refusal(rw, inside + "/../allowed-not/secret.txt", false), "");
@@ -146,7 +148,8 @@ TEST(CommandLine, AllowFilesNarrowsTheTesselCommand) {
                        "\", tensor([1.0]))\nprint(load(\"" + inside + "\"))'");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_EQ(out, "tensor([1.])\n");
-  std::tie(rc, out) = run("--allow-files " + dir.path().string() + " -c 'read_text(\"/etc/hostname\")'");
+  std::tie(rc, out) =
+      run("--allow-files " + dir.path().string() + " -c 'read_text(\"/etc/hostname\")'");
   EXPECT_EQ(rc, 1);
   EXPECT_NE(out.find("IOError"), std::string::npos) << out;
   EXPECT_NE(out.find("read-write under " + dir.path().string()), std::string::npos) << out;
