@@ -210,8 +210,8 @@ Value safetensorsValue(io::SafetensorsFile file, const std::string& path, backen
   for (const auto& [key, text] : file.metadata) {
     if (key != kTreeKey) continue;
     TreeBuilder builder{path, byName};
-    // The tree nests two JSON levels per value level.
-    if (nestingDepth(text) > 2 * kMaxTreeDepth + 2) builder.bad("it nests too deeply");
+    // The tree nests at most three JSON levels per value level ({"dict": [["k", node]]}).
+    if (nestingDepth(text) > 3 * (kMaxTreeDepth + 1)) builder.bad("it nests too deeply");
     Json tree = Json::parse(text.begin(), text.end(), nullptr, false);
     if (tree.is_discarded()) builder.bad("it is not valid JSON");
     return builder.build(tree, 0);
