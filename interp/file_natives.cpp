@@ -48,8 +48,6 @@ Value nativeSave(Interpreter& interp, CallArgs& a) {
   ArgBinder b("save", a, {"path", "value", "compress"}, 2);
   const std::string& path = b.toStr(0);
   bool compress = b.has(2) && b.toBool(2);
-  if (compress && !(path.size() > 4 && path.compare(path.size() - 4, 4, ".npz") == 0))
-    throwUserError(ErrorKind::ValueError, "save(): compress = true applies to .npz files only");
   saveValue(allowedPath(interp, "save", path, true), b.at(1), compress);
   return Value::none();
 }

@@ -236,6 +236,8 @@ Value loadValue(const std::string& path, std::optional<backends::Device> device)
 
 void saveValue(const std::string& path, const Value& value, bool compress) {
   const std::string ext = extensionOf(path);
+  if (compress && ext != ".npz")
+    throwUserError(ErrorKind::ValueError, "save(): compress = true applies to .npz files only");
   if (ext == ".npy") {
     io::saveNpy(path, hostOf(value, "save(): a value saved to .npy"));
   } else if (ext == ".npz") {
