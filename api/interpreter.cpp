@@ -128,6 +128,8 @@ Interpreter::Interpreter(Options options) : impl_(std::make_shared<Impl>()) {
   o.maxCallDepth = options.maxCallDepth > 0 ? options.maxCallDepth : 1;
   o.maxSteps = std::max<int64_t>(options.maxSteps, 0);
   o.maxMemoryBytes = std::max<int64_t>(options.maxMemoryBytes, 0);
+  o.files.access = static_cast<backends::io::FilePolicy::Access>(options.files.access);
+  o.files.folders = std::move(options.files.folders);
   std::optional<backends::Device> device = backends::deviceFromName(options.device);
   if (!device)
     throw api::errorWithoutLocation("ValueError", "Options.device names no device: '" +

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/device.h"
+#include "backends/io/file_policy.h"
 #include "backends/memory_budget.h"
 #include "backends/tpu/tpu.h"
 #include "interp/syntax/ast.h"
@@ -34,6 +35,9 @@ struct InterpreterOptions {
   int64_t maxMemoryBytes = 0;
   /// Where creation ops put tensors; unset: TESSEL_DEVICE, else cpu.
   std::optional<backends::Device> device;
+  /// What load, save, read_text and the other file functions may touch (Note [File policy]);
+  /// none by default: the `tessel` command allows every file.
+  backends::io::FilePolicy files;
 };
 
 class Interpreter {

@@ -49,6 +49,8 @@ const char* kUsage =
     "  --trace-dir DIR  write the structured compile trace to DIR (TESSEL_TRACE=DIR)\n"
     "  --max-memory N   cap the tensor memory the program holds (bytes; K, M, G suffixes)\n"
     "  --max-steps N    cap the statements and calls the program executes\n"
+    "  --allow-files DIR  let scripts read and write files under DIR only (repeatable;\n"
+    "                 without it, any file)\n"
     "  -h, --help     show this help\n"
     "  --version      print the version\n";
 
@@ -59,6 +61,7 @@ struct Invocation {
   std::vector<std::string> args;
   int64_t maxMemoryBytes = 0;
   int64_t maxSteps = 0;
+  std::vector<std::string> allowedFolders;  // --allow-files; empty: any file
   int status = 0;
 };
 
@@ -67,6 +70,10 @@ int runInterpreter(Invocation* inv) {
   options.args = inv->args;
   options.maxMemoryBytes = inv->maxMemoryBytes;
   options.maxSteps = inv->maxSteps;
+  // Scripts given to the command are the user's own: any file, unless --allow-files narrows it.
+  options.files = tessel::backends::io::FilePolicy::all();
+  if (!inv->allowedFolders.empty())
+    options.files = {tessel::backends::io::FilePolicy::Access::ReadWrite, inv->allowedFolders};
   tessel::interp::Interpreter interp(options);
   gInterp = &interp;
   int status;
@@ -199,6 +206,12 @@ int main(int argc, char** argv) {
       if (!optionValue(argc, argv, i, "--max-steps", text) ||
           !parseCount("--max-steps", text, false, inv.maxSteps))
         return 2;
+      continue;
+    }
+    if (a == "--allow-files" || a.rfind("--allow-files=", 0) == 0) {
+      std::string dir;
+      if (!optionValue(argc, argv, i, "--allow-files", dir)) return 2;
+      inv.allowedFolders.push_back(dir);
       continue;
     }
     if (a == "-c") {

@@ -29,7 +29,8 @@ namespace tessel {
   X(KeyError)                 \
   X(ImportError)              \
   X(Interrupted)              \
-  X(HostError)
+  X(HostError)                \
+  X(IOError)
 
 enum class ErrorKind : uint8_t {
 #define TESSEL_X(k) k,

@@ -3,7 +3,8 @@
 #   tools/fuzz.sh fuzz_parser 60        (CI runs each target briefly; by hand, for hours)
 # Builds build-fuzz with clang (TESSEL_FUZZ=ON: ASan + UBSan + fuzzer instrumentation). Targets
 # that read their input as Tessel text get the golden scripts as seeds and
-# tests/fuzz/tessel.dict; the generator targets (fuzz_shapes, fuzz_compile_diff decode their
+# tests/fuzz/tessel.dict; fuzz_load (file readers) gets a file of each format from
+# tests/fuzz/load_seeds; the generator targets (fuzz_shapes, fuzz_compile_diff decode their
 # bytes into choices, not text) start from an empty corpus. A crash, a mismatch (the target
 # aborts), a hang past FUZZ_TIMEOUT seconds per input (default 30) or a memory blow-up leaves
 # its input in build-fuzz/artifacts/TARGET/ and exits non-zero. FUZZ_SEED fixes libFuzzer's
@@ -27,6 +28,11 @@ case "$target" in
     # grows past 1 GB in minutes.
     options=(-max_len=512 -len_control=0)
     asan=quarantine_size_mb=64: ;;
+  fuzz_load)
+    # File bytes behind a format byte (tests/fuzz/fuzz_load.cpp); seeds of every format.
+    cp tests/fuzz/load_seeds/* "$corpus"/
+    options=(-max_len=8192)
+    asan= ;;
   *)
     find tests/scripts examples -name '*.dsl' -exec cp {} "$corpus"/ \; 2>/dev/null || true
     options=(-dict=tests/fuzz/tessel.dict -max_len=4096)

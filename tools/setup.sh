@@ -22,6 +22,8 @@ packages=(
   libdlpack-dev                             # DLPack tensors in the embedding API (tessel.h)
   chromium                                  # renders tessel report's page in its tests
   openmpi-bin libopenmpi-dev                # dist: collectives across ranks (mpirun), its tests
+  libzip-dev zlib1g-dev                     # load/save: .npz archives (libzip), .gz text (zlib)
+  python3-sklearn                           # the digits CSV that examples/digits.dsl trains on
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -32,6 +32,21 @@ namespace tessel {
 
 class Value;
 
+/// Which files scripts may read and write with load, save, read_text, write_text, read_lines
+/// and load_csv (docs/embedding.md, "Files"). Paths are resolved (symbolic links and `..`
+/// followed) before the check; a script's access outside the policy is an IOError naming the
+/// path and the policy. The app's own tessel::load and tessel::save are not checked.
+struct FilePolicy {
+  enum class Access {
+    None,       ///< no file at all (the default for embedded interpreters)
+    ReadOnly,   ///< reading files under `folders`
+    ReadWrite,  ///< reading and writing files under `folders`
+    All,        ///< any file the process may open (the `tessel` command's default)
+  };
+  Access access = Access::None;
+  std::vector<std::string> folders;
+};
+
 /// How an Interpreter is set up. Every field has a usable default.
 struct Options {
   /// What scripts see as `args` (a list of strings).
@@ -48,6 +63,8 @@ struct Options {
   std::function<void(std::string_view)> output;
   /// The default device of new tensors: "cpu", "vulkan" or "tpu".
   std::string device = "cpu";
+  /// What scripts may read and write; nothing by default.
+  FilePolicy files;
 };
 
 /// An error raised by a script (or by the API on misuse). what() is the full diagnostic:
@@ -169,6 +186,17 @@ class Value {
   Value(FromInt, int64_t i);
   std::shared_ptr<Impl> impl_;
 };
+
+/// Reads a .npy file (a tensor), an .npz file (a dict of tensors) or a .safetensors file (the
+/// tree of dicts, lists and tuples it was saved from, or a dict by name), by the extension,
+/// onto `device` ("cpu", "vulkan", "tpu"). On the cpu, the tensors of a safetensors file view
+/// its memory mapping, which lives as long as they do. Throws Error: IOError when the file
+/// cannot be read, ValueError when its contents are damaged or do not fit Tessel's dtypes.
+Value load(const std::string& path, std::string_view device = "cpu");
+/// Writes `value` by the extension, as a script's save() does: a tensor to .npy, a dict of
+/// tensors to .npz (deflated with `compress`), a tree to .safetensors. The file is replaced
+/// only once the new one is complete (written beside it, synced, renamed over it).
+void save(const std::string& path, const Value& value, bool compress = false);
 
 /// A host function callable from scripts. A C++ exception it throws becomes a script error at
 /// the call (its kind: the Error's for tessel::Error, else "HostError").

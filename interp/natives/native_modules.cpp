@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "interp/natives/dist_module.h"
+#include "interp/natives/file_natives.h"
 #include "interp/interpreter.h"
 #include "interp/tensors/tensor_bridge.h"
 
@@ -42,6 +43,7 @@ const CompilerPlugin* compilerPlugin() {
 
 void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude) {
   registerTensorBuiltins(interp, prelude);
+  registerFileBuiltins(interp, prelude);
   prelude.define("dist", makeDistModule());
   if (gPlugin) gPlugin->registerBuiltins(interp, prelude);
 }
