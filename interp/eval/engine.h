@@ -131,10 +131,6 @@ class Engine final : public Evaluator {
     return truthy(v);
   }
 
-  /// The errors being handled by the `except` blocks now running, innermost last (what a bare
-  /// `raise` raises again).
-  std::vector<Value> handling;
-
   // Steps and limits.
   void countLoopStep(const Span& span) {
     checkInterrupt(span);
@@ -213,6 +209,11 @@ class Engine final : public Evaluator {
   /// Whether a frame of n slots fits above the top of the value stack.
   bool hasRoomFor(size_t n) const { return n <= static_cast<size_t>(stackEnd_ - top_); }
   int depth_ = 0;
+
+ public:
+  /// The errors being handled by the `except` blocks now running, innermost last (what a bare
+  /// `raise` raises again). Last: the hot members above keep their offsets.
+  std::vector<Value> handling;
 };
 
 // The statement loop (Note [Spans]). Inline, so that the blocks of ifs and loops run without a
@@ -268,7 +269,21 @@ template <class PushArgs>
   if (!hasRoomFor(proto->numSlots)) [[unlikely]]
     outOfValueStack(*proto, site);
   Value* slots = top_;
-  FrameGuard pop{*this, slots};
+  // FrameGuard, as a local struct: GCC inlines it into the fast path better than the member
+  // struct (fib.dsl under callgrind: 173.9M -> 170.0M instructions).
+  struct Pop {
+    Engine& e;
+    Value* slots;
+    bool entered = false;
+    ~Pop() {
+      for (Value* v = slots; v < e.top_; ++v) {
+        v->~Value();
+        std::memset(static_cast<void*>(v), 0, sizeof(Value));
+      }
+      e.top_ = slots;
+      if (entered) --e.depth_;
+    }
+  } pop{*this, slots};
   pushArgs();
   checkInterrupt(site);
   checkStack(site);
