@@ -15,6 +15,7 @@ namespace tessel::shapes {
 ///       tensors); binary broadcasts NumPy-style.
 ///   sum/mean/max/min/argmax/argmin/all/any [x]: dims (empty = all dims), keepdim. max/min
 ///       return the values only; argmax/argmin return i32 indices.
+///   cumsum/cumprod [x]: dim; f32 stays f32, i32 and bool give i32.
 ///   reshape [x]: shape (at most one -1). expand [x]: shape (-1 keeps the input size; new
 ///       leading dims allowed). permute [x]: dims (a permutation). transpose [x]: dims = {d0, d1}.
 ///   unsqueeze [x]: dim (in [-rank-1, rank]). squeeze [x]: dims (empty = every size-1 dim).

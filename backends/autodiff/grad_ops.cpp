@@ -55,6 +55,12 @@ Var reduce(OpKind op, const Var& x, Dims dims, bool keepdim) {
   return emit(op, {x}, a);
 }
 
+Var scan(OpKind op, const Var& x, int64_t dim) {
+  OpAttrs a;
+  a.dim = dim;
+  return emit(op, {x}, a);
+}
+
 Var reshape(const Var& x, const SymShape& shape) {
   OpAttrs a;
   a.shape = shape;

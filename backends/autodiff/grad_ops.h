@@ -53,6 +53,9 @@ inline Var mean(const Var& x, Dims dims = {}, bool keepdim = false) {
   return reduce(OpKind::Mean, x, std::move(dims), keepdim);
 }
 
+/// cumsum/cumprod along dim.
+Var scan(OpKind op, const Var& x, int64_t dim);
+
 Var reshape(const Var& x, const SymShape& shape);
 Var expand(const Var& x, const SymShape& shape);
 Var unsqueeze(const Var& x, int64_t dim);

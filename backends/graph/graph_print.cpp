@@ -62,6 +62,7 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       if (a.keepdim) field("keepdim", "true");
       return s;
     case OpCategory::Index:
+    case OpCategory::Scan:
       field("dim", std::to_string(a.dim));
       return s;
     case OpCategory::DataDependent:

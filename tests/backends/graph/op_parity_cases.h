@@ -122,6 +122,8 @@ inline std::map<OpKind, Case> cases() {
     return h.op(K::Clamp, {x, lo, hi});
   };
   c[K::Sum] = reduce(K::Sum, dims({1}));
+  c[K::Cumsum] = reduce(K::Cumsum, dim(0));
+  c[K::Cumprod] = reduce(K::Cumprod, dim(-1), DType::F32, Fill::Positive);
   c[K::Mean] = reduce(K::Mean, dims({0}, true));
   c[K::Max] = reduce(K::Max, dims({1}));
   c[K::Min] = reduce(K::Min, dims({}));

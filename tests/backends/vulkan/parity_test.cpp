@@ -146,6 +146,33 @@ std::vector<Case> reduceCases(OpKind op, Gen& g) {
 
 Case one(std::vector<Tensor> in, OpAttrs a = {}) { return {std::move(in), std::move(a), ""}; }
 
+// cumsum/cumprod: every dim of a few layouts (one row longer than a chunk of scan_rows.comp,
+// one long enough for its totals to be scanned in chunks too), empty and 0-d inputs, a strided
+// input, every dtype, an out-of-range dim.
+std::vector<Case> scanCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  const std::vector<std::pair<Dims, int64_t>> layouts = {
+      {{2, 3, 4}, 0}, {{2, 3, 4}, 1}, {{2, 3, 4}, -1}, {{0, 3}, 1}, {{3, 0}, 0}, {{}, 0},
+      {{1}, 0},       {{5, 1}, 1},    {{3, 2500}, 1},  {{1100, 2}, 0}, {{1, 1100000}, -1}};
+  for (const auto& [shape, d] : layouts)
+    for (DType t : kDTypes) {
+      if (numelOf(shape) > 100000 && t != DType::I32) continue;
+      const int64_t len = shape.empty() ? 1 : shape[d < 0 ? d + shape.size() : d];
+      // Long f32 products under/overflow at different steps in float (vulkan) and double (cpu).
+      if (op == OpKind::Cumprod && t == DType::F32 && len > 30) continue;
+      OpAttrs a;
+      a.dim = d;
+      Tensor x = g.tensor(shape, t, op == OpKind::Cumprod);
+      cases.push_back(one({x}, a));
+    }
+  OpAttrs a;
+  a.dim = 0;
+  cases.push_back(one({g.tensor({4, 5}, DType::F32).transpose(0, 1)}, a));
+  a.dim = 2;
+  cases.push_back(one({g.tensor({4, 5}, DType::F32)}, a));  // IndexError
+  return cases;
+}
+
 std::vector<Case> shapeCases(OpKind op, Gen& g) {
   std::vector<Case> cases;
   for (DType t : kDTypes) {
@@ -389,6 +416,8 @@ std::vector<Case> casesFor(OpKind op, Gen& g) {
       return elementwiseCases(op, g);
     case shapes::OpCategory::Reduce:
       return reduceCases(op, g);
+    case shapes::OpCategory::Scan:
+      return scanCases(op, g);
     case shapes::OpCategory::Shape:
       return shapeCases(op, g);
     case shapes::OpCategory::Index:
@@ -466,7 +495,7 @@ TEST_P(Parity, MatchesCpu) {
                        cpu.value.dtype() != DType::F32;
     // Float sums of n terms: the order of additions differs from cpu's, error grows with n.
     double sumScale = 1;
-    if (op == OpKind::Sum || op == OpKind::Mean)
+    if (op == OpKind::Sum || op == OpKind::Mean || op == OpKind::Cumsum)
       sumScale = std::max(1.0, double(c.inputs[0].numel()) / 1000.0);
     for (size_t i = 0; i < a.size(); ++i) {
       if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;
