@@ -307,10 +307,16 @@ class ProgramGen {
             return {x + " // " + b.name, rr, d};  // i32 // 0 is a ZeroDivisionError
         }
       }
-      case 3: {  // reductions
+      case 3: {  // reductions and scans
         if (r < 1 || dt == Dt::Bool) return {x + ".sum()", 0, dt == Dt::Bool ? Dt::I32 : dt};
         std::string d = std::to_string(dim(a));
-        switch (pick(6)) {
+        switch (pick(9)) {
+          case 6:  // scans along a dim (issue 25): same shape, symbolic sizes kept
+            return {"cumsum(" + x + ", " + d + ")", r, dt};
+          case 7:
+            return {x + ".cumprod(dim = -1)", r, dt};
+          case 8:
+            return {"diff(" + x + ", dim = " + d + ")", r, dt};
           case 0:
             return {x + ".sum(dim = " + d + ")", r - 1, dt};
           case 1:
