@@ -66,6 +66,48 @@ void BM_CumsumDim0(benchmark::State& state) {
 }
 BENCHMARK(BM_CumsumDim0)->Unit(benchmark::kMillisecond);
 
+// index_add of 1M rows of 64 floats into 100K rows (random targets), and scatter_add of the
+// same elements with a [1M, 64] index (each row's elements to one target row).
+constexpr int64_t kRows = 1 << 20, kTargets = 100000, kCols = 64;
+
+Tensor randomRows(int64_t n, int64_t targets) {
+  OpAttrs a;
+  a.shape = {n};
+  a.dtype = tessel::shapes::DType::I32;
+  a.scalars = {0, double(targets)};
+  return tessel::backends::call(OpKind::Randint, {}, a);
+}
+
+void BM_IndexAdd(benchmark::State& state) {
+  Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kRows, kCols});
+  Tensor idx = randomRows(kRows, kTargets);
+  OpAttrs a;
+  a.dim = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tessel::backends::call(OpKind::IndexAdd, {x, idx, src}, a));
+  // src and index read once, the output written once and updated in place.
+  setBytes(state, 4.0 * kRows * kCols + 4.0 * kRows + 8.0 * kTargets * kCols);
+}
+BENCHMARK(BM_IndexAdd)->Unit(benchmark::kMillisecond);
+
+void BM_ScatterAdd(benchmark::State& state) {
+  Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kRows, kCols});
+  Tensor rows = randomRows(kRows, kTargets);
+  OpAttrs ex;
+  ex.shape = {kRows, kCols};
+  OpAttrs un;
+  un.dim = 1;
+  Tensor idx = tessel::backends::call(
+      OpKind::Contiguous,
+      {tessel::backends::call(OpKind::Expand, {tessel::backends::call(OpKind::Unsqueeze, {rows}, un)}, ex)});
+  OpAttrs a;
+  a.dim = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tessel::backends::call(OpKind::ScatterAdd, {x, idx, src}, a));
+  setBytes(state, 8.0 * kRows * kCols + 8.0 * kTargets * kCols);
+}
+BENCHMARK(BM_ScatterAdd)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -32,3 +32,11 @@ x = torch.rand(N16)
 bench("cumsum 16M", lambda: torch.cumsum(x, 0), 8 * N16)
 m = torch.rand(4096, 4096)
 bench("cumsum [4096,4096] dim0", lambda: torch.cumsum(m, 0), 8 * N16)
+
+R, T, C = 1 << 20, 100000, 64
+xt = torch.rand(T, C)
+src = torch.rand(R, C)
+rows = torch.randint(0, T, (R,))
+bench("index_add 1M x 64", lambda: torch.index_add(xt, 0, rows, src))
+idx = rows.unsqueeze(1).expand(R, C).contiguous()
+bench("scatter_add 1M x 64", lambda: torch.scatter_add(xt, 0, idx, src))

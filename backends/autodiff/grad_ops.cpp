@@ -142,6 +142,21 @@ Var softmax(const Var& x, int64_t dim) {
   a.dim = dim;
   return emit(OpKind::Softmax, {x}, a);
 }
+Var indexSelect(const Var& x, int64_t dim, const Var& idx) {
+  OpAttrs a;
+  a.dim = dim;
+  return emit(OpKind::IndexSelect, {x, idx}, a);
+}
+Var gather(const Var& x, int64_t dim, const Var& idx) {
+  OpAttrs a;
+  a.dim = dim;
+  return emit(OpKind::Gather, {x, idx}, a);
+}
+Var scatterOp(OpKind op, const Var& x, int64_t dim, const Var& idx, const Var& src,
+              OpAttrs attrs) {
+  attrs.dim = dim;
+  return emit(op, {x, idx, src}, attrs);
+}
 Var maskedSelect(const Var& x, const Var& mask) {
   return emit(OpKind::MaskedSelect, {x, mask});
 }

@@ -52,6 +52,9 @@ Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
+/// index_add, index_copy, scatter, scatter_add, scatter_reduce (scatter.cpp).
+Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
 Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);

@@ -84,6 +84,9 @@ Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
+/// index_add, index_copy, scatter, scatter_add, scatter_reduce (ops_scatter.cpp).
+Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
 /// gather(x, dim, index) for indices produced by our own kernels, known to be in range: no
 /// bounds flag is read back, so it does not wait for the device.
 Tensor gatherInRange(const Tensor& x, const Tensor& index, int64_t dim);

@@ -1,5 +1,6 @@
 // Built-ins for scans, index/segment, sort and detection ops (PyTorch names, argument order
-// and semantics): cumsum, cumprod, diff. Each parses its arguments into OpAttrs and emits the
+// and semantics): cumsum, cumprod, diff; index_add, index_copy, scatter, scatter_add,
+// scatter_reduce. Each parses its arguments into OpAttrs and emits the
 // op, so the same native runs eagerly and under @compile. Every one is also a method.
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
@@ -71,7 +72,62 @@ Value nativeDiff(Interpreter&, CallArgs& raw) {
   return x;
 }
 
+// A number as a source becomes a 0-d tensor of x's dtype (PyTorch's scatter(x, d, i, value)).
+Value sourceArg(const Value& x, const Value& src, const std::string& what) {
+  const Value& s = tensorArg(src, what);
+  if (s.is(Type::Tensor)) return s;
+  OpAttrs a;
+  a.dtype = dtypeOf(x);
+  return emitOp(OpKind::Cast, {s}, a);
+}
+
+// index_add(x, dim, index, src, alpha = 1), index_copy(x, dim, index, src), scatter(x, dim,
+// index, src), scatter_add(x, dim, index, src).
+template <OpKind K>
+Value writeNative(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const std::string fn(shapes::opName(K));
+  const bool alpha = K == OpKind::IndexAdd;
+  ArgBinder b(fn.c_str(), s.args(), {"x", "dim", "index", "src", "alpha"}, 4);
+  if (!alpha && b.has(4))
+    throwUserError(ErrorKind::TypeError, fn + "() takes no argument 'alpha'");
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  if (alpha && b.has(4)) attrs.scalars = {b.toFloat(4)};
+  const Value& x = tensorArg(b.at(0), fn + "(): x");
+  return emitOp(K, {x, tensorArg(b.at(2), fn + "(): index"), sourceArg(x, b.at(3), fn + "(): src")},
+                attrs);
+}
+
+Value nativeScatterReduce(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("scatter_reduce", s.args(), {"x", "dim", "index", "src", "reduce", "include_self"}, 5);
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  const std::string& r = b.toStr(4);
+  using shapes::ScatterMode;
+  if (r == "sum") attrs.scatterMode = ScatterMode::Sum;
+  else if (r == "prod") attrs.scatterMode = ScatterMode::Prod;
+  else if (r == "mean") attrs.scatterMode = ScatterMode::Mean;
+  else if (r == "amax") attrs.scatterMode = ScatterMode::Amax;
+  else if (r == "amin") attrs.scatterMode = ScatterMode::Amin;
+  else
+    throwUserError(ErrorKind::ValueError, "scatter_reduce(): reduce must be \"sum\", \"prod\", "
+                                          "\"mean\", \"amax\" or \"amin\", not \"" + r + "\"");
+  attrs.includeSelf = b.has(5) ? b.toBool(5) : true;
+  const Value& x = tensorArg(b.at(0), "scatter_reduce(): x");
+  return emitOp(OpKind::ScatterReduce,
+                {x, tensorArg(b.at(2), "scatter_reduce(): index"),
+                 sourceArg(x, b.at(3), "scatter_reduce(): src")},
+                attrs);
+}
+
 const TensorNative kSparse[] = {
+    {"index_add", writeNative<OpKind::IndexAdd>, true},
+    {"index_copy", writeNative<OpKind::IndexCopy>, true},
+    {"scatter", writeNative<OpKind::Scatter>, true},
+    {"scatter_add", writeNative<OpKind::ScatterAdd>, true},
+    {"scatter_reduce", nativeScatterReduce, true},
     {"cumsum", scanNative<OpKind::Cumsum>, true},
     {"cumprod", scanNative<OpKind::Cumprod>, true},
     {"diff", nativeDiff, true},

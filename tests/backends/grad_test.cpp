@@ -155,6 +155,26 @@ TEST(Grad, Scans) {
   }
 }
 
+TEST(Grad, WritesAlongADim) {
+  OpAttrs d0 = dimAttr(0), d1 = dimAttr(1);
+  OpAttrs alpha = dimAttr(0);
+  alpha.scalars = {-1.5};
+  checkGrad(withAttrs(OpKind::IndexAdd, alpha), {smooth({3, 2}), I({2, 0, 2}), smooth({3, 2}, 1.f)});
+  checkGrad(withAttrs(OpKind::IndexCopy, d1), {smooth({2, 3}), I({2, 0}), smooth({2, 2}, 1.f)});
+  checkGrad(withAttrs(OpKind::Scatter, d1), {smooth({2, 3}), I({2, 0, 1, 2}, {2, 2}), smooth({2, 3}, 1.f)});
+  checkGrad(withAttrs(OpKind::ScatterAdd, d0), {smooth({3, 2}), I({2, 2, 0, 1}, {2, 2}), smooth({3, 2}, 1.f)});
+  for (auto mode : {shapes::ScatterMode::Sum, shapes::ScatterMode::Mean, shapes::ScatterMode::Amax,
+                    shapes::ScatterMode::Amin})
+    for (bool self : {true, false}) {
+      SCOPED_TRACE(std::string(shapes::scatterModeName(mode)) + (self ? " self" : ""));
+      OpAttrs a = dimAttr(1);
+      a.scatterMode = mode;
+      a.includeSelf = self;
+      checkGrad(withAttrs(OpKind::ScatterReduce, a),
+                {smooth({2, 4}), I({0, 0, 2, 1, 1, 1}, {2, 3}), smooth({2, 3}, 2.f)});
+    }
+}
+
 TEST(Grad, ShapeOps) {
   checkGrad(withAttrs(OpKind::Reshape, shapeAttr({3, 2})), {smooth({2, 3})});
   checkGrad(withAttrs(OpKind::Transpose, dimsAttr({0, 1})), {smooth({2, 3})});

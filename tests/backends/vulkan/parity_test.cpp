@@ -242,7 +242,58 @@ Tensor ints(std::vector<int32_t> v, Dims shape) {
   return Tensor::fromData(std::span<const int32_t>(v), std::move(shape));
 }
 
+// Writes along a dim: every mode and dtype, duplicate indices where the result does not
+// depend on their order (sums of ints, max/min, products of ints), distinct targets for
+// assignments, include_self both ways, empty and 0-d inputs, a scalar and a strided source,
+// and out-of-range indices (IndexError on both).
+std::vector<Case> scatterCases(OpKind op, Gen& g) {
+  using shapes::ScatterMode;
+  std::vector<Case> cases;
+  const bool slices = op == OpKind::IndexAdd || op == OpKind::IndexCopy;
+  const bool assign = op == OpKind::IndexCopy || op == OpKind::Scatter;
+  std::vector<std::pair<ScatterMode, bool>> modes = {{ScatterMode::Sum, true}};
+  if (op == OpKind::ScatterReduce)
+    modes = {{ScatterMode::Sum, true},  {ScatterMode::Prod, false}, {ScatterMode::Mean, true},
+             {ScatterMode::Mean, false}, {ScatterMode::Amax, true}, {ScatterMode::Amin, false}};
+  for (DType t : kDTypes)
+    for (auto [mode, self] : modes) {
+      if (t == DType::Bool && mode == ScatterMode::Mean) continue;
+      OpAttrs a;
+      a.scatterMode = mode;
+      a.includeSelf = self;
+      Tensor x = g.tensor({4, 5}, t);
+      if (slices) {
+        a.dim = 0;
+        if (op == OpKind::IndexAdd && t != DType::Bool) a.scalars = {2};
+        // Sums of floats in another order differ in rounding only (the tolerance allows it).
+        Tensor idx = assign ? ints({3, 0}, {2}) : ints({3, 0, 3, 1, 3}, {5});
+        cases.push_back(one({x, idx, g.tensor({idx.numel(), 5}, t)}, a));
+        a.dim = -1;
+        cases.push_back(one({x, ints({4, 1}, {2}), g.tensor({5, 2}, t).transpose(0, 1).transpose(0, 1)}, a));
+        cases.push_back(one({x, ints({}, {0}), g.tensor({4, 0}, t)}, a));
+        cases.push_back(one({x, ints({5}, {1}), g.tensor({4, 1}, t)}, a));  // IndexError
+        cases.push_back(one({x, ints({-1}, {1}), g.tensor({4, 1}, t)}, a));  // IndexError
+      } else {
+        a.dim = 1;
+        // Distinct targets per row for assignments; duplicates otherwise.
+        Tensor idx = assign ? ints({4, 0, 2, 1, 3, 0, 0, 1, 2, 3, 4, 2}, {4, 3})
+                            : ints({4, 4, 2, 1, 1, 0, 0, 0, 0, 3, 4, 3}, {4, 3});
+        // f32 sums/products/means in another order differ in rounding: use the i32 cases' shape.
+        cases.push_back(one({x, idx, g.tensor({4, 3}, t)}, a));
+        cases.push_back(one({x, idx, g.tensor({5, 6}, t)}, a));  // a larger source
+        a.dim = 0;
+        cases.push_back(one({x, ints({3, 0, 1, 2, 0}, {1, 5}), g.tensor({2, 5}, t).transpose(0, 1).transpose(0, 1)}, a));
+        cases.push_back(one({g.tensor({}, t), ints({0}, {}), g.tensor({}, t)}, a));
+        cases.push_back(one({x, ints({}, {0, 5}), g.tensor({0, 5}, t)}, a));
+        cases.push_back(one({x, ints({4}, {1, 1}), g.tensor({1, 1}, t)}, a));  // IndexError
+        if (op == OpKind::Scatter) cases.push_back(one({x, ints({1, 2}, {1, 2}), g.tensor({}, t)}, a));
+      }
+    }
+  return cases;
+}
+
 std::vector<Case> indexCases(OpKind op, Gen& g) {
+  if (op != OpKind::IndexSelect && op != OpKind::Gather) return scatterCases(op, g);
   std::vector<Case> cases;
   for (DType t : kDTypes) {
     Tensor x = g.tensor({4, 5}, t);
