@@ -86,8 +86,15 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
                                : idx.strides()[last];
   const int64_t oStep = last == dim ? 0 : out.strides()[last];
   const int64_t oDim = out.strides()[dim];
+  const bool plainSum = mode == ScatterMode::Sum && includeSelf && !(op == OpKind::IndexAdd && alpha != 1);
   Dims pos(rank, 0);
-  for (int64_t e = 0; e < n; e += len) {
+  auto nextRow = [&] {
+    for (int64_t d = last - 1; d >= 0; --d) {
+      if (++pos[d] < iter[d]) break;
+      pos[d] = 0;
+    }
+  };
+  for (int64_t e = 0; e < n; e += len, nextRow()) {
     int64_t io = 0, so = 0, to = 0;
     for (int64_t d = 0; d < last; ++d) {
       if (!scalarSrc) so += pos[d] * src.strides()[d];
@@ -95,6 +102,16 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
       if (d != dim) to += pos[d] * out.strides()[d];
     }
     if (slices && dim != last) io = idx.ndim() ? pos[dim] * idx.strides()[0] : 0;
+    if (plainSum) {  // scatter_add / index_add without alpha: the bench's hot loop
+      for (int64_t c = 0; c < len; ++c, io += iStep, so += sStep, to += oStep) {
+        const int64_t j = iv[io];
+        if (j < 0 || j >= size) [[unlikely]]
+          badIndex(op, j, dim, size);
+        T& d = dst[to + j * oDim];
+        d = combine(ScatterMode::Sum, d, sv[so]);
+      }
+      continue;
+    }
     for (int64_t c = 0; c < len; ++c, io += iStep, so += sStep, to += oStep) {
       const int64_t j = iv[io];
       if (j < 0 || j >= size) badIndex(op, j, dim, size);
@@ -107,10 +124,6 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
       }
       dst[t] = combine(mode, dst[t], v);
       if (mean) ++counts[t];
-    }
-    for (int64_t d = last - 1; d >= 0; --d) {
-      if (++pos[d] < iter[d]) break;
-      pos[d] = 0;
     }
   }
   if (!mean) return;
