@@ -4,10 +4,9 @@
 // bench/torch_sparse_baseline.py times PyTorch 1.13 on the same sizes.
 #include <benchmark/benchmark.h>
 
-#include "bench/bench_util.h"
-
 #include "backends/dispatch.h"
 #include "backends/storage.h"
+#include "bench/bench_util.h"
 
 namespace {
 
@@ -99,7 +98,8 @@ void BM_ScatterAdd(benchmark::State& state) {
   un.dim = 1;
   Tensor idx = tessel::backends::call(
       OpKind::Contiguous,
-      {tessel::backends::call(OpKind::Expand, {tessel::backends::call(OpKind::Unsqueeze, {rows}, un)}, ex)});
+      {tessel::backends::call(OpKind::Expand,
+                              {tessel::backends::call(OpKind::Unsqueeze, {rows}, un)}, ex)});
   OpAttrs a;
   a.dim = 0;
   for (auto _ : state)

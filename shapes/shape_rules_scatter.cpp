@@ -8,12 +8,18 @@ namespace tessel::shapes {
 
 const char* scatterModeName(ScatterMode m) {
   switch (m) {
-    case ScatterMode::Assign: return "assign";
-    case ScatterMode::Sum: return "sum";
-    case ScatterMode::Prod: return "prod";
-    case ScatterMode::Mean: return "mean";
-    case ScatterMode::Amax: return "amax";
-    case ScatterMode::Amin: return "amin";
+    case ScatterMode::Assign:
+      return "assign";
+    case ScatterMode::Sum:
+      return "sum";
+    case ScatterMode::Prod:
+      return "prod";
+    case ScatterMode::Mean:
+      return "mean";
+    case ScatterMode::Amax:
+      return "amax";
+    case ScatterMode::Amin:
+      return "amin";
   }
   return "?";
 }
@@ -25,8 +31,7 @@ namespace {
 // index_add/index_copy: index 1-D (or 0-d) of length k; src is x with dim's size k.
 void sliceWrite(std::string_view nm, Inputs in, int64_t dim) {
   const SymShape &x = in[0].shape, &idx = in[1].shape, &src = in[2].shape;
-  if (idx.size() > 1)
-    fail(ErrorKind::ShapeError, nm, "index must be 1-D, got shape " + str(idx));
+  if (idx.size() > 1) fail(ErrorKind::ShapeError, nm, "index must be 1-D, got shape " + str(idx));
   const SymInt k = idx.empty() ? SymInt(1) : idx[0];
   if (x.empty()) {
     if (src.size() > 1)
@@ -86,7 +91,8 @@ Outputs scatterOp(OpKind op, Inputs in, const OpAttrs& a) {
   else
     elementWrite(nm, in, dim);
   if (op == OpKind::ScatterReduce && a.scatterMode == ScatterMode::Assign)
-    fail(ErrorKind::ValueError, nm, "reduce must be \"sum\", \"prod\", \"mean\", \"amax\" or \"amin\"");
+    fail(ErrorKind::ValueError, nm,
+         "reduce must be \"sum\", \"prod\", \"mean\", \"amax\" or \"amin\"");
   return {{in[0].shape, in[0].dtype}};
 }
 

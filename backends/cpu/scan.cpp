@@ -54,8 +54,8 @@ void scanRowBlocked(const float* x, float* out, int64_t n) {
   }
 }
 
-// B == 1: each row of N is one serial chain (Note [Blocked scan] for long f32 rows). B > 1: whole rows of B are combined with the
-// previous row of results, which vectorizes over b.
+// B == 1: each row of N is one serial chain (Note [Blocked scan] for long f32 rows). B > 1: whole
+// rows of B are combined with the previous row of results, which vectorizes over b.
 template <class T, class Acc, bool kProd>
 void scanTyped(const T* x, T* out, int64_t outer, int64_t n, int64_t inner) {
   if (inner == 1) {

@@ -82,11 +82,12 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
   const int64_t last = rank - 1, len = iter[last];
   if (len == 0) return;
   const int64_t sStep = scalarSrc ? 0 : src.strides()[last];
-  const int64_t iStep = slices ? (last == dim && idx.ndim() ? idx.strides()[0] : 0)
-                               : idx.strides()[last];
+  const int64_t iStep =
+      slices ? (last == dim && idx.ndim() ? idx.strides()[0] : 0) : idx.strides()[last];
   const int64_t oStep = last == dim ? 0 : out.strides()[last];
   const int64_t oDim = out.strides()[dim];
-  const bool plainSum = mode == ScatterMode::Sum && includeSelf && !(op == OpKind::IndexAdd && alpha != 1);
+  const bool plainSum =
+      mode == ScatterMode::Sum && includeSelf && !(op == OpKind::IndexAdd && alpha != 1);
   Dims pos(rank, 0);
   auto nextRow = [&] {
     for (int64_t d = last - 1; d >= 0; --d) {
@@ -177,16 +178,16 @@ Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& sig) {
   Tensor out = emptyLike(sig);
   const Tensor& x = in[0];
-  if (out.numel()) std::memcpy(out.data<char>(), x.contiguous().data<char>(),
-                               size_t(out.numel()) * elementSize(out.dtype()));
+  if (out.numel())
+    std::memcpy(out.data<char>(), x.contiguous().data<char>(),
+                size_t(out.numel()) * elementSize(out.dtype()));
   const bool slices = op == OpKind::IndexAdd || op == OpKind::IndexCopy;
   // A 0-d input writes like a 1-element vector (PyTorch).
   if (x.ndim() == 0) {
     Tensor v = out.reshape(Dims{1});
     Tensor idx = in[1].reshape(Dims{in[1].numel()});
     Tensor src = in[2].ndim() == 0 || slices ? in[2].reshape(Dims{in[2].numel()}) : in[2];
-    Tensor r = runScatter(op, std::vector<Tensor>{v, idx, src}, attrs,
-                          OpSignature{{1}, sig.dtype});
+    Tensor r = runScatter(op, std::vector<Tensor>{v, idx, src}, attrs, OpSignature{{1}, sig.dtype});
     return r.reshape(Dims{});
   }
   const int64_t dim = wrapDim(attrs.dim, x.ndim());

@@ -47,8 +47,8 @@ Tensor runScan(OpKind op, const Tensor& x0, const OpAttrs& attrs, const OpSignat
   Tensor out = emptyDevice(moved.shape(), sig.dtype);
   const int64_t n = rank == 0 ? 1 : moved.size(rank - 1);
   const uint32_t variant = (op == OpKind::Cumprod ? 1u : 0u) | (sig.dtype == DType::F32 ? 0u : 2u);
-  scanRows(bufferOf(out), bufferOf(moved), u32(moved.offset(), "element offset"),
-           moved.numel() / n, n, variant);
+  scanRows(bufferOf(out), bufferOf(moved), u32(moved.offset(), "element offset"), moved.numel() / n,
+           n, variant);
   if (last) return out;
   return contiguousDevice(out.transpose(dim, rank - 1));
 }

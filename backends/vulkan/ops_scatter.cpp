@@ -43,9 +43,9 @@ Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   const Tensor& x = in[0];
   const bool slices = op == OpKind::IndexAdd || op == OpKind::IndexCopy;
   if (x.ndim() == 0) {  // a 0-d input writes like a 1-element vector (PyTorch, and cpu)
-    const Tensor parts[] = {reshapeDevice(x, Dims{1}), reshapeDevice(in[1], Dims{in[1].numel()}),
-                            in[2].ndim() == 0 || slices ? reshapeDevice(in[2], Dims{in[2].numel()})
-                                                        : in[2]};
+    const Tensor parts[] = {
+        reshapeDevice(x, Dims{1}), reshapeDevice(in[1], Dims{in[1].numel()}),
+        in[2].ndim() == 0 || slices ? reshapeDevice(in[2], Dims{in[2].numel()}) : in[2]};
     Tensor r = runScatter(op, parts, attrs, OpSignature{{1}, sig.dtype});
     return reshapeDevice(r, Dims{});
   }
@@ -53,8 +53,8 @@ Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   copyInto(out, x);
   const int64_t rank = x.ndim(), dim = wrapDim(attrs.dim, rank);
   if (rank > 6)
-    throwUserError(ErrorKind::DeviceError, "vulkan: " + std::string(shapes::opName(op)) +
-                                               " supports tensors of rank <= 6");
+    throwUserError(ErrorKind::DeviceError,
+                   "vulkan: " + std::string(shapes::opName(op)) + " supports tensors of rank <= 6");
   const Tensor& idx = in[1];
   const Tensor& src = in[2];
   const Dims iter = slices ? src.shape() : idx.shape();

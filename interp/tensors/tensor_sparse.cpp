@@ -89,8 +89,7 @@ Value writeNative(Interpreter&, CallArgs& raw) {
   const std::string fn(shapes::opName(K));
   const bool alpha = K == OpKind::IndexAdd;
   ArgBinder b(fn.c_str(), s.args(), {"x", "dim", "index", "src", "alpha"}, 4);
-  if (!alpha && b.has(4))
-    throwUserError(ErrorKind::TypeError, fn + "() takes no argument 'alpha'");
+  if (!alpha && b.has(4)) throwUserError(ErrorKind::TypeError, fn + "() takes no argument 'alpha'");
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   if (alpha && b.has(4)) attrs.scalars = {b.toFloat(4)};
@@ -101,19 +100,27 @@ Value writeNative(Interpreter&, CallArgs& raw) {
 
 Value nativeScatterReduce(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("scatter_reduce", s.args(), {"x", "dim", "index", "src", "reduce", "include_self"}, 5);
+  ArgBinder b("scatter_reduce", s.args(), {"x", "dim", "index", "src", "reduce", "include_self"},
+              5);
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   const std::string& r = b.toStr(4);
   using shapes::ScatterMode;
-  if (r == "sum") attrs.scatterMode = ScatterMode::Sum;
-  else if (r == "prod") attrs.scatterMode = ScatterMode::Prod;
-  else if (r == "mean") attrs.scatterMode = ScatterMode::Mean;
-  else if (r == "amax") attrs.scatterMode = ScatterMode::Amax;
-  else if (r == "amin") attrs.scatterMode = ScatterMode::Amin;
+  if (r == "sum")
+    attrs.scatterMode = ScatterMode::Sum;
+  else if (r == "prod")
+    attrs.scatterMode = ScatterMode::Prod;
+  else if (r == "mean")
+    attrs.scatterMode = ScatterMode::Mean;
+  else if (r == "amax")
+    attrs.scatterMode = ScatterMode::Amax;
+  else if (r == "amin")
+    attrs.scatterMode = ScatterMode::Amin;
   else
-    throwUserError(ErrorKind::ValueError, "scatter_reduce(): reduce must be \"sum\", \"prod\", "
-                                          "\"mean\", \"amax\" or \"amin\", not \"" + r + "\"");
+    throwUserError(ErrorKind::ValueError,
+                   "scatter_reduce(): reduce must be \"sum\", \"prod\", "
+                   "\"mean\", \"amax\" or \"amin\", not \"" +
+                       r + "\"");
   attrs.includeSelf = b.has(5) ? b.toBool(5) : true;
   const Value& x = tensorArg(b.at(0), "scatter_reduce(): x");
   return emitOp(OpKind::ScatterReduce,
