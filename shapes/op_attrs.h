@@ -15,6 +15,7 @@ namespace tessel::shapes {
 ///       tensors); binary broadcasts NumPy-style.
 ///   sum/mean/max/min/argmax/argmin/all/any [x]: dims (empty = all dims), keepdim. max/min
 ///       return the values only; argmax/argmin return i32 indices.
+///   cumsum/cumprod [x]: dim; f32 stays f32, i32 and bool give i32.
 ///   reshape [x]: shape (at most one -1). expand [x]: shape (-1 keeps the input size; new
 ///       leading dims allowed). permute [x]: dims (a permutation). transpose [x]: dims = {d0, d1}.
 ///   unsqueeze [x]: dim (in [-rank-1, rank]). squeeze [x]: dims (empty = every size-1 dim).
@@ -22,6 +23,9 @@ namespace tessel::shapes {
 ///   slice [x]: dim, start, stop (nullopt = open end), step (> 0); Python clamping.
 ///   select [x]: dim, index (negative wraps).
 ///   index_select [x, idx(1-D int)]: dim. gather [x, idx(int, same rank)]: dim.
+///   index_add [x, idx(1-D int), src]: dim, scalars = {alpha}. index_copy [x, idx, src]: dim.
+///       scatter / scatter_add [x, idx(int, same rank), src(same rank)]: dim. scatter_reduce
+///       [x, idx, src]: dim, scatterMode, includeSelf. All return x's shape and dtype.
 ///   nonzero [x] / masked_select [x, mask] / unique [x]: outputSize when known (eager),
 ///       else an unbacked symbol of the current ShapeEnv. masked_scatter [x, mask, src].
 ///   matmul [a, b]. softmax/log_softmax [x]: dim. layer_norm [x, (w), (b)]: shape =
@@ -30,6 +34,11 @@ namespace tessel::shapes {
 ///   full/rand/randn/randint []: shape, dtype, scalars (fill value / low, high).
 ///   arange []: start, stop, step (sizes; count = ceil((stop - start) / step)), dtype.
 ///   eye []: shape = {n} or {n, m}, dtype. cast [x]: dtype. contiguous [x]: none.
+/// How scatter_reduce (and the other writes along a dim) combine a value with the target.
+enum class ScatterMode : uint8_t { Assign, Sum, Prod, Mean, Amax, Amin };
+/// The language name of a mode ("sum", "prod", "mean", "amax", "amin"; "assign").
+const char* scatterModeName(ScatterMode m);
+
 struct OpAttrs {
   std::vector<int64_t> dims;
   bool keepdim = false;
@@ -44,6 +53,8 @@ struct OpAttrs {
   DType dtype = DType::F32;     ///< cast target; creation dtype
   double p = 0.5;               ///< dropout probability
   double eps = 1e-5;            ///< layer_norm
+  ScatterMode scatterMode = ScatterMode::Sum;  ///< scatter_reduce
+  bool includeSelf = true;                     ///< scatter_reduce
   /// Data-dependent ops: the actual output size when the caller already knows it (eager).
   std::optional<int64_t> outputSize;
   /// Random ops recorded on the tpu: which of the segment's random ops this is. Its random

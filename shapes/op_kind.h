@@ -12,6 +12,7 @@ enum class OpCategory : uint8_t {
   Binary,
   Ternary,
   Reduce,
+  Scan,
   Shape,
   Index,
   DataDependent,

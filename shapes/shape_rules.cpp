@@ -125,6 +125,8 @@ std::vector<OpSignature> inferShape(OpKind op, std::span<const OpSignature> inpu
       return rules::elementwise(op, inputs, attrs);
     case OpCategory::Reduce:
       return rules::reduce(op, inputs, attrs);
+    case OpCategory::Scan:
+      return rules::scan(op, inputs, attrs);
     case OpCategory::Shape:
       return rules::shapeOp(op, inputs, attrs);
     case OpCategory::Index:

@@ -48,6 +48,12 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a) {
       }
       return {{idx, in[0].dtype}};
     }
+    case OpKind::IndexAdd:
+    case OpKind::IndexCopy:
+    case OpKind::Scatter:
+    case OpKind::ScatterAdd:
+    case OpKind::ScatterReduce:
+      return scatterOp(op, in, a);
     case OpKind::Nonzero: {
       arity(op, in, 1, 1);
       SymInt u = dataDependentSize(nm, in, a, product(in[0].shape));

@@ -1,4 +1,5 @@
-// Shape rules of reductions: dims (empty = all), keepdim, result dtypes.
+// Shape rules of reductions (dims, empty = all; keepdim; result dtypes) and of scans along one
+// dim (cumsum, cumprod: the input's shape, symbolic sizes kept as they are).
 #include <algorithm>
 
 #include "shapes/shape_rules_util.h"
@@ -53,6 +54,13 @@ Outputs reduce(OpKind op, Inputs in, const OpAttrs& a) {
       break;
   }
   return {{out, t}};
+}
+
+// cumsum/cumprod: torch promotes integers and bool to int64; Tessel's int is i32.
+Outputs scan(OpKind op, Inputs in, const OpAttrs& a) {
+  arity(op, in, 1, 1);
+  normalizeDim(a.dim, rank(in[0].shape), opName(op));
+  return {{in[0].shape, in[0].dtype == DType::F32 ? DType::F32 : DType::I32}};
 }
 
 }  // namespace tessel::shapes::rules

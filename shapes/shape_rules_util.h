@@ -41,8 +41,10 @@ ShapeEnv* envOf(Inputs in, const SymShape* extra = nullptr);
 
 Outputs elementwise(OpKind op, Inputs in, const OpAttrs& a);
 Outputs reduce(OpKind op, Inputs in, const OpAttrs& a);
+Outputs scan(OpKind op, Inputs in, const OpAttrs& a);
 Outputs shapeOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a);
+Outputs scatterOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs createOp(OpKind op, Inputs in, const OpAttrs& a);
 

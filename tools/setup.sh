@@ -17,6 +17,7 @@ packages=(
   libedit-dev                               # REPL line editing
   libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers   # vulkan
   python3 python3-numpy lua5.4              # baselines for the benchmarks only
+  python3-torch python3-torchvision         # oracles of tests/torch (PyTorch parity) and bench_sparse
   clang libfuzzer-14-dev                    # the libFuzzer targets of tests/fuzz (issue 15)
   nlohmann-json3-dev                        # PGO profiles, the compile trace, tessel report
   libdlpack-dev                             # DLPack tensors in the embedding API (tessel.h)

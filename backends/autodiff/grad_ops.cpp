@@ -55,6 +55,12 @@ Var reduce(OpKind op, const Var& x, Dims dims, bool keepdim) {
   return emit(op, {x}, a);
 }
 
+Var scan(OpKind op, const Var& x, int64_t dim) {
+  OpAttrs a;
+  a.dim = dim;
+  return emit(op, {x}, a);
+}
+
 Var reshape(const Var& x, const SymShape& shape) {
   OpAttrs a;
   a.shape = shape;
@@ -135,6 +141,21 @@ Var softmax(const Var& x, int64_t dim) {
   OpAttrs a;
   a.dim = dim;
   return emit(OpKind::Softmax, {x}, a);
+}
+Var indexSelect(const Var& x, int64_t dim, const Var& idx) {
+  OpAttrs a;
+  a.dim = dim;
+  return emit(OpKind::IndexSelect, {x, idx}, a);
+}
+Var gather(const Var& x, int64_t dim, const Var& idx) {
+  OpAttrs a;
+  a.dim = dim;
+  return emit(OpKind::Gather, {x, idx}, a);
+}
+Var scatterOp(OpKind op, const Var& x, int64_t dim, const Var& idx, const Var& src,
+              OpAttrs attrs) {
+  attrs.dim = dim;
+  return emit(op, {x, idx, src}, attrs);
 }
 Var maskedSelect(const Var& x, const Var& mask) {
   return emit(OpKind::MaskedSelect, {x, mask});

@@ -53,6 +53,9 @@ inline Var mean(const Var& x, Dims dims = {}, bool keepdim = false) {
   return reduce(OpKind::Mean, x, std::move(dims), keepdim);
 }
 
+/// cumsum/cumprod along dim.
+Var scan(OpKind op, const Var& x, int64_t dim);
+
 Var reshape(const Var& x, const SymShape& shape);
 Var expand(const Var& x, const SymShape& shape);
 Var unsqueeze(const Var& x, int64_t dim);
@@ -71,6 +74,12 @@ Var where(const Var& c, const Var& a, const Var& b);
 Var matmul(const Var& a, const Var& b);
 Var softmax(const Var& x, int64_t dim);
 Var maskedSelect(const Var& x, const Var& mask);
+/// index_select, gather, and the writes along a dim (index_add ... scatter_reduce; attrs as
+/// in op_attrs.h, dim set from `dim`).
+Var indexSelect(const Var& x, int64_t dim, const Var& idx);
+Var gather(const Var& x, int64_t dim, const Var& idx);
+Var scatterOp(OpKind op, const Var& x, int64_t dim, const Var& idx, const Var& src,
+              shapes::OpAttrs attrs = {});
 Var maskedScatter(const Var& x, const Var& mask, const Var& src);
 
 /// Sums `g` down to `shape` (undoing NumPy broadcasting): leading dims and dims that are 1 in

@@ -17,10 +17,11 @@ namespace tessel::backends::autodiff {
   X(Gelu)                                                                                     \
   X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(Pow) X(Maximum) X(Minimum)                             \
   X(Where) X(Clamp)                                                                           \
-  X(Sum) X(Mean) X(Max) X(Min)                                                                \
+  X(Sum) X(Mean) X(Max) X(Min) X(Cumsum) X(Cumprod)                                          \
   X(Reshape) X(Transpose) X(Permute) X(Unsqueeze) X(Squeeze) X(Flatten) X(Expand) X(Cat)      \
   X(Stack) X(Slice) X(Select)                                                                 \
   X(IndexSelect) X(Gather) X(MaskedSelect) X(MaskedScatter)                                   \
+  X(IndexAdd) X(IndexCopy) X(Scatter) X(ScatterAdd) X(ScatterReduce)                          \
   X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)        \
   X(Dropout) X(Cast) X(Contiguous)
 // clang-format on

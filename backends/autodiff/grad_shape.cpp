@@ -64,12 +64,11 @@ SymInt sliceBound(const std::optional<SymInt>& v, const SymInt& n, const SymInt&
   return negative ? shapes::max(SymInt(0), n + *v) : shapes::min(*v, n);
 }
 
-// f32 one-hot rows: result[..., j] = (idx[...] == j) for j < n, negative indices wrapped.
-Var oneHot(const Var& idx, const SymInt& n) {
+// Indices with negatives wrapped (index_select and gather accept them; index_add and
+// scatter_add, which their gradients use, do not).
+Var wrapIndex(const Var& idx, const SymInt& n) {
   Var i = cast(idx, DType::I32);
-  Var wrapped =
-      where(binary(OpKind::Lt, i, lit(i, 0, DType::I32)), add(i, sizeScalar(i, n, DType::I32)), i);
-  return cast(binary(OpKind::Eq, unsqueeze(wrapped, -1), arange(i, n)), DType::F32);
+  return where(binary(OpKind::Lt, i, lit(i, 0, DType::I32)), add(i, sizeScalar(i, n, DType::I32)), i);
 }
 
 }  // namespace
@@ -175,32 +174,23 @@ std::vector<Var> gradSelect(const GradEntry& e, const Var& g) {
   return {padAlong(unsqueeze(g, dim), dim, index, x.size(dim))};
 }
 
-// x[..., idx, ...] -> the gradient is g @ onehot(idx) along dim (sums repeated indices).
+// x[..., idx, ...] -> the gradient adds each slice of g back at its index (index_add sums
+// repeated indices), in time linear in g.
 std::vector<Var> gradIndexSelect(const GradEntry& e, const Var& g) {
   const Var& x = e.inputs[0];
   if (x.ndim() == 0) return {sum(g), Var()};
   const int64_t dim = wrap(e.attrs.dim, x.ndim());
-  const int64_t last = g.ndim() - 1;
-  Var moved = transpose(g, dim, last);
-  Var back = matmul(moved, oneHot(reshape(e.inputs[1], {e.inputs[1].numel()}), x.size(dim)));
-  return {transpose(back, dim, last), Var()};
+  Var idx = wrapIndex(reshape(e.inputs[1], {e.inputs[1].numel()}), x.size(dim));
+  return {scatterOp(OpKind::IndexAdd, full(g, x.shape(), 0.0), dim, idx, g), Var()};
 }
-// out[..i..] = x[..idx[..i..]..] along dim -> x's gradient sums g over positions naming it.
+// out[..i..] = x[..idx[..i..]..] along dim -> x's gradient sums g over positions naming it
+// (scatter_add), in time linear in g.
 std::vector<Var> gradGather(const GradEntry& e, const Var& g) {
   const Var& x = e.inputs[0];
-  const Var& idx = e.inputs[1];
   if (x.ndim() == 0) return {sum(g), Var()};
-  const int64_t rank = x.ndim();
-  const int64_t dim = wrap(e.attrs.dim, rank);
-  Var contrib = sum(mul(unsqueeze(g, -1), oneHot(idx, x.size(dim))), {dim});
-  // contrib holds x's dims without `dim`, then `dim` last: move it back into place.
-  Dims perm;
-  for (int64_t d = 0; d < rank; ++d) perm.push_back(d == dim ? rank - 1 : (d < dim ? d : d - 1));
-  Var gx = permute(contrib, perm);
-  for (int64_t d = 0; d < rank; ++d)
-    if (!gx.size(d).sameAs(x.size(d)) && holds(gx.size(d) < x.size(d)))
-      gx = padAlong(gx, d, 0, x.size(d));
-  return {gx, Var()};
+  const int64_t dim = wrap(e.attrs.dim, x.ndim());
+  Var idx = wrapIndex(e.inputs[1], x.size(dim));
+  return {scatterOp(OpKind::ScatterAdd, full(g, x.shape(), 0.0), dim, idx, g), Var()};
 }
 
 std::vector<Var> gradMaskedSelect(const GradEntry& e, const Var& g) {

@@ -23,6 +23,8 @@ std::vector<Tensor> CpuBackend::run(OpKind op, std::span<const Tensor> inputs,
       return {runTernary(op, inputs, out)};
     case shapes::OpCategory::Reduce:
       return {runReduce(op, inputs[0], attrs, out)};
+    case shapes::OpCategory::Scan:
+      return {runScan(op, inputs[0], attrs, out)};
     case shapes::OpCategory::Shape:
       return {runShapeOp(op, inputs, attrs, out)};
     case shapes::OpCategory::Index:

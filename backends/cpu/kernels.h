@@ -1,6 +1,7 @@
 // The cpu backend's kernels by category, and helpers they share. Internal to backends/cpu.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -46,9 +47,13 @@ Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& out);
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& out);
 Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& out);
 Tensor runReduce(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
+Tensor runScan(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
 Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
+/// index_add, index_copy, scatter, scatter_add, scatter_reduce (scatter.cpp).
+Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);

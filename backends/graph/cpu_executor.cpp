@@ -39,6 +39,8 @@ Tensor runNodeOnCpu(const Value& v, std::span<const Tensor> args, const shapes::
       return cpu::runTernary(v.op, args, sig);
     case OpCategory::Reduce:
       return cpu::runReduce(v.op, args[0], attrs, sig);
+    case OpCategory::Scan:
+      return cpu::runScan(v.op, args[0], attrs, sig);
     case OpCategory::Shape:
       return cpu::runShapeOp(v.op, args, attrs, sig);
     case OpCategory::Index:

@@ -60,7 +60,9 @@ bool mayRaiseOnData(const Value& v) {
   }
   if (v.kind != ValueKind::Op) return false;
   return integerArithmetic(v.op, v.dtype) || v.op == OpKind::IndexSelect ||
-         v.op == OpKind::Gather || v.op == OpKind::CrossEntropy || v.op == OpKind::MaskedScatter;
+         v.op == OpKind::Gather || v.op == OpKind::CrossEntropy || v.op == OpKind::MaskedScatter ||
+         v.op == OpKind::IndexAdd || v.op == OpKind::IndexCopy || v.op == OpKind::Scatter ||
+         v.op == OpKind::ScatterAdd || v.op == OpKind::ScatterReduce;
 }
 
 bool isElementwise(OpKind op) {

@@ -62,7 +62,13 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       if (a.keepdim) field("keepdim", "true");
       return s;
     case OpCategory::Index:
+    case OpCategory::Scan:
       field("dim", std::to_string(a.dim));
+      if (op == OpKind::ScatterReduce) {
+        field("reduce", shapes::scatterModeName(a.scatterMode));
+        field("include_self", a.includeSelf ? "true" : "false");
+      }
+      if (op == OpKind::IndexAdd && !a.scalars.empty()) field("alpha", std::to_string(a.scalars[0]));
       return s;
     case OpCategory::DataDependent:
       if (a.outputSize) field("output_size", std::to_string(*a.outputSize));

@@ -271,6 +271,7 @@ Tensor VulkanGraphExecutor::launch(size_t index, const Step& s, std::span<const 
     case OpCategory::Binary: return runBinary(v.op, args[0], args[1], sig);
     case OpCategory::Ternary: return runTernary(v.op, args, sig);
     case OpCategory::Reduce: return runReduce(v.op, args[0], attrs, sig);
+    case OpCategory::Scan: return runScan(v.op, args[0], attrs, sig);
     case OpCategory::Shape: return runShapeOp(v.op, args, attrs, sig);
     case OpCategory::Index: return runIndexOp(v.op, args, attrs, sig);
     case OpCategory::DataDependent: return runDataDependent(v.op, args, attrs);

@@ -78,9 +78,14 @@ void setRowsInWorkgroupsForTesting(std::optional<bool> tree);
 /// Reduction of a contiguous device tensor seen as [A, R, B] over R (also used by nn ops).
 Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
                  const Dims& outShape, DType outType);
+/// cumsum/cumprod (ops_scan.cpp).
+Tensor runScan(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
 Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                  const OpSignature& out);
+/// index_add, index_copy, scatter, scatter_add, scatter_reduce (ops_scatter.cpp).
+Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 /// gather(x, dim, index) for indices produced by our own kernels, known to be in range: no
 /// bounds flag is read back, so it does not wait for the device.

@@ -217,7 +217,7 @@ std::vector<Value> iterateTensorLike(const Value& v) {
 }
 
 NativeFn findTensorMethod(const std::string& name) {
-  for (auto table : {tensorOpNatives(), tensorGradNatives()})
+  for (auto table : {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives()})
     for (const TensorNative& n : table)
       if (n.isMethod && name == n.name) return n.fn;
   return nullptr;
@@ -300,7 +300,8 @@ Value nativeDevices(Interpreter&, CallArgs& a) {
 }  // namespace
 
 void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
-  for (auto table : {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives()})
+  for (auto table :
+       {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives()})
     for (const TensorNative& n : table)
       // The core's sum/min/max/abs stay: they forward tensors to these natives.
       if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);

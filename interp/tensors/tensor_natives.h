@@ -40,5 +40,7 @@ struct TensorNative {
 std::span<const TensorNative> tensorCreationNatives();
 std::span<const TensorNative> tensorOpNatives();
 std::span<const TensorNative> tensorGradNatives();
+/// Scans, index/segment, sort and detection ops (tensor_sparse.cpp).
+std::span<const TensorNative> tensorSparseNatives();
 
 }  // namespace tessel::interp

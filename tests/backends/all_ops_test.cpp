@@ -28,6 +28,12 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   for (OpKind op : {OpKind::Sum, OpKind::Mean, OpKind::Max, OpKind::Min, OpKind::Argmax,
                     OpKind::Argmin, OpKind::All, OpKind::Any})
     calls[op] = [=] { return run(op, {x}, dimsAttr({1})); };
+  for (OpKind op : {OpKind::Cumsum, OpKind::Cumprod})
+    calls[op] = [=] { return run(op, {x}, withDim(1)); };
+  for (OpKind op : {OpKind::IndexAdd, OpKind::IndexCopy})
+    calls[op] = [=] { return run(op, {x, I({1, 0}), iota({2, 3})}, withDim(0)); };
+  for (OpKind op : {OpKind::Scatter, OpKind::ScatterAdd, OpKind::ScatterReduce})
+    calls[op] = [=] { return run(op, {x, I({0, 1}, {2, 1}), iota({2, 3})}, withDim(1)); };
   calls[OpKind::Reshape] = [=] { return run(OpKind::Reshape, {x}, shapeAttr({3, 2})); };
   calls[OpKind::Transpose] = [=] { return run(OpKind::Transpose, {x}, dimsAttr({0, 1})); };
   calls[OpKind::Permute] = [=] { return run(OpKind::Permute, {x}, dimsAttr({1, 0})); };

@@ -138,6 +138,43 @@ TEST(Grad, Reductions) {
   }
 }
 
+TEST(Grad, Scans) {
+  for (OpKind op : {OpKind::Cumsum, OpKind::Cumprod}) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    checkGrad(withAttrs(op, dimAttr(1)), {smooth({2, 3})});
+    checkGrad(withAttrs(op, dimAttr(0)), {smooth({3, 2})});
+    checkGrad(withAttrs(op, dimAttr(-1)), {smooth({2, 2, 4})});
+    checkGrad(withAttrs(op, dimAttr(0)), {F({1.5f}, {})});
+  }
+  // cumprod through zeros (Note [Cumprod gradient]): one zero, two zeros, a zero first or last.
+  for (std::vector<float> v : {std::vector<float>{0.5f, 0.f, 2.f, 1.5f},
+                               {1.2f, 0.f, 0.7f, 0.f, 1.1f}, {0.f, 1.3f, 0.8f}, {0.9f, 1.4f, 0.f},
+                               {0.f, 0.f}}) {
+    checkGrad(withAttrs(OpKind::Cumprod, dimAttr(0)), {F(v, {int64_t(v.size())})});
+    checkGrad(withAttrs(OpKind::Cumprod, dimAttr(1)), {F(v, {1, int64_t(v.size())})});
+  }
+}
+
+TEST(Grad, WritesAlongADim) {
+  OpAttrs d0 = dimAttr(0), d1 = dimAttr(1);
+  OpAttrs alpha = dimAttr(0);
+  alpha.scalars = {-1.5};
+  checkGrad(withAttrs(OpKind::IndexAdd, alpha), {smooth({3, 2}), I({2, 0, 2}), smooth({3, 2}, 1.f)});
+  checkGrad(withAttrs(OpKind::IndexCopy, d1), {smooth({2, 3}), I({2, 0}), smooth({2, 2}, 1.f)});
+  checkGrad(withAttrs(OpKind::Scatter, d1), {smooth({2, 3}), I({2, 0, 1, 2}, {2, 2}), smooth({2, 3}, 1.f)});
+  checkGrad(withAttrs(OpKind::ScatterAdd, d0), {smooth({3, 2}), I({2, 2, 0, 1}, {2, 2}), smooth({3, 2}, 1.f)});
+  for (auto mode : {shapes::ScatterMode::Sum, shapes::ScatterMode::Mean, shapes::ScatterMode::Amax,
+                    shapes::ScatterMode::Amin})
+    for (bool self : {true, false}) {
+      SCOPED_TRACE(std::string(shapes::scatterModeName(mode)) + (self ? " self" : ""));
+      OpAttrs a = dimAttr(1);
+      a.scatterMode = mode;
+      a.includeSelf = self;
+      checkGrad(withAttrs(OpKind::ScatterReduce, a),
+                {smooth({2, 4}), I({0, 0, 2, 1, 1, 1}, {2, 3}), smooth({2, 3}, 2.f)});
+    }
+}
+
 TEST(Grad, ShapeOps) {
   checkGrad(withAttrs(OpKind::Reshape, shapeAttr({3, 2})), {smooth({2, 3})});
   checkGrad(withAttrs(OpKind::Transpose, dimsAttr({0, 1})), {smooth({2, 3})});

@@ -81,5 +81,43 @@ TEST(Reduce, BadDimIsIndexError) {
   expectUserError([] { run(OpKind::Sum, {iota({2, 3})}, dimsAttr({2})); }, ErrorKind::IndexError);
 }
 
+TEST(Scan, CumsumCumprodAlongEachDim) {
+  Tensor x = iota({2, 3});  // 0 1 2 / 3 4 5
+  expectValues(run(OpKind::Cumsum, {x}, dimAttr(1)), {0, 1, 3, 3, 7, 12});
+  expectValues(run(OpKind::Cumsum, {x}, dimAttr(0)), {0, 1, 2, 3, 5, 7});
+  expectValues(run(OpKind::Cumsum, {x}, dimAttr(-1)), {0, 1, 3, 3, 7, 12});
+  expectValues(run(OpKind::Cumprod, {F({1, 2, 3, 4, 5, 6}, {2, 3})}, dimAttr(1)),
+               {1, 2, 6, 4, 20, 120});
+  expectValues(run(OpKind::Cumprod, {F({1, 2, 3, 4, 5, 6}, {2, 3})}, dimAttr(0)),
+               {1, 2, 3, 4, 10, 18});
+  // A strided (transposed) input.
+  expectValues(run(OpKind::Cumsum, {x.transpose(0, 1)}, dimAttr(1)), {0, 3, 1, 5, 2, 7});
+}
+
+TEST(Scan, DtypesEmptyAndScalar) {
+  Tensor i = run(OpKind::Cumsum, {I({1, 2, 3})}, dimAttr(0));
+  EXPECT_EQ(i.dtype(), DType::I32);
+  expectValues(i, {1, 3, 6});
+  Tensor b = run(OpKind::Cumsum, {B({true, false, true})}, dimAttr(0));
+  EXPECT_EQ(b.dtype(), DType::I32);
+  expectValues(b, {1, 1, 2});
+  // i32 wraps like every i32 op (PyTorch's int64 would not; Tessel's int is i32).
+  expectValues(run(OpKind::Cumprod, {I({65536, 65536, 3})}, dimAttr(0)), {65536, 0, 0});
+  EXPECT_EQ(run(OpKind::Cumsum, {iota({0, 3})}, dimAttr(1)).shape(), (Dims{0, 3}));
+  expectValues(run(OpKind::Cumsum, {F({2.5f}, {})}, dimAttr(0)), {2.5});
+  expectValues(run(OpKind::Cumprod, {F({2.5f}, {})}, dimAttr(-1)), {2.5});
+}
+
+TEST(Scan, LongCumsumAccumulatesInDouble) {
+  const int64_t n = 1 << 22;
+  Tensor y = run(OpKind::Cumsum, {F(std::vector<float>(n, 0.1f), {n})}, dimAttr(0));
+  EXPECT_NEAR(y.toDoubles().back(), 0.1f * double(n), 1e-6 * double(n) * 0.1);
+}
+
+TEST(Scan, BadDimIsIndexError) {
+  expectUserError([] { run(OpKind::Cumsum, {iota({2, 3})}, dimAttr(2)); }, ErrorKind::IndexError);
+  expectUserError([] { run(OpKind::Cumprod, {iota({2, 3})}, dimAttr(-3)); }, ErrorKind::IndexError);
+}
+
 }  // namespace
 }  // namespace tessel::backends::testing

@@ -307,10 +307,30 @@ class ProgramGen {
             return {x + " // " + b.name, rr, d};  // i32 // 0 is a ZeroDivisionError
         }
       }
-      case 3: {  // reductions
+      case 3: {  // reductions and scans
         if (r < 1 || dt == Dt::Bool) return {x + ".sum()", 0, dt == Dt::Bool ? Dt::I32 : dt};
         std::string d = std::to_string(dim(a));
-        switch (pick(6)) {
+        const std::string sz = x + ".shape[" + d + "]";
+        // (Not `% size`: an integer `% 0` on an empty tensor raises eagerly but not compiled,
+        // a divergence of its own; clamp keeps every index in range.)
+        const std::string dataIdx = "clamp(abs(" + x + ".to(i32)), 0, " + sz + " - 1)";
+        switch (pick(12)) {
+          case 9:  // writes along a dim (issue 25), indices from the data and from sizes
+            return {"scatter_add(" + x + ", " + d + ", " + dataIdx + ", " + x + ")", r, dt};
+          case 10:
+            return {"index_add(" + x + ", " + d + ", clamp(arange(" + sz + ") * 2 - 1, 0, " + sz +
+                        " - 1), " + x + ")",
+                    r, dt};
+          case 11:
+            return {"scatter_reduce(" + x + ", " + d + ", " + dataIdx + ", " + x +
+                        ", \"amax\", include_self = false)",
+                    r, dt};
+          case 6:  // scans along a dim (issue 25): same shape, symbolic sizes kept
+            return {"cumsum(" + x + ", " + d + ")", r, dt};
+          case 7:
+            return {x + ".cumprod(dim = -1)", r, dt};
+          case 8:
+            return {"diff(" + x + ", dim = " + d + ")", r, dt};
           case 0:
             return {x + ".sum(dim = " + d + ")", r - 1, dt};
           case 1:

@@ -163,6 +163,18 @@ TEST(ShapeRules, Reductions) {
   EXPECT_EQ(errorOf(OpKind::Sum, {f32({2, 3})}, {.dims = {2}}).first, ErrorKind::IndexError);
 }
 
+TEST(ShapeRules, Scans) {
+  ShapeEnv env;
+  SymInt n = env.createSymbol("x.shape[0]", 8);
+  EXPECT_EQ(shapeOf(OpKind::Cumsum, {f32({n, 3})}, {.dim = 0}), "[s0, 3]");
+  EXPECT_EQ(shapeOf(OpKind::Cumprod, {f32({2, 3})}, {.dim = -1}), "[2, 3]");
+  EXPECT_EQ(one(OpKind::Cumsum, {{{2}, DType::Bool}}).dtype, DType::I32);
+  EXPECT_EQ(one(OpKind::Cumprod, {{{2}, DType::I32}}).dtype, DType::I32);
+  EXPECT_EQ(one(OpKind::Cumsum, {f32({})}, {.dim = -1}).dtype, DType::F32);
+  EXPECT_EQ(errorOf(OpKind::Cumsum, {f32({2, 3})}, {.dim = 2}).first, ErrorKind::IndexError);
+  EXPECT_EQ(errorOf(OpKind::Cumsum, {f32({2}), f32({2})}).first, ErrorKind::TypeError);
+}
+
 TEST(ShapeRules, IndexOps) {
   Sig idx{{5}, DType::I32};
   EXPECT_EQ(shapeOf(OpKind::IndexSelect, {f32({4, 3}), idx}, {.dim = 0}), "[5, 3]");

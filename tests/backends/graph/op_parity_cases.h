@@ -122,6 +122,8 @@ inline std::map<OpKind, Case> cases() {
     return h.op(K::Clamp, {x, lo, hi});
   };
   c[K::Sum] = reduce(K::Sum, dims({1}));
+  c[K::Cumsum] = reduce(K::Cumsum, dim(0));
+  c[K::Cumprod] = reduce(K::Cumprod, dim(-1), DType::F32, Fill::Positive);
   c[K::Mean] = reduce(K::Mean, dims({0}, true));
   c[K::Max] = reduce(K::Max, dims({1}));
   c[K::Min] = reduce(K::Min, dims({}));
@@ -185,6 +187,46 @@ inline std::map<OpKind, Case> cases() {
     int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
     int idx = h.input("i", {h.n, h.m}, DType::I32, Fill::Index);
     return h.op(K::Gather, {x, idx}, dim(1));
+  };
+  // Writes along a dim: sums over duplicate indices (Fill::Index is 0 or 1), assignments to
+  // distinct targets only (which duplicate wins is unspecified on a GPU, as in PyTorch).
+  c[K::IndexAdd] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int idx = h.input("i", {h.m}, DType::I32, Fill::Index);
+    int src = h.input("s", {h.m, h.m}, DType::F32, Fill::Float);
+    OpAttrs a = dim(0);
+    a.scalars = {0.5};
+    return h.op(K::IndexAdd, {x, idx, src}, a);
+  };
+  c[K::IndexCopy] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    OpAttrs r;
+    r.stop = h.m;
+    r.dtype = DType::I32;
+    int idx = h.op(K::Arange, {}, r);
+    int src = h.input("s", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::IndexCopy, {x, idx, src}, dim(-1));
+  };
+  c[K::Scatter] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::I32, Fill::Int);
+    int idx = h.input("i", {1, h.m}, DType::I32, Fill::Index);
+    int src = h.input("s", {h.n, h.m}, DType::I32, Fill::Int);
+    return h.op(K::Scatter, {x, idx, src}, dim(0));
+  };
+  c[K::ScatterAdd] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int idx = h.input("i", {h.n, h.m}, DType::I32, Fill::Index);
+    int src = h.input("s", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::ScatterAdd, {x, idx, src}, dim(1));
+  };
+  c[K::ScatterReduce] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int idx = h.input("i", {h.n, h.m}, DType::I32, Fill::Index);
+    int src = h.input("s", {h.n, h.m}, DType::F32, Fill::Float);
+    OpAttrs a = dim(1);
+    a.scatterMode = shapes::ScatterMode::Amax;
+    a.includeSelf = false;
+    return h.op(K::ScatterReduce, {x, idx, src}, a);
   };
   c[K::Nonzero] = [](Harness& h) {
     return h.op(K::Nonzero, {h.input("x", {h.n, h.m}, DType::Bool, Fill::Bool)});

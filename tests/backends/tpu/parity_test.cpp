@@ -296,5 +296,16 @@ TEST_F(TpuParity, ReductionsOnEveryDtypeMatchCpuEager) {
         }
 }
 
+TEST_F(TpuParity, ScansOnEveryDtypeMatchCpuEager) {
+  using K = OpKind;
+  std::mt19937 rng(7);
+  for (K op : {K::Cumsum, K::Cumprod})
+    for (DType t : {DType::F32, DType::I32, DType::Bool})
+      for (const Dims& shape : std::vector<Dims>{{3, 4}, {1, 5}, {0, 2}, {}})
+        for (int64_t d : {0, -1}) {
+          expectSameOnTpu(op, {tensorOf(rng, shape, t)}, dim(d), std::string(shapes::name(t)));
+        }
+}
+
 }  // namespace
 }  // namespace tessel::graph::testing

@@ -146,6 +146,33 @@ std::vector<Case> reduceCases(OpKind op, Gen& g) {
 
 Case one(std::vector<Tensor> in, OpAttrs a = {}) { return {std::move(in), std::move(a), ""}; }
 
+// cumsum/cumprod: every dim of a few layouts (one row longer than a chunk of scan_rows.comp,
+// one long enough for its totals to be scanned in chunks too), empty and 0-d inputs, a strided
+// input, every dtype, an out-of-range dim.
+std::vector<Case> scanCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  const std::vector<std::pair<Dims, int64_t>> layouts = {
+      {{2, 3, 4}, 0}, {{2, 3, 4}, 1}, {{2, 3, 4}, -1}, {{0, 3}, 1}, {{3, 0}, 0}, {{}, 0},
+      {{1}, 0},       {{5, 1}, 1},    {{3, 2500}, 1},  {{1100, 2}, 0}, {{1, 1100000}, -1}};
+  for (const auto& [shape, d] : layouts)
+    for (DType t : kDTypes) {
+      if (numelOf(shape) > 100000 && t != DType::I32) continue;
+      const int64_t len = shape.empty() ? 1 : shape[d < 0 ? d + shape.size() : d];
+      // Long f32 products under/overflow at different steps in float (vulkan) and double (cpu).
+      if (op == OpKind::Cumprod && t == DType::F32 && len > 30) continue;
+      OpAttrs a;
+      a.dim = d;
+      Tensor x = g.tensor(shape, t, op == OpKind::Cumprod);
+      cases.push_back(one({x}, a));
+    }
+  OpAttrs a;
+  a.dim = 0;
+  cases.push_back(one({g.tensor({4, 5}, DType::F32).transpose(0, 1)}, a));
+  a.dim = 2;
+  cases.push_back(one({g.tensor({4, 5}, DType::F32)}, a));  // IndexError
+  return cases;
+}
+
 std::vector<Case> shapeCases(OpKind op, Gen& g) {
   std::vector<Case> cases;
   for (DType t : kDTypes) {
@@ -215,7 +242,58 @@ Tensor ints(std::vector<int32_t> v, Dims shape) {
   return Tensor::fromData(std::span<const int32_t>(v), std::move(shape));
 }
 
+// Writes along a dim: every mode and dtype, duplicate indices where the result does not
+// depend on their order (sums of ints, max/min, products of ints), distinct targets for
+// assignments, include_self both ways, empty and 0-d inputs, a scalar and a strided source,
+// and out-of-range indices (IndexError on both).
+std::vector<Case> scatterCases(OpKind op, Gen& g) {
+  using shapes::ScatterMode;
+  std::vector<Case> cases;
+  const bool slices = op == OpKind::IndexAdd || op == OpKind::IndexCopy;
+  const bool assign = op == OpKind::IndexCopy || op == OpKind::Scatter;
+  std::vector<std::pair<ScatterMode, bool>> modes = {{ScatterMode::Sum, true}};
+  if (op == OpKind::ScatterReduce)
+    modes = {{ScatterMode::Sum, true},  {ScatterMode::Prod, false}, {ScatterMode::Mean, true},
+             {ScatterMode::Mean, false}, {ScatterMode::Amax, true}, {ScatterMode::Amin, false}};
+  for (DType t : kDTypes)
+    for (auto [mode, self] : modes) {
+      if (t == DType::Bool && mode == ScatterMode::Mean) continue;
+      OpAttrs a;
+      a.scatterMode = mode;
+      a.includeSelf = self;
+      Tensor x = g.tensor({4, 5}, t);
+      if (slices) {
+        a.dim = 0;
+        if (op == OpKind::IndexAdd && t != DType::Bool) a.scalars = {2};
+        // Sums of floats in another order differ in rounding only (the tolerance allows it).
+        Tensor idx = assign ? ints({3, 0}, {2}) : ints({3, 0, 3, 1, 3}, {5});
+        cases.push_back(one({x, idx, g.tensor({idx.numel(), 5}, t)}, a));
+        a.dim = -1;
+        cases.push_back(one({x, ints({4, 1}, {2}), g.tensor({5, 2}, t).transpose(0, 1).transpose(0, 1)}, a));
+        cases.push_back(one({x, ints({}, {0}), g.tensor({4, 0}, t)}, a));
+        cases.push_back(one({x, ints({5}, {1}), g.tensor({4, 1}, t)}, a));  // IndexError
+        cases.push_back(one({x, ints({-1}, {1}), g.tensor({4, 1}, t)}, a));  // IndexError
+      } else {
+        a.dim = 1;
+        // Distinct targets per row for assignments; duplicates otherwise.
+        Tensor idx = assign ? ints({4, 0, 2, 1, 3, 0, 0, 1, 2, 3, 4, 2}, {4, 3})
+                            : ints({4, 4, 2, 1, 1, 0, 0, 0, 0, 3, 4, 3}, {4, 3});
+        // f32 sums/products/means in another order differ in rounding: use the i32 cases' shape.
+        cases.push_back(one({x, idx, g.tensor({4, 3}, t)}, a));
+        cases.push_back(one({x, idx, g.tensor({5, 6}, t)}, a));  // a larger source
+        a.dim = 0;
+        cases.push_back(one({x, ints({3, 0, 1, 2, 0}, {1, 5}), g.tensor({2, 5}, t).transpose(0, 1).transpose(0, 1)}, a));
+        cases.push_back(one({g.tensor({}, t), ints({0}, {}), g.tensor({}, t)}, a));
+        cases.push_back(one({x, ints({}, {0, 5}), g.tensor({0, 5}, t)}, a));
+        cases.push_back(one({x, ints({4}, {1, 1}), g.tensor({1, 1}, t)}, a));  // IndexError
+        if (op == OpKind::Scatter) cases.push_back(one({x, ints({1, 2}, {1, 2}), g.tensor({}, t)}, a));
+      }
+    }
+  return cases;
+}
+
 std::vector<Case> indexCases(OpKind op, Gen& g) {
+  if (op != OpKind::IndexSelect && op != OpKind::Gather) return scatterCases(op, g);
   std::vector<Case> cases;
   for (DType t : kDTypes) {
     Tensor x = g.tensor({4, 5}, t);
@@ -389,6 +467,8 @@ std::vector<Case> casesFor(OpKind op, Gen& g) {
       return elementwiseCases(op, g);
     case shapes::OpCategory::Reduce:
       return reduceCases(op, g);
+    case shapes::OpCategory::Scan:
+      return scanCases(op, g);
     case shapes::OpCategory::Shape:
       return shapeCases(op, g);
     case shapes::OpCategory::Index:
@@ -466,7 +546,7 @@ TEST_P(Parity, MatchesCpu) {
                        cpu.value.dtype() != DType::F32;
     // Float sums of n terms: the order of additions differs from cpu's, error grows with n.
     double sumScale = 1;
-    if (op == OpKind::Sum || op == OpKind::Mean)
+    if (op == OpKind::Sum || op == OpKind::Mean || op == OpKind::Cumsum)
       sumScale = std::max(1.0, double(c.inputs[0].numel()) / 1000.0);
     for (size_t i = 0; i < a.size(); ++i) {
       if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;

@@ -1,0 +1,113 @@
+// Benchmarks of issue 25's ops on the cpu (docs/perf.md, "sparse, scan and sort ops"): each
+// op through eager dispatch (a fresh output per call, as in a script) on 1 thread, beside a
+// STREAM-like triad on the same arrays for the machine's bandwidth.
+// bench/torch_sparse_baseline.py times PyTorch 1.13 on the same sizes.
+#include <benchmark/benchmark.h>
+
+#include "backends/dispatch.h"
+#include "backends/storage.h"
+#include "bench/bench_util.h"
+
+namespace {
+
+using tessel::backends::Tensor;
+using tessel::bench::randomTensor;
+using tessel::shapes::OpAttrs;
+using tessel::shapes::OpKind;
+
+constexpr int64_t k16M = int64_t{1} << 24;
+
+void setBytes(benchmark::State& state, double bytesPerIteration) {
+  state.counters["GB/s"] =
+      benchmark::Counter(bytesPerIteration, benchmark::Counter::kIsIterationInvariantRate,
+                         benchmark::Counter::kIs1000);
+}
+
+__attribute__((optimize("O3"))) void triad(float* __restrict a, const float* __restrict b,
+                                           const float* __restrict c, float s, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) a[i] = b[i] + s * c[i];
+}
+
+// The triad on 16M floats: the machine's sustainable bandwidth (2 reads and 1 write).
+void BM_Triad(benchmark::State& state) {
+  auto alloc = [] { return tessel::backends::Storage::allocate(k16M * sizeof(float)); };
+  auto sa = alloc(), sb = alloc(), sc = alloc();
+  float* a = static_cast<float*>(sa->data());
+  float* b = static_cast<float*>(sb->data());
+  float* c = static_cast<float*>(sc->data());
+  for (int64_t i = 0; i < k16M; ++i) a[i] = 0, b[i] = 1, c[i] = 2;
+  for (auto _ : state) {
+    triad(a, b, c, 3.0f, k16M);
+    benchmark::DoNotOptimize(a);
+    benchmark::ClobberMemory();
+  }
+  setBytes(state, 3.0 * k16M * sizeof(float));
+}
+BENCHMARK(BM_Triad)->Unit(benchmark::kMillisecond);
+
+// cumsum of 16M floats (one row): reads 4 and writes 4 bytes per element.
+void BM_Cumsum16M(benchmark::State& state) {
+  Tensor x = randomTensor({k16M});
+  OpAttrs a;
+  a.dim = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(tessel::backends::call(OpKind::Cumsum, {x}, a));
+  setBytes(state, 8.0 * k16M);
+}
+BENCHMARK(BM_Cumsum16M)->Unit(benchmark::kMillisecond);
+
+// cumsum over the rows of [4096, 4096] (dim 0: a running sum of whole rows).
+void BM_CumsumDim0(benchmark::State& state) {
+  Tensor x = randomTensor({4096, 4096});
+  OpAttrs a;
+  a.dim = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(tessel::backends::call(OpKind::Cumsum, {x}, a));
+  setBytes(state, 8.0 * k16M);
+}
+BENCHMARK(BM_CumsumDim0)->Unit(benchmark::kMillisecond);
+
+// index_add of 1M rows of 64 floats into 100K rows (random targets), and scatter_add of the
+// same elements with a [1M, 64] index (each row's elements to one target row).
+constexpr int64_t kRows = 1 << 20, kTargets = 100000, kCols = 64;
+
+Tensor randomRows(int64_t n, int64_t targets) {
+  OpAttrs a;
+  a.shape = {n};
+  a.dtype = tessel::shapes::DType::I32;
+  a.scalars = {0, double(targets)};
+  return tessel::backends::call(OpKind::Randint, {}, a);
+}
+
+void BM_IndexAdd(benchmark::State& state) {
+  Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kRows, kCols});
+  Tensor idx = randomRows(kRows, kTargets);
+  OpAttrs a;
+  a.dim = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tessel::backends::call(OpKind::IndexAdd, {x, idx, src}, a));
+  // src and index read once, the output written once and updated in place.
+  setBytes(state, 4.0 * kRows * kCols + 4.0 * kRows + 8.0 * kTargets * kCols);
+}
+BENCHMARK(BM_IndexAdd)->Unit(benchmark::kMillisecond);
+
+void BM_ScatterAdd(benchmark::State& state) {
+  Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kRows, kCols});
+  Tensor rows = randomRows(kRows, kTargets);
+  OpAttrs ex;
+  ex.shape = {kRows, kCols};
+  OpAttrs un;
+  un.dim = 1;
+  Tensor idx = tessel::backends::call(
+      OpKind::Contiguous,
+      {tessel::backends::call(OpKind::Expand,
+                              {tessel::backends::call(OpKind::Unsqueeze, {rows}, un)}, ex)});
+  OpAttrs a;
+  a.dim = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tessel::backends::call(OpKind::ScatterAdd, {x, idx, src}, a));
+  setBytes(state, 8.0 * kRows * kCols + 8.0 * kTargets * kCols);
+}
+BENCHMARK(BM_ScatterAdd)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,42 @@
+#!/usr/bin/env python3
+"""PyTorch 1.13 on bench/bench_sparse.cpp's workloads, 1 thread, CPU time (median of 5 runs of
+a loop of at least 0.3 s), so the two can be compared in docs/perf.md. Run with /usr/bin/python3
+(Debian's python3-torch)."""
+import time
+
+import torch
+
+torch.set_num_threads(1)
+
+
+def bench(name, fn, nbytes=None):
+    fn()
+    runs = []
+    for _ in range(5):
+        n, t0 = 0, time.process_time()
+        while True:
+            fn()
+            n += 1
+            el = time.process_time() - t0
+            if el >= 0.3:
+                break
+        runs.append(el / n)
+    runs.sort()
+    ms = runs[2] * 1e3
+    extra = f"  {nbytes / runs[2] / 1e9:.1f} GB/s" if nbytes else ""
+    print(f"{name:24s} {ms:9.3f} ms{extra}")
+
+
+N16 = 1 << 24
+x = torch.rand(N16)
+bench("cumsum 16M", lambda: torch.cumsum(x, 0), 8 * N16)
+m = torch.rand(4096, 4096)
+bench("cumsum [4096,4096] dim0", lambda: torch.cumsum(m, 0), 8 * N16)
+
+R, T, C = 1 << 20, 100000, 64
+xt = torch.rand(T, C)
+src = torch.rand(R, C)
+rows = torch.randint(0, T, (R,))
+bench("index_add 1M x 64", lambda: torch.index_add(xt, 0, rows, src))
+idx = rows.unsqueeze(1).expand(R, C).contiguous()
+bench("scatter_add 1M x 64", lambda: torch.scatter_add(xt, 0, idx, src))

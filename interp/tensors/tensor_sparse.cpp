@@ -1,0 +1,149 @@
+// Built-ins for scans, index/segment, sort and detection ops (PyTorch names, argument order
+// and semantics): cumsum, cumprod, diff; index_add, index_copy, scatter, scatter_add,
+// scatter_reduce. Each parses its arguments into OpAttrs and emits the
+// op, so the same native runs eagerly and under @compile. Every one is also a method.
+#include "interp/tensors/tensor_natives.h"
+#include "interp/tensors/tensor_value.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+namespace {
+
+template <OpKind K>
+Value scanNative(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, s.args(), {"x", "dim"}, 2);
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  return emitOp(K, {tensorArg(b.at(0), std::string(fn) + "(): x")}, attrs);
+}
+
+Value sliceAlong(const Value& x, int64_t dim, int64_t start, std::optional<int64_t> stop) {
+  OpAttrs a;
+  a.dim = dim;
+  a.start = shapes::SymInt(start);
+  if (stop) a.stop = shapes::SymInt(*stop);
+  return emitOp(OpKind::Slice, {x}, a);
+}
+
+// diff(x, n = 1, dim = -1, prepend = none, append = none) as torch.diff: x[1:] - x[:-1] along
+// dim, n times (logical xor for bool). Written with slice/sub/cat rather than as its own op:
+// those already carry symbolic sizes, gradients and kernels on every backend.
+Value nativeDiff(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("diff", s.args(), {"x", "n", "dim", "prepend", "append"}, 1);
+  Value x = tensorArg(b.at(0), "diff(): x");
+  const int64_t n = b.intOr(1, 1);
+  const int64_t dim = b.intOr(2, -1);
+  const int64_t rank = rankOf(x);
+  if (rank == 0)
+    throwUserError(ErrorKind::ShapeError, "diff(): x must have at least one dimension");
+  if (n < 0)
+    throwUserError(ErrorKind::ValueError,
+                   "diff(): n must be non-negative, got " + std::to_string(n));
+  if (dim < -rank || dim >= rank)
+    throwUserError(ErrorKind::IndexError, "diff(): dimension " + std::to_string(dim) +
+                                              " is out of range for a tensor of rank " +
+                                              std::to_string(rank));
+  std::vector<Value> parts;
+  for (int k : {3, 0, 4}) {
+    if (k == 0) {
+      parts.push_back(x);
+      continue;
+    }
+    if (!b.has(k) || b.at(k).is(Type::None)) continue;
+    const char* what = k == 3 ? "diff(): prepend" : "diff(): append";
+    if (!b.at(k).is(Type::Tensor))
+      throwUserError(ErrorKind::TypeError, std::string(what) + " must be a tensor");
+    if (rankOf(b.at(k)) != rank)
+      throwUserError(ErrorKind::ShapeError, std::string(what) + " must have x's rank " +
+                                                std::to_string(rank) + ", got rank " +
+                                                std::to_string(rankOf(b.at(k))));
+    parts.push_back(b.at(k));
+  }
+  OpAttrs cat;
+  cat.dim = dim;
+  if (parts.size() > 1) x = emitOp(OpKind::Cat, parts, cat);
+  const OpKind minus = dtypeOf(x) == DType::Bool ? OpKind::Ne : OpKind::Sub;
+  for (int64_t i = 0; i < n; ++i)
+    x = emitOp(minus, {sliceAlong(x, dim, 1, std::nullopt), sliceAlong(x, dim, 0, -1)});
+  return x;
+}
+
+// A number as a source becomes a 0-d tensor of x's dtype (PyTorch's scatter(x, d, i, value)).
+Value sourceArg(const Value& x, const Value& src, const std::string& what) {
+  const Value& s = tensorArg(src, what);
+  if (s.is(Type::Tensor)) return s;
+  OpAttrs a;
+  a.dtype = dtypeOf(x);
+  return emitOp(OpKind::Cast, {s}, a);
+}
+
+// index_add(x, dim, index, src, alpha = 1), index_copy(x, dim, index, src), scatter(x, dim,
+// index, src), scatter_add(x, dim, index, src).
+template <OpKind K>
+Value writeNative(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const std::string fn(shapes::opName(K));
+  const bool alpha = K == OpKind::IndexAdd;
+  ArgBinder b(fn.c_str(), s.args(), {"x", "dim", "index", "src", "alpha"}, 4);
+  if (!alpha && b.has(4)) throwUserError(ErrorKind::TypeError, fn + "() takes no argument 'alpha'");
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  if (alpha && b.has(4)) attrs.scalars = {b.toFloat(4)};
+  const Value& x = tensorArg(b.at(0), fn + "(): x");
+  return emitOp(K, {x, tensorArg(b.at(2), fn + "(): index"), sourceArg(x, b.at(3), fn + "(): src")},
+                attrs);
+}
+
+Value nativeScatterReduce(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("scatter_reduce", s.args(), {"x", "dim", "index", "src", "reduce", "include_self"},
+              5);
+  OpAttrs attrs;
+  attrs.dim = b.toInt(1);
+  const std::string& r = b.toStr(4);
+  using shapes::ScatterMode;
+  if (r == "sum")
+    attrs.scatterMode = ScatterMode::Sum;
+  else if (r == "prod")
+    attrs.scatterMode = ScatterMode::Prod;
+  else if (r == "mean")
+    attrs.scatterMode = ScatterMode::Mean;
+  else if (r == "amax")
+    attrs.scatterMode = ScatterMode::Amax;
+  else if (r == "amin")
+    attrs.scatterMode = ScatterMode::Amin;
+  else
+    throwUserError(ErrorKind::ValueError,
+                   "scatter_reduce(): reduce must be \"sum\", \"prod\", "
+                   "\"mean\", \"amax\" or \"amin\", not \"" +
+                       r + "\"");
+  attrs.includeSelf = b.has(5) ? b.toBool(5) : true;
+  const Value& x = tensorArg(b.at(0), "scatter_reduce(): x");
+  return emitOp(OpKind::ScatterReduce,
+                {x, tensorArg(b.at(2), "scatter_reduce(): index"),
+                 sourceArg(x, b.at(3), "scatter_reduce(): src")},
+                attrs);
+}
+
+const TensorNative kSparse[] = {
+    {"index_add", writeNative<OpKind::IndexAdd>, true},
+    {"index_copy", writeNative<OpKind::IndexCopy>, true},
+    {"scatter", writeNative<OpKind::Scatter>, true},
+    {"scatter_add", writeNative<OpKind::ScatterAdd>, true},
+    {"scatter_reduce", nativeScatterReduce, true},
+    {"cumsum", scanNative<OpKind::Cumsum>, true},
+    {"cumprod", scanNative<OpKind::Cumprod>, true},
+    {"diff", nativeDiff, true},
+};
+
+}  // namespace
+
+std::span<const TensorNative> tensorSparseNatives() {
+  return kSparse;
+}
+
+}  // namespace tessel::interp

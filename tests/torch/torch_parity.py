@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""PyTorch parity of Tessel's index, scan, segment, sort and detection ops (issue 25).
+
+Usage: torch_parity.py TESSEL [NAME_SUBSTRING]
+
+Every case is an expression over named inputs, written once in Tessel and once in PyTorch
+1.13. Each case runs as its own `tessel` script (so an error in one does not stop the rest):
+the values, dtypes and shapes must match PyTorch's (int64 results are i32 in Tessel), a case
+where PyTorch raises must raise in Tessel too (at the user's line, with the same error kind
+where PyTorch's names one), and for cases with `grad`, the gradient of sum(out * w) for fixed
+weights w must match torch.autograd's. Exits 77 (CTest's skip) when PyTorch is missing.
+"""
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+try:
+    import torch
+except ImportError:
+    print("SKIP: PyTorch is not installed (apt-get install python3-torch)")
+    sys.exit(77)
+
+torch.manual_seed(0)
+CASES = []
+
+
+def case(name, tessel, torch_expr, grad=(), **inputs):
+    """tessel/torch_expr: expressions over the inputs' names (torch_expr may use `torch`)."""
+    CASES.append((name, tessel, torch_expr, tuple(grad), inputs))
+
+
+def rnd(*shape, lo=-2.0, hi=2.0):
+    return torch.empty(shape).uniform_(lo, hi)
+
+
+def ints(*shape, lo=-5, hi=6):
+    return torch.randint(lo, hi, shape, dtype=torch.int32)
+
+
+def bools(*shape):
+    return torch.rand(shape) < 0.5
+
+
+# ---- cumsum, cumprod, diff -----------------------------------------------------------------
+for fn in ("cumsum", "cumprod"):
+    for shape, dim in (((5,), 0), ((3, 4), 1), ((3, 4), 0), ((2, 3, 4), -1), ((2, 3, 4), 1),
+                       ((0, 3), 1), ((3, 0), 0), ((1,), 0), ((4, 1), -1), ((), 0), ((), -1)):
+        case(f"{fn}_f32_{shape}_{dim}", f"{fn}(a, {dim})", f"torch.{fn}(a, {dim})",
+             grad=("a",), a=rnd(*shape))
+        case(f"{fn}_i32_{shape}_{dim}", f"{fn}(a, {dim})", f"torch.{fn}(a, {dim})",
+             a=ints(*shape))
+        case(f"{fn}_bool_{shape}_{dim}", f"a.{fn}(dim = {dim})", f"a.{fn}(dim = {dim})",
+             a=bools(*shape))
+    case(f"{fn}_strided", f"{fn}(a.T, 0)", f"torch.{fn}(a.T, 0)", grad=("a",), a=rnd(3, 5))
+    case(f"{fn}_nan_inf", f"{fn}(a, 0)", f"torch.{fn}(a, 0)",
+         a=torch.tensor([1.0, float("nan"), 2.0, float("inf"), -1.0]))
+    case(f"{fn}_dim_out_of_range", f"{fn}(a, 2)", f"torch.{fn}(a, 2)", a=rnd(2, 3))
+    case(f"{fn}_dim_negative_out_of_range", f"{fn}(a, -3)", f"torch.{fn}(a, -3)", a=rnd(2, 3))
+case("cumsum_long", "cumsum(a, 0)", "torch.cumsum(a, 0)", a=rnd(100000))
+case("cumprod_zeros_grad", "cumprod(a, 1)", "torch.cumprod(a, 1)", grad=("a",),
+     a=torch.tensor([[0.5, 0.0, 2.0, 1.5], [0.0, 1.2, 0.0, 0.7], [0.9, 1.1, 1.3, 0.0]]))
+case("cumprod_zeros_grad_dim0", "cumprod(a, 0)", "torch.cumprod(a, 0)", grad=("a",),
+     a=torch.tensor([[0.0, 1.0], [2.0, 0.0], [0.5, 3.0]]))
+case("cumsum_i32_wraps_within_range", "cumsum(a, 0)", "torch.cumsum(a, 0)",
+     a=torch.tensor([2**30, 2**29, -2**30], dtype=torch.int32))
+
+for shape, n, dim in (((6,), 1, -1), ((6,), 2, -1), ((6,), 0, -1), ((3, 4), 1, 0), ((3, 4), 3, 1),
+                      ((3, 4), 5, 1), ((1,), 1, 0), ((0,), 1, 0), ((2, 0), 1, 1)):
+    case(f"diff_f32_{shape}_{n}_{dim}", f"diff(a, n = {n}, dim = {dim})",
+         f"torch.diff(a, n={n}, dim={dim})", grad=("a",), a=rnd(*shape))
+    case(f"diff_i32_{shape}_{n}_{dim}", f"diff(a, {n}, {dim})", f"torch.diff(a, {n}, {dim})",
+         a=ints(*shape))
+case("diff_bool", "diff(a)", "torch.diff(a)", a=bools(7))
+case("diff_prepend_append", "diff(a, dim = 0, prepend = p, append = q)",
+     "torch.diff(a, dim=0, prepend=p, append=q)", grad=("a", "p", "q"),
+     a=rnd(3, 2), p=rnd(1, 2), q=rnd(2, 2))
+case("diff_scalar", "diff(a)", "torch.diff(a)", a=torch.tensor(2.0))
+case("diff_dim_out_of_range", "diff(a, dim = 1)", "torch.diff(a, dim=1)", a=rnd(3))
+case("diff_prepend_rank", "diff(a, prepend = p)", "torch.diff(a, prepend=p)", a=rnd(2, 3),
+     p=rnd(3))
+
+
+# ---- index_add, index_copy, scatter, scatter_add, scatter_reduce -------------------------------
+# (PyTorch wants int64 indices: its expressions say i.long().)
+def idx(*vals, shape=None):
+    t = torch.tensor(vals, dtype=torch.int32)
+    return t.reshape(shape) if shape is not None else t
+
+
+for dt, mk in (("f32", rnd), ("i32", ints)):
+    g = ("a", "s") if dt == "f32" else ()
+    case(f"index_add_{dt}_dup", "index_add(a, 0, i, s)", "torch.index_add(a, 0, i.long(), s)",
+         grad=g, a=mk(4, 3), i=idx(3, 0, 3, 1, 3), s=mk(5, 3))
+    case(f"index_add_{dt}_alpha_dim1", "a.index_add(-1, i, s, alpha = 2)",
+         "a.index_add(-1, i.long(), s, alpha=2)", grad=g, a=mk(2, 4), i=idx(1, 1), s=mk(2, 2))
+    case(f"index_add_{dt}_empty", "index_add(a, 1, i, s)", "torch.index_add(a, 1, i.long(), s)",
+         a=mk(3, 2), i=idx(*[]), s=mk(3, 0))
+    case(f"index_copy_{dt}", "index_copy(a, 0, i, s)", "torch.index_copy(a, 0, i.long(), s)",
+         grad=g, a=mk(4, 3), i=idx(2, 0), s=mk(2, 3))
+    case(f"scatter_{dt}", "scatter(a, 1, i, s)", "torch.scatter(a, 1, i.long(), s)", grad=g,
+         a=mk(3, 4), i=idx(3, 0, 1, 2, 2, 0, shape=(3, 2)), s=mk(3, 2))
+    # (PyTorch 1.13's scatter backward fails for a source larger than the index: no gradient.)
+    case(f"scatter_{dt}_larger_source", "scatter(a, 1, i, s)", "torch.scatter(a, 1, i.long(), s)",
+         a=mk(3, 4), i=idx(3, 0, 1, 2, 2, 0, shape=(3, 2)), s=mk(3, 3))
+    case(f"scatter_add_{dt}", "scatter_add(a, 0, i, s)", "torch.scatter_add(a, 0, i.long(), s)",
+         grad=g, a=mk(3, 4), i=idx(2, 2, 0, 1, 2, 2, 2, 0, shape=(2, 4)), s=mk(2, 4))
+    case(f"scatter_add_{dt}_larger_source", "scatter_add(a, 0, i, s)",
+         "torch.scatter_add(a, 0, i.long(), s)",
+         a=mk(3, 4), i=idx(2, 2, 0, 1, 2, 2, 2, 0, shape=(2, 4)), s=mk(2, 5))
+    for reduce in ("sum", "prod", "mean", "amax", "amin"):
+        for self_ in ("true", "false"):
+            rg = g if reduce != "prod" else ()
+            case(f"scatter_reduce_{dt}_{reduce}_{self_}",
+                 f"scatter_reduce(a, 1, i, s, \"{reduce}\", include_self = {self_})",
+                 f"torch.scatter_reduce(a, 1, i.long(), s, '{reduce}', include_self={self_.title()})",
+                 grad=rg, a=mk(3, 4), i=idx(0, 0, 3, 1, 1, 1, 2, 0, 2, shape=(3, 3)), s=mk(3, 3))
+case("scatter_value", "scatter(a, 0, i, 2.5)", "torch.scatter(a, 0, i.long(), 2.5)",
+     a=rnd(3, 2), i=idx(2, 0, shape=(1, 2)))
+case("scatter_bool", "scatter(a, 1, i, s)", "torch.scatter(a, 1, i.long(), s)",
+     a=bools(2, 3), i=idx(2, 0, shape=(2, 1)), s=bools(2, 1))
+case("scatter_reduce_amax_ties", "scatter_reduce(a, 0, i, s, \"amax\")",
+     "torch.scatter_reduce(a, 0, i.long(), s, 'amax')", grad=("a", "s"),
+     a=torch.tensor([1.0, 3.0]), i=idx(0, 0, 1), s=torch.tensor([1.0, 0.5, 3.0]))
+case("scatter_reduce_mean_i32_floor", "scatter_reduce(a, 0, i, s, \"mean\")",
+     "torch.scatter_reduce(a, 0, i.long(), s, 'mean')", a=idx(0, 5), i=idx(0, 0, 1),
+     s=idx(-1, -3, 2))
+case("index_add_out_of_range", "index_add(a, 0, i, s)", "torch.index_add(a, 0, i.long(), s)",
+     a=rnd(3, 2), i=idx(3), s=rnd(1, 2))
+case("index_add_negative", "index_add(a, 0, i, s)", "torch.index_add(a, 0, i.long(), s)",
+     a=rnd(3, 2), i=idx(-1), s=rnd(1, 2))
+case("scatter_out_of_range", "scatter(a, 1, i, s)", "torch.scatter(a, 1, i.long(), s)",
+     a=rnd(2, 2), i=idx(0, 2, shape=(1, 2)), s=rnd(1, 2))
+case("scatter_add_negative", "scatter_add(a, 1, i, s)", "torch.scatter_add(a, 1, i.long(), s)",
+     a=rnd(2, 2), i=idx(0, -1, shape=(1, 2)), s=rnd(1, 2))
+case("index_copy_shape", "index_copy(a, 0, i, s)", "torch.index_copy(a, 0, i.long(), s)",
+     a=rnd(3, 2), i=idx(0, 1), s=rnd(2, 3))
+case("scatter_add_index_larger", "scatter_add(a, 0, i, s)", "torch.scatter_add(a, 0, i.long(), s)",
+     a=rnd(2, 2), i=idx(0, 0, 0, shape=(1, 3)), s=rnd(1, 3))
+case("scatter_add_dtype", "scatter_add(a, 0, i, s)", "torch.scatter_add(a, 0, i.long(), s)",
+     a=rnd(2, 2), i=idx(0, 1, shape=(1, 2)), s=ints(1, 2))
+
+
+# ---- running one case -------------------------------------------------------------------------
+DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
+
+
+def literal(t):
+    """A Tessel expression that makes tensor t."""
+    dtype = DTYPE[t.dtype]
+    if t.numel() == 0:
+        return f"zeros({list(t.shape)}, dtype = {dtype})" if dtype != "bool" else \
+            f"(zeros({list(t.shape)}) > 0)"
+    def fmt(v):
+        if isinstance(v, list):
+            return "[" + ", ".join(fmt(e) for e in v) + "]"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, float):
+            if math.isnan(v):
+                return 'float("nan")'
+            if math.isinf(v):
+                return 'float("inf")' if v > 0 else 'float("-inf")'
+            return repr(v)
+        return str(v)
+    if dtype == "f32":
+        vals = t.tolist()
+        body = fmt(vals if t.dim() else float(vals))
+        return f"tensor({body}, dtype = f32)"
+    return f"tensor({fmt(t.tolist())}, dtype = {dtype})" if dtype != "bool" else \
+        f"tensor({fmt(t.tolist())})"
+
+
+PRELUDE = """fn tl(v) {
+  if type(v) == "tuple" or type(v) == "list" {
+    let r = []
+    for e in v { r.append(tl(e)) }
+    return r
+  }
+  return [v.tolist(), str(v.dtype), list(v.shape)]
+}
+"""
+ERROR_RE = re.compile(r":\d+:\d+: (\w+Error)")
+
+
+def torch_eval(expr, env):
+    return eval(expr, {"torch": torch}, dict(env))
+
+
+def flat(x):
+    if isinstance(x, list):
+        for e in x:
+            yield from flat(e)
+    else:
+        yield x
+
+
+def close(got, want, tol):
+    g, w = list(flat(got)), list(flat(want))
+    if len(g) != len(w):
+        return False
+    for a, b in zip(g, w):
+        if isinstance(b, bool) or isinstance(a, bool):
+            if bool(a) != bool(b):
+                return False
+        elif isinstance(b, float) and math.isnan(b):
+            if not (isinstance(a, float) and math.isnan(a)):
+                return False
+        elif a != b and not abs(a - b) <= tol * (1 + abs(b)):
+            return False
+    return True
+
+
+def weights(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return torch.sin(torch.arange(n, dtype=torch.float32) * 0.7 + 0.3).reshape(shape)
+
+
+def run_tessel(tessel_bin, program):
+    with tempfile.NamedTemporaryFile("w", suffix=".dsl", delete=False) as f:
+        f.write(program)
+        path = f.name
+    try:
+        p = subprocess.run([tessel_bin, path], capture_output=True, text=True, timeout=60)
+    finally:
+        os.unlink(path)
+    return p
+
+
+def check(tessel_bin, name, tessel, torch_expr, grad, inputs):
+    env = {k: v.clone() for k, v in inputs.items()}
+    lets = "".join(f"let {k} = {literal(v)}\n" for k, v in inputs.items())
+    try:
+        want = torch_eval(torch_expr, env)
+        want_err = None
+    except (RuntimeError, IndexError, ValueError, TypeError) as e:
+        want, want_err = None, e
+    if want_err is not None:
+        p = run_tessel(tessel_bin, PRELUDE + lets + f"print(tl({tessel}))\n")
+        m = ERROR_RE.search(p.stderr)
+        if p.returncode == 0 or not m:
+            return f"PyTorch raises {type(want_err).__name__} ({want_err}), Tessel gave {p.stdout.strip()!r} {p.stderr.strip()!r}"
+        if isinstance(want_err, IndexError) and m.group(1) != "IndexError":
+            return f"PyTorch raises IndexError, Tessel {m.group(1)}: {p.stderr.strip()}"
+        return None
+    outs = list(want) if isinstance(want, tuple) else [want]
+    program = PRELUDE + lets + f"print(tl({tessel}))\n"
+    wgrads = []
+    if grad:
+        ws = [weights(o.shape) for o in outs]
+        wl = ", ".join(literal(w) for w in ws)
+        loss = (f"let ws = [{wl}]\n  let o = ({tessel})\n  let outs = o\n"
+                f"  if type(o) != \"tuple\" {{ outs = (o,) }}\n"
+                f"  let l = 0.0\n  for i in range(len(ws)) {{ l = l + (outs[i] * ws[i]).sum() }}\n"
+                f"  return l")
+        args = ", ".join(grad)
+        program += (f"let gr = grad(fn ({args}) {{\n  {loss}\n}}, argnums = "
+                    f"{list(range(len(grad)))})({args})\nprint(tl(gr))\n")
+        genv = {k: v.clone().requires_grad_(k in grad) for k, v in inputs.items()}
+        gout = torch_eval(torch_expr, genv)
+        gouts = list(gout) if isinstance(gout, tuple) else [gout]
+        loss_t = sum((o * w).sum() for o, w in zip(gouts, ws) if o.is_floating_point())
+        try:
+            wgrads = torch.autograd.grad(loss_t, [genv[k] for k in grad], allow_unused=True)
+        except RuntimeError as e:
+            return f"PyTorch's backward fails ({e}); give this case no grad"
+    p = run_tessel(tessel_bin, program)
+    if p.returncode != 0:
+        return f"Tessel failed: {p.stderr.strip()}"
+    lines = p.stdout.strip().splitlines()
+    env_eval = {"nan": math.nan, "inf": math.inf, "true": True, "false": False}
+    got = eval(lines[0], {}, env_eval)
+    got = got if isinstance(want, tuple) else [got]
+    tol = 1e-5 * (1 + max((o.numel() for o in outs), default=1) / 1000)
+    for g, w in zip(got, outs):
+        vals, dtype, shape = g
+        if shape != list(w.shape):
+            return f"shape {shape}, PyTorch {list(w.shape)}"
+        if dtype != DTYPE[w.dtype]:
+            return f"dtype {dtype}, PyTorch {w.dtype}"
+        if not close(vals, w.tolist(), tol):
+            return f"values {vals}, PyTorch {w.tolist()}"
+    if grad:
+        gg = eval(lines[1], {}, env_eval)
+        for k, g, w in zip(grad, gg, wgrads):
+            w = torch.zeros_like(inputs[k]) if w is None else w
+            if not close(g[0], w.tolist(), 1e-4):
+                return f"gradient of {k} {g[0]}, PyTorch {w.tolist()}"
+    return None
+
+
+def main():
+    tessel_bin = sys.argv[1]
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    failures = 0
+    ran = 0
+    for name, tessel, torch_expr, grad, inputs in CASES:
+        if only not in name:
+            continue
+        ran += 1
+        msg = check(tessel_bin, name, tessel, torch_expr, grad, inputs)
+        if msg:
+            failures += 1
+            print(f"FAIL {name}: {tessel}: {msg}")
+    print(f"{ran - failures}/{ran} cases match PyTorch {torch.__version__}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
