@@ -578,11 +578,10 @@ class AstBuilder {
     return expr(tree);
   }
 
-  // A string token's text without its quotes (and an f-string's `f`), escapes decoded.
+  // A string token's text without its quotes, escapes decoded.
   std::string unquote(Token* t) {
     std::string raw = t->getText();
-    size_t start = raw[0] == 'f' ? 2 : 1;
-    return unescape(std::string_view(raw).substr(start, raw.size() - start - 1), spanOf(t, t));
+    return unescape(std::string_view(raw).substr(1, raw.size() - 2), spanOf(t, t));
   }
 
  private:
