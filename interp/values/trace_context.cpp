@@ -6,6 +6,12 @@ namespace tessel::interp {
 
 thread_local constinit TraceContext detail::tTraceContext{};
 
+#if defined(TESSEL_SANITIZED)
+TraceContext& traceContext() {
+  return detail::tTraceContext;
+}
+#endif
+
 void setTraceHooks(TraceHooks* hooks) {
   TraceContext& t = traceContext();
   t.hooks = hooks;

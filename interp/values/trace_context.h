@@ -38,13 +38,23 @@ struct TraceContext {
   uint64_t epochs = 0;
 };
 
+// Note [Trace context and UBSan]
+// GCC's -fsanitize=null cannot prove the address of an extern thread_local non-null, and
+// reports "member access within null pointer" for every `traceContext().field` in other
+// translation units (a known false positive; Clang's is fine). Sanitized builds therefore get
+// the context from a function in trace_context.cpp, where the variable is defined; other
+// builds read it in line, one load, as the engine's per-block test needs.
 namespace detail {
 extern thread_local constinit TraceContext tTraceContext;  // trace_context.cpp
 }
+#if defined(TESSEL_SANITIZED)
+TraceContext& traceContext();
+#else
 /// This thread's trace context.
 inline TraceContext& traceContext() {
   return detail::tTraceContext;
 }
+#endif
 
 /// True while a @compile function is traced on this thread.
 inline bool tracing() {
