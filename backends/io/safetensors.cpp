@@ -19,28 +19,6 @@ const std::string kFormat = ".safetensors";
 constexpr uint64_t kMaxHeader = 100'000'000;  // the reference implementation's limit
 constexpr int kMaxDepth = 16;                 // a safetensors header nests 3 levels
 
-/// The deepest nesting of brackets outside strings, so that a header cannot make the JSON
-/// parser (or the destructor of what it builds) recurse without bound.
-int nestingDepth(std::string_view s) {
-  int depth = 0, deepest = 0;
-  bool inString = false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '{' || c == '[') {
-      deepest = std::max(deepest, ++depth);
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return deepest;
-}
 
 uint64_t nonNegative(const Json& j, const std::string& path, const std::string& what) {
   if (j.is_number_unsigned()) return j.get<uint64_t>();
@@ -93,6 +71,29 @@ SafetensorsEntry parseEntry(const std::string& key, const Json& j, uint64_t data
 
 }  // namespace
 
+/// The deepest nesting of brackets outside strings, so that a header cannot make the JSON
+/// parser (or the destructor of what it builds) recurse without bound.
+int jsonNestingDepth(std::string_view s) {
+  int depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '{' || c == '[') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> file, const std::string& path) {
   if (file.size() < 8) badFile(path, kFormat, "truncated: shorter than the 8-byte header length");
   uint64_t n = 0;
@@ -104,7 +105,7 @@ SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> file, const 
             "truncated: the header length " + std::to_string(n) +
                 " runs past the end of the file (" + std::to_string(file.size()) + " bytes)");
   std::string_view text(reinterpret_cast<const char*>(file.data()) + 8, n);
-  if (nestingDepth(text) > kMaxDepth) badFile(path, kFormat, "the header nests too deeply");
+  if (jsonNestingDepth(text) > kMaxDepth) badFile(path, kFormat, "the header nests too deeply");
   Json header = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (header.is_discarded()) badFile(path, kFormat, "the header is not valid JSON");
   if (!header.is_object()) badFile(path, kFormat, "the header is not a JSON object");

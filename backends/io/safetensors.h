@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -71,5 +72,9 @@ std::string safetensorsHeaderFor(const std::vector<NamedTensor>& tensors, const 
 /// every tensor of the file is aligned and loads as a view.
 void saveSafetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
                      const Metadata& metadata);
+
+/// The deepest nesting of brackets outside strings in JSON text, checked before parsing so
+/// that a header cannot make the parser (or what it builds) recurse without bound.
+int jsonNestingDepth(std::string_view text);
 
 }  // namespace tessel::backends::io

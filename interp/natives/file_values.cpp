@@ -170,26 +170,6 @@ struct TreeBuilder {
   }
 };
 
-/// Deepest bracket nesting outside strings (the JSON parser must not recurse without bound).
-int nestingDepth(std::string_view s) {
-  int depth = 0, deepest = 0;
-  bool inString = false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"')
-      inString = true;
-    else if (c == '{' || c == '[')
-      deepest = std::max(deepest, ++depth);
-    else if (c == '}' || c == ']')
-      --depth;
-  }
-  return deepest;
-}
 
 Value placed(backends::Tensor t, backends::Device device) {
   if (device == backends::Device::Cpu) return makeTensor(std::move(t));
@@ -211,7 +191,7 @@ Value safetensorsValue(io::SafetensorsFile file, const std::string& path, backen
     if (key != kTreeKey) continue;
     TreeBuilder builder{path, byName};
     // The tree nests at most three JSON levels per value level ({"dict": [["k", node]]}).
-    if (nestingDepth(text) > 3 * (kMaxTreeDepth + 1)) builder.bad("it nests too deeply");
+    if (io::jsonNestingDepth(text) > 3 * (kMaxTreeDepth + 1)) builder.bad("it nests too deeply");
     Json tree = Json::parse(text.begin(), text.end(), nullptr, false);
     if (tree.is_discarded()) builder.bad("it is not valid JSON");
     return builder.build(tree, 0);
