@@ -161,6 +161,38 @@ SymInt ShapeEnv::createUnbacked(bool isSize, std::optional<int64_t> maxValue) {
   return SymInt(e);
 }
 
+// ---- float inputs ----------------------------------------------------------------------------
+
+SymFloat ShapeEnv::createFloatInput(std::string source, double hint) {
+  auto index = static_cast<uint32_t>(floatInputs_.size());
+  log("create_float_input f" + std::to_string(index) + " = " + SymFloat(hint).toString() +
+      " for " + source + at(currentSourceLoc()));
+  floatInputs_.push_back({std::move(source), hint, false});
+  return SymFloat::input(index, hint);
+}
+
+std::vector<std::string> ShapeEnv::floatInputNames() const {
+  std::vector<std::string> names;
+  for (const FloatInput& f : floatInputs_) names.push_back(f.source);
+  return names;
+}
+
+void ShapeEnv::specializeFloat(uint32_t index) {
+  FloatInput& f = floatInputs_.at(index);
+  if (f.specialized) return;
+  f.specialized = true;
+  ++stats_.specializations;
+  ++version_;
+  log("float input " + f.source + " specialized: guard " + f.source + " == " + SymFloat(f.hint).toString() +
+      at(currentSourceLoc()));
+}
+
+void ShapeEnv::noteFloatSpecialized(const std::string& text, double value) {
+  log("float value needed: " + text + " = " + SymFloat(value).toString() +
+      " (its sizes and float inputs are specialized)" +
+      at(currentSourceLoc()));
+}
+
 // ---- ranges ----------------------------------------------------------------------------------
 
 namespace {

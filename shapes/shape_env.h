@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shapes/source_loc.h"
+#include "shapes/sym_float.h"
 #include "shapes/sym_int.h"
 #include "shapes/value_range.h"
 
@@ -169,6 +170,22 @@ class ShapeEnv {
   /// The symbol index when v is exactly one symbol.
   std::optional<uint32_t> symbolIndex(const SymInt& v) const;
 
+  // --- Float inputs (Note [Symbolic floats] in sym_float.h) -----------------------------------
+  /// A float argument that changes between calls: an input of the compiled call, read at each
+  /// call; `specialized` once a program needed its value (it must then equal `hint`).
+  struct FloatInput {
+    std::string source;
+    double hint = 0;
+    bool specialized = false;
+  };
+  SymFloat createFloatInput(std::string source, double hint);
+  const std::vector<FloatInput>& floatInputs() const { return floatInputs_; }
+  std::vector<std::string> floatInputNames() const;
+  /// Guards float input `index` equal to its hint (logged once).
+  void specializeFloat(uint32_t index);
+  /// Logs that a program needed the value of the float expression `text`.
+  void noteFloatSpecialized(const std::string& text, double value);
+
   // --- Deciding conditions (cheap first: constants, replacements, intervals, cache, Z3) ------
   /// Decides c from what is known, or takes the hint and records a guard at currentSourceLoc().
   /// Unbacked and undecidable: UserError(DataDependentError).
@@ -259,6 +276,7 @@ class ShapeEnv {
   std::unique_ptr<Solver> solver_;
   std::vector<SymbolInfo> symbols_;
   std::vector<Source> sources_;
+  std::vector<FloatInput> floatInputs_;
   std::vector<Guard> guards_;
   std::vector<Guard> asserts_;
   std::vector<Expr> facts_;

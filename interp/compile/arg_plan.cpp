@@ -43,9 +43,9 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat,
       if (v.asFloat() != node.expected.asFloat())
         return node.path + ": expected " + repr(node.expected) + ", got " + repr(v);
       return "";
-    case ArgNode::Kind::FloatInput:
+    case ArgNode::Kind::FloatSym:
       if (!v.is(Type::Float)) return node.path + ": expected a float, got " + got(v);
-      flat.inputs.push_back(onDevice(Tensor::scalar(v.asFloat(), shapes::DType::F32), node.device));
+      flat.floats.push_back(v.asFloat());
       return "";
     case ArgNode::Kind::Exact:
       if (v.type() != node.expected.type() || !valuesEqual(v, node.expected))
@@ -119,6 +119,7 @@ std::string matchArgs(const ArgPlan& plan, std::span<const Value> args, FlatArgs
                       std::optional<backends::Device> pinned) {
   flat.inputs.clear();
   flat.sources.clear();
+  flat.floats.clear();
   flat.inputs.reserve(plan.inputsSeen);
   flat.sources.reserve(plan.sourcesSeen);
   if (args.size() != plan.args.size())

@@ -11,6 +11,7 @@
 
 #include "backends/tensor.h"
 #include "interp/values/objects.h"
+#include "shapes/sym_float.h"
 #include "shapes/sym_int.h"
 
 namespace tessel::interp {
@@ -20,7 +21,7 @@ struct ArgNode {
     Tensor,      // graph input; rank/dtype/device must match; sizes are guard sources
     Int,         // a guard source (static or symbolic)
     Float,       // specialized: must equal `expected`
-    FloatInput,  // dynamic float: becomes a 0-d f32 graph input
+    FloatSym,    // dynamic float: a float input of the call (Note [Symbolic floats])
     Exact,       // bool, str, none: must equal `expected`
     Identity,    // functions, modules, ...: must be the same object
     Unbound,     // a region's variable that is not set yet (regions.h)
@@ -67,6 +68,7 @@ bool globalsHold(const std::vector<GlobalGuard>& globals);
 struct FlatArgs {
   std::vector<backends::Tensor> inputs;
   std::vector<int64_t> sources;
+  std::vector<double> floats;  // float inputs, in the ShapeEnv's order
 };
 
 /// Checks `args` against the plan. On success fills `flat` and returns ""; otherwise returns
@@ -82,6 +84,7 @@ struct OutputTemplate {
     Number,    // a graph output read back as a number (a kept item(), a data-dependent size)
     Constant,
     Size,      // a size of the inputs
+    Float,     // a float computed from the call's sizes and float inputs
     Input,     // a region's input, unchanged (the same list, not a copy)
     List,
     Tuple,
@@ -90,6 +93,7 @@ struct OutputTemplate {
   size_t output = 0;    // Output, Number: index into the graph's outputs; Input: the slot
   Value constant;       // Constant
   shapes::SymInt size;  // Size: evaluated under the call's symbol values
+  shapes::FloatExpr floatExpr;  // Float: evaluated under them and the float inputs
   std::vector<std::string> keys;
   std::vector<OutputTemplate> children;
 };

@@ -185,6 +185,9 @@ Value rebuildOutput(const OutputTemplate& t, const GraphRun& run) {
       return t.constant;
     case OutputTemplate::Kind::Size:
       return Value::integer(run.symbols.eval(t.size));
+    case OutputTemplate::Kind::Float:
+      return Value::real(shapes::evalFloat(
+          t.floatExpr, [&](const shapes::SymInt& i) { return run.symbols.eval(i); }, run.floats));
     case OutputTemplate::Kind::Input:
       return run.inputs[t.output];
     case OutputTemplate::Kind::List:
@@ -207,11 +210,24 @@ Value rebuildOutput(const OutputTemplate& t, const GraphRun& run) {
 GraphRun runGraph(Entry& entry, const FlatArgs& flat) {
   std::vector<int64_t> symbols = entry.guards.bindSymbols(flat.sources);
   GraphRun run;
-  run.outs = entry.executable->run(flat.inputs, symbols);
   run.symbols.reset(symbols.size());
   for (size_t s = 0; s < symbols.size(); ++s)
     if (!entry.env->symbol(static_cast<uint32_t>(s)).unbacked)
       run.symbols.bind(static_cast<uint32_t>(s), symbols[s]);
+  run.floats = flat.floats;
+  if (entry.derivedInputs.empty()) {
+    run.outs = entry.executable->run(flat.inputs, symbols);
+  } else {
+    // Floats of sizes and float inputs, computed here in f64 as eager code computes them
+    // (Note [Symbolic floats]).
+    std::vector<backends::Tensor> inputs = flat.inputs;
+    auto intValue = [&](const shapes::SymInt& i) { return run.symbols.eval(i); };
+    for (const shapes::FloatExpr& e : entry.derivedInputs)
+      inputs.push_back(onDevice(
+          backends::Tensor::scalar(shapes::evalFloat(e, intValue, flat.floats), shapes::DType::F32),
+          entry.derivedDevice));
+    run.outs = entry.executable->run(inputs, symbols);
+  }
   run.bounds = entry.executable->outputDimBounds();
   return run;
 }
@@ -241,6 +257,12 @@ std::string entryMismatch(const FrameObj& frame, Entry& entry, std::span<const V
   if (!r.empty()) return r;
   r = matchGlobals(entry.globals);
   if (!r.empty()) return r;
+  // Float inputs whose value the trace needed (a branch, an attribute): guarded equal.
+  const auto& floats = entry.env->floatInputs();
+  for (size_t i = 0; i < floats.size(); ++i)
+    if (floats[i].specialized && flat.floats[i] != floats[i].hint)
+      return floats[i].source + ": expected " + repr(Value::real(floats[i].hint)) + ", got " +
+             repr(Value::real(flat.floats[i])) + " (the compiled code needed its value)";
   int failed = entry.guards.check(flat.sources);
   return failed < 0 ? "" : entry.guards.failureReason(failed, flat.sources);
 }

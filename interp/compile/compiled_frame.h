@@ -44,6 +44,10 @@ struct Entry {
   std::unique_ptr<graph::GraphExecutable> executable;
   DirectCall direct;                    // after `executable`, whose prepared run it holds
   OutputTemplate output;                // rebuilds the returned value from graph outputs
+  // Graph inputs after the arguments' tensors: floats the call computes on the host from its
+  // sizes and float inputs (Note [Symbolic floats]), as 0-d f32 tensors on `derivedDevice`.
+  std::vector<shapes::FloatExpr> derivedInputs;
+  backends::Device derivedDevice = backends::Device::Cpu;
   // A region's end (regions.h): how its statements finished, and the slots they changed.
   Flow flow = Flow::Return;
   std::vector<std::pair<uint32_t, OutputTemplate>> slotOutputs;
@@ -136,6 +140,7 @@ struct GraphRun {
   graph::SymbolValues symbols;
   const std::vector<std::vector<int64_t>>* bounds = nullptr;  // a tpu program's dim bounds
   std::span<const Value> inputs;  // a region's inputs (OutputTemplate::Kind::Input)
+  std::vector<double> floats;     // the call's float inputs (OutputTemplate::Kind::Float)
 };
 GraphRun runGraph(Entry& entry, const FlatArgs& flat);
 /// Why `entry` does not apply to these inputs (arguments, or a region's variables), "" when it

@@ -24,7 +24,7 @@ struct CompilerConfig {
   int64_t recompile_limit = 8;
   bool automatic_dynamic = true;
   bool duck_shape = true;
-  bool specialize_float = true;
+  bool specialize_float = false;  // compiler.md: floats become inputs when they vary
   bool backed_size_oblivious = false;
   bool pgo = true;
   bool compiler_collectives = false;

@@ -15,7 +15,9 @@ enum class Outcome : uint8_t {
 
 // Whether the result can be rebuilt from graph outputs alone (no symbol values, no region).
 bool plainOutput(const OutputTemplate& t) {
-  if (t.kind == OutputTemplate::Kind::Size || t.kind == OutputTemplate::Kind::Input) return false;
+  if (t.kind == OutputTemplate::Kind::Size || t.kind == OutputTemplate::Kind::Input ||
+      t.kind == OutputTemplate::Kind::Float)
+    return false;
   for (const OutputTemplate& c : t.children)
     if (!plainOutput(c)) return false;
   return true;
@@ -104,7 +106,8 @@ void prepareDirect(Entry& entry, const FlatArgs& flat) {
     if (direct.never) return;
   }
   direct.never = entry.flow != Flow::Return || !entry.slotOutputs.empty() ||
-                 !plainArguments(entry.plan) || !plainOutput(entry.output);
+                 !plainArguments(entry.plan) || !plainOutput(entry.output) ||
+                 !entry.derivedInputs.empty();  // computed per call (Note [Symbolic floats])
   if (!direct.never) direct.run = entry.executable->prepare(flat.inputs);
   // A graph that cannot be prepared for these inputs cannot be for any the entry admits.
   direct.never = !direct.run;

@@ -151,10 +151,9 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
                      (frame_.options.dynamic == DynamicMode::Automatic &&
                       config.automatic_dynamic && codeState_.isDynamic(path));
       if (dynamic && !config.specialize_float) {
-        // A varying float becomes a 0-d f32 input instead of a constant in the graph.
-        node.kind = ArgNode::Kind::FloatInput;
-        graph::ValueId id = builder_->input(path, {}, shapes::DType::F32);
-        return fake(id);
+        // A varying float is an input of the call, read at each call (Note [Symbolic floats]).
+        node.kind = ArgNode::Kind::FloatSym;
+        return makeSymFloat(entry_.env->createFloatInput(path, v.asFloat()));
       }
       node.kind = ArgNode::Kind::Float;
       node.expected = v;
@@ -232,9 +231,61 @@ graph::ValueId Tracer::operand(const Value& v) {
       shapes::OpAttrs scalar;
       return builder_->op(shapes::OpKind::Reshape, {one}, scalar);
     }
+    case Type::SymFloat:
+      return floatOperand(v.as<SymFloatObj>()->value.expr());
     default:
       return builder_->constant(toTensor(v, "operand"));
   }
+}
+
+graph::ValueId Tracer::floatOperand(const shapes::FloatExpr& e) {
+  if (auto it = floats_.find(e); it != floats_.end()) return it->second;
+  graph::ValueId id = 0;
+  if (e->hint) {
+    // Known before the graph runs: the call computes it on the host in f64, as eager code
+    // does, and passes it as a 0-d input (cast to f32 where it meets a tensor, as eagerly).
+    id = builder_->input(shapes::SymFloat(e).toString(entry_.env->floatInputNames()), {},
+                         shapes::DType::F32);
+    entry_.derivedInputs.push_back(e);
+    entry_.derivedDevice = targetDevice();
+  } else {
+    // Over unbacked sizes, known only inside the graph: the same arithmetic as graph ops.
+    using shapes::FloatOp;
+    using shapes::OpKind;
+    auto op = [&](OpKind k, std::vector<graph::ValueId> in) {
+      return builder_->op(k, in, shapes::OpAttrs{});
+    };
+    switch (e->op) {
+      case FloatOp::Const:
+        id = builder_->constant(backends::Tensor::scalar(e->value, shapes::DType::F32));
+        break;
+      case FloatOp::OfInt: {
+        shapes::OpAttrs cast;
+        cast.dtype = shapes::DType::F32;
+        id = builder_->op(OpKind::Cast, {operand(makeSymInt(e->ofInt))}, cast);
+        break;
+      }
+      case FloatOp::Input:  // has a hint: an input above
+        break;
+      case FloatOp::Neg: id = op(OpKind::Neg, {floatOperand(e->a)}); break;
+      case FloatOp::Sqrt: id = op(OpKind::Sqrt, {floatOperand(e->a)}); break;
+      case FloatOp::Exp: id = op(OpKind::Exp, {floatOperand(e->a)}); break;
+      case FloatOp::Log: id = op(OpKind::Log, {floatOperand(e->a)}); break;
+      case FloatOp::Abs: id = op(OpKind::Abs, {floatOperand(e->a)}); break;
+      case FloatOp::Sin: id = op(OpKind::Sin, {floatOperand(e->a)}); break;
+      case FloatOp::Cos: id = op(OpKind::Cos, {floatOperand(e->a)}); break;
+      case FloatOp::Tanh: id = op(OpKind::Tanh, {floatOperand(e->a)}); break;
+      case FloatOp::Add: id = op(OpKind::Add, {floatOperand(e->a), floatOperand(e->b)}); break;
+      case FloatOp::Sub: id = op(OpKind::Sub, {floatOperand(e->a), floatOperand(e->b)}); break;
+      case FloatOp::Mul: id = op(OpKind::Mul, {floatOperand(e->a), floatOperand(e->b)}); break;
+      case FloatOp::Div: id = op(OpKind::Div, {floatOperand(e->a), floatOperand(e->b)}); break;
+      case FloatOp::Pow: id = op(OpKind::Pow, {floatOperand(e->a), floatOperand(e->b)}); break;
+      case FloatOp::Min: id = op(OpKind::Minimum, {floatOperand(e->a), floatOperand(e->b)}); break;
+      case FloatOp::Max: id = op(OpKind::Maximum, {floatOperand(e->a), floatOperand(e->b)}); break;
+    }
+  }
+  floats_.emplace(e, id);
+  return id;
 }
 
 Value Tracer::emit(shapes::OpKind op, std::span<const Value> operands,
@@ -347,6 +398,14 @@ OutputTemplate Tracer::planOutput(const Value& v) {
           return graphOutput(v, OutputTemplate::Kind::Number);
       out.kind = OutputTemplate::Kind::Size;
       out.size = s;
+      return out;
+    }
+    case Type::SymFloat: {
+      const shapes::SymFloat& f = v.as<SymFloatObj>()->value;
+      // Over unbacked sizes the graph computes it; otherwise the call does, in f64.
+      if (f.hasUnbacked()) return graphOutput(v, OutputTemplate::Kind::Number);
+      out.kind = OutputTemplate::Kind::Float;
+      out.floatExpr = f.expr();
       return out;
     }
     case Type::SymBool:

@@ -83,6 +83,9 @@ class Tracer final : public OpSink, public TraceHooks {
   shapes::SymInt sizeSymbol(const std::string& source, int64_t hint, const DimMark& mark,
                             bool named, bool isSize);
   graph::ValueId operand(const Value& v);
+  /// A symbolic float as a graph value (Note [Symbolic floats]): an input the call computes
+  /// on the host, or, over unbacked sizes, ops of the graph.
+  graph::ValueId floatOperand(const shapes::FloatExpr& e);
   Value fake(graph::ValueId id);
   OutputTemplate planOutput(const Value& v);
   /// A graph output holding `v` (a fake tensor, a data-dependent size).
@@ -110,6 +113,9 @@ class Tracer final : public OpSink, public TraceHooks {
   void boundTpuSizes(shapes::ShapeEnv& env);
   std::optional<backends::Device> device_;  // the device of the tensor inputs seen so far
   std::unordered_map<const void*, graph::ValueId> constants_;  // one node per captured tensor
+  // One node per float expression; the key keeps the expression alive, so an address is
+  // never reused for another one during the trace.
+  std::unordered_map<shapes::FloatExpr, graph::ValueId> floats_;
 };
 
 }  // namespace tessel::interp

@@ -127,6 +127,8 @@ Value builtinInt(Interpreter&, CallArgs& a) {
       return tensorItem(v, /*asInt=*/true);
     case Type::SymInt:  // a size: its real value (a guard while tracing; a tpu size may sync)
       return Value::integer(concreteInt(v));
+    case Type::SymFloat:  // truncation has no integer expression: the float's value
+      return Value::integer(static_cast<int64_t>(std::trunc(concreteFloat(v))));
     default:
       throwUserError(ErrorKind::TypeError,
                      "int() cannot convert a '" + std::string(typeName(v.type())) + "'");
@@ -161,8 +163,9 @@ Value builtinFloat(Interpreter&, CallArgs& a) {
     }
     case Type::Tensor:
       return tensorItem(v, /*asInt=*/false);
-    case Type::SymInt:  // a size: its real value, as int() gives it
-      return Value::real(static_cast<double>(concreteInt(v)));
+    case Type::SymInt:  // a size as a float stays symbolic (Note [Symbolic floats])
+    case Type::SymFloat:
+      return makeSymFloat(toSymFloat(v));
     default:
       throwUserError(ErrorKind::TypeError,
                      "float() cannot convert a '" + std::string(typeName(v.type())) + "'");
@@ -172,6 +175,35 @@ Value builtinFloat(Interpreter&, CallArgs& a) {
 Value builtinBool(Interpreter&, CallArgs& a) {
   ArgBinder b("bool", a, {"value"}, 0);
   return Value::boolean(b.has(0) && truthy(b.at(0)));
+}
+
+// min/max of two or more numbers of which one is symbolic: an expression, no guard.
+std::optional<Value> symbolicExtremum(std::span<const Value> args, bool wantMax) {
+  if (args.size() < 2) return std::nullopt;
+  bool symbolic = false, floats = false;
+  for (const Value& v : args) {
+    if (!isScalarLike(v) || v.is(Type::Bool)) return std::nullopt;
+    if (v.is(Type::SymInt)) {
+      if (v.as<SymIntObj>()->segment) return std::nullopt;  // a tpu size: its real value
+      symbolic = true;
+    }
+    symbolic |= v.is(Type::SymFloat);
+    floats |= v.is(Type::Float) || v.is(Type::SymFloat);
+  }
+  if (!symbolic) return std::nullopt;
+  if (floats) {
+    // Python returns the winning item itself: an int stays an int only if it wins, which a
+    // symbolic expression cannot say; mixed min/max is a float here.
+    shapes::SymFloat r = toSymFloat(args[0]);
+    for (size_t i = 1; i < args.size(); ++i)
+      r = shapes::binary(wantMax ? shapes::FloatOp::Max : shapes::FloatOp::Min, r,
+                         toSymFloat(args[i]));
+    return makeSymFloat(r);
+  }
+  shapes::SymInt r = toSymInt(args[0]);
+  for (size_t i = 1; i < args.size(); ++i)
+    r = wantMax ? shapes::max(r, toSymInt(args[i])) : shapes::min(r, toSymInt(args[i]));
+  return makeSymInt(r);
 }
 
 // min/max over arguments or one iterable, with an optional key, like Python.
@@ -192,6 +224,10 @@ Value extremum(Interpreter& interp, CallArgs& a, const char* name, bool wantMax)
           ErrorKind::TypeError,
           std::string(name) + "() got an unexpected keyword argument '" + a.kwNames[k] + "'");
   }
+  // min(n, 1000) of sizes stays an expression (topk(x, min(k, n))), as do floats of them;
+  // with a key or a default the items are compared.
+  if (key.is(Type::None) && dflt.is(Type::Undefined))
+    if (auto r = symbolicExtremum(a.positional, wantMax)) return *r;
   std::vector<Value> items;
   if (a.positional.size() == 1)
     items = iterate(a.positional[0], std::string(name) + "()");
@@ -230,10 +266,15 @@ Value builtinAbs(Interpreter& interp, CallArgs& a) {
   if (v.is(Type::Float)) return Value::real(std::fabs(v.asFloat()));
   if (v.is(Type::Bool)) return Value::integer(v.asBool());
   if (v.is(Type::Tensor)) return tensorReduceBuiltin(interp, "abs", a);
-  if (v.is(Type::SymInt)) {  // a size or size arithmetic: its real value
-    const int64_t x = concreteInt(v);
-    return Value::integer(x < 0 ? checkedSub(0, x) : x);
+  if (v.is(Type::SymInt)) {  // |n| = max(n, -n): an expression, no guard
+    if (v.as<SymIntObj>()->segment) {  // a tpu size: its real value
+      const int64_t x = concreteInt(v);
+      return Value::integer(x < 0 ? checkedSub(0, x) : x);
+    }
+    const shapes::SymInt x = toSymInt(v);
+    return makeSymInt(shapes::max(x, shapes::SymInt(0) - x));
   }
+  if (v.is(Type::SymFloat)) return symUnaryFloat(shapes::FloatOp::Abs, v);
   throwUserError(ErrorKind::TypeError,
                  "bad operand type for abs(): '" + std::string(typeName(v.type())) + "'");
 }

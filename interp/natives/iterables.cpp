@@ -10,6 +10,7 @@
 #include "interp/tensors/tensor_bridge.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
+#include "interp/values/sym_value.h"
 
 namespace tessel::interp {
 namespace {
@@ -112,14 +113,15 @@ struct MathFn {
   const char* name;
   double (*f)(double);
   char gives;  // 'f', 'i' or 'b'
+  shapes::FloatOp sym = shapes::FloatOp::Const;  // 'f': the op on a symbolic float
 };
 const MathFn kMath[] = {
-    {"sqrt", [](double x) { return std::sqrt(x); }, 'f'},
-    {"exp", [](double x) { return std::exp(x); }, 'f'},
-    {"log", [](double x) { return x == 0 ? -INFINITY : std::log(x); }, 'f'},
-    {"sin", [](double x) { return std::sin(x); }, 'f'},
-    {"cos", [](double x) { return std::cos(x); }, 'f'},
-    {"tanh", [](double x) { return std::tanh(x); }, 'f'},
+    {"sqrt", [](double x) { return std::sqrt(x); }, 'f', shapes::FloatOp::Sqrt},
+    {"exp", [](double x) { return std::exp(x); }, 'f', shapes::FloatOp::Exp},
+    {"log", [](double x) { return x == 0 ? -INFINITY : std::log(x); }, 'f', shapes::FloatOp::Log},
+    {"sin", [](double x) { return std::sin(x); }, 'f', shapes::FloatOp::Sin},
+    {"cos", [](double x) { return std::cos(x); }, 'f', shapes::FloatOp::Cos},
+    {"tanh", [](double x) { return std::tanh(x); }, 'f', shapes::FloatOp::Tanh},
     {"floor", [](double x) { return std::floor(x); }, 'i'},
     {"ceil", [](double x) { return std::ceil(x); }, 'i'},
     {"isnan", [](double x) { return std::isnan(x) ? 1.0 : 0.0; }, 'b'},
@@ -135,6 +137,10 @@ Value mathCall(Interpreter&, CallArgs& a) {
   if (b.at(0).is(Type::Tensor))
     throwUserError(ErrorKind::TypeError, std::string("math.") + fn.name +
                                              " takes numbers; for tensors use " + fn.name + "(x)");
+  // A size or a float of sizes stays symbolic (Note [Symbolic floats]).
+  const Value& v = b.at(0);
+  if (fn.gives == 'f' && (v.is(Type::SymFloat) || v.is(Type::SymInt)))
+    return symUnaryFloat(fn.sym, v);
   double x = b.toFloat(0);
   double r = fn.f(x);
   if (fn.gives == 'b') return Value::boolean(r != 0);

@@ -58,7 +58,7 @@ double ArgBinder::toFloat(size_t i) const {
   const Value& v = at(i);
   if (v.isNumber()) return v.toDouble();
   if (v.is(Type::Bool)) return v.asBool();
-  if (v.is(Type::SymInt)) return static_cast<double>(concreteInt(v));
+  if (v.is(Type::SymInt) || v.is(Type::SymFloat)) return concreteFloat(v);
   typeError(i, "a number");
 }
 
@@ -86,7 +86,7 @@ int64_t expectInt(const Value& v, const std::string& what) {
 double expectNumber(const Value& v, const std::string& what) {
   if (v.isNumber()) return v.toDouble();
   if (v.is(Type::Bool)) return v.asBool();
-  if (v.is(Type::SymInt)) return static_cast<double>(concreteInt(v));
+  if (v.is(Type::SymInt) || v.is(Type::SymFloat)) return concreteFloat(v);
   throwUserError(ErrorKind::TypeError,
                  what + " must be a number, not '" + std::string(typeName(v.type())) + "'");
 }

@@ -27,7 +27,9 @@ SelfArgs::SelfArgs(CallArgs& a) {
 }
 
 const Value& tensorArg(const Value& v, const std::string& what) {
-  if (v.is(Type::Tensor) || v.isNumber() || v.is(Type::Bool) || v.is(Type::SymInt)) return v;
+  if (v.is(Type::Tensor) || v.isNumber() || v.is(Type::Bool) || v.is(Type::SymInt) ||
+      v.is(Type::SymFloat))
+    return v;
   throwUserError(ErrorKind::TypeError, what + " must be a tensor or a number, not '" +
                                            std::string(typeName(v.type())) + "'");
 }

@@ -205,9 +205,13 @@ std::string formatValue(const Value& v, std::string_view spec) {
       if (p.type && !intType) return formatFloat(static_cast<double>(n), p);
       return formatInt(n, p, spec);
     }
+    case Type::SymFloat:
+      if (tracing())  // as str() of it
+        graphBreak(ErrorKind::DataDependentError, "a traced float as text needs its value");
+      [[fallthrough]];
     case Type::Float:
       if (p.type == 's' || intType) return unknown("float");
-      return formatFloat(x.asFloat(), p);
+      return formatFloat(concreteFloat(x), p);
     default:
       throwUserError(ErrorKind::TypeError, "a '" + std::string(typeName(x.type())) +
                                                "' takes no format spec ('" + std::string(spec) +

@@ -194,7 +194,8 @@ int64_t floorMod(int64_t a, int64_t b) {
 
 Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
   if (a.is(Type::Tensor) || b.is(Type::Tensor)) return tensorBinary(op, a, b);
-  if (a.is(Type::SymInt) || b.is(Type::SymInt)) return symBinary(op, a, b);
+  if (a.is(Type::SymInt) || b.is(Type::SymInt) || a.is(Type::SymFloat) || b.is(Type::SymFloat))
+    return symBinary(op, a, b);
   if (a.is(Type::SymBool) || b.is(Type::SymBool))
     return binaryOp(op, a.is(Type::SymBool) ? Value::boolean(concreteBool(a)) : a,
                     b.is(Type::SymBool) ? Value::boolean(concreteBool(b)) : b);
@@ -227,6 +228,7 @@ Value unaryOp(UnaryOp op, const Value& a) {
   // -n is 0 - n, so a bounded size stays bounded.
   if (a.is(Type::SymInt))
     return op == UnaryOp::Neg ? symBinary(BinaryOp::Sub, Value::integer(0), a) : a;
+  if (a.is(Type::SymFloat)) return op == UnaryOp::Neg ? symUnaryFloat(shapes::FloatOp::Neg, a) : a;
   if (a.is(Type::SymBool)) return unaryOp(op, Value::boolean(concreteBool(a)));
   if (a.is(Type::Int) || a.is(Type::Bool)) {
     int64_t v = a.is(Type::Bool) ? a.asBool() : a.asInt();
@@ -241,9 +243,11 @@ Value unaryOp(UnaryOp op, const Value& a) {
 }
 
 bool valuesEqual(const Value& a, const Value& b) {
-  if (a.is(Type::SymInt) || b.is(Type::SymInt) || a.is(Type::SymBool) || b.is(Type::SymBool)) {
+  if (a.is(Type::SymInt) || b.is(Type::SymInt) || a.is(Type::SymBool) || b.is(Type::SymBool) ||
+      a.is(Type::SymFloat) || b.is(Type::SymFloat)) {
     auto concrete = [](const Value& v) {
       if (v.is(Type::SymInt)) return Value::integer(concreteInt(v));
+      if (v.is(Type::SymFloat)) return Value::real(concreteFloat(v));
       if (v.is(Type::SymBool)) return Value::boolean(concreteBool(v));
       return v;
     };
@@ -297,7 +301,8 @@ bool valuesEqual(const Value& a, const Value& b) {
 }
 
 bool compareValues(CompareOp op, const Value& a, const Value& b) {
-  if ((a.is(Type::SymInt) || b.is(Type::SymInt)) && op != CompareOp::In && op != CompareOp::NotIn)
+  if ((a.is(Type::SymInt) || b.is(Type::SymInt) || a.is(Type::SymFloat) || b.is(Type::SymFloat)) &&
+      op != CompareOp::In && op != CompareOp::NotIn)
     return truthy(symCompare(op, a, b));
   switch (op) {
     case CompareOp::Eq:
@@ -346,6 +351,8 @@ bool truthy(const Value& v) {
       return shapeLength(v) > 0;
     case Type::SymBool:
       return concreteBool(v);
+    case Type::SymFloat:
+      return concreteFloat(v) != 0.0;
     case Type::SymInt:
       if (v.as<SymIntObj>()->segment) return concreteInt(v) != 0;  // a tpu size: its real value
       return shapes::evaluate(toSymInt(v) != 0);

@@ -202,6 +202,10 @@ void appendRepr(std::string& out, const Value& v, int depth) {
       else
         out += v.as<SymIntObj>()->value.toString();
       break;
+    case Type::SymFloat:
+      if (tracing()) graphBreak(ErrorKind::DataDependentError, "a traced float as text needs its value");
+      out += v.as<SymFloatObj>()->value.toString();
+      break;
     case Type::SymBool:
       if (tracing()) graphBreak(ErrorKind::DataDependentError, "a traced condition as text needs its value");
       out += v.as<SymBoolObj>()->value.toString();

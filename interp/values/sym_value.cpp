@@ -17,6 +17,11 @@ Value makeSymInt(const shapes::SymInt& v) {
   return Value::object(new SymIntObj(v));
 }
 
+Value makeSymFloat(const shapes::SymFloat& v) {
+  if (auto c = v.maybeConstant()) return Value::real(*c);
+  return Value::object(new SymFloatObj(v));
+}
+
 Value makeSymBool(const shapes::SymBool& v) {
   if (v.isConstant()) return Value::boolean(v.constant());
   return Value::object(new SymBoolObj(v));
@@ -96,15 +101,81 @@ bool concreteBool(const Value& v) {
   return shapes::evaluate(v.as<SymBoolObj>()->value);
 }
 
+shapes::SymFloat toSymFloat(const Value& v) {
+  switch (v.type()) {
+    case Type::SymFloat:
+      return v.as<SymFloatObj>()->value;
+    case Type::Float:
+      return shapes::SymFloat(v.asFloat());
+    case Type::SymInt:  // a tpu size's arithmetic is bounded ints only: its real value
+      if (isBounded(v)) return shapes::SymFloat(static_cast<double>(concreteInt(v)));
+      return shapes::SymFloat::ofInt(toSymInt(v));
+    default:
+      return shapes::SymFloat(static_cast<double>(concreteInt(v)));
+  }
+}
+
+double concreteFloat(const Value& v) {
+  switch (v.type()) {
+    case Type::SymFloat:
+      return shapes::evaluateFloat(v.as<SymFloatObj>()->value);
+    case Type::Float:
+      return v.asFloat();
+    case Type::SymBool:
+      return concreteBool(v);
+    default:
+      return static_cast<double>(concreteInt(v));
+  }
+}
+
+Value symUnaryFloat(shapes::FloatOp op, const Value& a) {
+  if (a.is(Type::SymFloat) || (a.is(Type::SymInt) && !isBounded(a)))
+    return makeSymFloat(shapes::unary(op, toSymFloat(a)));
+  return Value::real(shapes::applyFloatOp(op, concreteFloat(a)));
+}
+
+namespace {
+
+// Float arithmetic where an operand is symbolic: a SymFloat (Note [Symbolic floats]); floor
+// division and modulo of floats need values.
+Value floatBinary(BinaryOp op, const Value& a, const Value& b) {
+  shapes::FloatOp f;
+  switch (op) {
+    case BinaryOp::Add:
+      f = shapes::FloatOp::Add;
+      break;
+    case BinaryOp::Sub:
+      f = shapes::FloatOp::Sub;
+      break;
+    case BinaryOp::Mul:
+      f = shapes::FloatOp::Mul;
+      break;
+    case BinaryOp::Div:
+      f = shapes::FloatOp::Div;
+      break;
+    case BinaryOp::Pow:
+      f = shapes::FloatOp::Pow;
+      break;
+    default:
+      return binaryOp(op, Value::real(concreteFloat(a)), Value::real(concreteFloat(b)));
+  }
+  return makeSymFloat(shapes::binary(f, toSymFloat(a), toSymFloat(b)));
+}
+
+}  // namespace
+
 Value symBinary(BinaryOp op, const Value& a, const Value& b) {
   if ((isBounded(a) || isBounded(b)) && isIntLike(a) && isIntLike(b)) return boundedBinary(op, a, b);
-  if (!isIntLike(a) || !isIntLike(b)) {
-    // A float operand: the int side is specialized to its hint.
+  if (!isScalarLike(a) || !isScalarLike(b)) {
+    // Not a number (a list repeated n times, a string): the symbol's value.
     auto concrete = [](const Value& v) {
-      return v.is(Type::SymInt) ? Value::integer(concreteInt(v)) : v;
+      if (v.is(Type::SymInt)) return Value::integer(concreteInt(v));
+      if (v.is(Type::SymFloat)) return Value::real(concreteFloat(v));
+      return v;
     };
     return binaryOp(op, concrete(a), concrete(b));
   }
+  if (!isIntLike(a) || !isIntLike(b)) return floatBinary(op, a, b);
   shapes::SymInt x = toSymInt(a), y = toSymInt(b);
   switch (op) {
     case BinaryOp::Add:
@@ -117,16 +188,12 @@ Value symBinary(BinaryOp op, const Value& a, const Value& b) {
       return makeSymInt(shapes::floorDiv(x, y));
     case BinaryOp::Mod:
       return makeSymInt(shapes::mod(x, y));
-    case BinaryOp::Div: {
-      // True division gives a float: the operands are specialized.
-      int64_t d = concreteInt(b);
-      if (d == 0) throwUserError(ErrorKind::ZeroDivisionError, "division by zero");
-      return Value::real(static_cast<double>(concreteInt(a)) / static_cast<double>(d));
-    }
+    case BinaryOp::Div:
+      // True division gives a float: a symbolic one.
+      return floatBinary(op, a, b);
     case BinaryOp::Pow: {
       int64_t e = concreteInt(b);
-      if (e < 0)
-        return Value::real(std::pow(static_cast<double>(concreteInt(a)), static_cast<double>(e)));
+      if (e < 0) return floatBinary(op, a, b);
       shapes::SymInt r = 1;
       for (int64_t i = 0; i < e; ++i) r = r * x;
       return makeSymInt(r);
@@ -139,8 +206,11 @@ Value symBinary(BinaryOp op, const Value& a, const Value& b) {
 
 Value symCompare(CompareOp op, const Value& a, const Value& b) {
   if (!isIntLike(a) || !isIntLike(b) || isBounded(a) || isBounded(b)) {
+    // A float's comparison needs its value (Note [Symbolic floats]: specialized, logged).
     auto concrete = [](const Value& v) {
-      return v.is(Type::SymInt) ? Value::integer(concreteInt(v)) : v;
+      if (v.is(Type::SymInt)) return Value::integer(concreteInt(v));
+      if (v.is(Type::SymFloat)) return Value::real(concreteFloat(v));
+      return v;
     };
     return Value::boolean(compareValues(op, concrete(a), concrete(b)));
   }

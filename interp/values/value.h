@@ -29,6 +29,7 @@ namespace tessel::interp {
   X(Cell, "cell")             \
   X(SymInt, "int")            \
   X(SymBool, "bool")          \
+  X(SymFloat, "float")        \
   X(Compiled, "compiled")     \
   X(Error, "error")
 
