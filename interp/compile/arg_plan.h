@@ -94,6 +94,8 @@ struct OutputTemplate {
   Value constant;       // Constant
   shapes::SymInt size;  // Size: evaluated under the call's symbol values
   shapes::FloatExpr floatExpr;  // Float: evaluated under them and the float inputs
+  // Float over unbacked sizes: each such symbol and the graph output (a Number) holding it.
+  std::vector<std::pair<uint32_t, size_t>> unbacked;
   std::vector<std::string> keys;
   std::vector<OutputTemplate> children;
 };

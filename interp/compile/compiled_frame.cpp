@@ -185,9 +185,15 @@ Value rebuildOutput(const OutputTemplate& t, const GraphRun& run) {
       return t.constant;
     case OutputTemplate::Kind::Size:
       return Value::integer(run.symbols.eval(t.size));
-    case OutputTemplate::Kind::Float:
+    case OutputTemplate::Kind::Float: {
+      if (t.unbacked.empty())
+        return Value::real(shapes::evalFloat(
+            t.floatExpr, [&](const shapes::SymInt& i) { return run.symbols.eval(i); }, run.floats));
+      graph::SymbolValues symbols = run.symbols;  // and the unbacked sizes the graph found
+      for (auto [sym, output] : t.unbacked) symbols.bind(sym, tensorItemValue(run.outs.at(output)).asInt());
       return Value::real(shapes::evalFloat(
-          t.floatExpr, [&](const shapes::SymInt& i) { return run.symbols.eval(i); }, run.floats));
+          t.floatExpr, [&](const shapes::SymInt& i) { return symbols.eval(i); }, run.floats));
+    }
     case OutputTemplate::Kind::Input:
       return run.inputs[t.output];
     case OutputTemplate::Kind::List:

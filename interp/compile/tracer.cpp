@@ -17,6 +17,7 @@
 #include "interp/values/printer.h"
 #include "interp/values/sym_value.h"
 #include "interp/tensors/trace_tape.h"
+#include "shapes/expr.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -401,11 +402,23 @@ OutputTemplate Tracer::planOutput(const Value& v) {
       return out;
     }
     case Type::SymFloat: {
+      // The call computes it in f64 from its sizes and float inputs; unbacked sizes in it are
+      // read back from the graph first.
       const shapes::SymFloat& f = v.as<SymFloatObj>()->value;
-      // Over unbacked sizes the graph computes it; otherwise the call does, in f64.
-      if (f.hasUnbacked()) return graphOutput(v, OutputTemplate::Kind::Number);
       out.kind = OutputTemplate::Kind::Float;
       out.floatExpr = f.expr();
+      std::vector<shapes::SymInt> ints;
+      std::vector<uint32_t> floatInputs;
+      shapes::floatLeaves(f.expr(), ints, floatInputs);
+      for (const shapes::SymInt& i : ints)
+        for (uint32_t sym : graph::freeSymbols(i)) {
+          if (!entry_.env->symbol(sym).unbacked) continue;
+          bool seen = false;
+          for (auto& [u, at] : out.unbacked) seen |= u == sym;
+          if (seen) continue;
+          Value size = makeSymInt(shapes::SymInt(entry_.env->ctx().symbol(sym)));
+          out.unbacked.emplace_back(sym, graphOutput(size, OutputTemplate::Kind::Number).output);
+        }
       return out;
     }
     case Type::SymBool:
