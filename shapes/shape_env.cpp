@@ -165,8 +165,8 @@ SymInt ShapeEnv::createUnbacked(bool isSize, std::optional<int64_t> maxValue) {
 
 SymFloat ShapeEnv::createFloatInput(std::string source, double hint) {
   auto index = static_cast<uint32_t>(floatInputs_.size());
-  log("create_float_input f" + std::to_string(index) + " = " + SymFloat(hint).toString() +
-      " for " + source + at(currentSourceLoc()));
+  log("create_symbol f" + std::to_string(index) + " = " + SymFloat(hint).toString() + " for " +
+      source + " (a float input)" + at(currentSourceLoc()));
   floatInputs_.push_back({std::move(source), hint, false});
   return SymFloat::input(index, hint);
 }
@@ -183,13 +183,13 @@ void ShapeEnv::specializeFloat(uint32_t index) {
   f.specialized = true;
   ++stats_.specializations;
   ++version_;
-  log("float input " + f.source + " specialized: guard " + f.source + " == " + SymFloat(f.hint).toString() +
+  log("specialize " + f.source + " == " + SymFloat(f.hint).toString() +
       at(currentSourceLoc()));
 }
 
 void ShapeEnv::noteFloatSpecialized(const std::string& text, double value) {
-  log("float value needed: " + text + " = " + SymFloat(value).toString() +
-      " (its sizes and float inputs are specialized)" +
+  log("eval float " + text + " = " + SymFloat(value).toString() +
+      " [its value was needed: its sizes and float inputs are specialized]" +
       at(currentSourceLoc()));
 }
 

@@ -141,6 +141,12 @@ Value nativeCompile(Interpreter& interp, CallArgs& a) {
 }
 
 TensorObj& tensorToMark(const ArgBinder& b, const char* fn, int64_t& dim) {
+  // As in PyTorch, marks belong outside: inside a trace the sizes are already symbols or
+  // constants, and a mark there would silently change nothing.
+  if (tracing())
+    throwUserError(ErrorKind::TypeError,
+                   std::string(fn) + "() inside a compiled function: mark the tensor before the "
+                                     "call (" + fn + "(x, 0); f(x))");
   const Value& x = b.at(0);
   if (!x.is(Type::Tensor) || isFake(x))
     throwUserError(ErrorKind::TypeError, std::string(fn) + "(): expected a tensor, got " + repr(x));
