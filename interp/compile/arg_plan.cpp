@@ -54,6 +54,24 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat,
     case ArgNode::Kind::Unbound:
       if (!v.is(Type::Undefined)) return node.path + ": expected no value yet, got " + got(v);
       return "";
+    case ArgNode::Kind::Function: {
+      auto* want = node.expected.as<FunctionObj>();
+      if (!v.is(Type::Function) || v.as<FunctionObj>()->proto != want->proto ||
+          v.as<FunctionObj>()->module.get() != want->module.get())
+        return node.path + ": expected the function " + want->proto->name +
+               " (the same code as when compiled), got " + repr(v);
+      auto* fn = v.as<FunctionObj>();
+      size_t i = 0;
+      for (const Ref<CellObj>& cell : fn->upvalues) {
+        std::string r = matchNode(node.children[i++], cell->value, flat, pinned);
+        if (!r.empty()) return r;
+      }
+      for (const Value& d : fn->defaults) {
+        std::string r = matchNode(node.children[i++], d, flat, pinned);
+        if (!r.empty()) return r;
+      }
+      return "";
+    }
     case ArgNode::Kind::Identity:
       if (!v.isHeap() || v.asObject() != node.expected.asObject())
         return node.path + ": expected the same " + std::string(typeName(node.expected.type())) +

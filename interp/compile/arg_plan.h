@@ -23,7 +23,10 @@ struct ArgNode {
     Float,       // specialized: must equal `expected`
     FloatSym,    // dynamic float: a float input of the call (Note [Symbolic floats])
     Exact,       // bool, str, none: must equal `expected`
-    Identity,    // functions, modules, ...: must be the same object
+    Function,    // a Tessel function: the same code and module; captures and defaults
+                 // are matched as children (captures first), so a closure made afresh for
+                 // each call does not recompile and an int it captures can become dynamic
+    Identity,    // built-ins, modules, ...: must be the same object
     Unbound,     // a region's variable that is not set yet (regions.h)
     List,
     Tuple,

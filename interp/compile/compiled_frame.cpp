@@ -125,6 +125,16 @@ void collectSources(const Value& v, const std::string& path,
       for (auto& [k, item] : v.as<DictObj>()->entries)
         collectSources(item, path + "[" + quoteString(k) + "]", out);
       return;
+    case Type::Function: {  // its captures, named as the tracer names them (planArg)
+      auto* fn = v.as<FunctionObj>();
+      const auto& names = fn->proto->upvalueNames;
+      for (size_t i = 0; i < fn->upvalues.size(); ++i)
+        collectSources(fn->upvalues[i]->value,
+                       path + "." + (i < names.size() ? names[i] : std::to_string(i)), out);
+      for (size_t i = 0; i < fn->defaults.size(); ++i)
+        collectSources(fn->defaults[i], path + ".defaults." + fn->proto->params[i].name, out);
+      return;
+    }
     default:
       return;
   }

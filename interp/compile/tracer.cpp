@@ -183,6 +183,37 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
       }
       return out.value();
     }
+    case Type::Function: {
+      // Guarded by its code and what it captures, not by identity (PyTorch guards a closure
+      // argument by its code object and cell contents): the traced body calls a copy whose
+      // cells hold the planned captures, so a captured int may be a symbol.
+      auto* fn = v.as<FunctionObj>();
+      node.kind = ArgNode::Kind::Function;
+      node.expected = v;
+      Ref<FunctionObj> copy = make<FunctionObj>(fn->proto, fn->module);
+      const auto& names = fn->proto->upvalueNames;
+      for (size_t i = 0; i < fn->upvalues.size(); ++i) {
+        node.children.emplace_back();
+        std::string name = i < names.size() ? names[i] : std::to_string(i);
+        Value planned = planArg(fn->upvalues[i]->value, path + "." + name, node.children.back(), nullptr);
+        auto cell = make<CellObj>(planned);
+        cell->traceEpoch = fn->upvalues[i]->traceEpoch;  // writes to it break as the original's
+        copy->upvalues.push_back(cell);
+      }
+      for (size_t i = 0; i < fn->defaults.size(); ++i) {
+        node.children.emplace_back();
+        const std::string& param = fn->proto->params[i].name;
+        if (fn->defaults[i].is(Type::Undefined)) {  // no default: stays none
+          node.children.back().kind = ArgNode::Kind::Unbound;
+          node.children.back().path = path + ".defaults." + param;
+          copy->defaults.push_back(Value::undefined());
+          continue;
+        }
+        copy->defaults.push_back(
+            planArg(fn->defaults[i], path + ".defaults." + param, node.children.back(), nullptr));
+      }
+      return copy.value();
+    }
     case Type::None:
     case Type::Bool:
     case Type::Str:
