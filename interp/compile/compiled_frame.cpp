@@ -478,10 +478,45 @@ Value callCompiled(Interpreter& interp, CallArgs& a) {
 
 }  // namespace
 
-Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options) {
-  if (!fn.is(Type::Function))
-    throwUserError(ErrorKind::TypeError, "compile() needs a function written in Tessel, not '" +
-                                             std::string(typeName(fn.type())) + "'");
+namespace {
+
+// The Tessel function behind a callable made from one: grad(f), value_and_grad(f) (their
+// state is (f, argnums, with_value)), a compiled function; null for other built-ins.
+const FunctionObj* underlyingFunction(const Value& v) {
+  if (v.is(Type::Function)) return v.as<FunctionObj>();
+  if (v.is(Type::Builtin)) {
+    const Value& self = v.as<BuiltinObj>()->self;
+    if (self.is(Type::Compiled)) return underlyingFunction(self.as<FrameObj>()->function);
+    if (self.is(Type::Tuple) && !self.as<TupleObj>()->items.empty())
+      return underlyingFunction(self.as<TupleObj>()->items[0]);
+  }
+  return nullptr;
+}
+
+// compile() of a callable that is not a Tessel function (value_and_grad(loss)): a Tessel
+// function with the underlying function's parameters that calls it, so the tracer binds and
+// names the arguments as for any function, and the callable runs inside the trace.
+Value wrapCallable(Interpreter& interp, const Value& callable) {
+  const FunctionObj* inner = underlyingFunction(callable);
+  if (!inner)
+    throwUserError(ErrorKind::TypeError,
+                   "compile() needs a function (a fn, a lambda, a closure, or one made by grad, "
+                   "value_and_grad or compile), not '" + std::string(typeName(callable.type())) +
+                       "'");
+  std::string params;
+  for (const auto& p : inner->proto->params) params += (params.empty() ? "" : ", ") + p.name;
+  Value maker = interp.evalExpression(
+      "<compile>", "fn (compiled_target__) { return fn (" + params +
+                       ") { return compiled_target__(" + params + ") } }");
+  Value target[] = {callable};
+  return interp.call(maker, target, inner->proto->span);
+}
+
+}  // namespace
+
+Value makeCompiled(Interpreter& interp, const Value& callable, CompileOptions options) {
+  const bool wrapped = !callable.is(Type::Function);
+  const Value fn = wrapped ? wrapCallable(interp, callable) : callable;
   if (options.backend != "auto" && options.backend != "cpu" && options.backend != "vulkan" &&
       options.backend != "tpu")
     throwUserError(ErrorKind::ValueError, "compile(): unknown backend \"" + options.backend +
@@ -489,12 +524,14 @@ Value makeCompiled(Interpreter& interp, const Value& fn, CompileOptions options)
   if (auto d = options.device()) ensureDevice(*d);
   auto* frameObj = new FrameObj(fn, std::move(options), interp.compiler());
   Value frame = Value::object(frameObj);
-  const Span& span = fn.as<FunctionObj>()->proto->span;
+  const Span& span = underlyingFunction(callable)->proto->span;
   frameObj->file = interp.sources().name(span.file);
   frameObj->line = static_cast<int>(span.line);
   frameObj->where = frameObj->file + ":" + std::to_string(span.line);
-  frameObj->script = pgoScriptOf(frameObj->file);
-  return Value::object(new BuiltinObj(fn.as<FunctionObj>()->proto->name, callCompiled, frame));
+  // A wrapper's profile would be keyed like its function's own: PGO keeps to plain functions.
+  frameObj->script = wrapped ? "" : pgoScriptOf(frameObj->file);
+  if (wrapped && callable.is(Type::Builtin)) frameObj->rename(callable.as<BuiltinObj>()->name);
+  return Value::object(new BuiltinObj(frameObj->name(), callCompiled, frame));
 }
 
 }  // namespace tessel::interp

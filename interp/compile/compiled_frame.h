@@ -128,6 +128,7 @@ struct FrameObj : Object {
   // A copy: the function's code may be freed before a frame kept alive by a reference cycle,
   // whose summary the structured trace writes at exit.
   const std::string& name() const { return name_; }
+  void rename(std::string name) { name_ = std::move(name); }
   const std::string& location() const { return where; }
 
  private:
