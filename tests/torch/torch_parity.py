@@ -219,10 +219,11 @@ for reduce in ("sum", "mean", "max", "min", "prod"):
     case(f"segment_reduce_{reduce}_nan", f"segment_reduce(a, \"{reduce}\", lengths = l)",
          f"torch.segment_reduce(a, '{reduce}', lengths=l.long())",
          a=torch.tensor([1.0, float("nan"), 2.0, 3.0]), l=idx(2, 2))
+# (PyTorch 1.13 refuses empty data; Tessel gives what its empty-segment rule implies.)
 case("segment_reduce_no_segments", "segment_reduce(a, \"sum\", lengths = l)",
-     "torch.segment_reduce(a, 'sum', lengths=l.long())", a=rnd(0, 2), l=idx(*[]))
+     "torch.zeros(0, 2)", a=rnd(0, 2), l=idx(*[]))
 case("segment_reduce_all_empty", "segment_reduce(a, \"max\", lengths = l)",
-     "torch.segment_reduce(a, 'max', lengths=l.long())", a=rnd(0, 2), l=idx(0, 0))
+     "torch.full((2, 2), -float('inf'))", a=rnd(0, 2), l=idx(0, 0))
 case("segment_reduce_bad_sum", "segment_reduce(a, \"sum\", lengths = l)",
      "torch.segment_reduce(a, 'sum', lengths=l.long())", a=rnd(6), l=idx(2, 2))
 case("segment_reduce_2d_lengths", "segment_reduce(a, \"sum\", lengths = l)",
