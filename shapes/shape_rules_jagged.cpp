@@ -41,8 +41,8 @@ Outputs repeatInterleave(Inputs in, const OpAttrs& a) {
     fail(ErrorKind::ShapeError, nm,
          "repeats must be a 0-d or 1-D tensor, got shape " + str(in[1].shape));
   requireEq(in[1].shape[0], x[dim], nm,
-            "repeats " + str(in[1].shape) + " must have the size of x " + str(x) +
-                " along dim " + std::to_string(dim));
+            "repeats " + str(in[1].shape) + " must have the size of x " + str(x) + " along dim " +
+                std::to_string(dim));
   SymShape out = x;
   if (!a.shape.empty()) {
     if (a.shape.size() != 1) fail(ErrorKind::ValueError, nm, "output_size must be one size");
@@ -96,7 +96,8 @@ Outputs segmentReduce(OpKind op, Inputs in, const OpAttrs& a) {
     fail(ErrorKind::ShapeError, nm, "lengths must be 1-D, got shape " + str(in[1].shape));
   const int64_t axis = normalizeDim(a.dim, rank(data), nm);
   if (a.scatterMode == ScatterMode::Assign)
-    fail(ErrorKind::ValueError, nm, "reduce must be \"sum\", \"mean\", \"max\", \"min\" or \"prod\"");
+    fail(ErrorKind::ValueError, nm,
+         "reduce must be \"sum\", \"mean\", \"max\", \"min\" or \"prod\"");
   SymShape out = data;
   out[axis] = in[1].shape[0];
   return {{out, DType::F32}};

@@ -40,10 +40,9 @@ int64_t checkedTotal(const Tensor& counts, const char* op, const char* what) {
   int64_t total = 0;
   for (int64_t i = 0; i < c.numel(); ++i) {
     if (r[i] < 0)
-      throwUserError(ErrorKind::ValueError, std::string(op) + ": " + what +
-                                                " must be non-negative, got " +
-                                                std::to_string(r[i]) + " at index " +
-                                                std::to_string(i));
+      throwUserError(ErrorKind::ValueError,
+                     std::string(op) + ": " + what + " must be non-negative, got " +
+                         std::to_string(r[i]) + " at index " + std::to_string(i));
     total += r[i];
   }
   return total;
@@ -161,17 +160,16 @@ void reduceSegments(const float* src, float* dst, const int32_t* len, int64_t se
 
 }  // namespace
 
-Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs,
-                        const OpSignature& sig) {
+Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig) {
   const Tensor data = castTo(in[0], DType::F32).contiguous();
   const Tensor lengths = in[1].contiguous();
   const int64_t axis = wrapDim(attrs.dim, data.ndim());
   const int64_t total = checkedTotal(lengths, "segment_reduce", "lengths");
   if (total != data.size(axis))
-    throwUserError(ErrorKind::ShapeError,
-                   "segment_reduce: lengths sum to " + std::to_string(total) + " but data has " +
-                       std::to_string(data.size(axis)) + " rows along axis " +
-                       std::to_string(axis));
+    throwUserError(ErrorKind::ShapeError, "segment_reduce: lengths sum to " +
+                                              std::to_string(total) + " but data has " +
+                                              std::to_string(data.size(axis)) +
+                                              " rows along axis " + std::to_string(axis));
   Tensor out = emptyLike(sig);
   int64_t outer, inner;
   splitAround(data, axis, outer, inner);

@@ -61,7 +61,8 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
     if (op != OpKind::Bincount) field("dim", std::to_string(a.dim));
     if (op == OpKind::SegmentReduce) field("reduce", shapes::scatterModeName(a.scatterMode));
     if (!a.scalars.empty())
-      field(op == OpKind::Bincount ? "minlength" : "initial", formatScalar(a.scalars[0], DType::F32));
+      field(op == OpKind::Bincount ? "minlength" : "initial",
+            formatScalar(a.scalars[0], DType::F32));
     if (!a.shape.empty()) field("output_size", a.shape[0].toString());
     if (a.outputSize) field("output_size", std::to_string(*a.outputSize));
     return s;

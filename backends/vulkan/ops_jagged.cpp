@@ -43,10 +43,9 @@ void requireNonNegative(const Tensor& counts, const char* op, const char* what) 
   const std::vector<int64_t> host = toCpu(counts).toInts();
   for (size_t i = 0; i < host.size(); ++i)
     if (host[i] < 0)
-      throwUserError(ErrorKind::ValueError, std::string(op) + ": " + what +
-                                                " must be non-negative, got " +
-                                                std::to_string(host[i]) + " at index " +
-                                                std::to_string(i));
+      throwUserError(ErrorKind::ValueError,
+                     std::string(op) + ": " + what + " must be non-negative, got " +
+                         std::to_string(host[i]) + " at index " + std::to_string(i));
 }
 
 // The inclusive prefix sum of a 1-D i32 device tensor (contiguous, on the device).
@@ -85,14 +84,17 @@ Tensor repeatInterleave(std::span<const Tensor> in, const OpAttrs& attrs) {
                          " does not match sum(repeats) = " + std::to_string(total));
   const OpSignature sig = sizedRule(OpKind::RepeatInterleave, in, attrs, total);
   // Whole 32-bit words only: bool goes through i32 and back.
-  const Tensor x = contiguousDevice(castDevice(in[0], in[0].dtype() == DType::Bool ? DType::I32
-                                                                                  : in[0].dtype()));
+  const Tensor x = contiguousDevice(
+      castDevice(in[0], in[0].dtype() == DType::Bool ? DType::I32 : in[0].dtype()));
   Tensor out = emptyDevice(concreteShape(sig.shape), x.dtype());
   if (out.numel() > 0) {
     int64_t outer, inner;
     splitAround(x, wrapDim(attrs.dim, x.ndim()), outer, inner);
-    RepeatPush pc{u32(out.numel(), "element count"), u32(total, "output size"), u32(n, "size"),
-                  u32(inner, "row size"), u32(x.offset(), "element offset"),
+    RepeatPush pc{u32(out.numel(), "element count"),
+                  u32(total, "output size"),
+                  u32(n, "size"),
+                  u32(inner, "row size"),
+                  u32(x.offset(), "element offset"),
                   u32(cum.offset(), "element offset")};
     const BufferArg bufs[] = {bufferOf(out), bufferOf(x), bufferOf(cum)};
     launch("repeat_interleave", bufs, pc, groupsFor(pc.count), 0, 1u);
@@ -135,18 +137,23 @@ Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const 
   Tensor cum = segs > 0 ? prefixSum(lengths) : Tensor();
   const int64_t total = segs > 0 ? readWord(cum, segs - 1) : 0;
   if (total != data.size(axis))
-    throwUserError(ErrorKind::ShapeError,
-                   "segment_reduce: lengths sum to " + std::to_string(total) + " but data has " +
-                       std::to_string(data.size(axis)) + " rows along axis " +
-                       std::to_string(axis));
+    throwUserError(ErrorKind::ShapeError, "segment_reduce: lengths sum to " +
+                                              std::to_string(total) + " but data has " +
+                                              std::to_string(data.size(axis)) +
+                                              " rows along axis " + std::to_string(axis));
   Tensor out = emptyDevice(concreteShape(sig.shape), DType::F32);
   if (out.numel() == 0) return out;
   int64_t outer, inner;
   splitAround(data, axis, outer, inner);
-  SegmentPush pc{u32(out.numel(), "element count"), u32(segs, "segments"),
-                 u32(data.size(axis), "size"), u32(inner, "row size"),
-                 u32(data.offset(), "element offset"), u32(cum.offset(), "element offset"),
-                 u32(lengths.offset(), "element offset"), attrs.scalars.empty() ? 0u : 1u, 0};
+  SegmentPush pc{u32(out.numel(), "element count"),
+                 u32(segs, "segments"),
+                 u32(data.size(axis), "size"),
+                 u32(inner, "row size"),
+                 u32(data.offset(), "element offset"),
+                 u32(cum.offset(), "element offset"),
+                 u32(lengths.offset(), "element offset"),
+                 attrs.scalars.empty() ? 0u : 1u,
+                 0};
   if (!attrs.scalars.empty()) {
     const float init = float(attrs.scalars[0]);
     std::memcpy(&pc.init, &init, 4);

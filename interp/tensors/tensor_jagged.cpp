@@ -68,20 +68,21 @@ Value nativeRepeatInterleave(Interpreter&, CallArgs& raw) {
   const int64_t rank = rankOf(x);
   int64_t dim = noDim ? 0 : b.toInt(2);
   if (dim < -rank || dim >= rank)
-    throwUserError(ErrorKind::IndexError, "repeat_interleave(): dimension " +
-                                              std::to_string(dim) +
+    throwUserError(ErrorKind::IndexError, "repeat_interleave(): dimension " + std::to_string(dim) +
                                               " is out of range for a tensor of rank " +
                                               std::to_string(rank));
   if (dim < 0) dim += rank;
   const bool hasSize = b.has(3) && !b.at(3).is(Type::None);
   if (!repeats.is(Type::Tensor)) {
     if (!repeats.is(Type::Int))
-      throwUserError(ErrorKind::TypeError, "repeat_interleave(): repeats must be an int or a tensor");
+      throwUserError(ErrorKind::TypeError,
+                     "repeat_interleave(): repeats must be an int or a tensor");
     return repeatEach(x, dim, b.toInt(1));
   }
   if (dtypeOf(repeats) != DType::I32)
-    throwUserError(ErrorKind::TypeError, "repeat_interleave(): repeats must be an i32 tensor, got " +
-                                             std::string(shapes::name(dtypeOf(repeats))));
+    throwUserError(ErrorKind::TypeError,
+                   "repeat_interleave(): repeats must be an i32 tensor, got " +
+                       std::string(shapes::name(dtypeOf(repeats))));
   if (rankOf(repeats) > 1)
     throwUserError(ErrorKind::ShapeError,
                    "repeat_interleave(): repeats must be a 0-d or 1-D tensor, got shape " +
@@ -139,7 +140,8 @@ Value nativeSegmentReduce(Interpreter&, CallArgs& raw) {
   else
     throwUserError(ErrorKind::ValueError,
                    "segment_reduce(): reduce must be \"sum\", \"mean\", \"max\", \"min\" or "
-                   "\"prod\", not \"" + r + "\"");
+                   "\"prod\", not \"" +
+                       r + "\"");
   if (b.has(5) && !b.at(5).is(Type::None)) attrs.scalars = {b.toFloat(5)};
   const bool hasLengths = b.has(2) && !b.at(2).is(Type::None);
   const bool hasOffsets = b.has(3) && !b.at(3).is(Type::None);
@@ -159,10 +161,11 @@ Value nativeSegmentReduce(Interpreter&, CallArgs& raw) {
     hi.start = SymInt(1);
     lo.start = SymInt(0);
     lo.stop = SymInt(-1);
-    lengths = emitOp(OpKind::Sub, {emitOp(OpKind::Slice, {off}, hi), emitOp(OpKind::Slice, {off}, lo)});
+    lengths =
+        emitOp(OpKind::Sub, {emitOp(OpKind::Slice, {off}, hi), emitOp(OpKind::Slice, {off}, lo)});
   }
-  return emitOp(OpKind::SegmentReduce,
-                {tensorArg(b.at(0), "segment_reduce(): data"), lengths}, attrs);
+  return emitOp(OpKind::SegmentReduce, {tensorArg(b.at(0), "segment_reduce(): data"), lengths},
+                attrs);
 }
 
 const TensorNative kJagged[] = {
