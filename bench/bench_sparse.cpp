@@ -108,6 +108,49 @@ void BM_ScatterAdd(benchmark::State& state) {
 }
 BENCHMARK(BM_ScatterAdd)->Unit(benchmark::kMillisecond);
 
+// A jagged batch (issue 25): 16K sequences of lengths (37 i + 11) mod 64 (516K rows in all) of
+// 64 floats, as flat values [T, 64] plus lengths. segment_reduce pools each sequence (sum and
+// max), repeat_interleave broadcasts the pooled rows back to their tokens; bincount of 16M
+// values in [0, 1000). bench/torch_sparse_baseline.py builds the same batch.
+constexpr int64_t kSeqs = 16384;
+Tensor jaggedLengths(int64_t& total) {
+  std::vector<int32_t> v(kSeqs);
+  total = 0;
+  for (int64_t i = 0; i < kSeqs; ++i) total += v[i] = int32_t((37 * i + 11) % 64);
+  return Tensor::fromData(std::span<const int32_t>(v), {kSeqs});
+}
+void BM_SegmentReduce(benchmark::State& state) {
+  int64_t total;
+  Tensor lengths = jaggedLengths(total);
+  Tensor values = randomTensor({total, kCols});
+  OpAttrs a;
+  a.scatterMode = state.range(0) ? tessel::shapes::ScatterMode::Amax
+                                 : tessel::shapes::ScatterMode::Sum;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tessel::backends::call(OpKind::SegmentReduce, {values, lengths}, a));
+  setBytes(state, 4.0 * total * kCols + 4.0 * kSeqs * kCols);
+}
+BENCHMARK(BM_SegmentReduce)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+void BM_RepeatInterleave(benchmark::State& state) {
+  int64_t total;
+  Tensor lengths = jaggedLengths(total);
+  Tensor pooled = randomTensor({kSeqs, kCols});
+  OpAttrs a;
+  a.dim = 0;
+  a.shape = {total};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tessel::backends::call(OpKind::RepeatInterleave, {pooled, lengths}, a));
+  setBytes(state, 4.0 * total * kCols + 4.0 * kSeqs * kCols);
+}
+BENCHMARK(BM_RepeatInterleave)->Unit(benchmark::kMillisecond);
+void BM_Bincount16M(benchmark::State& state) {
+  Tensor x = randomRows(k16M, 1000);
+  OpAttrs a;
+  for (auto _ : state) benchmark::DoNotOptimize(tessel::backends::call(OpKind::Bincount, {x}, a));
+  setBytes(state, 4.0 * k16M);
+}
+BENCHMARK(BM_Bincount16M)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

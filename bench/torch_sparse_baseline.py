@@ -40,3 +40,16 @@ rows = torch.randint(0, T, (R,))
 bench("index_add 1M x 64", lambda: torch.index_add(xt, 0, rows, src))
 idx = rows.unsqueeze(1).expand(R, C).contiguous()
 bench("scatter_add 1M x 64", lambda: torch.scatter_add(xt, 0, idx, src))
+
+# The jagged batch of bench_sparse.cpp: 16K sequences of lengths (37 i + 11) mod 64, 64 floats.
+lengths = (torch.arange(16384) * 37 + 11) % 64
+T = int(lengths.sum())
+values = torch.rand(T, C)
+pooled = torch.rand(16384, C)
+seg_bytes = 4 * T * C + 4 * 16384 * C
+bench("segment_reduce sum", lambda: torch.segment_reduce(values, "sum", lengths=lengths), seg_bytes)
+bench("segment_reduce max", lambda: torch.segment_reduce(values, "max", lengths=lengths), seg_bytes)
+bench("repeat_interleave", lambda: torch.repeat_interleave(pooled, lengths, dim=0, output_size=T),
+      seg_bytes)
+ids = torch.randint(0, 1000, (N16,))
+bench("bincount 16M", lambda: torch.bincount(ids), 8 * N16)

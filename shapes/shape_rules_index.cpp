@@ -83,6 +83,10 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a) {
       arity(op, in, 1, 1);
       return {{{dataDependentSize(nm, in, a, product(in[0].shape))}, in[0].dtype}};
     }
+    case OpKind::RepeatInterleave:
+    case OpKind::Bincount:
+    case OpKind::SegmentReduce:
+      return jaggedOp(op, in, a);
     default:
       break;
   }

@@ -45,6 +45,8 @@ Outputs scan(OpKind op, Inputs in, const OpAttrs& a);
 Outputs shapeOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs scatterOp(OpKind op, Inputs in, const OpAttrs& a);
+/// repeat_interleave, bincount, segment_reduce (shape_rules_jagged.cpp).
+Outputs jaggedOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs createOp(OpKind op, Inputs in, const OpAttrs& a);
 

@@ -157,6 +157,20 @@ Var scatterOp(OpKind op, const Var& x, int64_t dim, const Var& idx, const Var& s
   attrs.dim = dim;
   return emit(op, {x, idx, src}, attrs);
 }
+Var segmentReduce(const Var& data, const Var& lengths, int64_t axis, shapes::ScatterMode mode,
+                  std::vector<double> initial) {
+  OpAttrs a;
+  a.dim = axis;
+  a.scatterMode = mode;
+  a.scalars = std::move(initial);
+  return emit(OpKind::SegmentReduce, {data, lengths}, a);
+}
+Var repeatInterleave(const Var& x, const Var& repeats, int64_t dim, const SymInt& outputSize) {
+  OpAttrs a;
+  a.dim = dim;
+  a.shape = {outputSize};
+  return emit(OpKind::RepeatInterleave, {x, repeats}, a);
+}
 Var maskedSelect(const Var& x, const Var& mask) {
   return emit(OpKind::MaskedSelect, {x, mask});
 }

@@ -81,6 +81,11 @@ Var gather(const Var& x, int64_t dim, const Var& idx);
 Var scatterOp(OpKind op, const Var& x, int64_t dim, const Var& idx, const Var& src,
               shapes::OpAttrs attrs = {});
 Var maskedScatter(const Var& x, const Var& mask, const Var& src);
+/// segment_reduce along axis with `lengths` (mode Sum/Mean/Amax/Amin/Prod) and
+/// repeat_interleave along dim with the output size given (so no data-dependent size).
+Var segmentReduce(const Var& data, const Var& lengths, int64_t axis, shapes::ScatterMode mode,
+                  std::vector<double> initial = {});
+Var repeatInterleave(const Var& x, const Var& repeats, int64_t dim, const SymInt& outputSize);
 
 /// Sums `g` down to `shape` (undoing NumPy broadcasting): leading dims and dims that are 1 in
 /// `shape` (decided like the broadcasting shape rule, size-obliviously) are summed away.

@@ -23,7 +23,8 @@ namespace tessel::backends::autodiff {
   X(IndexSelect) X(Gather) X(MaskedSelect) X(MaskedScatter)                                   \
   X(IndexAdd) X(IndexCopy) X(Scatter) X(ScatterAdd) X(ScatterReduce)                          \
   X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)        \
-  X(Dropout) X(Cast) X(Contiguous)
+  X(Dropout) X(Cast) X(Contiguous)                                                             \
+  X(RepeatInterleave) X(SegmentReduce)
 // clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined

@@ -121,6 +121,9 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
       return maskedScatter(in, attrs);
     case OpKind::Unique:
       return unique(in[0], attrs);
+    case OpKind::RepeatInterleave:
+    case OpKind::Bincount:
+      return runJagged(op, in, attrs);
     default:
       TESSEL_ASSERT(false, "not a data-dependent op");
   }

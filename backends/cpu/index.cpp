@@ -66,6 +66,7 @@ void gatherTyped(const Tensor& x, int64_t dim, const std::vector<int64_t>& index
 
 Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& sig) {
+  if (op == OpKind::SegmentReduce) return runSegmentReduce(in, attrs, sig);
   if (op != OpKind::IndexSelect && op != OpKind::Gather) return runScatter(op, in, attrs, sig);
   const Tensor& x = in[0];
   const int64_t dim = wrapDim(attrs.dim, std::max<int64_t>(x.ndim(), 1));

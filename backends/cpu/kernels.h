@@ -56,6 +56,9 @@ Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
 Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& out);
 Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
+/// repeat_interleave, bincount (data-dependent) and segment_reduce (jagged.cpp).
+Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
+Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);

@@ -56,6 +56,17 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
   };
   auto optInt = [](const std::optional<SymInt>& v) { return v ? v->toString() : "none"; };
   auto dtypeField = [&] { field("dtype", std::string(shapes::name(a.dtype))); };
+  // The jagged ops (every attribute: the tpu's program cache is keyed by this text).
+  if (op == OpKind::RepeatInterleave || op == OpKind::Bincount || op == OpKind::SegmentReduce) {
+    if (op != OpKind::Bincount) field("dim", std::to_string(a.dim));
+    if (op == OpKind::SegmentReduce) field("reduce", shapes::scatterModeName(a.scatterMode));
+    if (!a.scalars.empty())
+      field(op == OpKind::Bincount ? "minlength" : "initial",
+            formatScalar(a.scalars[0], DType::F32));
+    if (!a.shape.empty()) field("output_size", a.shape[0].toString());
+    if (a.outputSize) field("output_size", std::to_string(*a.outputSize));
+    return s;
+  }
   switch (shapes::opCategory(op)) {
     case OpCategory::Reduce:
       if (!a.dims.empty()) field("dims", ints(a.dims));

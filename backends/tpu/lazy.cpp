@@ -248,8 +248,13 @@ std::shared_ptr<LazyTensor> LazyRecorder::recordIn(const std::shared_ptr<Segment
 std::shared_ptr<LazyTensor> recordOp(shapes::OpKind op, std::span<const LazyOperand> operands,
                                      const shapes::OpAttrs& attrs) {
   LazyRuntime& rt = LazyRuntime::get();
+  // repeat_interleave and bincount without a given size have no bound a segment could plan
+  // for (sum(repeats), max(x) + 1): eagerly they run on their data as below, like PyTorch/XLA.
+  // (Under @compile(backend = "tpu") a fact must bound them: TpuProgram's ShapeError.)
+  const bool unboundedSize = (op == shapes::OpKind::RepeatInterleave && attrs.shape.empty()) ||
+                             op == shapes::OpKind::Bincount;
   if (shapes::opCategory(op) == shapes::OpCategory::DataDependent && !attrs.outputSize &&
-      !tpuConfig().boundedDynamic) {
+      (!tpuConfig().boundedDynamic || unboundedSize)) {
     // PyTorch/XLA without bounded shapes: run what is pending, then the op itself, and give
     // its result the static size its data has.
     std::vector<Tensor> in;

@@ -105,6 +105,31 @@ std::byte* pageAligned(void* p) {
   return reinterpret_cast<std::byte*>((reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1));
 }
 
+// repeat_interleave and bincount have no bound their operands give (sum(repeats), max(x) + 1):
+// before the generic "no upper bound" of the first value that carries the size, say which op
+// made it and how to bound it.
+void requireJaggedBounds(const graph::Graph& g, shapes::ShapeEnv& env) {
+  for (ValueId id = 0; id < g.size(); ++id) {
+    const graph::Value& v = g.value(id);
+    if (v.kind != ValueKind::Op ||
+        (v.op != shapes::OpKind::RepeatInterleave && v.op != shapes::OpKind::Bincount))
+      continue;
+    for (const SymInt& d : v.shape) {
+      if (d.maybeConstant() || env.maxValue(d)) continue;
+      const bool rep = v.op == shapes::OpKind::RepeatInterleave;
+      throwUserError(
+          ErrorKind::ShapeError,
+          std::string(shapes::opName(v.op)) + ": on the tpu its output size " +
+              env.sourceText(d.expr()) + (rep ? " (sum(repeats))" : " (max(x) + 1)") +
+              " needs an upper bound, and nothing bounds it: " +
+              (rep ? "pass output_size = N, or add a fact such as check(y.shape[0] <= N) "
+                     "on the result"
+                   : "add a fact such as check(y.shape[0] <= N) on the result") +
+              " (or a `where` clause that bounds it)");
+    }
+  }
+}
+
 bool mayReturnView(const graph::Value& v) {
   if (v.kind != ValueKind::Op) return false;
   const OpCategory c = shapes::opCategory(v.op);
@@ -134,6 +159,7 @@ TpuProgram::~TpuProgram() = default;
 
 void TpuProgram::plan() {
   shapes::ShapeEnv& env = *graph_.env();
+  requireJaggedBounds(graph_, env);
   auto where = [&](ValueId id) {
     const graph::Value& v = graph_.value(id);
     return "%" + std::to_string(id) + " (" + std::string(shapes::name(v.dtype)) +

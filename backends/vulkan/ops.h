@@ -91,6 +91,9 @@ Tensor runScatter(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
 /// bounds flag is read back, so it does not wait for the device.
 Tensor gatherInRange(const Tensor& x, const Tensor& index, int64_t dim);
 Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
+/// repeat_interleave, bincount (data-dependent) and segment_reduce (ops_jagged.cpp).
+Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
+Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);

@@ -85,6 +85,7 @@ Tensor indexKernel(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
 
 Tensor runIndexOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                   const OpSignature& sig) {
+  if (op == OpKind::SegmentReduce) return runSegmentReduce(in, attrs, sig);
   if (op != OpKind::IndexSelect && op != OpKind::Gather) return runScatter(op, in, attrs, sig);
   return indexKernel(op, in, attrs, sig, true);
 }

@@ -217,7 +217,8 @@ std::vector<Value> iterateTensorLike(const Value& v) {
 }
 
 NativeFn findTensorMethod(const std::string& name) {
-  for (auto table : {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives()})
+  for (auto table :
+       {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives()})
     for (const TensorNative& n : table)
       if (n.isMethod && name == n.name) return n.fn;
   return nullptr;
@@ -301,7 +302,8 @@ Value nativeDevices(Interpreter&, CallArgs& a) {
 
 void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
   for (auto table :
-       {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives()})
+       {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(),
+        tensorJaggedNatives()})
     for (const TensorNative& n : table)
       // The core's sum/min/max/abs stay: they forward tensors to these natives.
       if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);

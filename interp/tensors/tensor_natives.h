@@ -42,5 +42,8 @@ std::span<const TensorNative> tensorOpNatives();
 std::span<const TensorNative> tensorGradNatives();
 /// Scans, index/segment, sort and detection ops (tensor_sparse.cpp).
 std::span<const TensorNative> tensorSparseNatives();
+/// repeat_interleave, bincount, segment_reduce, randperm, multinomial, bernoulli
+/// (tensor_jagged.cpp).
+std::span<const TensorNative> tensorJaggedNatives();
 
 }  // namespace tessel::interp

@@ -60,6 +60,11 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   calls[OpKind::MaskedSelect] = [=] { return run(OpKind::MaskedSelect, {x, mask}); };
   calls[OpKind::MaskedScatter] = [=] { return run(OpKind::MaskedScatter, {x, mask, iota({3})}); };
   calls[OpKind::Unique] = [=] { return run(OpKind::Unique, {x}); };
+  calls[OpKind::RepeatInterleave] = [=] { return run(OpKind::RepeatInterleave, {x, I({2, 0})}); };
+  calls[OpKind::Bincount] = [=] { return run(OpKind::Bincount, {I({1, 3, 1})}); };
+  calls[OpKind::SegmentReduce] = [=] {
+    return run(OpKind::SegmentReduce, {x, I({1, 0, 2})}, withDim(1));
+  };
   calls[OpKind::Matmul] = [=] { return run(OpKind::Matmul, {x, iota({3, 2})}); };
   calls[OpKind::Softmax] = [=] { return run(OpKind::Softmax, {x}, withDim(1)); };
   calls[OpKind::LogSoftmax] = [=] { return run(OpKind::LogSoftmax, {x}, withDim(1)); };

@@ -175,6 +175,26 @@ TEST(Grad, WritesAlongADim) {
     }
 }
 
+TEST(Grad, JaggedOps) {
+  OpAttrs d0 = dimAttr(0), d1 = dimAttr(1);
+  checkGrad(withAttrs(OpKind::RepeatInterleave, d0), {smooth({3, 2}), I({2, 0, 3})});
+  checkGrad(withAttrs(OpKind::RepeatInterleave, d1), {smooth({2, 3}), I({1, 2, 1})});
+  using shapes::ScatterMode;
+  for (auto mode : {ScatterMode::Sum, ScatterMode::Mean, ScatterMode::Amax, ScatterMode::Amin,
+                    ScatterMode::Prod})
+    for (bool initial : {false, true}) {
+      SCOPED_TRACE(std::string(shapes::scatterModeName(mode)) + (initial ? " initial" : ""));
+      OpAttrs a = dimAttr(0);
+      a.scatterMode = mode;
+      if (initial) a.scalars = {-0.5};  // wins in none of these segments but the empty-free ones' max
+      // (An empty segment's -inf/NaN output would make the finite differences NaN: the
+      // torch parity cases cover empty segments.)
+      checkGrad(withAttrs(OpKind::SegmentReduce, a), {smooth({5, 2}), I({2, 1, 2})});
+      a.dim = 1;
+      checkGrad(withAttrs(OpKind::SegmentReduce, a), {smooth({2, 4}, 1.f), I({1, 3})});
+    }
+}
+
 TEST(Grad, ShapeOps) {
   checkGrad(withAttrs(OpKind::Reshape, shapeAttr({3, 2})), {smooth({2, 3})});
   checkGrad(withAttrs(OpKind::Transpose, dimsAttr({0, 1})), {smooth({2, 3})});

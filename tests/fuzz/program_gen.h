@@ -160,12 +160,19 @@ class ProgramGen {
         if (t.dt == Dt::Bool) return;
         std::string v = fresh("v");
         const char* forms[] = {"%s[%s > 0]", "nonzero(%s > 0)", "masked_select(%s, %s < 1)",
-                               "unique(%s)"};
-        int f = pick(4);
+                               "unique(%s)",
+                               // jagged ops (issue 25): repeats, values and lengths from data;
+                               // bincount of n values sums to n, so it is valid lengths
+                               "repeat_interleave(%s, clamp(abs(%s.reshape([-1]).to(i32)), 0, 2))",
+                               "bincount(clamp(abs(%s.reshape([-1]).to(i32)), 0, 7))",
+                               "segment_reduce(%s.reshape([-1]).to(f32), \"max\", lengths = "
+                               "bincount(clamp(abs(%s.reshape([-1]).to(i32)), 0, 3)), initial = 0.0)"};
+        int f = pick(7);
         std::string e = forms[f];
         for (size_t p; (p = e.find("%s")) != std::string::npos;) e.replace(p, 2, t.name);
         body_ += ind + "let " + v + " = " + e + "\n";
-        tensors_.push_back({v, f == 1 ? 2 : 1, f == 1 ? Dt::I32 : t.dt, true});
+        const Dt out = f == 1 || f == 5 ? Dt::I32 : f == 6 ? Dt::F32 : t.dt;
+        tensors_.push_back({v, f == 1 ? 2 : 1, out, true});
         return;
       }
       case 11: {                  // a helper call (inlined by the trace)

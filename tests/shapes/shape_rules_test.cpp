@@ -203,6 +203,43 @@ TEST(ShapeRules, DataDependentOpsMakeUnbackedSizes) {
   EXPECT_EQ(shapeOf(OpKind::Nonzero, {f32({3, 4})}, {.outputSize = 5}), "[5, 2]");
 }
 
+TEST(ShapeRules, JaggedOps) {
+  ShapeEnv env;
+  ScopedShapeEnv scope(&env);
+  SymInt n = env.createSymbol("x.shape[0]", 9);
+  const Sig reps{{n}, DType::I32};
+  // repeat_interleave: sum(repeats) is an unbacked size with no upper bound (only >= 0).
+  auto ri = one(OpKind::RepeatInterleave, {f32({n, 3}), reps}, {.dim = 0});
+  EXPECT_EQ(toString(ri.shape), "[u0, 3]");
+  EXPECT_FALSE(env.maxValue(ri.shape[0]).has_value());
+  // output_size gives it (symbolic sizes too), and eager callers pass the counted size.
+  EXPECT_EQ(shapeOf(OpKind::RepeatInterleave, {f32({3, n}), reps}, {.dim = 1, .shape = {n * 2}}),
+            "[3, 2*s0]");
+  EXPECT_EQ(shapeOf(OpKind::RepeatInterleave, {f32({4}), {{4}, DType::I32}}, {.outputSize = 7}),
+            "[7]");
+  EXPECT_EQ(errorOf(OpKind::RepeatInterleave, {f32({4}), {{3}, DType::I32}}, {.outputSize = 7}).first,
+            ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::RepeatInterleave, {f32({4}), f32({4})}, {.outputSize = 7}).first,
+            ErrorKind::TypeError);
+  // bincount: an unbacked length with the fact length >= minlength; weights make it f32.
+  auto bc = one(OpKind::Bincount, {reps, f32({n})}, {.scalars = {5}});
+  EXPECT_EQ(toString(bc.shape), "[u1]");
+  EXPECT_EQ(bc.dtype, DType::F32);
+  EXPECT_TRUE(evaluate(bc.shape[0] >= 5));
+  EXPECT_EQ(errorOf(OpKind::Bincount, {{{2, 2}, DType::I32}}, {.outputSize = 3}).first,
+            ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Bincount, {reps}, {.scalars = {-1}, .outputSize = 3}).first,
+            ErrorKind::ValueError);
+  // segment_reduce: one row per segment along the axis, symbolic.
+  SymInt s = env.createSymbol("lengths.shape[0]", 4);
+  EXPECT_EQ(shapeOf(OpKind::SegmentReduce, {f32({2, n, 3}), {{s}, DType::I32}}, {.dim = 1}),
+            "[2, s1, 3]");
+  EXPECT_EQ(errorOf(OpKind::SegmentReduce, {f32({n}), {{1, s}, DType::I32}}).first,
+            ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::SegmentReduce, {{{n}, DType::I32}, {{s}, DType::I32}}).first,
+            ErrorKind::TypeError);
+}
+
 TEST(ShapeRules, DataDependentWithoutEnvIsAnError) {
   EXPECT_EQ(errorOf(OpKind::Nonzero, {f32({3})}).first, ErrorKind::DataDependentError);
 }

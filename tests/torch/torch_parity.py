@@ -143,6 +143,97 @@ case("scatter_add_dtype", "scatter_add(a, 0, i, s)", "torch.scatter_add(a, 0, i.
      a=rnd(2, 2), i=idx(0, 1, shape=(1, 2)), s=ints(1, 2))
 
 
+# ---- repeat_interleave, bincount, segment_reduce (jagged data) ---------------------------------
+for dt, mk in (("f32", rnd), ("i32", ints), ("bool", bools)):
+    g = ("a",) if dt == "f32" else ()
+    case(f"repeat_interleave_{dt}_int", "repeat_interleave(a, 2)", "torch.repeat_interleave(a, 2)",
+         grad=g, a=mk(2, 3))
+    case(f"repeat_interleave_{dt}_int_dim", "a.repeat_interleave(3, dim = -1)",
+         "a.repeat_interleave(3, dim=-1)", grad=g, a=mk(2, 2))
+    case(f"repeat_interleave_{dt}_tensor_dim0", "repeat_interleave(a, r, dim = 0)",
+         "torch.repeat_interleave(a, r.long(), dim=0)", grad=g, a=mk(4, 3), r=idx(2, 0, 3, 1))
+    case(f"repeat_interleave_{dt}_tensor_dim1", "repeat_interleave(a, r, dim = 1)",
+         "torch.repeat_interleave(a, r.long(), dim=1)", grad=g, a=mk(2, 3), r=idx(1, 0, 2))
+    case(f"repeat_interleave_{dt}_flat", "repeat_interleave(a, r)",
+         "torch.repeat_interleave(a, r.long())", grad=g, a=mk(2, 2), r=idx(1, 2, 0, 3))
+case("repeat_interleave_size1_repeats", "repeat_interleave(a, r, dim = 0)",
+     "torch.repeat_interleave(a, r.long(), dim=0)", grad=("a",), a=rnd(3, 2), r=idx(2))
+case("repeat_interleave_0d_repeats", "repeat_interleave(a, r, dim = 1)",
+     "torch.repeat_interleave(a, r.long(), dim=1)", a=rnd(2, 2), r=torch.tensor(3, dtype=torch.int32))
+case("repeat_interleave_output_size", "repeat_interleave(a, r, dim = 0, output_size = 4)",
+     "torch.repeat_interleave(a, r.long(), dim=0, output_size=4)", grad=("a",), a=rnd(3, 2),
+     r=idx(1, 0, 3))
+case("repeat_interleave_repeats_only", "repeat_interleave(r)", "torch.repeat_interleave(r.long())",
+     r=idx(2, 0, 3))
+case("repeat_interleave_scalar", "repeat_interleave(a, 3)", "torch.repeat_interleave(a, 3)",
+     a=torch.tensor(1.5))
+case("repeat_interleave_all_zero", "repeat_interleave(a, r, dim = 0)",
+     "torch.repeat_interleave(a, r.long(), dim=0)", a=rnd(2, 3), r=idx(0, 0))
+case("repeat_interleave_empty", "repeat_interleave(a, r, dim = 0)",
+     "torch.repeat_interleave(a, r.long(), dim=0)", a=rnd(0, 3), r=idx(*[]))
+case("repeat_interleave_negative", "repeat_interleave(a, r, dim = 0)",
+     "torch.repeat_interleave(a, r.long(), dim=0)", a=rnd(2, 2), r=idx(1, -1))
+case("repeat_interleave_wrong_length", "repeat_interleave(a, r, dim = 0)",
+     "torch.repeat_interleave(a, r.long(), dim=0)", a=rnd(2, 2), r=idx(1, 2, 3))
+case("repeat_interleave_2d_repeats", "repeat_interleave(a, r, dim = 0)",
+     "torch.repeat_interleave(a, r.long(), dim=0)", a=rnd(2, 2), r=idx(1, 2, shape=(1, 2)))
+case("repeat_interleave_output_size_wrong", "repeat_interleave(a, r, dim = 0, output_size = 5)",
+     "torch.repeat_interleave(a, r.long(), dim=0, output_size=5)", a=rnd(2, 2), r=idx(1, 2))
+
+case("bincount", "bincount(x)", "torch.bincount(x.long())", x=idx(1, 1, 3, 0, 7))
+case("bincount_minlength", "bincount(x, minlength = 10)", "torch.bincount(x.long(), minlength=10)",
+     x=idx(1, 1, 3))
+case("bincount_minlength_smaller", "x.bincount(minlength = 2)", "x.long().bincount(minlength=2)",
+     x=idx(4, 1))
+case("bincount_empty", "bincount(x)", "torch.bincount(x.long())", x=idx(*[]))
+case("bincount_empty_minlength", "bincount(x, minlength = 3)", "torch.bincount(x.long(), minlength=3)",
+     x=idx(*[]))
+case("bincount_weights", "bincount(x, weights = w)", "torch.bincount(x.long(), weights=w)",
+     x=idx(0, 2, 2, 5), w=rnd(4))
+case("bincount_weights_minlength", "bincount(x, w, 8)", "torch.bincount(x.long(), w, 8)",
+     x=idx(0, 2, 2, 5), w=rnd(4))
+case("bincount_large", "bincount(x)", "torch.bincount(x.long())",
+     x=torch.randint(0, 50, (5000,), dtype=torch.int32))
+case("bincount_negative", "bincount(x)", "torch.bincount(x.long())", x=idx(1, -1))
+case("bincount_2d", "bincount(x)", "torch.bincount(x.long())", x=idx(1, 2, shape=(1, 2)))
+case("bincount_float", "bincount(x)", "torch.bincount(x)", x=rnd(3))
+case("bincount_minlength_negative", "bincount(x, minlength = -1)",
+     "torch.bincount(x.long(), minlength=-1)", x=idx(1, 2))
+case("bincount_weights_length", "bincount(x, weights = w)", "torch.bincount(x.long(), weights=w)",
+     x=idx(1, 2), w=rnd(3))
+
+for reduce in ("sum", "mean", "max", "min", "prod"):
+    for init in (None, 0.5):
+        iv = "" if init is None else f", initial = {init}"
+        it = "" if init is None else f", initial={init}"
+        case(f"segment_reduce_{reduce}_{init}", f"segment_reduce(a, \"{reduce}\", lengths = l{iv})",
+             f"torch.segment_reduce(a, '{reduce}', lengths=l.long(){it})", grad=("a",),
+             a=rnd(6, 3), l=idx(2, 0, 3, 1))
+        case(f"segment_reduce_{reduce}_{init}_offsets",
+             f"segment_reduce(a, \"{reduce}\", offsets = o{iv})",
+             f"torch.segment_reduce(a, '{reduce}', offsets=o.long(){it})", grad=("a",),
+             a=rnd(5), o=idx(0, 1, 1, 5))
+    case(f"segment_reduce_{reduce}_ties_zeros", f"segment_reduce(a, \"{reduce}\", lengths = l)",
+         f"torch.segment_reduce(a, '{reduce}', lengths=l.long())", grad=("a",),
+         a=torch.tensor([1.0, 0.0, 1.0, 0.0, 0.0, 2.0, 2.0]), l=idx(3, 2, 2))
+    case(f"segment_reduce_{reduce}_nan", f"segment_reduce(a, \"{reduce}\", lengths = l)",
+         f"torch.segment_reduce(a, '{reduce}', lengths=l.long())",
+         a=torch.tensor([1.0, float("nan"), 2.0, 3.0]), l=idx(2, 2))
+# (PyTorch 1.13 refuses empty data; Tessel gives what its empty-segment rule implies.)
+case("segment_reduce_no_segments", "segment_reduce(a, \"sum\", lengths = l)",
+     "torch.zeros(0, 2)", a=rnd(0, 2), l=idx(*[]))
+case("segment_reduce_all_empty", "segment_reduce(a, \"max\", lengths = l)",
+     "torch.full((2, 2), -float('inf'))", a=rnd(0, 2), l=idx(0, 0))
+case("segment_reduce_bad_sum", "segment_reduce(a, \"sum\", lengths = l)",
+     "torch.segment_reduce(a, 'sum', lengths=l.long())", a=rnd(6), l=idx(2, 2))
+case("segment_reduce_2d_lengths", "segment_reduce(a, \"sum\", lengths = l)",
+     "torch.segment_reduce(a, 'sum', lengths=l.long())", a=rnd(4), l=idx(2, 2, shape=(1, 2)))
+case("segment_reduce_negative_length", "segment_reduce(a, \"sum\", lengths = l)",
+     "torch.segment_reduce(a, 'sum', lengths=l.long())", a=rnd(6), l=idx(7, -1))
+case("segment_reduce_bad_reduce", "segment_reduce(a, \"median\", lengths = l)",
+     "torch.segment_reduce(a, 'median', lengths=l.long())", a=rnd(4), l=idx(2, 2))
+
+
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
 

@@ -94,6 +94,21 @@ inline Case reduce(OpKind op, OpAttrs attrs, DType dtype = DType::F32, Fill fill
   return [=](Harness& h) { return h.op(op, {h.input("x", {h.n, h.m}, dtype, fill)}, attrs); };
 }
 
+/// [n] i32 counts 1 + a - roll(a, 1) of a random 0/1 input a: values in {0, 1, 2}, sum n.
+inline int jaggedCounts(Harness& h) {
+  using K = OpKind;
+  int a = h.input("a", {h.n}, DType::I32, Fill::Index);
+  OpAttrs head, tail, cat0, one;
+  head.dim = tail.dim = cat0.dim = 0;
+  head.start = SymInt(1);
+  tail.start = SymInt(0);
+  tail.stop = SymInt(1);
+  one.scalars = {1};
+  one.dtype = DType::I32;
+  int rolled = h.op(K::Cat, {h.op(K::Slice, {a}, head), h.op(K::Slice, {a}, tail)}, cat0);
+  return h.op(K::Sub, {h.op(K::Add, {h.op(K::Full, {}, one), a}), rolled});
+}
+
 inline std::map<OpKind, Case> cases() {
   using K = OpKind;
   std::map<OpKind, Case> c;
@@ -241,6 +256,28 @@ inline std::map<OpKind, Case> cases() {
     int mask = h.input("mask", {h.n, h.m}, DType::Bool, Fill::Bool);
     int src = h.input("src", {h.n, h.m}, DType::F32, Fill::Float);
     return h.op(K::MaskedScatter, {x, mask, src});
+  };
+  // Jagged ops. Repeats/lengths r = 1 + a - roll(a) for a random 0/1 vector a: values 0, 1, 2
+  // (empty segments included) that always sum to n, so output_size = n is known and the tpu
+  // has its bound. bincount's size (max + 1) has none there: tpu/parity_test.cpp skips it.
+  c[K::RepeatInterleave] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    OpAttrs a = dim(0);
+    a.shape = {h.n};
+    return h.op(K::RepeatInterleave, {x, jaggedCounts(h)}, a);
+  };
+  c[K::Bincount] = [](Harness& h) {
+    int x = h.input("x", {h.n}, DType::I32, Fill::Index);
+    int w = h.input("w", {h.n}, DType::F32, Fill::Float);
+    OpAttrs a;
+    a.scalars = {3};
+    return h.op(K::Bincount, {x, w}, a);
+  };
+  c[K::SegmentReduce] = [](Harness& h) {
+    int x = h.input("x", {h.m, h.n}, DType::F32, Fill::Float);
+    OpAttrs a = dim(1);
+    a.scatterMode = shapes::ScatterMode::Amax;
+    return h.op(K::SegmentReduce, {x, jaggedCounts(h)}, a);
   };
   c[K::Unique] = [](Harness& h) {
     return h.op(K::Unique, {h.input("x", {h.n}, DType::I32, Fill::Int)});

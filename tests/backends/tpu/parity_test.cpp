@@ -49,7 +49,14 @@ class TpuParity : public ::testing::Test {
 
 // ---- Programs --------------------------------------------------------------------------------
 
+// bincount's size (max(x) + 1) has no bound a program can plan for without a fact the case
+// cannot add; it is tested on the tpu with check() (tests/scripts/tpu/jagged_on_tpu.dsl).
+bool needsAFact(OpKind op) {
+  return op == OpKind::Bincount;
+}
+
 void checkProgram(OpKind op, const Case& build, bool fuse) {
+  if (needsAFact(op)) return;
   static constexpr std::array<int64_t, 2> kSizes[] = {{6, 4},  {9, 3},   {2, 7},
                                                       {17, 5}, {33, 64}, {64, 2}};
   CaseGraph c(build, fuse, 64);
@@ -181,6 +188,7 @@ constexpr LazySize kLazySizes[] = {{6, 4, 1.0}, {9, 3, 0.5}, {17, 5, 0.7}, {5, 4
                                    {1, 1, 1.0}, {4, 1, 0.6}, {3, 0, 1.0}};
 
 void checkLazy(OpKind op, const Case& build, Bounded bounded) {
+  if (needsAFact(op)) return;
   int ran = 0;
   for (const LazySize& s : kLazySizes) {
     SCOPED_TRACE(std::string(shapes::opName(op)) + " at rows=" + std::to_string(s.rawRows) +

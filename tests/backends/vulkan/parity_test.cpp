@@ -459,7 +459,71 @@ std::vector<Case> convertCases(OpKind op, Gen& g) {
   return cases;
 }
 
+// n random ints in [0, hi].
+Tensor counts(Gen& g, int64_t n, int hi) {
+  std::vector<int32_t> v(n);
+  for (auto& x : v) x = g.pick(hi + 1);
+  return ints(std::move(v), {n});
+}
+
+// The jagged ops: every dtype for repeat_interleave, empty and zero repeats/segments, every
+// reduction with and without `initial`, other axes, and the errors (negative counts, lengths
+// not summing to the size).
+std::vector<Case> jaggedCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  OpAttrs a;
+  if (op == OpKind::RepeatInterleave) {
+    for (DType t : kDTypes) {
+      a.dim = 0;
+      cases.push_back(one({g.tensor({4, 3}, t), ints({2, 0, 3, 1}, {4})}, a));
+      a.dim = 1;
+      cases.push_back(one({g.tensor({2, 3, 2}, t).transpose(0, 2), ints({1, 4}, {2})}, a));
+      cases.push_back(one({g.tensor({2, 3}, t), ints({0, 0, 0}, {3})}, a));
+    }
+    a.dim = 0;
+    cases.push_back(one({g.tensor({0, 3}, DType::F32), ints({}, {0})}, a));
+    cases.push_back(one({g.tensor({1000}, DType::F32), counts(g, 1000, 5)}, a));
+    cases.push_back(one({g.tensor({2, 2}, DType::F32), ints({1, -1}, {2})}, a));  // ValueError
+    a.shape = {5};
+    cases.push_back(one({g.tensor({2, 2}, DType::F32), ints({1, 3}, {2})}, a));  // output_size
+    return cases;
+  }
+  if (op == OpKind::Bincount) {
+    cases.push_back(one({ints({1, 1, 3, 0, 7}, {5})}, a));
+    cases.push_back(one({ints({}, {0})}, a));
+    cases.push_back(one({counts(g, 5000, 300)}, a));
+    a.scalars = {12};
+    cases.push_back(one({ints({1, 1, 3}, {3})}, a));
+    // Weights as i32 (exact sums in any order) and f32 (one weight per bin: no rounding order).
+    cases.push_back(one({ints({0, 2, 2, 5}, {4}), ints({3, -1, 4, 2}, {4})}, a));
+    cases.push_back(one({ints({0, 4, 2, 5}, {4}), g.tensor({4}, DType::F32)}, a));
+    cases.push_back(one({ints({1, -2}, {2})}, a));  // ValueError
+    return cases;
+  }
+  using shapes::ScatterMode;
+  for (ScatterMode mode : {ScatterMode::Sum, ScatterMode::Mean, ScatterMode::Amax,
+                           ScatterMode::Amin, ScatterMode::Prod})
+    for (bool initial : {false, true}) {
+      a.scatterMode = mode;
+      a.scalars = initial ? std::vector<double>{0.5} : std::vector<double>{};
+      a.dim = 0;
+      cases.push_back(one({g.tensor({6, 3}, DType::F32), ints({2, 0, 3, 1}, {4})}, a));
+      a.dim = -1;
+      cases.push_back(one({g.tensor({3, 2, 5}, DType::F32).transpose(0, 1), ints({0, 5}, {2})}, a));
+      a.dim = 1;
+      cases.push_back(one({g.tensor({2, 2000}, DType::F32), ints({1500, 0, 500}, {3})}, a));
+      a.dim = 0;
+      cases.push_back(one({g.tensor({4}, DType::I32), ints({1, 3}, {2})}, a));  // cast to f32
+      cases.push_back(one({g.tensor({0, 2}, DType::F32), ints({0, 0}, {2})}, a));
+    }
+  cases.push_back(one({g.tensor({6}, DType::F32), ints({2, 3}, {2})}, a));    // ShapeError
+  cases.push_back(one({g.tensor({6}, DType::F32), ints({7, -1}, {2})}, a));   // ValueError
+  return cases;
+}
+
 std::vector<Case> casesFor(OpKind op, Gen& g) {
+  if (op == OpKind::RepeatInterleave || op == OpKind::Bincount || op == OpKind::SegmentReduce)
+    return jaggedCases(op, g);
   switch (shapes::opCategory(op)) {
     case shapes::OpCategory::Unary:
     case shapes::OpCategory::Binary:
