@@ -77,7 +77,7 @@ SymInt ShapeEnv::createSymbol(std::string source, int64_t hint, SymbolOptions op
     throwUserError(ErrorKind::ValueError,
                    source + ": a size cannot be negative (" + std::to_string(hint) + ")");
   bool zeroOne = opts.isSize && (hint == 0 || hint == 1) && config_.specialize_zero_one &&
-                 !config_.backed_size_oblivious && !opts.markedDynamic;
+                 !config_.backed_size_oblivious && !opts.markedDynamic && !opts.named;
   if (opts.dynamic == DimDynamic::Static || zeroOne) {
     sources_.push_back({source, hint, nullptr, slot});
     Guard g{nullptr,
@@ -90,12 +90,12 @@ SymInt ShapeEnv::createSymbol(std::string source, int64_t hint, SymbolOptions op
     ++stats_.guardsAdded;
     return hint;
   }
-  bool userRange = opts.min || opts.max || opts.markedDynamic;
+  bool userRange = opts.min || opts.max || opts.markedDynamic || opts.named;
   if (opts.dynamic == DimDynamic::Duck && config_.duck_shape && opts.isSize && !userRange) {
     for (uint32_t s = 0; s < symbols_.size(); ++s) {
       const SymbolInfo& i = symbols_[s];
       if (i.unbacked || !i.isSize || i.hint != hint || i.opts.dynamic != DimDynamic::Duck ||
-          i.opts.min || i.opts.max || i.opts.markedDynamic)
+          i.opts.min || i.opts.max || i.opts.markedDynamic || i.opts.named)
         continue;
       Expr e = ctx_->symbol(s);
       sources_.push_back({source, hint, e, slot});
@@ -117,7 +117,7 @@ SymInt ShapeEnv::createSymbol(std::string source, int64_t hint, SymbolOptions op
   info.slot = static_cast<int>(slot);
   ValueRange r = opts.isSize ? ValueRange{0, ValueRange::kPosInf} : ValueRange::all();
   if (opts.isSize && config_.specialize_zero_one && !config_.backed_size_oblivious &&
-      !opts.markedDynamic)
+      !opts.markedDynamic && !opts.named)
     r.lo = 2;
   if (opts.min) r.lo = std::max(r.lo, *opts.min);
   if (opts.max) r.hi = std::min(r.hi, *opts.max);
@@ -697,6 +697,12 @@ Expr ShapeEnv::rangeSimplify(Expr e) {
       ValueRange x = rangeOf(a[0], false), k = rangeOf(a[1], false);
       if (x.lo >= 0 && k.lo > 0 && x.hi < k.lo)
         return e->kind == ExprKind::Mod ? a[0] : cx.constant(0);
+      // A multiple of a divisor that cannot be 0 (PyTorch's u0 // u0 == 1 for a size >= 1,
+      // 2*u0 // u0 == 2): a // b is the exact quotient, a % b is 0. With b == 0 possible the
+      // total division of Note [Division semantics] gives 0 / a instead, so the range matters.
+      if (!a[1]->isConst() && (k.lo > 0 || k.hi < 0))
+        if (auto q = cx.divideExact(a[0], a[1]))
+          return e->kind == ExprKind::Mod ? cx.constant(0) : *q;
       break;
     }
     case ExprKind::Min:

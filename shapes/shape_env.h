@@ -54,6 +54,9 @@ struct SymbolOptions {
   bool isSize = true;
   /// mark_dynamic: specialization by tracing is a ConstraintViolation (checkConstraints()).
   bool markedDynamic = false;
+  /// A named dimension of a signature: one symbol over its whole range, 0 and 1 included (no
+  /// 0/1 specialization), as a torch.export Dim.
+  bool named = false;
 };
 
 /// Why a guard exists.

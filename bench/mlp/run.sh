@@ -2,6 +2,7 @@
 # Issue 16's training comparison, in one run: bench/mlp/train.dsl compiled and eager against
 # bench/mlp/train.py (PyTorch eager), on 1 and 2 threads, interleaved, best of N runs each.
 #   bench/mlp/run.sh [path/to/tessel] [runs]
+# TESSEL_MLP_OPT=adam (exported) runs both with Adam instead of SGD.
 # Prints the step times (ms) and the ratios torch / tessel. PyTorch is Debian's python3-torch;
 # without it, its rows say so.
 set -euo pipefail

@@ -3,6 +3,8 @@
 # @compile. bench/mlp/train.py is the same loop in PyTorch eager; bench/mlp/run.sh runs both.
 # Prints the mean step time over steps 20..199 (after warm-up and the compiles), the compile
 # count and the last loss. TESSEL_MLP_EAGER=1 runs the same step eagerly: the losses agree.
+# TESSEL_MLP_OPT=adam trains with nn.adam_step (lr 0.001): its step count changes every step,
+# which compiles twice since floats of symbolic ints are symbolic (docs/compile.md, "Scalars").
 import nn
 
 seed(0)
@@ -14,12 +16,19 @@ fn loss_fn(params, x, y) {
 }
 let grad_fn = value_and_grad(loss_fn)
 
+let adam = env("TESSEL_MLP_OPT", "sgd") == "adam"
 fn step(params, x, y) {
   let (loss, grads) = grad_fn(params, x, y)
   return (loss, nn.sgd_step(params, grads, lr = 0.01))
 }
+fn adam_step(state, x, y) {
+  let (loss, grads) = grad_fn(state[0], x, y)
+  return (loss, nn.adam_step(state[0], grads, state[1], lr = 0.001))
+}
+if adam { params = (params, nn.adam_init(params)) }
+let step_fn = adam_step if adam else step
 let eager = env("TESSEL_MLP_EAGER", "0") == "1"
-let train_step = step if eager else compile(step)
+let train_step = step_fn if eager else compile(step_fn)
 
 # The batch sizes: the same deterministic sequence in train.py.
 fn batch_size(i) { return 32 + (i * 97) % 481 }

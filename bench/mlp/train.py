@@ -1,6 +1,8 @@
 # The PyTorch eager side of bench/mlp/train.dsl: the same model, loss, optimizer, step count and
 # batch-size sequence. Prints the mean step time over steps 20..199.
 #   /usr/bin/python3 bench/mlp/train.py [threads]
+# TESSEL_MLP_OPT=adam trains with Adam (lr 0.001) instead of SGD, as train.dsl does.
+import os
 import sys
 import time
 
@@ -17,7 +19,10 @@ model = torch.nn.Sequential(
     torch.nn.Linear(784, 256), torch.nn.ReLU(),
     torch.nn.Linear(256, 256), torch.nn.ReLU(),
     torch.nn.Linear(256, 10))
-opt = torch.optim.SGD(model.parameters(), lr=0.01)
+if os.environ.get("TESSEL_MLP_OPT", "sgd") == "adam":
+    opt = torch.optim.Adam(model.parameters(), lr=0.001)
+else:
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
 steps = 200
 
 

@@ -69,6 +69,7 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
     opts.max = mark.max;
   } else if (named) {
     dynamic = true;
+    opts.named = true;
   } else if (frame_.options.dynamic == DynamicMode::All) {
     dynamic = true;
   } else if (frame_.options.dynamic == DynamicMode::None) {

@@ -96,6 +96,26 @@ class ProgramGen {
     }
   }
 
+  // A float computed from sizes and ints: symbolic under @compile (Note [Symbolic floats]).
+  std::string floatExpr() {
+    switch (pick(7)) {
+      case 0:
+        return "(float(" + intExpr() + ") * 0.5)";
+      case 1:
+        return "(1.0 / (abs(" + intExpr() + ") + 1))";
+      case 2:
+        return "(0.9 ** " + intExpr() + ")";
+      case 3:
+        return "math.sqrt(abs(" + intExpr() + ") + 1.0)";
+      case 4:
+        return "(min(" + intExpr() + ", 3) * 0.25)";
+      case 5:
+        return "max(float(" + intExpr() + "), 0.5)";
+      default:
+        return "(" + intExpr() + " / (abs(" + intExpr() + ") + 2))";
+    }
+  }
+
   void header() {
     uint8_t flags = in_.ConsumeIntegral<uint8_t>();
     const char* dyn[] = {"", ", dynamic = true", ", dynamic = false", ""};
@@ -255,7 +275,9 @@ class ProgramGen {
         if (dt == Dt::Bool)
           return pick(2) ? TVar{"logical_not(" + x + ")", r, Dt::Bool}
                          : TVar{x + ".to(i32)", r, Dt::I32};
-        switch (pick(9)) {
+        switch (pick(10)) {
+          case 9:  // times a float of sizes and ints (issue 27: symbolic floats)
+            return {x + " * " + floatExpr(), r, Dt::F32};
           case 0:
             return {"relu(" + x + ")", r, dt};
           case 1:
