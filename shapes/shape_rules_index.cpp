@@ -83,6 +83,8 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a) {
       arity(op, in, 1, 1);
       return {{{dataDependentSize(nm, in, a, product(in[0].shape))}, in[0].dtype}};
     }
+    case OpKind::Nms:
+      return sortOp(op, in, a);
     default:
       break;
   }

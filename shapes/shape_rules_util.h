@@ -47,5 +47,7 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs scatterOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs createOp(OpKind op, Inputs in, const OpAttrs& a);
+/// argsort, topk, searchsorted and nms (shape_rules_sort.cpp).
+Outputs sortOp(OpKind op, Inputs in, const OpAttrs& a);
 
 }  // namespace tessel::shapes::rules

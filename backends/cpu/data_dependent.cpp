@@ -121,6 +121,8 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
       return maskedScatter(in, attrs);
     case OpKind::Unique:
       return unique(in[0], attrs);
+    case OpKind::Nms:
+      return nms(in, attrs);
     default:
       TESSEL_ASSERT(false, "not a data-dependent op");
   }

@@ -59,5 +59,9 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
+/// argsort, topk, searchsorted (sort.cpp); nms (nms.cpp, a data-dependent op).
+Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+               const OpSignature& out);
+Tensor nms(std::span<const Tensor> in, const OpAttrs& attrs);
 
 }  // namespace tessel::backends::cpu
