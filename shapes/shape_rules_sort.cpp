@@ -58,8 +58,10 @@ Outputs searchsorted(Inputs in) {
 Outputs nms(Inputs in, const OpAttrs& a) {
   const SymShape& b = in[0].shape;
   const SymShape& sc = in[1].shape;
-  if (b.size() != 2 || !b[1].maybeConstant() || *b[1].maybeConstant() != 4)
+  if (b.size() != 2)
     fail(ErrorKind::ShapeError, "nms", "boxes must have shape [n, 4], got " + str(b));
+  require(b[1] == SymInt(4), ErrorKind::ShapeError,
+          [&] { return "nms: boxes must have shape [n, 4], got " + str(b); });
   if (sc.size() != 1)
     fail(ErrorKind::ShapeError, "nms", "scores must have shape [n], got " + str(sc));
   if (in[0].dtype != DType::F32 || in[1].dtype != DType::F32)

@@ -174,10 +174,35 @@ Value builtinBool(Interpreter&, CallArgs& a) {
   return Value::boolean(b.has(0) && truthy(b.at(0)));
 }
 
+// min/max of ints and at least one symbolic size, with no key: a symbolic size (PyTorch's
+// sym_min/sym_max), so `topk(x, min(1000, n))` of a data-dependent n asks no guard and a tpu
+// size stays bounded (issue 25). nullopt when the arguments are anything else.
+std::optional<Value> sizeExtremum(CallArgs& a, bool wantMax) {
+  if (!a.kwNames.empty() || a.positional.size() < 2) return std::nullopt;
+  bool symbolic = false;
+  std::shared_ptr<backends::tpu::Segment> segment;
+  for (const Value& v : a.positional) {
+    if (v.is(Type::SymInt)) {
+      symbolic = true;
+      if (!segment) segment = v.as<SymIntObj>()->segment;
+    } else if (!v.is(Type::Int)) {
+      return std::nullopt;
+    }
+  }
+  if (!symbolic) return std::nullopt;
+  shapes::SymInt r = toSymInt(a.positional[0]);
+  for (size_t i = 1; i < a.positional.size(); ++i) {
+    const shapes::SymInt v = toSymInt(a.positional[i]);
+    r = wantMax ? shapes::max(r, v) : shapes::min(r, v);
+  }
+  return segment ? makeBoundedSize(r, segment) : makeSymInt(r);
+}
+
 // min/max over arguments or one iterable, with an optional key, like Python.
 Value extremum(Interpreter& interp, CallArgs& a, const char* name, bool wantMax) {
   if (a.positional.size() == 1 && a.positional[0].is(Type::Tensor) && a.kwNames.empty())
     return tensorReduceBuiltin(interp, name, a);
+  if (std::optional<Value> size = sizeExtremum(a, wantMax)) return *size;
   Value key = Value::none();
   Value dflt = Value::undefined();
   for (size_t k = 0; k < a.kwNames.size(); ++k) {

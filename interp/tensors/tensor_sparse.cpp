@@ -5,6 +5,7 @@
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/sym_value.h"
+#include "shapes/shape_rules.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -168,6 +169,7 @@ Value nativeSort(Interpreter&, CallArgs& raw) {
   attrs.descending = b.has(2) && b.toBool(2);
   if (b.has(3)) b.toBool(3);
   const Value x = sortedTensor(b.at(0), "sort(): x");
+  shapes::normalizeDim(attrs.dim, rankOf(x), "sort");
   Value idx = emitOp(OpKind::Argsort, {x}, attrs);
   return makeTuple({gatherAlong(x, idx, attrs.dim), idx});
 }
