@@ -26,19 +26,19 @@ inline uint32_t floatKey(float f) {
   return (v & 0x80000000u) ? ~v : v | 0x80000000u;
 }
 
+template <class T>
+inline uint32_t keyOf(T v, uint32_t flip) {
+  if constexpr (std::is_same_v<T, float>)
+    return floatKey(v) ^ flip;
+  else
+    return (uint32_t(int32_t(v)) ^ 0x80000000u) ^ flip;
+}
+
 // The keys of one row (n values `stride` apart), complemented when descending.
 template <class T>
 void rowKeys(const T* x, int64_t n, int64_t stride, bool descending, uint32_t* keys) {
   const uint32_t flip = descending ? ~0u : 0u;
-  for (int64_t i = 0; i < n; ++i) {
-    const T v = x[i * stride];
-    uint32_t k;
-    if constexpr (std::is_same_v<T, float>)
-      k = floatKey(v);
-    else
-      k = uint32_t(int32_t(v)) ^ 0x80000000u;
-    keys[i] = k ^ flip;
-  }
+  for (int64_t i = 0; i < n; ++i) keys[i] = keyOf(x[i * stride], flip);
 }
 
 // LSD radix sort of (key, index) by key, 8 bits a pass; stable, so ties keep index order.
@@ -84,31 +84,39 @@ void smallArgsort(const uint32_t* keys, int64_t n, int32_t* outIdx, std::vector<
   for (int64_t i = 0; i < n; ++i) outIdx[i] = int32_t(uint32_t(a[size_t(i)]));
 }
 
-// The k smallest composites of a row, ascending. Small k: one pass keeping a max-heap of the
-// best k (after the first few thousand values almost every value fails the one compare with
-// the heap's top). Large k: nth_element over all of them.
+// Small k: the k smallest composites of a row in one pass over the values, keeping a max-heap
+// of the best k (after the first few thousand values almost every value fails the one compare
+// with the heap's top; the keys are made on the fly, never stored).
+template <class T>
+void topkHeap(const T* x, int64_t n, int64_t stride, bool descending, int64_t k, int32_t* outIdx,
+              int64_t outStride, std::vector<uint64_t>& a) {
+  const uint32_t flip = descending ? ~0u : 0u;
+  a.resize(static_cast<size_t>(k));
+  for (int64_t i = 0; i < k; ++i)
+    a[size_t(i)] = uint64_t(keyOf(x[i * stride], flip)) << 32 | uint32_t(i);
+  std::make_heap(a.begin(), a.end());
+  uint32_t topKey = uint32_t(a.front() >> 32);
+  for (int64_t i = k; i < n; ++i) {
+    const uint32_t key = keyOf(x[i * stride], flip);
+    if (key >= topKey) [[likely]]
+      continue;  // equal keys lose to the earlier index
+    std::pop_heap(a.begin(), a.end());
+    a.back() = uint64_t(key) << 32 | uint32_t(i);
+    std::push_heap(a.begin(), a.end());
+    topKey = uint32_t(a.front() >> 32);
+  }
+  std::sort_heap(a.begin(), a.end());
+  for (int64_t i = 0; i < k; ++i) outIdx[i * outStride] = int32_t(uint32_t(a[size_t(i)]));
+}
+
+// Large k: the k smallest composites of a row by nth_element over all of them, ascending.
 void topkRow(const uint32_t* keys, int64_t n, int64_t k, int32_t* outIdx, int64_t outStride,
              std::vector<uint64_t>& a) {
   if (k == 0) return;
-  if (k * 16 <= n) {
-    a.resize(size_t(k));
-    for (int64_t i = 0; i < k; ++i) a[size_t(i)] = uint64_t(keys[i]) << 32 | uint32_t(i);
-    std::make_heap(a.begin(), a.end());
-    uint32_t topKey = uint32_t(a.front() >> 32);
-    for (int64_t i = k; i < n; ++i) {
-      if (keys[i] >= topKey) continue;  // equal keys lose to the earlier index
-      std::pop_heap(a.begin(), a.end());
-      a.back() = uint64_t(keys[i]) << 32 | uint32_t(i);
-      std::push_heap(a.begin(), a.end());
-      topKey = uint32_t(a.front() >> 32);
-    }
-    std::sort_heap(a.begin(), a.end());
-  } else {
-    a.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) a[size_t(i)] = uint64_t(keys[i]) << 32 | uint32_t(i);
-    if (k < n) std::nth_element(a.begin(), a.begin() + (k - 1), a.end());
-    std::sort(a.begin(), a.begin() + k);
-  }
+  a.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) a[size_t(i)] = uint64_t(keys[i]) << 32 | uint32_t(i);
+  if (k < n) std::nth_element(a.begin(), a.begin() + (k - 1), a.end());
+  std::sort(a.begin(), a.begin() + k);
   for (int64_t i = 0; i < k; ++i) outIdx[i * outStride] = int32_t(uint32_t(a[size_t(i)]));
 }
 
@@ -124,8 +132,12 @@ void sortRows(OpKind op, const T* x, int32_t* out, int64_t outer, int64_t n, int
   const int64_t outN = op == OpKind::Topk ? k : n;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
-      rowKeys(x + o * n * inner + i, n, inner, descending, keys.data());
       int32_t* dst = out + o * outN * inner + i;
+      if (op == OpKind::Topk && k > 0 && k * 16 <= n) {
+        topkHeap(x + o * n * inner + i, n, inner, descending, k, dst, inner, a);
+        continue;
+      }
+      rowKeys(x + o * n * inner + i, n, inner, descending, keys.data());
       if (op == OpKind::Topk) {
         topkRow(keys.data(), n, k, dst, inner, a);
         continue;
