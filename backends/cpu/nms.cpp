@@ -41,7 +41,8 @@ Tensor nms(std::span<const Tensor> in, const OpAttrs& attrs) {
     const float sa = s[a], sc = s[c];
     return sa > sc || (sa != sa && sc == sc);
   });
-  std::vector<float> x1(static_cast<size_t>(n)), y1(static_cast<size_t>(n)), x2(static_cast<size_t>(n)), y2(static_cast<size_t>(n)), area(static_cast<size_t>(n));
+  const size_t count = static_cast<size_t>(n);
+  std::vector<float> x1(count), y1(count), x2(count), y2(count), area(count);
   for (int64_t r = 0; r < n; ++r) {
     const float* p = b + int64_t(order[size_t(r)]) * 4;
     x1[size_t(r)] = p[0];

@@ -185,7 +185,7 @@ Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   int64_t outer = 1, n = rank == 0 ? 1 : x0.size(dim), inner = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= x0.size(d);
   for (int64_t d = dim + 1; d < rank; ++d) inner *= x0.size(d);
-  const int64_t k = op == OpKind::Topk ? attrs.stop->constant() : n;
+  const int64_t k = op == OpKind::Topk ? (attrs.stop ? attrs.stop->constant() : 1) : n;
   if (out.numel() == 0 || n == 0) return out;
   const Tensor x = (x0.dtype() == DType::Bool ? castTo(x0, DType::I32) : x0).contiguous();
   if (x.dtype() == DType::F32)

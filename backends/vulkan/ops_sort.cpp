@@ -71,7 +71,8 @@ Tensor sortOrTopk(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSign
   Dims moved = keys.shape();
   if (moved.empty()) return reshapeDevice(idx, {});
   idx = reshapeDevice(idx, moved);
-  if (op == OpKind::Topk) idx = idx.slice(rank - 1, 0, attrs.stop->constant(), 1);
+  const int64_t k = attrs.stop ? attrs.stop->constant() : 1;  // the rule's default too
+  if (op == OpKind::Topk) idx = idx.slice(rank - 1, 0, k, 1);
   if (dim != rank - 1) idx = idx.transpose(dim, rank - 1);
   return contiguousDevice(idx);
 }

@@ -1,7 +1,8 @@
 // Built-ins for scans, index/segment, sort and detection ops (PyTorch names, argument order
 // and semantics): cumsum, cumprod, diff; index_add, index_copy, scatter, scatter_add,
-// scatter_reduce; sort, argsort, topk, searchsorted, nms. Each parses its arguments into OpAttrs and emits the
-// op, so the same native runs eagerly and under @compile. Every one is also a method.
+// scatter_reduce; sort, argsort, topk, searchsorted, nms. Each parses its arguments into
+// OpAttrs and emits the op, so the same native runs eagerly and under @compile. All but
+// searchsorted and nms are also methods.
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/sym_value.h"

@@ -360,7 +360,8 @@ std::vector<Case> sortCases(OpKind op, Gen& g) {
       a.right = right;
       cases.push_back(one({seq, g.tensor({4, 5}, DType::F32)}, a));
       cases.push_back(one({seq, ints({-3, 0, 2, 7, 9}, {5})}, a));
-      cases.push_back(one({ints({1, 1, 3, 5, 2, 4, 4, 6}, {2, 4}), ints({1, 4, 0, 4, 7, 2}, {2, 3})}, a));
+      cases.push_back(
+          one({ints({1, 1, 3, 5, 2, 4, 4, 6}, {2, 4}), ints({1, 4, 0, 4, 7, 2}, {2, 3})}, a));
       cases.push_back(one({seq, g.tensor({}, DType::F32)}, a));
       cases.push_back(one({seq, g.tensor({0}, DType::F32)}, a));
     }
