@@ -25,8 +25,56 @@ struct NmsPush {
 // Sizes and the pass are push constants: one pipeline per key type for every shape.
 constexpr uint32_t kRun = 32, kSegment = 256;
 
+// Note [Row radix sort]
+// On a CPU device (rowsInWorkgroups() false, lavapipe) argsort is an LSD radix sort instead
+// (radix_rows.comp), as unique's is (Note [Radix sort]): the merge sort's binary searches and
+// divergent merges cost llvmpipe 560 ms for one row of 1M floats. Pairs of (key, flat index)
+// go through four key passes of eight bits, then as many row passes as the row count needs
+// (a stable sort by row keeps each row's key order), then the in-row indices are written.
+struct RadixRowsPush {
+  uint32_t n, mode, shift, chunk, chunks, rowLen, rowPass, flip, xOff;
+};
+enum RadixRowsMode : uint32_t {
+  kRREncode, kRRCount, kRRScanChunks, kRRScanDigits, kRRScatter, kRRDecode
+};
+
+Tensor radixArgsortRows(const Tensor& keys, int64_t rows, int64_t n, bool descending) {
+  const int64_t total = rows * n;
+  u32(2 * total, "sort size");
+  Tensor a = emptyDevice(Dims{2 * total}, DType::I32), b = emptyDevice(Dims{2 * total}, DType::I32);
+  RadixRowsPush pc{uint32_t(total), kRREncode, 0, 0, 0, uint32_t(n), 0, descending ? ~0u : 0u,
+                   u32(keys.offset(), "element offset")};
+  pc.chunk = uint32_t(std::max<int64_t>(1024, (total + 511) / 512));
+  pc.chunks = uint32_t((total + pc.chunk - 1) / pc.chunk);
+  Tensor counts = emptyDevice(Dims{int64_t(pc.chunks) * 256}, DType::I32);
+  Tensor totals = emptyDevice(Dims{512}, DType::I32);
+  const uint32_t isFloat = keys.dtype() == DType::F32 ? 1 : 0;
+  auto run = [&](const Tensor& from, const Tensor& to, uint32_t mode, uint64_t invocations) {
+    pc.mode = mode;
+    const BufferArg bufs[] = {bufferOf(from), bufferOf(to), bufferOf(counts), bufferOf(totals)};
+    launch("radix_rows", bufs, pc, groupsFor(invocations), isFloat);
+  };
+  auto pass = [&](uint32_t shift, bool rowPass) {
+    pc.shift = shift;
+    pc.rowPass = rowPass ? 1 : 0;
+    run(a, b, kRRCount, pc.chunks);
+    run(a, b, kRRScanChunks, 256);
+    run(a, b, kRRScanDigits, 1);
+    run(a, b, kRRScatter, pc.chunks);
+    std::swap(a, b);
+  };
+  run(keys, a, kRREncode, uint64_t(total));
+  for (uint32_t shift = 0; shift < 32; shift += 8) pass(shift, false);
+  for (uint32_t shift = 0; shift < 32 && (uint64_t(rows - 1) >> shift) != 0; shift += 8)
+    pass(shift, true);
+  Tensor out = emptyDevice(Dims{rows, n}, DType::I32);
+  run(a, out, kRRDecode, uint64_t(total));
+  return out;
+}
+
 // The [rows, n] i32 argsort of a contiguous [rows, n] device tensor of f32 or i32 keys.
 Tensor argsortRows(const Tensor& keys, int64_t rows, int64_t n, bool descending) {
+  if (!rowsInWorkgroups()) return radixArgsortRows(keys, rows, n, descending);
   u32(2 * rows * n, "sort size");
   Tensor a = emptyDevice(Dims{rows, n}, DType::I32), b = emptyDevice(Dims{rows, n}, DType::I32);
   const uint32_t isFloat = keys.dtype() == DType::F32 ? 1 : 0;
