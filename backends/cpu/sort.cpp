@@ -126,8 +126,9 @@ constexpr int64_t kRadixMin = 256;
 template <class T>
 void sortRows(OpKind op, const T* x, int32_t* out, int64_t outer, int64_t n, int64_t inner,
               int64_t k, bool descending) {
-  std::vector<uint32_t> keys(static_cast<size_t>(n));
-  std::vector<int32_t> idx(static_cast<size_t>(n));
+  // Sized on first use: topk's heap path needs neither (zeroing 8 MB cost a third of it).
+  std::vector<uint32_t> keys;
+  std::vector<int32_t> idx;
   std::vector<uint64_t> a, b;
   const int64_t outN = op == OpKind::Topk ? k : n;
   for (int64_t o = 0; o < outer; ++o)
@@ -137,11 +138,13 @@ void sortRows(OpKind op, const T* x, int32_t* out, int64_t outer, int64_t n, int
         topkHeap(x + o * n * inner + i, n, inner, descending, k, dst, inner, a);
         continue;
       }
+      keys.resize(static_cast<size_t>(n));
       rowKeys(x + o * n * inner + i, n, inner, descending, keys.data());
       if (op == OpKind::Topk) {
         topkRow(keys.data(), n, k, dst, inner, a);
         continue;
       }
+      if (inner != 1) idx.resize(static_cast<size_t>(n));
       int32_t* row = inner == 1 ? dst : idx.data();
       if (n >= kRadixMin)
         radixArgsort(keys.data(), n, row, a, b);
