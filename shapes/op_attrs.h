@@ -34,6 +34,9 @@ namespace tessel::shapes {
 ///   full/rand/randn/randint []: shape, dtype, scalars (fill value / low, high).
 ///   arange []: start, stop, step (sizes; count = ceil((stop - start) / step)), dtype.
 ///   eye []: shape = {n} or {n, m}, dtype. cast [x]: dtype. contiguous [x]: none.
+///   argsort [x]: dim, descending (stable order always: ties keep input order). topk [x]: dim,
+///       stop = k (a size), descending = largest. searchsorted [sorted, values]: right.
+///       nms [boxes[n,4], scores[n]]: scalars = {iou_threshold}; outputSize as nonzero.
 /// How scatter_reduce (and the other writes along a dim) combine a value with the target.
 enum class ScatterMode : uint8_t { Assign, Sum, Prod, Mean, Amax, Amin };
 /// The language name of a mode ("sum", "prod", "mean", "amax", "amin"; "assign").
@@ -55,6 +58,8 @@ struct OpAttrs {
   double eps = 1e-5;            ///< layer_norm
   ScatterMode scatterMode = ScatterMode::Sum;  ///< scatter_reduce
   bool includeSelf = true;                     ///< scatter_reduce
+  bool descending = false;  ///< argsort; topk (largest)
+  bool right = false;       ///< searchsorted
   /// Data-dependent ops: the actual output size when the caller already knows it (eager).
   std::optional<int64_t> outputSize;
   /// Random ops recorded on the tpu: which of the segment's random ops this is. Its random

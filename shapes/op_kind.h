@@ -18,7 +18,8 @@ enum class OpCategory : uint8_t {
   DataDependent,
   NN,
   Create,
-  Convert
+  Convert,
+  Sort
 };
 
 enum class OpKind : uint16_t {

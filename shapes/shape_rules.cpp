@@ -136,6 +136,8 @@ std::vector<OpSignature> inferShape(OpKind op, std::span<const OpSignature> inpu
       return rules::nnOp(op, inputs, attrs);
     case OpCategory::Create:
       return rules::createOp(op, inputs, attrs);
+    case OpCategory::Sort:
+      return rules::sortOp(op, inputs, attrs);
   }
   TESSEL_ASSERT(false, "inferShape: unknown op category");
   return {};

@@ -87,6 +87,8 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a) {
     case OpKind::Bincount:
     case OpKind::SegmentReduce:
       return jaggedOp(op, in, a);
+    case OpKind::Nms:
+      return sortOp(op, in, a);
     default:
       break;
   }

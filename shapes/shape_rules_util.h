@@ -49,5 +49,7 @@ Outputs scatterOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs jaggedOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs createOp(OpKind op, Inputs in, const OpAttrs& a);
+/// argsort, topk, searchsorted and nms (shape_rules_sort.cpp).
+Outputs sortOp(OpKind op, Inputs in, const OpAttrs& a);
 
 }  // namespace tessel::shapes::rules

@@ -33,6 +33,8 @@ std::vector<Tensor> CpuBackend::run(OpKind op, std::span<const Tensor> inputs,
       return {runNN(op, inputs, attrs, out)};
     case shapes::OpCategory::Create:
       return {runCreate(op, attrs, out)};
+    case shapes::OpCategory::Sort:
+      return {runSort(op, inputs, attrs, out)};
     case shapes::OpCategory::Convert:
       if (op == OpKind::Cast) return {castTo(inputs[0], out.dtype)};
       // contiguous() always returns a new tensor identity (autodiff relies on it to watch an

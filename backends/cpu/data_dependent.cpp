@@ -124,6 +124,8 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
     case OpKind::RepeatInterleave:
     case OpKind::Bincount:
       return runJagged(op, in, attrs);
+    case OpKind::Nms:
+      return nms(in, attrs);
     default:
       TESSEL_ASSERT(false, "not a data-dependent op");
   }

@@ -62,5 +62,9 @@ Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const 
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
+/// argsort, topk, searchsorted (sort.cpp); nms (nms.cpp, a data-dependent op).
+Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+               const OpSignature& out);
+Tensor nms(std::span<const Tensor> in, const OpAttrs& attrs);
 
 }  // namespace tessel::backends::cpu

@@ -51,6 +51,8 @@ Tensor runNodeOnCpu(const Value& v, std::span<const Tensor> args, const shapes::
       return cpu::runNN(v.op, args, attrs, sig);
     case OpCategory::Create:
       return cpu::runCreate(v.op, attrs, sig);
+    case OpCategory::Sort:
+      return cpu::runSort(v.op, args, attrs, sig);
     case OpCategory::Convert:
       if (v.op == OpKind::Cast) return cpu::castTo(args[0], sig.dtype);
       return args[0].contiguous();

@@ -82,7 +82,18 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       if (op == OpKind::IndexAdd && !a.scalars.empty()) field("alpha", std::to_string(a.scalars[0]));
       return s;
     case OpCategory::DataDependent:
+      if (op == OpKind::Nms && !a.scalars.empty())
+        field("iou_threshold", std::to_string(a.scalars[0]));
       if (a.outputSize) field("output_size", std::to_string(*a.outputSize));
+      return s;
+    case OpCategory::Sort:
+      if (op == OpKind::Searchsorted) {
+        if (a.right) field("right", "true");
+        return s;
+      }
+      field("dim", std::to_string(a.dim));
+      if (op == OpKind::Topk) field("k", optInt(a.stop));
+      if (a.descending) field(op == OpKind::Topk ? "largest" : "descending", "true");
       return s;
     default:
       break;

@@ -277,6 +277,7 @@ Tensor VulkanGraphExecutor::launch(size_t index, const Step& s, std::span<const 
     case OpCategory::DataDependent: return runDataDependent(v.op, args, attrs);
     case OpCategory::NN: return runNN(v.op, args, attrs, sig);
     case OpCategory::Create: return runCreate(v.op, attrs, sig);
+    case OpCategory::Sort: return runSort(v.op, args, attrs, sig);
     case OpCategory::Convert:
       if (v.op == OpKind::Cast) return castDevice(args[0], sig.dtype);
       return contiguousDevice(args[0]).alias();

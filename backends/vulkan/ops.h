@@ -97,5 +97,13 @@ Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const 
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
+/// argsort, topk, searchsorted (ops_sort.cpp).
+Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+               const OpSignature& out);
+/// nms (ops_sort.cpp); the data-dependent ops' flag count and compaction are passed in.
+using NmsCount = int64_t (*)(const Tensor& flags);
+using NmsSelect = void (*)(const Tensor& out, const Tensor& flags, const Tensor& values);
+Tensor nmsDevice(const Tensor& boxes, const Tensor& scores, const OpAttrs& attrs, NmsCount count,
+                 NmsSelect select);
 
 }  // namespace tessel::backends::vulkan

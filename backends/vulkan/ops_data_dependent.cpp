@@ -399,6 +399,11 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
     case OpKind::RepeatInterleave:
     case OpKind::Bincount:
       return runJagged(op, in, attrs);
+    case OpKind::Nms:
+      return nmsDevice(in[0], in[1], attrs, flagsAndCount,
+                       [](const Tensor& out, const Tensor& flags, const Tensor& order) {
+                         compact(kSelect, out, flags, &order, nullptr, {});
+                       });
     default:
       TESSEL_ASSERT(false, "not a data-dependent op");
   }

@@ -37,6 +37,8 @@ std::vector<Tensor> VulkanBackend::run(OpKind op, std::span<const Tensor> inputs
       return {runNN(op, inputs, attrs, out)};
     case shapes::OpCategory::Create:
       return {runCreate(op, attrs, out)};
+    case shapes::OpCategory::Sort:
+      return {runSort(op, inputs, attrs, out)};
     case shapes::OpCategory::Convert:
       if (op == OpKind::Cast) return {castDevice(inputs[0], out.dtype)};
       return {contiguousDevice(inputs[0]).alias()};

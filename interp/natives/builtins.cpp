@@ -177,21 +177,25 @@ Value builtinBool(Interpreter&, CallArgs& a) {
   return Value::boolean(b.has(0) && truthy(b.at(0)));
 }
 
-// min/max of two or more numbers of which one is symbolic: an expression, no guard.
+// min/max of two or more numbers of which one is symbolic, with no key: an expression, no
+// guard (PyTorch's sym_min/sym_max), so `topk(x, min(1000, n))` of a data-dependent n asks no
+// guard and a tpu size stays bounded (issue 25); floats of sizes give a symbolic float.
 std::optional<Value> symbolicExtremum(std::span<const Value> args, bool wantMax) {
   if (args.size() < 2) return std::nullopt;
   bool symbolic = false, floats = false;
+  std::shared_ptr<backends::tpu::Segment> segment;
   for (const Value& v : args) {
     if (!isScalarLike(v) || v.is(Type::Bool)) return std::nullopt;
     if (v.is(Type::SymInt)) {
-      if (v.as<SymIntObj>()->segment) return std::nullopt;  // a tpu size: its real value
       symbolic = true;
+      if (!segment) segment = v.as<SymIntObj>()->segment;
     }
     symbolic |= v.is(Type::SymFloat);
     floats |= v.is(Type::Float) || v.is(Type::SymFloat);
   }
   if (!symbolic) return std::nullopt;
   if (floats) {
+    if (segment) return std::nullopt;  // a tpu size among floats: its real value
     // Python returns the winning item itself: an int stays an int only if it wins, which a
     // symbolic expression cannot say; mixed min/max is a float here.
     shapes::SymFloat r = toSymFloat(args[0]);
@@ -203,7 +207,7 @@ std::optional<Value> symbolicExtremum(std::span<const Value> args, bool wantMax)
   shapes::SymInt r = toSymInt(args[0]);
   for (size_t i = 1; i < args.size(); ++i)
     r = wantMax ? shapes::max(r, toSymInt(args[i])) : shapes::min(r, toSymInt(args[i]));
-  return makeSymInt(r);
+  return segment ? makeBoundedSize(r, segment) : makeSymInt(r);
 }
 
 // min/max over arguments or one iterable, with an optional key, like Python.

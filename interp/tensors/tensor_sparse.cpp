@@ -1,9 +1,12 @@
 // Built-ins for scans, index/segment, sort and detection ops (PyTorch names, argument order
 // and semantics): cumsum, cumprod, diff; index_add, index_copy, scatter, scatter_add,
-// scatter_reduce. Each parses its arguments into OpAttrs and emits the
-// op, so the same native runs eagerly and under @compile. Every one is also a method.
+// scatter_reduce; sort, argsort, topk, searchsorted, nms. Each parses its arguments into
+// OpAttrs and emits the op, so the same native runs eagerly and under @compile. All but
+// searchsorted and nms are also methods.
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
+#include "interp/values/sym_value.h"
+#include "shapes/shape_rules.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -129,7 +132,107 @@ Value nativeScatterReduce(Interpreter&, CallArgs& raw) {
                 attrs);
 }
 
+// Sorting and detection (issue 25). sort and topk return (values, indices) tuples: the kernels
+// compute the i32 indices (argsort, topk) and the values are gather(x, dim, indices), so the
+// values' gradient is gather's (the grad scattered back by the indices) on every backend.
+Value gatherAlong(const Value& x, const Value& idx, int64_t dim) {
+  OpAttrs a;
+  a.dim = dim;
+  return emitOp(OpKind::Gather, {x, idx}, a);
+}
+
+Value sortedTensor(const Value& v, const char* what) {
+  const Value& x = tensorArg(v, what);
+  if (!x.is(Type::Tensor))
+    throwUserError(ErrorKind::TypeError, std::string(what) + " must be a tensor, not '" +
+                                             std::string(typeName(x.type())) + "'");
+  return x;
+}
+
+// argsort(x, dim = -1, descending = false, stable = false). Every sort here is stable (ties in
+// input order), which is one of the orders PyTorch allows when stable is false.
+Value nativeArgsort(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("argsort", s.args(), {"x", "dim", "descending", "stable"}, 1);
+  OpAttrs attrs;
+  attrs.dim = b.intOr(1, -1);
+  attrs.descending = b.has(2) && b.toBool(2);
+  if (b.has(3)) b.toBool(3);
+  return emitOp(OpKind::Argsort, {sortedTensor(b.at(0), "argsort(): x")}, attrs);
+}
+
+// sort(x, dim = -1, descending = false, stable = false) -> (values, indices).
+Value nativeSort(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("sort", s.args(), {"x", "dim", "descending", "stable"}, 1);
+  OpAttrs attrs;
+  attrs.dim = b.intOr(1, -1);
+  attrs.descending = b.has(2) && b.toBool(2);
+  if (b.has(3)) b.toBool(3);
+  const Value x = sortedTensor(b.at(0), "sort(): x");
+  shapes::normalizeDim(attrs.dim, rankOf(x), "sort");
+  Value idx = emitOp(OpKind::Argsort, {x}, attrs);
+  return makeTuple({gatherAlong(x, idx, attrs.dim), idx});
+}
+
+// topk(x, k, dim = -1, largest = true, sorted = true) -> (values, indices). k is a size: an
+// int or a symbolic size (min(1000, n) of a data-dependent n). The result is always sorted,
+// which sorted = false allows.
+Value nativeTopk(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("topk", s.args(), {"x", "k", "dim", "largest", "sorted"}, 2);
+  const Value& kv = b.at(1);
+  if (!kv.is(Type::Int) && !kv.is(Type::SymInt))
+    throwUserError(ErrorKind::TypeError, "topk(): k must be an int, not '" +
+                                             std::string(typeName(kv.type())) + "'");
+  OpAttrs attrs;
+  attrs.stop = toSymInt(kv);
+  attrs.dim = b.intOr(2, -1);
+  attrs.descending = !b.has(3) || b.toBool(3);
+  if (b.has(4)) b.toBool(4);
+  const Value x = sortedTensor(b.at(0), "topk(): x");
+  Value idx = emitOp(OpKind::Topk, {x}, attrs);
+  return makeTuple({gatherAlong(x, idx, attrs.dim), idx});
+}
+
+// searchsorted(sorted_sequence, values, right = false, side = none): torch.searchsorted.
+Value nativeSearchsorted(Interpreter&, CallArgs& raw) {
+  ArgBinder b("searchsorted", raw, {"sorted_sequence", "values", "right", "side"}, 2);
+  OpAttrs attrs;
+  attrs.right = b.has(2) && b.toBool(2);
+  if (b.has(3) && !b.at(3).is(Type::None)) {
+    const std::string& side = b.toStr(3);
+    if (side != "left" && side != "right")
+      throwUserError(ErrorKind::ValueError,
+                     "searchsorted(): side must be \"left\" or \"right\", not \"" + side + "\"");
+    if (b.has(2) && attrs.right != (side == "right"))
+      throwUserError(ErrorKind::ValueError,
+                     "searchsorted(): side and right disagree (side=\"" + side + "\", right=" +
+                         (attrs.right ? "true" : "false") + ")");
+    attrs.right = side == "right";
+  }
+  return emitOp(OpKind::Searchsorted,
+                {sortedTensor(b.at(0), "searchsorted(): sorted_sequence"),
+                 tensorArg(b.at(1), "searchsorted(): values")},
+                attrs);
+}
+
+// nms(boxes, scores, iou_threshold): torchvision.ops.nms; i32 indices in decreasing score.
+Value nativeNms(Interpreter&, CallArgs& raw) {
+  ArgBinder b("nms", raw, {"boxes", "scores", "iou_threshold"}, 3);
+  OpAttrs attrs;
+  attrs.scalars = {b.toFloat(2)};
+  return emitOp(OpKind::Nms,
+                {sortedTensor(b.at(0), "nms(): boxes"), sortedTensor(b.at(1), "nms(): scores")},
+                attrs);
+}
+
 const TensorNative kSparse[] = {
+    {"sort", nativeSort, true},
+    {"argsort", nativeArgsort, true},
+    {"topk", nativeTopk, true},
+    {"searchsorted", nativeSearchsorted, false},
+    {"nms", nativeNms, false},
     {"index_add", writeNative<OpKind::IndexAdd>, true},
     {"index_copy", writeNative<OpKind::IndexCopy>, true},
     {"scatter", writeNative<OpKind::Scatter>, true},

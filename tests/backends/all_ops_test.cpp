@@ -65,6 +65,18 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   calls[OpKind::SegmentReduce] = [=] {
     return run(OpKind::SegmentReduce, {x, I({1, 0, 2})}, withDim(1));
   };
+  calls[OpKind::Argsort] = [=] { return run(OpKind::Argsort, {x}, withDim(1)); };
+  calls[OpKind::Topk] = [=] {
+    OpAttrs a = withDim(1);
+    a.stop = shapes::SymInt(2);
+    return run(OpKind::Topk, {x}, a);
+  };
+  calls[OpKind::Searchsorted] = [=] { return run(OpKind::Searchsorted, {pos, x}); };
+  calls[OpKind::Nms] = [=] {
+    OpAttrs a;
+    a.scalars = {0.5};
+    return run(OpKind::Nms, {F({0, 0, 2, 2, 1, 1, 3, 3}, {2, 4}), F({0.5f, 0.7f})}, a);
+  };
   calls[OpKind::Matmul] = [=] { return run(OpKind::Matmul, {x, iota({3, 2})}); };
   calls[OpKind::Softmax] = [=] { return run(OpKind::Softmax, {x}, withDim(1)); };
   calls[OpKind::LogSoftmax] = [=] { return run(OpKind::LogSoftmax, {x}, withDim(1)); };

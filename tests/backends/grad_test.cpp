@@ -195,6 +195,24 @@ TEST(Grad, JaggedOps) {
     }
 }
 
+// sort and topk values are gather(x, dim, argsort/topk indices): the gradient reaches the
+// elements the values came from (distinct values: a step of h never reorders them).
+TEST(Grad, SortAndTopkValues) {
+  for (bool desc : {false, true})
+    for (int64_t d : {0, 1}) {
+      OpAttrs a = dimAttr(d);
+      a.descending = desc;
+      a.stop = shapes::SymInt(2);
+      for (OpKind op : {OpKind::Argsort, OpKind::Topk})
+        checkGrad(
+            [=](const std::vector<Tensor>& in) {
+              Tensor idx = dispatch(op, std::vector<Tensor>{in[0]}, a)[0];
+              return dispatch(OpKind::Gather, std::vector<Tensor>{in[0], idx}, a)[0];
+            },
+            {smooth({3, 4})});
+    }
+}
+
 TEST(Grad, ShapeOps) {
   checkGrad(withAttrs(OpKind::Reshape, shapeAttr({3, 2})), {smooth({2, 3})});
   checkGrad(withAttrs(OpKind::Transpose, dimsAttr({0, 1})), {smooth({2, 3})});
@@ -353,7 +371,8 @@ TEST(Grad, Errors) {
 
 TEST(Grad, NonDifferentiableOpsAreMarked) {
   for (OpKind op : {OpKind::Eq, OpKind::Argmax, OpKind::Nonzero, OpKind::Randint,
-                    OpKind::LogicalNot, OpKind::Unique, OpKind::FloorDiv})
+                    OpKind::LogicalNot, OpKind::Unique, OpKind::FloorDiv, OpKind::Argsort,
+                    OpKind::Topk, OpKind::Searchsorted, OpKind::Nms})
     EXPECT_FALSE(autodiff::isDifferentiable(op)) << shapes::opName(op);
   EXPECT_TRUE(autodiff::isDifferentiable(OpKind::CrossEntropy));
 }

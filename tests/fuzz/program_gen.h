@@ -179,6 +179,13 @@ class ProgramGen {
         const TVar t = recent();  // a copy: nested statements grow tensors_
         if (t.dt == Dt::Bool) return;
         std::string v = fresh("v");
+        if (t.dt == Dt::F32 && pick(5) == 0) {  // nms of boxes made from the data (issue 25)
+          const std::string c = t.name + ".reshape([-1, 1])";
+          body_ += ind + "let " + v + " = nms(cat([" + c + ", " + c + " * 0.5, " + c + " + 1.0, " +
+                   c + " * 0.5 + 1.0], dim = 1), " + t.name + ".reshape([-1]), 0.3)\n";
+          tensors_.push_back({v, 1, Dt::I32, true});
+          return;
+        }
         const char* forms[] = {"%s[%s > 0]", "nonzero(%s > 0)", "masked_select(%s, %s < 1)",
                                "unique(%s)",
                                // jagged ops (issue 25): repeats, values and lengths from data;
@@ -343,7 +350,15 @@ class ProgramGen {
         // (Not `% size`: an integer `% 0` on an empty tensor raises eagerly but not compiled,
         // a divergence of its own; clamp keeps every index in range.)
         const std::string dataIdx = "clamp(abs(" + x + ".to(i32)), 0, " + sz + " - 1)";
-        switch (pick(12)) {
+        switch (pick(16)) {
+          case 12:  // sorting along a dim (issue 25): values, indices, a size expression for k
+            return {"sort(" + x + ", " + d + ", descending = true)[0]", r, dt};
+          case 13:
+            return {"topk(" + x + ", min(2, " + sz + "), dim = " + d + ")[0]", r, dt};
+          case 14:
+            return {"argsort(" + x + ", dim = " + d + ")", r, Dt::I32};
+          case 15:
+            return {"searchsorted(sort(" + x + ".reshape([-1]))[0], " + x + ")", r, Dt::I32};
           case 9:  // writes along a dim (issue 25), indices from the data and from sizes
             return {"scatter_add(" + x + ", " + d + ", " + dataIdx + ", " + x + ")", r, dt};
           case 10:

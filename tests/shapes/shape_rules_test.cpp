@@ -240,6 +240,37 @@ TEST(ShapeRules, JaggedOps) {
             ErrorKind::TypeError);
 }
 
+// Sorting (issue 25): argsort keeps symbolic sizes; topk's k is a size expression that must fit
+// its dim (min(k, n) needs no guard); nms gives an unbacked count bounded by the boxes.
+TEST(ShapeRules, SortTopkSearchsortedNms) {
+  ShapeEnv env;
+  ScopedShapeEnv scope(&env);
+  SymInt n = env.createSymbol("x.shape[0]", 9);
+  auto as = one(OpKind::Argsort, {f32({n, 3})}, {.dim = 0});
+  EXPECT_EQ(toString(as.shape), "[s0, 3]");
+  EXPECT_EQ(as.dtype, DType::I32);
+  OpAttrs k;
+  k.dim = -2;
+  k.stop = shapes::min(SymInt(4), n);
+  const size_t guards = env.guards().size();
+  EXPECT_EQ(toString(one(OpKind::Topk, {f32({n, 3})}, k).shape), "[min(s0, 4), 3]");
+  EXPECT_EQ(env.guards().size(), guards);
+  k.stop = SymInt(4);
+  k.dim = 1;
+  EXPECT_EQ(errorOf(OpKind::Topk, {f32({2, 3})}, k).first, ErrorKind::IndexError);
+  k.dim = 2;
+  EXPECT_EQ(errorOf(OpKind::Topk, {f32({2, 3})}, k).first, ErrorKind::IndexError);
+  EXPECT_EQ(shapeOf(OpKind::Searchsorted, {f32({5}), f32({2, 7})}), "[2, 7]");
+  EXPECT_EQ(shapeOf(OpKind::Searchsorted, {f32({2, 5}), f32({2, 7})}), "[2, 7]");
+  EXPECT_EQ(errorOf(OpKind::Searchsorted, {f32({2, 5}), f32({3, 7})}).first, ErrorKind::ShapeError);
+  auto keep = one(OpKind::Nms, {f32({n, 4}), f32({n})});
+  EXPECT_EQ(toString(keep.shape), "[u0]");
+  EXPECT_TRUE(evaluate(keep.shape[0] <= n));
+  EXPECT_EQ(errorOf(OpKind::Nms, {f32({3, 5}), f32({3})}).first, ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Nms, {f32({3, 4}), f32({2})}, {.outputSize = 1}).first,
+            ErrorKind::ShapeError);
+}
+
 TEST(ShapeRules, DataDependentWithoutEnvIsAnError) {
   EXPECT_EQ(errorOf(OpKind::Nonzero, {f32({3})}).first, ErrorKind::DataDependentError);
 }
@@ -314,6 +345,10 @@ TEST(ShapeRules, EveryOpHasARule) {
         break;
       case OpCategory::Convert:
         in = {f32({2, 3})};
+        break;
+      case OpCategory::Sort:
+        in = {f32({2, 3})};
+        a.stop = 2;
         break;
     }
     try {

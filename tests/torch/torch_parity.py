@@ -233,6 +233,111 @@ case("segment_reduce_negative_length", "segment_reduce(a, \"sum\", lengths = l)"
 case("segment_reduce_bad_reduce", "segment_reduce(a, \"median\", lengths = l)",
      "torch.segment_reduce(a, 'median', lengths=l.long())", a=rnd(4), l=idx(2, 2))
 
+# ---- sort, argsort, topk, searchsorted, nms, vision --------------------------------------------
+# Tessel's sorts are stable; PyTorch's are asked to be (stable=True) or given distinct keys.
+# topk's ties: both pick the lower index first on these inputs (distinct keys otherwise).
+def distinct(*shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return (torch.randperm(n).float() * 0.37 - 3.0).reshape(shape)
+
+
+for shape, dim in (((7,), 0), ((3, 5), 1), ((3, 5), 0), ((2, 3, 4), -1), ((2, 3, 4), 1),
+                   ((0, 3), 1), ((3, 0), 1), ((1,), 0), ((), 0), ((2, 300), 1)):
+    for desc in ("false", "true"):
+        case(f"sort_f32_{shape}_{dim}_{desc}", f"sort(a, {dim}, descending = {desc})",
+             f"torch.sort(a, dim={dim}, descending={desc.title()}, stable=True)", grad=("a",),
+             a=distinct(*shape))
+        case(f"sort_i32_ties_{shape}_{dim}_{desc}", f"a.sort(dim = {dim}, descending = {desc}, stable = true)",
+             f"torch.sort(a, dim={dim}, descending={desc.title()}, stable=True)", a=ints(*shape))
+        case(f"argsort_bool_{shape}_{dim}_{desc}", f"argsort(a, {dim}, {desc}, stable = true)",
+             f"torch.sort(a, dim={dim}, descending={desc.title()}, stable=True)[1]", a=bools(*shape))
+case("sort_nan_inf_zeros", "sort(a, stable = true)", "torch.sort(a, stable=True)",
+     a=torch.tensor([1.0, float("nan"), -0.0, 0.0, float("-inf"), float("inf"), 0.0, float("nan")]))
+case("sort_nan_descending", "sort(a, descending = true, stable = true)",
+     "torch.sort(a, descending=True, stable=True)",
+     a=torch.tensor([1.0, float("nan"), -0.0, 0.0, float("-inf")]))
+case("argsort_default", "argsort(a)", "torch.argsort(a)", a=distinct(4, 6))
+case("sort_long", "sort(a)", "torch.sort(a)", a=distinct(100000))
+case("sort_strided", "sort(a.T, 0)", "torch.sort(a.T, 0)", grad=("a",), a=distinct(3, 5))
+case("sort_dim_out_of_range", "sort(a, 2)", "torch.sort(a, 2)", a=rnd(2, 3))
+for shape, k, dim in (((9,), 3, 0), ((3, 6), 2, 1), ((6, 3), 6, 0), ((2, 5, 3), 1, 1),
+                      ((4, 0), 0, 1), ((5,), 0, 0), ((), 1, 0), ((2, 1000), 10, 1)):
+    for largest in ("true", "false"):
+        case(f"topk_f32_{shape}_{k}_{dim}_{largest}", f"topk(a, {k}, {dim}, largest = {largest})",
+             f"torch.topk(a, {k}, {dim}, largest={largest.title()})", grad=("a",),
+             a=distinct(*shape))
+        case(f"topk_i32_{shape}_{k}_{dim}_{largest}", f"a.topk({k}, dim = {dim}, largest = {largest})[0]",
+             f"torch.topk(a, {k}, {dim}, largest={largest.title()})[0]", a=ints(*shape))
+case("topk_size_expression", "topk(a, min(4, a.shape[0]))", "torch.topk(a, min(4, a.shape[0]))",
+     grad=("a",), a=distinct(3))
+case("topk_nan", "topk(a, 2)", "torch.topk(a, 2)", a=torch.tensor([1.0, float("nan"), 3.0]))
+case("topk_k_too_large", "topk(a, 4)", "torch.topk(a, 4)", a=rnd(3))
+case("topk_k_too_large_dim0", "topk(a, 3, 0)", "torch.topk(a, 3, 0)", a=rnd(2, 5))
+case("topk_bad_dim", "topk(a, 1, 2)", "torch.topk(a, 1, 2)", a=rnd(2, 5))
+for right in ("false", "true"):
+    R = right.title()
+    case(f"searchsorted_1d_{right}", f"searchsorted(s, v, right = {right})",
+         f"torch.searchsorted(s, v, right={R}).int()",
+         s=torch.tensor([-1.0, 0.0, 0.0, 0.5, 2.0, 2.0, 7.0]), v=torch.tensor([[-3.0, 0.0], [2.0, 9.0], [0.4, 7.0]]))
+    case(f"searchsorted_batched_{right}", f"searchsorted(s, v, right = {right})",
+         f"torch.searchsorted(s, v, right={R}).int()",
+         s=torch.sort(ints(3, 6))[0], v=ints(3, 4))
+    case(f"searchsorted_scalar_{right}", f"searchsorted(s, 2.0, right = {right})",
+         f"torch.searchsorted(s, 2.0, right={R}).int()", s=torch.tensor([1.0, 2.0, 2.0, 3.0]))
+    case(f"searchsorted_side_{right}", f"searchsorted(s, v, side = \"{'right' if right == 'true' else 'left'}\")",
+         f"torch.searchsorted(s, v, side='{'right' if right == 'true' else 'left'}').int()",
+         s=torch.tensor([1, 3, 3, 5], dtype=torch.int32), v=torch.tensor([3, 0, 6], dtype=torch.int32))
+case("searchsorted_empty_values", "searchsorted(s, v)", "torch.searchsorted(s, v).int()",
+     s=torch.tensor([1.0, 2.0]), v=torch.zeros(0))
+case("searchsorted_batch_mismatch", "searchsorted(s, v)", "torch.searchsorted(s, v)",
+     s=rnd(2, 3), v=rnd(3, 1))
+
+try:
+    import torchvision
+    import torchvision.ops as tvops
+except ImportError:
+    tvops = None
+
+
+def boxes(n, spread=20.0, size=12.0):
+    xy = torch.rand(n, 2) * spread
+    return torch.cat([xy, xy + torch.rand(n, 2) * size + 0.5], dim=1)
+
+
+if tvops is not None:
+    for n in (0, 1, 5, 40, 300):
+        for thr in (0.0, 0.3, 0.5, 0.9, 1.0):
+            case(f"nms_{n}_{thr}", f"nms(b, s, {thr})", f"tvops.nms(b, s, {thr}).int()",
+                 b=boxes(n), s=torch.rand(n))
+    case("nms_tied_scores", "nms(b, s, 0.5)", "tvops.nms(b, s, 0.5).int()",
+         b=torch.tensor([[0.0, 0, 2, 2], [5, 5, 6, 6], [0, 0, 2, 2], [1, 1, 3, 3]]),
+         s=torch.tensor([0.5, 0.9, 0.5, 0.5]))
+    case("nms_degenerate_boxes", "nms(b, s, 0.5)", "tvops.nms(b, s, 0.5).int()",
+         b=torch.tensor([[0.0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 1, 5], [0, 0, 4, 4]]),
+         s=torch.tensor([0.9, 0.8, 0.7, 0.6]))
+    case("nms_boxes_not_n4", "nms(b, s, 0.5)", "tvops.nms(b, s, 0.5)", b=rnd(3, 5), s=rnd(3))
+    case("nms_scores_mismatch", "nms(b, s, 0.5)", "tvops.nms(b, s, 0.5)", b=boxes(3), s=rnd(2))
+    for n in (0, 6, 50):
+        case(f"vision_batched_nms_{n}", "vision.batched_nms(b, s, l, 0.4)",
+             "tvops.batched_nms(b, s, l.long(), 0.4).int()",
+             b=boxes(n), s=torch.rand(n), l=torch.randint(0, 3, (n,), dtype=torch.int32))
+    case("vision_box_area", "vision.box_area(b)", "tvops.box_area(b)", grad=("b",), b=boxes(7))
+    case("vision_box_iou", "vision.box_iou(b, c)", "tvops.box_iou(b, c)", grad=("b", "c"),
+         b=boxes(5), c=boxes(3))
+    case("vision_box_iou_empty", "vision.box_iou(b, c)", "tvops.box_iou(b, c)", b=boxes(0), c=boxes(3))
+    for fi in ("xyxy", "xywh", "cxcywh"):
+        for fo in ("xyxy", "xywh", "cxcywh"):
+            case(f"vision_box_convert_{fi}_{fo}", f"vision.box_convert(b, \"{fi}\", \"{fo}\")",
+                 f"tvops.box_convert(b, '{fi}', '{fo}')", grad=("b",), b=boxes(6))
+    case("vision_box_convert_bad_fmt", "vision.box_convert(b, \"xyxy\", \"xy\")",
+         "tvops.box_convert(b, 'xyxy', 'xy')", b=boxes(2))
+    case("vision_clip_boxes", "vision.clip_boxes(b, (10, 15))",
+         "tvops.clip_boxes_to_image(b, (10, 15))", grad=("b",), b=boxes(8, spread=20.0) - 3.0)
+    case("vision_remove_small_boxes", "vision.remove_small_boxes(b, 5.0)",
+         "tvops.remove_small_boxes(b, 5.0).int()", b=boxes(20))
+
 
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
@@ -264,7 +369,8 @@ def literal(t):
         f"tensor({fmt(t.tolist())})"
 
 
-PRELUDE = """fn tl(v) {
+PRELUDE = """import vision
+fn tl(v) {
   if type(v) == "tuple" or type(v) == "list" {
     let r = []
     for e in v { r.append(tl(e)) }
@@ -277,7 +383,7 @@ ERROR_RE = re.compile(r":\d+:\d+: (\w+Error)")
 
 
 def torch_eval(expr, env):
-    return eval(expr, {"torch": torch}, dict(env))
+    return eval(expr, {"torch": torch, "tvops": tvops}, dict(env))
 
 
 def flat(x):

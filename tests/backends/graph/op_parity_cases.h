@@ -282,6 +282,32 @@ inline std::map<OpKind, Case> cases() {
   c[K::Unique] = [](Harness& h) {
     return h.op(K::Unique, {h.input("x", {h.n}, DType::I32, Fill::Int)});
   };
+  // Sorting (issue 25): i32 keys with ties (stable order), topk of a size expression, a sorted
+  // sequence made by a cumsum of positives, nms of overlapping boxes.
+  c[K::Argsort] = [](Harness& h) {
+    OpAttrs a = dim(1);
+    a.descending = true;
+    return h.op(K::Argsort, {h.input("x", {h.n, h.m}, DType::I32, Fill::Int)}, a);
+  };
+  c[K::Topk] = [](Harness& h) {
+    OpAttrs a = dim(0);
+    a.stop = shapes::min(h.n, SymInt(2));
+    return h.op(K::Topk, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, a);
+  };
+  c[K::Searchsorted] = [](Harness& h) {
+    int s = h.op(K::Cumsum, {h.input("s", {h.n}, DType::F32, Fill::Positive)}, dim(0));
+    OpAttrs a;
+    a.right = true;
+    return h.op(K::Searchsorted, {s, h.input("v", {h.m, 3}, DType::F32, Fill::Positive)}, a);
+  };
+  c[K::Nms] = [](Harness& h) {
+    int xy = h.input("xy", {h.n, 2}, DType::F32, Fill::Float);
+    int wh = h.input("wh", {h.n, 2}, DType::F32, Fill::Positive);
+    int boxes = h.op(K::Cat, {xy, h.op(K::Add, {xy, wh})}, dim(1));
+    OpAttrs a;
+    a.scalars = {0.3};
+    return h.op(K::Nms, {boxes, h.input("s", {h.n}, DType::F32, Fill::Float)}, a);
+  };
   c[K::Matmul] = [](Harness& h) {
     int a = h.input("a", {h.n, h.m}, DType::F32, Fill::Float);
     int b = h.input("b", {h.m, 3}, DType::F32, Fill::Float);

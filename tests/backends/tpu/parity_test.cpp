@@ -315,5 +315,24 @@ TEST_F(TpuParity, ScansOnEveryDtypeMatchCpuEager) {
         }
 }
 
+TEST_F(TpuParity, SortsOnEveryDtypeMatchCpuEager) {
+  using K = OpKind;
+  std::mt19937 rng(8);
+  for (DType t : {DType::F32, DType::I32, DType::Bool})
+    for (const Dims& shape : std::vector<Dims>{{3, 4}, {1, 5}, {0, 2}, {}, {2, 700}})
+      for (int64_t d : {0, -1}) {
+        OpAttrs a = dim(d);
+        a.descending = d == 0;
+        expectSameOnTpu(K::Argsort, {tensorOf(rng, shape, t)}, a, std::string(shapes::name(t)));
+        const int64_t n = shape.empty() ? 1 : shape[d == 0 ? 0 : shape.size() - 1];
+        a.stop = SymInt(std::min<int64_t>(n, 2));
+        expectSameOnTpu(K::Topk, {tensorOf(rng, shape, t)}, a, std::string(shapes::name(t)));
+      }
+  OpAttrs right;
+  right.right = true;
+  expectSameOnTpu(K::Searchsorted, {tensorOf(rng, {2, 6}, DType::I32), tensorOf(rng, {2, 3}, DType::I32)},
+                  right, "batched");
+}
+
 }  // namespace
 }  // namespace tessel::graph::testing

@@ -316,7 +316,10 @@ std::vector<Case> indexCases(OpKind op, Gen& g) {
   return cases;
 }
 
+std::vector<Case> nmsCases(Gen& g);
+
 std::vector<Case> dataDependentCases(OpKind op, Gen& g) {
+  if (op == OpKind::Nms) return nmsCases(g);
   std::vector<Case> cases;
   for (DType t : kDTypes)
     for (const Dims& s : std::vector<Dims>{{}, {0}, {7}, {3, 4}, {2, 3, 5}, {3000}}) {
@@ -341,6 +344,90 @@ std::vector<Case> dataDependentCases(OpKind op, Gen& g) {
     std::vector<float> v = {3, 1, NAN, 2, 1, 3, NAN, -0.5f};
     cases.push_back(one({Tensor::fromData(std::span<const float>(v), {8})}));
   }
+  return cases;
+}
+
+// argsort/topk: every dtype, each dim, both orders, ties (ints and bools), NaN and signed
+// zeros, rows long enough for several merge passes, empty and 0-d inputs, k = 0 and k out of
+// range (IndexError on both). searchsorted: 1-D and batched, both sides, mixed dtypes.
+std::vector<Case> sortCases(OpKind op, Gen& g) {
+  std::vector<Case> cases;
+  if (op == OpKind::Searchsorted) {
+    std::vector<float> s = {-1, 0, 0, 0.5f, 2, 2, 2, 7};
+    Tensor seq = Tensor::fromData(std::span<const float>(s), {8});
+    for (bool right : {false, true}) {
+      OpAttrs a;
+      a.right = right;
+      cases.push_back(one({seq, g.tensor({4, 5}, DType::F32)}, a));
+      cases.push_back(one({seq, ints({-3, 0, 2, 7, 9}, {5})}, a));
+      cases.push_back(
+          one({ints({1, 1, 3, 5, 2, 4, 4, 6}, {2, 4}), ints({1, 4, 0, 4, 7, 2}, {2, 3})}, a));
+      cases.push_back(one({seq, g.tensor({}, DType::F32)}, a));
+      cases.push_back(one({seq, g.tensor({0}, DType::F32)}, a));
+    }
+    return cases;
+  }
+  std::vector<float> special = {1, NAN, -0.0f, 0.0f, -INFINITY, 1, INFINITY, NAN, 0.0f, -2};
+  Tensor sp = Tensor::fromData(std::span<const float>(special), {10});
+  for (DType t : kDTypes)
+    for (const Dims& s : std::vector<Dims>{{7}, {3, 4}, {2, 3, 5}, {2, 3000}, {0, 3}, {}})
+      for (int64_t d : {0, -1})
+        for (bool desc : {false, true}) {
+          OpAttrs a;
+          a.dim = d;
+          a.descending = desc;
+          const int64_t n = s.empty() ? 1 : s[size_t(d < 0 ? int64_t(s.size()) + d : d)];
+          a.stop = shapes::SymInt(std::min<int64_t>(n, desc ? 3 : 1));
+          cases.push_back(one({g.tensor(s, t)}, a));
+        }
+  for (bool desc : {false, true}) {
+    OpAttrs a;
+    a.dim = 0;
+    a.descending = desc;
+    a.stop = shapes::SymInt(4);
+    cases.push_back(one({sp}, a));
+    cases.push_back(one({g.tensor({5, 4}, DType::F32).transpose(0, 1)}, a));
+  }
+  OpAttrs bad;
+  bad.stop = shapes::SymInt(op == OpKind::Topk ? 9 : 0);
+  bad.dim = op == OpKind::Topk ? 0 : 2;
+  cases.push_back(one({g.tensor({4, 5}, DType::F32)}, bad));  // IndexError
+  if (op == OpKind::Topk) {
+    bad.stop = shapes::SymInt(0);
+    cases.push_back(one({g.tensor({4, 5}, DType::F32)}, bad));
+  }
+  return cases;
+}
+
+// nms: overlapping boxes (a dense cluster, so suppression happens), tied scores, no boxes,
+// one box, thresholds 0 and 1, and the shape errors.
+std::vector<Case> nmsCases(Gen& g) {
+  std::vector<Case> cases;
+  for (int64_t n : {0, 1, 6, 50, 300}) {
+    Tensor xy = g.tensor({n, 2}, DType::F32);
+    Tensor wh = g.tensor({n, 2}, DType::F32);
+    std::vector<double> xs = xy.toDoubles(), ws = wh.toDoubles();
+    std::vector<float> b;
+    for (int64_t i = 0; i < n; ++i) {
+      const float x = float(xs[size_t(2 * i)]) * 4, y = float(xs[size_t(2 * i + 1)]) * 4;
+      b.insert(b.end(), {x, y, x + 1 + float(std::fabs(ws[size_t(2 * i)])) * 3,
+                         y + 1 + float(std::fabs(ws[size_t(2 * i + 1)])) * 3});
+    }
+    Tensor boxes = Tensor::fromData(std::span<const float>(b), {n, 4});
+    for (double thr : {0.0, 0.3, 0.7, 1.0}) {
+      OpAttrs a;
+      a.scalars = {thr};
+      cases.push_back(one({boxes, g.tensor({n}, DType::F32)}, a));
+    }
+  }
+  OpAttrs a;
+  a.scalars = {0.5};
+  std::vector<float> tied = {0.5f, 0.9f, 0.5f, 0.5f};
+  std::vector<float> b4 = {0, 0, 2, 2, 5, 5, 6, 6, 0, 0, 2, 2, 1, 1, 3, 3};
+  cases.push_back(one({Tensor::fromData(std::span<const float>(b4), {4, 4}),
+                       Tensor::fromData(std::span<const float>(tied), {4})}, a));
+  cases.push_back(one({g.tensor({3, 5}, DType::F32), g.tensor({3}, DType::F32)}, a));  // ShapeError
+  cases.push_back(one({g.tensor({3, 4}, DType::F32), g.tensor({2}, DType::F32)}, a));  // ShapeError
   return cases;
 }
 
@@ -545,6 +632,8 @@ std::vector<Case> casesFor(OpKind op, Gen& g) {
       return createCases(op, g);
     case shapes::OpCategory::Convert:
       return convertCases(op, g);
+    case shapes::OpCategory::Sort:
+      return sortCases(op, g);
   }
   return {};
 }
