@@ -1,0 +1,2 @@
+# Without replacement, at most as many draws as categories with nonzero probability.
+multinomial(tensor([1.0, 0.0, 2.0]), 3)  # expect error: ValueError: multinomial: cannot draw 3 samples without replacement from 2 categories of nonzero probability
