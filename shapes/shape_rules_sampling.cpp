@@ -23,14 +23,13 @@ Outputs samplingOp(OpKind op, Inputs in, const OpAttrs& a) {
     return std::string(nm) + ": number of samples must be non-negative, got " + n.toString();
   });
   const SymInt& k = p.back();
-  require(k >= SymInt(1), ErrorKind::ValueError, [&] {
-    return std::string(nm) + ": probs has no categories (shape " + str(p) + ")";
-  });
+  require(k >= SymInt(1), ErrorKind::ValueError,
+          [&] { return std::string(nm) + ": probs has no categories (shape " + str(p) + ")"; });
   const bool replacement = !a.scalars.empty() && a.scalars[0] != 0;
   if (!replacement)
     require(n <= k, ErrorKind::ValueError, [&] {
-      return std::string(nm) + ": cannot draw " + n.toString() + " samples from " +
-             k.toString() + " categories without replacement";
+      return std::string(nm) + ": cannot draw " + n.toString() + " samples from " + k.toString() +
+             " categories without replacement";
     });
   if (p.size() == 1) return {{{n}, DType::I32}};
   return {{{p[0], n}, DType::I32}};

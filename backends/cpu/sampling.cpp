@@ -101,10 +101,10 @@ Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& si
       throwUserError(ErrorKind::ValueError,
                      "multinomial: probabilities sum to zero" + where + " (no category to draw)");
     if (!replacement && n > nonzero)
-      throwUserError(ErrorKind::ValueError,
-                     "multinomial: cannot draw " + std::to_string(n) +
-                         " samples without replacement from " + std::to_string(nonzero) +
-                         " categories of nonzero probability" + where);
+      throwUserError(ErrorKind::ValueError, "multinomial: cannot draw " + std::to_string(n) +
+                                                " samples without replacement from " +
+                                                std::to_string(nonzero) +
+                                                " categories of nonzero probability" + where);
   }
   int32_t* o = out.data<int32_t>();
   Words w(rows * n);

@@ -34,7 +34,8 @@ let b = bernoulli(full([20000], 0.3))
 print(b.dtype, b.shape)                                   # expect: f32 shape([20000])
 print(((b.mean() - 0.3).abs() < 0.01).item())             # expect: true
 print(bernoulli(tensor([[0.0, 1.0], [1.0, 0.0]])).tolist())  # expect: [[0.0, 1.0], [1.0, 0.0]]
-# Compiled with a symbolic size: the same numbers as eager code under the same seed.
+# Compiled with a symbolic size: the same numbers as eager code under the same seed (one graph
+# for every size on cpu and vulkan: compile_parity_test checks the compile count).
 fn shuffle(x) { return x.index_select(0, randperm(x.shape[0])) }
 let cshuffle = compile(shuffle)
 let same = []
@@ -46,7 +47,6 @@ for n in [4, 7, 9] {
   same.append(cshuffle(x).tolist() == e)
 }
 print(same)                                               # expect: [true, true, true]
-print(stats(cshuffle)["compiles"] <= 2)                   # expect: true
 # The numbers themselves (docs/tensors.md, "Random numbers", says how each is drawn): the
 # same on every device the script sweep runs on.
 seed(0)
