@@ -1,4 +1,4 @@
-// Shape rules of creation ops: full/rand/randn/randint from attrs.shape, arange, eye.
+// Shape rules of creation ops: full/rand/randn/randint/randperm from attrs.shape, arange, eye.
 #include "shapes/shape_rules_util.h"
 
 namespace tessel::shapes::rules {
@@ -36,6 +36,10 @@ Outputs createOp(OpKind op, Inputs in, const OpAttrs& a) {
       checkSizes(name, a.shape);
       if (a.scalars.size() >= 2 && a.scalars[0] >= a.scalars[1])
         fail(ErrorKind::ValueError, name, "low must be less than high");
+      return {{a.shape, DType::I32}};
+    case OpKind::Randperm:
+      if (a.shape.size() != 1) fail(ErrorKind::ValueError, name, "expects shape {n}");
+      checkSizes(name, a.shape);
       return {{a.shape, DType::I32}};
     case OpKind::Arange: {
       if (!a.stop) fail(ErrorKind::ValueError, name, "missing stop");

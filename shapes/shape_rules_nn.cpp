@@ -105,6 +105,9 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
       if (!(a.p >= 0.0 && a.p <= 1.0))
         fail(ErrorKind::ValueError, nm, "p must be in [0, 1], got " + std::to_string(a.p));
       return {{in[0].shape, in[0].dtype}};
+    case OpKind::Multinomial:
+    case OpKind::Bernoulli:
+      return samplingOp(op, in, a);
     default:
       break;
   }

@@ -81,6 +81,7 @@ void randn(const Tensor& out) {
 }  // namespace
 
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& sig) {
+  if (op == OpKind::Randperm) return runSampling(op, {}, attrs, sig);
   Tensor out = emptyLike(sig);
   const int64_t n = out.numel();
   switch (op) {

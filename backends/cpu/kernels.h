@@ -61,6 +61,9 @@ Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
+/// randperm, multinomial, bernoulli (sampling.cpp; the vulkan backend calls it too).
+Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                   const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
 /// argsort, topk, searchsorted (sort.cpp); nms (nms.cpp, a data-dependent op).
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

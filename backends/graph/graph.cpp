@@ -43,7 +43,8 @@ bool checkableWith(const shapes::SymBool& cond, std::span<const uint8_t> bound) 
 
 bool isRandomOp(OpKind op) {
   return op == OpKind::Rand || op == OpKind::Randn || op == OpKind::Randint ||
-         op == OpKind::Dropout;
+         op == OpKind::Dropout || op == OpKind::Randperm || op == OpKind::Multinomial ||
+         op == OpKind::Bernoulli;
 }
 
 bool mayRaiseOnData(const Value& v) {

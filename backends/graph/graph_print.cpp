@@ -137,6 +137,16 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       field("p", formatScalar(a.p, DType::F32));
       if (a.randomSlot >= 0) field("random_slot", std::to_string(a.randomSlot));
       break;
+    case OpKind::Randperm:
+    case OpKind::Multinomial:
+    case OpKind::Bernoulli:
+      if (a.randomSlot >= 0) field("random_slot", std::to_string(a.randomSlot));
+      if (op == OpKind::Randperm) field("n", a.shape.at(0).toString());
+      if (op == OpKind::Multinomial) {
+        field("num_samples", a.shape.at(0).toString());
+        field("replacement", !a.scalars.empty() && a.scalars[0] != 0 ? "true" : "false");
+      }
+      break;
     case OpKind::Full:
       field("shape", shapes::toString(a.shape));
       field("value", formatScalar(a.scalars.empty() ? 0.0 : a.scalars[0], a.dtype));

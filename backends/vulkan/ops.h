@@ -96,6 +96,9 @@ Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
+/// randperm, multinomial, bernoulli (ops_sampling.cpp: the cpu kernels, same numbers).
+Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                   const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
 /// argsort, topk, searchsorted (ops_sort.cpp).
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

@@ -34,6 +34,7 @@ uint32_t valueBits(double v, DType t) {
 }  // namespace
 
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& sig) {
+  if (op == OpKind::Randperm) return runSampling(op, {}, attrs, sig);
   Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
   const int64_t n = out.numel();
   CreatePush pc{};

@@ -158,6 +158,9 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
       return crossEntropy(in[0], in[1], sig);
     case OpKind::Dropout:
       return dropout(in[0], attrs.p, sig);
+    case OpKind::Multinomial:
+    case OpKind::Bernoulli:
+      return runSampling(op, in, attrs, sig);
     default:
       TESSEL_ASSERT(false, "not an nn op");
   }

@@ -1,5 +1,5 @@
 // Built-ins for jagged data (PyTorch names, argument order and semantics): repeat_interleave,
-// bincount, segment_reduce. Each parses its arguments into OpAttrs and emits ops, so the same
+// bincount, segment_reduce; and the sampling ops randperm, multinomial, bernoulli. Each parses its arguments into OpAttrs and emits ops, so the same
 // native runs eagerly and under @compile. Every one is also a method.
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
@@ -168,10 +168,50 @@ Value nativeSegmentReduce(Interpreter&, CallArgs& raw) {
                 attrs);
 }
 
+// A sample count or size: an int or a size expression (stays symbolic under @compile), never
+// negative.
+SymInt countArg(ArgBinder& b, size_t i, const char* what) {
+  if (!isIntLike(b.at(i))) b.toInt(i);  // the TypeError naming the argument
+  SymInt n = toSymInt(b.at(i));
+  if (auto c = n.maybeConstant(); c && *c < 0)
+    throwUserError(ErrorKind::ValueError,
+                   std::string(what) + " must be non-negative, got " + std::to_string(*c));
+  return n;
+}
+
+// randperm(n): a random permutation of 0 .. n-1 (i32), from seed()'s generator.
+Value nativeRandperm(Interpreter&, CallArgs& a) {
+  ArgBinder b("randperm", a, {"n"}, 1);
+  OpAttrs attrs;
+  attrs.shape = {countArg(b, 0, "randperm(): n")};
+  return emitOp(OpKind::Randperm, {}, attrs);
+}
+
+// multinomial(probs, n, replacement = false): n category indices per row of probs (1-D or
+// 2-D, unnormalized non-negative weights), as torch.multinomial.
+Value nativeMultinomial(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("multinomial", s.args(), {"probs", "n", "replacement"}, 2);
+  OpAttrs attrs;
+  attrs.shape = {countArg(b, 1, "multinomial(): n")};
+  attrs.scalars = {b.has(2) && b.toBool(2) ? 1.0 : 0.0};
+  return emitOp(OpKind::Multinomial, {tensorArg(b.at(0), "multinomial(): probs")}, attrs);
+}
+
+// bernoulli(p): 1.0 with probability p[i], else 0.0, in p's shape.
+Value nativeBernoulli(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("bernoulli", s.args(), {"p"}, 1);
+  return emitOp(OpKind::Bernoulli, {tensorArg(b.at(0), "bernoulli(): p")}, {});
+}
+
 const TensorNative kJagged[] = {
     {"repeat_interleave", nativeRepeatInterleave, true},
     {"bincount", nativeBincount, true},
     {"segment_reduce", nativeSegmentReduce, true},
+    {"randperm", nativeRandperm, false},
+    {"multinomial", nativeMultinomial, true},
+    {"bernoulli", nativeBernoulli, true},
 };
 
 }  // namespace

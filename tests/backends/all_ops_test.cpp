@@ -92,6 +92,9 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
     a.scalars = {0, 5};
     return run(OpKind::Randint, {}, a);
   };
+  calls[OpKind::Randperm] = [=] { return run(OpKind::Randperm, {}, shapeAttr({3})); };
+  calls[OpKind::Multinomial] = [=] { return run(OpKind::Multinomial, {x}, shapeAttr({2})); };
+  calls[OpKind::Bernoulli] = [=] { return run(OpKind::Bernoulli, {F({0.5f, 1})}); };
   calls[OpKind::Arange] = [=] {
     OpAttrs a;
     a.stop = shapes::SymInt(4);

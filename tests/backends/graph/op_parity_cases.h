@@ -366,6 +366,18 @@ inline std::map<OpKind, Case> cases() {
     a.dtype = DType::I32;
     return h.op(K::Randint, {}, a);
   };
+  // Sampling: probabilities from sigmoid (never all zero), sizes symbolic.
+  c[K::Randperm] = [](Harness& h) { return h.op(K::Randperm, {}, shape({h.n})); };
+  c[K::Multinomial] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    OpAttrs a = shape({h.m});
+    a.scalars = {0};
+    return h.op(K::Multinomial, {h.op(K::Sigmoid, {x})}, a);
+  };
+  c[K::Bernoulli] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::Bernoulli, {h.op(K::Sigmoid, {x})});
+  };
   c[K::Cast] = [](Harness& h) {
     OpAttrs a;
     a.dtype = DType::I32;

@@ -238,6 +238,9 @@ std::vector<Case> shapeCases(OpKind op, Gen& g) {
   return cases;
 }
 
+Tensor floats(std::vector<float> v, Dims shape) {
+  return Tensor::fromData(std::span<const float>(v), std::move(shape));
+}
 Tensor ints(std::vector<int32_t> v, Dims shape) {
   return Tensor::fromData(std::span<const int32_t>(v), std::move(shape));
 }
@@ -488,6 +491,20 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
         cases.push_back(one({g.tensor({5, 7}, DType::F32)}, a));
       }
       break;
+    case OpKind::Multinomial:
+      for (bool replacement : {false, true}) {
+        a.scalars = {replacement ? 1.0 : 0.0};
+        a.shape = {3};
+        cases.push_back(one({floats({1, 0, 2, 5}, {4})}, a));
+        a.shape = {replacement ? 9 : 2};
+        cases.push_back(one({floats({1, 0, 2, 5, 0, 0, 1, 1, 7}, {3, 3})}, a));
+      }
+      cases.push_back(one({floats({0, 0}, {2})}, a));  // ValueError: no mass
+      break;
+    case OpKind::Bernoulli:
+      cases.push_back(one({floats({0, 1, 1, 0}, {4})}));
+      cases.push_back(one({floats({0.1f, 0.5f, 0.9f, 0.3f, 0.7f, 0.2f}, {2, 3})}));
+      break;
     default:
       break;
   }
@@ -517,6 +534,9 @@ std::vector<Case> createCases(OpKind op, Gen&) {
         case OpKind::Rand:
         case OpKind::Randn:
           if (t != DType::F32) continue;
+          break;
+        case OpKind::Randperm:
+          if (s.size() != 1 || t != DType::I32) continue;
           break;
         case OpKind::Randint:
           if (t == DType::Bool) continue;
@@ -696,6 +716,7 @@ TEST_P(Parity, MatchesCpu) {
     ASSERT_EQ(cpu.value.dtype(), vk.value.dtype());
     std::vector<double> a = cpu.value.toDoubles(), b = vk.value.toDoubles();
     const bool exact = op == OpKind::Rand || op == OpKind::Randint || op == OpKind::Dropout ||
+                       op == OpKind::Bernoulli ||
                        cpu.value.dtype() != DType::F32;
     // Float sums of n terms: the order of additions differs from cpu's, error grows with n.
     double sumScale = 1;

@@ -101,6 +101,9 @@ const std::map<std::string, std::string> kSnippets = {
     {"rand", "rand([a.shape[0], 3])"},
     {"randn", "randn([2, a.shape[1]])"},
     {"randint", "randint(0, 9, [a.shape[0]])"},
+    {"randperm", "randperm(a.shape[0])"},
+    {"multinomial", "multinomial(sigmoid(a), a.shape[1])"},
+    {"bernoulli", "bernoulli(sigmoid(b))"},
     {"cast", "a.to(i32)"},
     {"contiguous", "a.T.contiguous()"},
 };
