@@ -29,6 +29,13 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat,
       if (t.device() != node.device && !pinned)
         return node.path + ".device: expected " + std::string(backends::deviceName(node.device)) +
                ", got " + std::string(backends::deviceName(t.device()));
+      for (const DimMark& m : v.as<TensorObj>()->marks) {
+        const size_t d = &m - v.as<TensorObj>()->marks.data();
+        if ((m.kind == DimMark::Kind::Dynamic || m.kind == DimMark::Kind::Unbacked) &&
+            d < node.staticDims.size() && node.staticDims[d])
+          return node.path + ".shape[" + std::to_string(d) +
+                 "] is marked dynamic now, and this entry compiled it static";
+      }
       for (int64_t d = 0; d < node.rank; ++d)
         if (!node.unbackedDims[d]) flat.sources.push_back(t.size(d));
       flat.inputs.push_back(pinned ? onDevice(t, *pinned) : t);

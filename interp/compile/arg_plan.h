@@ -39,6 +39,9 @@ struct ArgNode {
   shapes::DType dtype = shapes::DType::F32;
   backends::Device device = backends::Device::Cpu;
   std::vector<bool> unbackedDims;  // dims marked unbacked: not guard sources
+  // Dims this entry compiled as constants: a call whose tensor has since been marked dynamic
+  // there misses the entry (PyTorch's _dynamo_dynamic_indices guard).
+  std::vector<bool> staticDims;
   // Float, Exact, Identity
   Value expected;
   // List, Tuple, Dict

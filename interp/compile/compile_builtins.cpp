@@ -333,6 +333,16 @@ std::string describeEntry(const Entry& entry) {
                           : " = " + std::to_string(*info.hint) + " from " + info.source) +
            " in " + info.range.toString() + "\n";
   }
+  // Scalars made inputs (docs/compile.md, "Scalars"): ints are symbols above; floats here.
+  const auto& floats = entry.env->floatInputs();
+  if (!floats.empty()) out += "float inputs:\n";
+  for (size_t i = 0; i < floats.size(); ++i)
+    out += "  f" + std::to_string(i) + " = " + repr(Value::real(floats[i].hint)) + " from " +
+           floats[i].source + (floats[i].specialized ? " (specialized: its value was needed)" : "") +
+           "\n";
+  if (!entry.derivedInputs.empty()) out += "floats computed per call:\n";
+  for (const shapes::FloatExpr& e : entry.derivedInputs)
+    out += "  " + shapes::SymFloat(e).toString(entry.env->floatInputNames()) + "\n";
   out += "guards:\n";
   for (auto& g : entry.guardTexts) out += "  " + g + "\n";
   out += "graph:\n" + entry.graphText;
@@ -350,9 +360,11 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
   const Value& target = a.positional[0];
   CompileOptions options;
   Value fn = target;
+  const CodeState* learned = nullptr;
   if (FrameObj* f = frameOf(target)) {
     options = f->options;
     fn = f->function;
+    learned = &f->codeState;  // what varied so far is dynamic in the explanation too
   } else if (!target.is(Type::Function)) {
     throwUserError(ErrorKind::TypeError,
                    "explain(): expected a function, got " + std::string(typeName(target.type())));
@@ -368,6 +380,7 @@ Value nativeExplain(Interpreter& interp, CallArgs& a) {
   // What explain() traces is not the program's: no profile, no structured trace events.
   frame.scratch = true;
   frame.script.clear();
+  if (learned) frame.codeState = *learned;
   struct TraceOff {
     std::unique_ptr<CompileTrace>& trace;
     std::unique_ptr<CompileTrace> saved = std::move(trace);

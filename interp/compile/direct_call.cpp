@@ -41,6 +41,7 @@ Outcome flatten(const ArgPlan& plan, std::span<const Value> args, FlatArgs& flat
       continue;
     }
     if (!v.is(Type::Tensor) || isFake(v)) return Outcome::Rejected;
+    if (!v.as<TensorObj>()->marks.empty()) return Outcome::Unknown;  // matchArgs checks marks
     const Tensor& t = asTensor(v);
     if (t.ndim() != node.rank || t.dtype() != node.dtype) return Outcome::Rejected;
     if (t.device() != node.device) return Outcome::Unknown;  // a pinned backend moves it

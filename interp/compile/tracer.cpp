@@ -126,6 +126,7 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
       node.dtype = t.dtype();
       node.device = device;
       node.unbackedDims.assign(node.rank, false);
+      node.staticDims.assign(node.rank, false);
       shapes::SymShape shape;
       for (int64_t d = 0; d < t.ndim(); ++d) {
         DimMark mark = d < static_cast<int64_t>(obj->marks.size()) ? obj->marks[d] : DimMark{};
@@ -136,6 +137,7 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
         }
         shape.push_back(sizeSymbol(path + ".shape[" + std::to_string(d) + "]", t.size(d), mark,
                                    namedDim(ann, d), true));
+        node.staticDims[d] = shape.back().isConstant();
       }
       graph::ValueId id = builder_->input(path, shape, t.dtype());
       Value f = Value::object(new TensorObj(FakeTensor{id, shape, t.dtype(), device, this}));

@@ -65,6 +65,25 @@ TEST_F(Pgo, SecondRunStartsDynamic) {
   EXPECT_EQ(doc["frames"][0]["sources"]["x.shape[1]"], 8);
 }
 
+// Scalars (compiler.md, "Scalars"): an optimizer's step count and a scheduled learning rate,
+// nested in a dict, vary in the first run; the second compiles once with both as inputs.
+TEST_F(Pgo, ScalarsThatVariedStartAsInputs) {
+  dir.write("s.dsl", R"(@compile
+fn step(x, opt) { return x * (opt["lr"] / (1.0 - 0.9 ** opt["t"])) }
+let total = 0.0
+for t in range(1, 6) { total = total + step(ones([4]), {"t": t, "lr": 0.1 / t}).sum().item() }
+print("compiles", stats(step)["compiles"], "total", round(total, 4))
+)");
+  ProcessResult first = tessel("s.dsl");
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_EQ(first.out, "compiles 2 total 6.0308\n");
+  EXPECT_EQ(tessel("s.dsl").out, "compiles 1 total 6.0308\n");
+  nlohmann::json doc = nlohmann::json::parse(readText(profile()));
+  ASSERT_EQ(doc["frames"].size(), 1u);
+  EXPECT_EQ(doc["frames"][0]["sources"]["opt[\"t\"]"], "?");
+  EXPECT_EQ(doc["frames"][0]["sources"]["opt[\"lr\"]"], "?");
+}
+
 TEST_F(Pgo, OffByEnvironmentOrConfig) {
   dir.write("f.dsl", kSeedScript);
   std::string off = "TESSEL_PGO=0 TESSEL_CACHE_DIR=" + dir.path() + "/cache";
