@@ -40,6 +40,7 @@ td.frame { min-width: 11em; }
 .error-text { color: #b22; }
 .group { border-left: 3px solid #7a9cc6; padding-left: .8em; margin: .6em 0; }
 .timeline-box { overflow-x: auto; }
+.table-box { overflow-x: auto; max-width: 100%; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; }
 )css";
 

@@ -73,6 +73,16 @@ std::vector<Lane> lanesOf(const Trace& trace, const std::vector<FrameView>& fram
   std::vector<Lane> lanes;
   for (const FrameView& f : frames)
     lanes.push_back({f.process, laneLabel(*f.compiles.front()), f.label, &f});
+  // Two compiled variants of one function (compile(f) and compile(f, dynamic = true)) share a
+  // label: each says which frame it is.
+  std::vector<bool> shared(lanes.size(), false);
+  for (size_t i = 0; i < lanes.size(); ++i)
+    for (size_t j = 0; j < lanes.size(); ++j)
+      shared[i] = shared[i] || (i != j && lanes[i].process == lanes[j].process &&
+                                lanes[i].label == lanes[j].label);
+  for (size_t i = 0; i < lanes.size(); ++i)
+    if (shared[i] && lanes[i].frame->compiles.front()->frameId >= 0)
+      lanes[i].label += " [frame " + std::to_string(lanes[i].frame->compiles.front()->frameId) + "]";
   for (size_t p = 0; p < trace.processes.size(); ++p) {
     for (const Fallback& fb : trace.processes[p].fallbacks) {
       // The frame a fallback names: by frame_id when given, else by function name.

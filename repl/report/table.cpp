@@ -138,7 +138,8 @@ void writeMetricsCell(const CompileRecord& c, std::ostream& out) {
 
 void writeCompileTable(const Trace& trace, std::ostream& out) {
   out << "<section id=\"compiles\">\n<h2>Compiles</h2>\n";
-  out << "<table class=\"compiles\">\n<thead><tr><th>id</th><th>frame</th><th>recompile "
+  // A wide table (long guards, graphs) scrolls inside its box instead of widening the page.
+  out << "<div class=\"table-box\">\n<table class=\"compiles\">\n<thead><tr><th>id</th><th>frame</th><th>recompile "
          "reason</th><th>symbols and guards</th><th>graph</th><th>graph breaks</th>"
          "<th>specializations</th><th>metrics</th></tr></thead>\n<tbody>\n";
   size_t rows = 0;
@@ -165,7 +166,7 @@ void writeCompileTable(const Trace& trace, std::ostream& out) {
   }
   if (rows == 0)
     out << "<tr><td colspan=\"8\" class=\"muted\">no compiles in this trace</td></tr>\n";
-  out << "</tbody>\n</table>\n</section>\n";
+  out << "</tbody>\n</table>\n</div>\n</section>\n";
 }
 
 }  // namespace tessel::repl::report

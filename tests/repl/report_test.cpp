@@ -622,4 +622,29 @@ TEST(ReportRealTrace, RowForEveryCompileOfEveryProcess) {
   for (const auto& [id, n] : expectedRows) EXPECT_EQ(count(dom, "data-id=\"" + id + "\""), n) << id;
 }
 
+// Two compiled variants of one function (issue 27): one lane each, told apart by their frame;
+// the compile table sits in a box that scrolls sideways instead of widening the page.
+TEST(ReportRealTrace, VariantsOfOneFunctionGetDistinctLanes) {
+  if (shell(tessel() + " --help").find("--trace-dir") == std::string::npos)
+    GTEST_SKIP() << "tessel has no --trace-dir yet";
+  ScratchDir dir;
+  std::string trace = dir.path() + "/trace";
+  dir.write("v.dsl",
+            "fn f(x) { return x * 2 }\n"
+            "let a = compile(f)\n"
+            "let b = compile(f, dynamic = true)\n"
+            "for n in [2, 3] { a(ones([n])) }\n"
+            "for n in [2, 3] { b(ones([n])) }\n");
+  int status;
+  std::string out = shell("TESSEL_PGO=0 " + tessel() + " --trace-dir '" + trace + "' '" +
+                              dir.path() + "/v.dsl' 2>&1",
+                          &status);
+  ASSERT_EQ(status, 0) << out;
+  PageRun r = renderReport(trace, dir.path() + "/report.html");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.page.find("f (v.dsl:1) [frame 0]"), std::string::npos);
+  EXPECT_NE(r.page.find("f (v.dsl:1) [frame 1]"), std::string::npos);
+  EXPECT_NE(r.page.find("<div class=\"table-box\">\n<table class=\"compiles\">"), std::string::npos);
+}
+
 }  // namespace
