@@ -75,7 +75,13 @@ std::vector<VaryingSource> varyingSources(const std::vector<const CompileRecord*
       if (first && differ(*first, v.seen.back())) varies = true;
       if (!first) first = &it->second;
     }
-    if (varies) out.push_back(std::move(v));
+    if (!varies) continue;
+    // Replays what marking it dynamic would do: a member where it was a symbol and the
+    // program specialized it anyway would have compiled the same way.
+    for (const CompileRecord* c : members)
+      for (const SpecializationRecord& sp : c->specializations)
+        if (sp.source == source && v.specializedAt.at.empty()) v.specializedAt = sp.where;
+    out.push_back(std::move(v));
   }
   return out;
 }
@@ -223,25 +229,35 @@ std::string SimilarGroup::summary() const {
            "them; compare their recompile reasons and guards (a global, a constant or a "
            "type may differ)." +
            others;
-  std::string names;
-  for (const VaryingSource& v : varying) names += (names.empty() ? "" : ", ") + v.source;
-  s += "sizes vary (" + names + "), so one dynamic graph could serve them all. Consider " +
-       dynamicSourcesLine();
+  std::string names, pinned;
+  for (const VaryingSource& v : varying) {
+    names += (names.empty() ? "" : ", ") + v.source;
+    if (!v.specializedAt.at.empty())
+      pinned += " " + v.source + " is specialized by the program at " + v.specializedAt.at +
+                (v.specializedAt.code.empty() ? "" : " (" + v.specializedAt.code + ")") +
+                ", where it was already a symbol: making it dynamic would not remove these "
+                "recompiles; that line needs a concrete value.";
+  }
+  const std::string line = dynamicSourcesLine();
+  if (line.empty()) return s + "sizes vary (" + names + ")." + pinned + others;
+  s += "sizes vary (" + names + "), so one dynamic graph could serve them all. Consider " + line;
   std::string marks;
   for (const VaryingSource& v : varying) {
     std::string tensor;
     int64_t dim;
-    if (tensorDim(v.source, tensor, dim))
+    if (v.specializedAt.at.empty() && tensorDim(v.source, tensor, dim))
       marks += (marks.empty() ? "" : ", ") +
                ("mark_dynamic(" + tensor + ", " + std::to_string(dim) + ")");
   }
   if (!marks.empty()) s += " or " + marks + " before the call";
-  return s + "." + others;
+  return s + "." + pinned + others;
 }
 
 std::string SimilarGroup::dynamicSourcesLine() const {
+  // Only sources that marking dynamic helps: a specialized one would compile the same.
   std::vector<std::string> names;
-  for (const VaryingSource& v : varying) names.push_back(v.source);
+  for (const VaryingSource& v : varying)
+    if (v.specializedAt.at.empty()) names.push_back(v.source);
   return dynamicSourcesAssignment(names);
 }
 

@@ -41,6 +41,10 @@ struct SourceSeen {
 struct VaryingSource {
   std::string source;
   std::vector<SourceSeen> seen;
+  /// Where the program specialized it in some member although it was a symbol there (a
+  /// `range(n)`, an `int(n)`): making it dynamic would not remove the recompiles; that line
+  /// would have to change. Empty when every pin came from the source being static.
+  SourceLine specializedAt;
 };
 
 /// Graphs of one frame with the same sequence of tensor ops (similarityOps) and number of

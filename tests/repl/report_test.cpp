@@ -647,4 +647,48 @@ TEST(ReportRealTrace, VariantsOfOneFunctionGetDistinctLanes) {
   EXPECT_NE(r.page.find("<div class=\"table-box\">\n<table class=\"compiles\">"), std::string::npos);
 }
 
+// The similar-graphs advice is replayed before it is given (issue 27), and followed here: a
+// size that was static at each compile gets TESSEL_DYNAMIC_SOURCES, and following it compiles
+// once; a size the program specializes (range(n) of a symbol) gets the line that does it, no
+// source to mark.
+TEST(ReportRealTrace, AdviceIsOnlyGivenWhereFollowingItHelps) {
+  if (shell(tessel() + " --help").find("--trace-dir") == std::string::npos)
+    GTEST_SKIP() << "tessel has no --trace-dir yet";
+  ScratchDir dir;
+  dir.write("static.dsl",
+            "config.automatic_dynamic = false\n"
+            "@compile\nfn f(x) { return x * 2 }\n"
+            "for n in [2, 3, 4] { f(ones([n])) }\n"
+            "print(\"compiles\", stats(f)[\"compiles\"])\n");
+  dir.write("loop.dsl",
+            "@compile(dynamic = true)\n"
+            "fn g(x) {\n"
+            "  let s = 0.0\n"
+            "  for i in range(x.shape[0]) { s = s + 1.0 }\n"
+            "  return x * s\n"
+            "}\n"
+            "for n in [2, 3, 4] { g(ones([n])) }\n");
+  auto pageOf = [&](const std::string& script) {
+    std::string trace = dir.path() + "/trace-" + script;
+    int status;
+    std::string out = shell("TESSEL_PGO=0 " + tessel() + " --trace-dir '" + trace + "' '" +
+                                dir.path() + "/" + script + "' 2>&1",
+                            &status);
+    EXPECT_EQ(status, 0) << out;
+    return renderReport(trace, dir.path() + "/" + script + ".html").page;
+  };
+  std::string advised = pageOf("static.dsl");
+  ASSERT_NE(advised.find("TESSEL_DYNAMIC_SOURCES=x.shape[0]"), std::string::npos) << advised;
+  int status;
+  std::string followed = shell("TESSEL_PGO=0 TESSEL_DYNAMIC_SOURCES=x.shape[0] " + tessel() +
+                                   " '" + dir.path() + "/static.dsl' 2>&1",
+                               &status);
+  EXPECT_EQ(followed, "compiles 1\n");
+  std::string pinned = pageOf("loop.dsl");
+  EXPECT_EQ(pinned.find("TESSEL_DYNAMIC_SOURCES"), std::string::npos);
+  EXPECT_NE(pinned.find("x.shape[0] is specialized by the program at "), std::string::npos)
+      << pinned;
+  EXPECT_NE(pinned.find("loop.dsl:4"), std::string::npos);
+}
+
 }  // namespace
