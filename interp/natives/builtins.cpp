@@ -125,8 +125,9 @@ Value builtinInt(Interpreter&, CallArgs& a) {
     }
     case Type::Tensor:
       return tensorItem(v, /*asInt=*/true);
-    case Type::SymInt:  // a size: its real value (a guard while tracing; a tpu size may sync)
-      return Value::integer(concreteInt(v));
+    case Type::SymInt:  // an int already: stays symbolic; a tpu size gives its real value
+      if (v.as<SymIntObj>()->segment) return Value::integer(concreteInt(v));
+      return v;
     case Type::SymFloat:  // truncation has no integer expression: the float's value
       return Value::integer(static_cast<int64_t>(std::trunc(concreteFloat(v))));
     default:
@@ -287,6 +288,10 @@ Value builtinRound(Interpreter&, CallArgs& a) {
   ArgBinder b("round", a, {"value", "ndigits"}, 1);
   const Value& v = b.at(0);
   if (v.is(Type::Int) || v.is(Type::Bool)) return Value::integer(b.toInt(0));
+  // round(n) of a size is the size (no guard); round of a symbolic float needs its value.
+  if (v.is(Type::SymInt) && !v.as<SymIntObj>()->segment &&
+      (!b.has(1) || b.at(1).is(Type::None)))
+    return v;
   double x = b.toFloat(0);
   if (!b.has(1) || b.at(1).is(Type::None)) {
     if (std::isnan(x) || std::isinf(x))
