@@ -382,8 +382,6 @@ const TensorNative kOps[] = {
     {"logical_and", binaryNative<OpKind::LogicalAnd>, true},
     {"logical_or", binaryNative<OpKind::LogicalOr>, true},
     {"matmul", binaryNative<OpKind::Matmul>, true},
-    {"mse_loss", binaryNative<OpKind::MseLoss>, false},
-    {"cross_entropy", binaryNative<OpKind::CrossEntropy>, false},
     {"where", nativeWhere, false},
     {"clamp", nativeClamp, true},
     {"sum", reduceNative<OpKind::Sum>, true},
