@@ -171,8 +171,21 @@ Value nativeNorm(Interpreter&, CallArgs& raw) {
             real(1.0 / p));
 }
 
-// The last entry of cumprod along each dim (cumprod's gradient handles zeros); an empty dim
-// gives 1, as PyTorch.
+// A constant block like x (device and tpu segment included) of the given shape.
+Value fullLike(const Value& x, const SymShape& shape, double value) {
+  OpAttrs f;
+  f.shape = shape;
+  f.dtype = dtypeOf(x);
+  f.scalars = {value};
+  if (x.is(Type::Tensor) && x.as<TensorObj>()->lazy) return emitLazyOp(OpKind::Full, {}, f);
+  Value v = emitOp(OpKind::Full, {}, f);
+  if (!isFake(v) && x.is(Type::Tensor) && !isFake(x) && asTensor(v).device() != asTensor(x).device())
+    return makeTensor(onDevice(asTensor(v), asTensor(x).device()));
+  return v;
+}
+
+// The last entry of cumprod along each dim, after a leading 1 (so an empty dim gives 1, as
+// PyTorch, whatever its size at run time); cumprod's gradient is exact through zeros.
 Value nativeProd(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("prod", s.args(), {"x", "dim", "keepdim"}, 1);
@@ -191,18 +204,10 @@ Value nativeProd(Interpreter&, CallArgs& raw) {
     OpAttrs c;
     c.dim = d;
     Value cp = emitOp(OpKind::Cumprod, {x}, c);
-    if (shapeOf(x)[d].maybeConstant() == 0) {  // prod over nothing is 1
-      SymShape one = shapeOf(x);
-      one[d] = 1;
-      OpAttrs f;
-      f.shape = one;
-      f.dtype = dtypeOf(cp);
-      f.scalars = {1.0};
-      cp = emitOp(OpKind::Full, {}, f);
-    } else {
-      cp = sliceOf(cp, d, SymInt(-1), shapeOf(cp)[d]);
-    }
-    x = cp;
+    SymShape one = shapeOf(cp);
+    one[d] = 1;
+    cp = catOf({fullLike(cp, one, 1.0), cp}, d);
+    x = sliceOf(cp, d, SymInt(-1), shapeOf(cp)[d]);
     if (!keepdim) {
       OpAttrs q;
       q.dims = {d};
@@ -277,19 +282,6 @@ Value nativeChunk(Interpreter&, CallArgs& raw) {
   const int64_t n = concreteDim(x, dim);
   const int64_t size = std::max<int64_t>((n + chunks - 1) / chunks, 1);
   return slices(x, dim, piecesOf(x, dim, size, "chunk"));
-}
-
-// A constant block like x (device and tpu segment included) of the given shape.
-Value fullLike(const Value& x, const SymShape& shape, double value) {
-  OpAttrs f;
-  f.shape = shape;
-  f.dtype = dtypeOf(x);
-  f.scalars = {value};
-  if (x.is(Type::Tensor) && x.as<TensorObj>()->lazy) return emitLazyOp(OpKind::Full, {}, f);
-  Value v = emitOp(OpKind::Full, {}, f);
-  if (!isFake(v) && x.is(Type::Tensor) && !isFake(x) && asTensor(v).device() != asTensor(x).device())
-    return makeTensor(onDevice(asTensor(v), asTensor(x).device()));
-  return v;
 }
 
 // F.pad, constant mode: pad = [left_last, right_last, left_prev, right_prev, ...]; negative

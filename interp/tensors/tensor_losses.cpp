@@ -2,7 +2,8 @@
 // smooth_l1_loss, huber_loss, binary_cross_entropy(_with_logits), nll_loss, cross_entropy, each
 // with reduction = "mean" | "sum" | "none". They are composed of existing ops through emitOp, so
 // one native runs eagerly on every device and under @compile, sizes stay symbolic and the
-// gradients come from the ops' own rules. mse_loss with "mean" keeps its fused op.
+// gradients come from the ops' own rules. mse_loss and cross_entropy of [N, C] logits with
+// "mean" (and no label smoothing) keep their fused ops.
 #include <cmath>
 #include <iostream>
 #include <set>
@@ -259,6 +260,11 @@ Value nativeCrossEntropy(Interpreter&, CallArgs& a) {
     throwUserError(ErrorKind::ShapeError, "cross_entropy(): input must have a class dim, got a "
                                           "0-d tensor");
   const int64_t classDim = rank == 1 ? 0 : 1;
+  if (rank == 2 && dtypeOf(y) == DType::I32 && smoothing == 0 && r == Reduction::Mean) {
+    OpAttrs fused;  // the common case keeps the fused op (one pass over the logits)
+    fused.scalars = {static_cast<double>(b.intOr(2, -100))};
+    return emitOp(OpKind::CrossEntropy, {x, y}, fused);
+  }
   OpAttrs sm;
   sm.dim = classDim;
   Value logp = emitOp(OpKind::LogSoftmax, {x}, sm);
