@@ -110,12 +110,12 @@ Tensor crossEntropy(const Tensor& logits0, const Tensor& labels0, const OpAttrs&
                                                   " classes");
   }
   const Dims scalar = concreteShape(sig.shape);
-  if (!ignore)
-    return reduceARB(OpKind::Mean, losses, 1, N, 1, DType::F32, scalar, DType::F32);
+  if (!ignore) return reduceARB(OpKind::Mean, losses, 1, N, 1, DType::F32, scalar, DType::F32);
   const Tensor ignoreT = toVulkan(Tensor::scalar(*ignore, DType::I32));
-  Tensor kept = runBinary(OpKind::Ne, labels, ignoreT, OpSignature{{shapes::SymInt(N)}, DType::Bool});
-  Tensor count = reduceARB(OpKind::Sum, castDevice(kept, DType::F32), 1, N, 1, DType::F32, scalar,
-                           DType::F32);
+  Tensor kept =
+      runBinary(OpKind::Ne, labels, ignoreT, OpSignature{{shapes::SymInt(N)}, DType::Bool});
+  Tensor count =
+      reduceARB(OpKind::Sum, castDevice(kept, DType::F32), 1, N, 1, DType::F32, scalar, DType::F32);
   Tensor total = reduceARB(OpKind::Sum, losses, 1, N, 1, DType::F32, scalar, DType::F32);
   return runBinary(OpKind::Div, total, count, sig);
 }

@@ -150,8 +150,8 @@ Value nativeNorm(Interpreter&, CallArgs& raw) {
   double p = 2;
   if (b.has(1) && b.at(1).is(Type::Str)) {
     if (b.toStr(1) != "fro")
-      throwUserError(ErrorKind::ValueError, "norm(): p must be a number or \"fro\", got \"" +
-                                                b.toStr(1) + "\"");
+      throwUserError(ErrorKind::ValueError,
+                     "norm(): p must be a number or \"fro\", got \"" + b.toStr(1) + "\"");
   } else if (b.has(1) && !b.at(1).is(Type::None)) {
     p = b.toFloat(1);
   }
@@ -179,7 +179,8 @@ Value fullLike(const Value& x, const SymShape& shape, double value) {
   f.scalars = {value};
   if (x.is(Type::Tensor) && x.as<TensorObj>()->lazy) return emitLazyOp(OpKind::Full, {}, f);
   Value v = emitOp(OpKind::Full, {}, f);
-  if (!isFake(v) && x.is(Type::Tensor) && !isFake(x) && asTensor(v).device() != asTensor(x).device())
+  if (!isFake(v) && x.is(Type::Tensor) && !isFake(x) &&
+      asTensor(v).device() != asTensor(x).device())
     return makeTensor(onDevice(asTensor(v), asTensor(x).device()));
   return v;
 }
@@ -233,8 +234,9 @@ Value slices(const Value& x, int64_t dim, const std::vector<SymInt>& sizes) {
 // Equal pieces of `size` (the last one shorter); the count needs the dim's concrete size.
 std::vector<SymInt> piecesOf(const Value& x, int64_t dim, int64_t size, const char* fn) {
   if (size <= 0)
-    throwUserError(ErrorKind::ValueError,
-                   std::string(fn) + "(): split size must be positive, got " + std::to_string(size));
+    throwUserError(
+        ErrorKind::ValueError,
+        std::string(fn) + "(): split size must be positive, got " + std::to_string(size));
   const int64_t n = concreteDim(x, dim);
   std::vector<SymInt> sizes;
   for (int64_t at = 0; at < n; at += size) sizes.push_back(SymInt(std::min(size, n - at)));
@@ -255,8 +257,8 @@ Value nativeSplit(Interpreter&, CallArgs& raw) {
   for (const Value& v : iterate(b.at(1), "split(): split_size_or_sections")) {
     SymInt n = toSymInt(v);
     if (auto c = n.maybeConstant(); c && *c < 0)
-      throwUserError(ErrorKind::ValueError, "split(): section sizes must be non-negative, got " +
-                                                std::to_string(*c));
+      throwUserError(ErrorKind::ValueError,
+                     "split(): section sizes must be non-negative, got " + std::to_string(*c));
     sizes.push_back(n);
     total = total + n;
   }
@@ -371,16 +373,17 @@ Value nativeRoll(Interpreter&, CallArgs& raw) {
   } else {
     dims = dimsArg(b.at(2), rankOf(x), "roll");
     if (dims.size() != shifts.size())
-      throwUserError(ErrorKind::ValueError, "roll(): shifts and dims must have the same length, "
-                                            "got " + std::to_string(shifts.size()) + " and " +
-                                            std::to_string(dims.size()));
+      throwUserError(ErrorKind::ValueError,
+                     "roll(): shifts and dims must have the same length, "
+                     "got " +
+                         std::to_string(shifts.size()) + " and " + std::to_string(dims.size()));
   }
   if (rankOf(x) == 0) return x;
   for (size_t i = 0; i < dims.size(); ++i) {
     const SymInt n = shapeOf(x)[dims[i]];
     if (n.maybeConstant() == 0) continue;
-    Value idx = op(OpKind::Mod, op(OpKind::Sub, aranged(n), Value::integer(shifts[i])),
-                   makeSymInt(n));
+    Value idx =
+        op(OpKind::Mod, op(OpKind::Sub, aranged(n), Value::integer(shifts[i])), makeSymInt(n));
     OpAttrs a;
     a.dim = dims[i];
     x = emitOp(OpKind::IndexSelect, {x, idx}, a);
@@ -436,12 +439,18 @@ Value nativeOuter(Interpreter&, CallArgs& raw) {
 }
 
 const TensorNative kDenseUtils[] = {
-    {"logsumexp", nativeLogsumexp, true}, {"var", nativeVar, true},
-    {"std", nativeStd, true},             {"norm", nativeNorm, true},
-    {"prod", nativeProd, true},           {"split", nativeSplit, true},
-    {"chunk", nativeChunk, true},         {"pad", nativePad, false},
-    {"flip", nativeFlip, true},           {"roll", nativeRoll, true},
-    {"repeat", nativeRepeat, true},       {"outer", nativeOuter, true},
+    {"logsumexp", nativeLogsumexp, true},
+    {"var", nativeVar, true},
+    {"std", nativeStd, true},
+    {"norm", nativeNorm, true},
+    {"prod", nativeProd, true},
+    {"split", nativeSplit, true},
+    {"chunk", nativeChunk, true},
+    {"pad", nativePad, false},
+    {"flip", nativeFlip, true},
+    {"roll", nativeRoll, true},
+    {"repeat", nativeRepeat, true},
+    {"outer", nativeOuter, true},
 };
 
 }  // namespace

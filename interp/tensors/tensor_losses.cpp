@@ -161,7 +161,8 @@ Value nativeBinaryCrossEntropy(Interpreter& interp, CallArgs& a) {
   ArgBinder b("binary_cross_entropy", a, {"input", "target", "reduction"}, 2);
   Pair p = bindPair(interp, a, b, "binary_cross_entropy", 2, true);
   Value logx = op(OpKind::Maximum, op(OpKind::Log, p.x), real(-100.0));
-  Value log1mx = op(OpKind::Maximum, op(OpKind::Log, op(OpKind::Sub, real(1.0), p.x)), real(-100.0));
+  Value log1mx =
+      op(OpKind::Maximum, op(OpKind::Log, op(OpKind::Sub, real(1.0), p.x)), real(-100.0));
   Value pos = op(OpKind::Mul, p.y, logx);
   Value neg = op(OpKind::Mul, op(OpKind::Sub, real(1.0), p.y), log1mx);
   return reduce(op(OpKind::Neg, op(OpKind::Add, pos, neg)), p.reduction);
@@ -169,8 +170,8 @@ Value nativeBinaryCrossEntropy(Interpreter& interp, CallArgs& a) {
 
 // PyTorch's stable form: (1 - y) x + w (log(1 + exp(-|x|)) + max(-x, 0)), w = 1 + (pw - 1) y.
 Value nativeBceWithLogits(Interpreter& interp, CallArgs& a) {
-  ArgBinder b("binary_cross_entropy_with_logits", a,
-              {"input", "target", "pos_weight", "reduction"}, 2);
+  ArgBinder b("binary_cross_entropy_with_logits", a, {"input", "target", "pos_weight", "reduction"},
+              2);
   Pair p = bindPair(interp, a, b, "binary_cross_entropy_with_logits", 3, true);
   const Value& x = p.x;
   Value softplusNeg = op(OpKind::Add,
@@ -195,8 +196,8 @@ Value classLoss(const char* fn, const Value& logp, const Value& target, int64_t 
   const int64_t rank = rankOf(logp), classDim = rank == 1 ? 0 : 1;
   const SymShape ls = shapeOf(logp), ts = shapeOf(target);
   if (rank == 0)
-    throwUserError(ErrorKind::ShapeError, std::string(fn) + "(): input must have a class dim, " +
-                                              "got a 0-d tensor");
+    throwUserError(ErrorKind::ShapeError,
+                   std::string(fn) + "(): input must have a class dim, " + "got a 0-d tensor");
   SymShape want = ls;
   want.erase(want.begin() + classDim);
   bool ok = ts.size() == want.size();
@@ -205,18 +206,18 @@ Value classLoss(const char* fn, const Value& logp, const Value& target, int64_t 
     if (t && w && *t != *w) ok = false;
   }
   if (!ok)
-    throwUserError(ErrorKind::ShapeError, std::string(fn) + "(): expects a target of size " +
-                                              shapes::toString(want) + " for input " +
-                                              shapes::toString(ls) + ", got " +
-                                              shapes::toString(ts));
+    throwUserError(ErrorKind::ShapeError,
+                   std::string(fn) + "(): expects a target of size " + shapes::toString(want) +
+                       " for input " + shapes::toString(ls) + ", got " + shapes::toString(ts));
   if (dtypeOf(target) != DType::I32)
     throwUserError(ErrorKind::TypeError, std::string(fn) + "(): target must hold class indices " +
-                                             "(i32), got " + std::string(shapes::name(dtypeOf(target))));
+                                             "(i32), got " +
+                                             std::string(shapes::name(dtypeOf(target))));
   // Ignored targets read class 0 and are masked out below. gather wraps negative indices, but
   // a negative class is an error in PyTorch: it becomes C, which gather reports (IndexError).
   Value valid = op(OpKind::Ne, target, Value::integer(ignoreIndex));
-  Value inRange = emitOp(OpKind::Where, {op(OpKind::Lt, target, Value::integer(0)),
-                                         makeSymInt(ls[classDim]), target});
+  Value inRange = emitOp(
+      OpKind::Where, {op(OpKind::Lt, target, Value::integer(0)), makeSymInt(ls[classDim]), target});
   Value safe = emitOp(OpKind::Where, {valid, inRange, Value::integer(0)});
   OpAttrs g;
   g.dim = classDim;
@@ -252,13 +253,16 @@ Value nativeCrossEntropy(Interpreter&, CallArgs& a) {
   const Value& y = tensorArg(b.at(1), "cross_entropy(): target");
   const double smoothing = b.has(3) ? b.toFloat(3) : 0.0;
   if (!(smoothing >= 0 && smoothing <= 1))
-    throwUserError(ErrorKind::ValueError, "cross_entropy(): label_smoothing must be in [0, 1], "
-                                          "got " + std::to_string(smoothing));
+    throwUserError(ErrorKind::ValueError,
+                   "cross_entropy(): label_smoothing must be in [0, 1], "
+                   "got " +
+                       std::to_string(smoothing));
   const Reduction r = reductionArg(b, 4, "cross_entropy");
   const int64_t rank = rankOf(x);
   if (rank == 0)
-    throwUserError(ErrorKind::ShapeError, "cross_entropy(): input must have a class dim, got a "
-                                          "0-d tensor");
+    throwUserError(ErrorKind::ShapeError,
+                   "cross_entropy(): input must have a class dim, got a "
+                   "0-d tensor");
   const int64_t classDim = rank == 1 ? 0 : 1;
   if (rank == 2 && dtypeOf(y) == DType::I32 && smoothing == 0 && r == Reduction::Mean) {
     OpAttrs fused;  // the common case keeps the fused op (one pass over the logits)

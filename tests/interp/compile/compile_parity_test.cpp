@@ -239,7 +239,11 @@ std::vector<std::string> compositeNames() {
   return names;
 }
 
+std::string compositeName(const testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
+
 INSTANTIATE_TEST_SUITE_P(Dense, CompositeParity, testing::ValuesIn(compositeNames()),
-                         [](const testing::TestParamInfo<std::string>& info) { return info.param; });
+                         compositeName);
 
 }  // namespace
