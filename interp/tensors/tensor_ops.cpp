@@ -93,6 +93,10 @@ Value reduceNative(Interpreter&, CallArgs& raw) {
   ArgBinder b(fn, s.args(), {"x", "dim", "keepdim"}, 1);
   OpAttrs attrs;
   if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), argName(fn, "dim"));
+  // An index into several dims has no meaning of its own (PyTorch takes one int).
+  if ((K == OpKind::Argmax || K == OpKind::Argmin) && attrs.dims.size() > 1)
+    throwUserError(ErrorKind::TypeError, std::string(fn) + "(): dim must be one int, got " +
+                                             std::to_string(attrs.dims.size()) + " dims");
   attrs.keepdim = b.has(2) && b.toBool(2);
   return emitOp(K, {tensorArg(b.at(0), argName(fn, "x"))}, attrs);
 }

@@ -455,6 +455,13 @@ case("prod_zeros_grad", "prod(a, 1)", "torch.prod(a, 1)", grad=("a",),
 case("prod_dim_list", "prod(a, [0, 2])", "torch.prod(torch.prod(a, 2), 0)", grad=("a",),
      a=rnd(2, 3, 4))
 case("prod_scalar", "prod(a)", "torch.prod(a)", a=torch.tensor(3.0))
+for fn, want in (("max", "torch.amax(a, dim=[0, 2], keepdim=True)"),
+                 ("min", "torch.amin(a, dim=[0, 2], keepdim=True)"),
+                 ("all", "a.all(dim=2, keepdim=True).all(dim=0, keepdim=True)"),
+                 ("any", "a.any(dim=2, keepdim=True).any(dim=0, keepdim=True)")):
+    case(f"{fn}_dim_list", f"a.{fn}(dim = [0, 2], keepdim = true)", want,
+         a=bools(2, 3, 4) if fn in ("all", "any") else rnd(2, 3, 4))
+case("argmax_dim_list", "a.argmax(dim = [0, 1])", "torch.argmax(a, dim=[0, 1])", a=rnd(2, 3))
 
 # shape utilities
 for size in (2, 3, 5, [1, 2, 2], [0, 5]):
