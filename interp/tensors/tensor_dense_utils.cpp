@@ -101,6 +101,20 @@ const Value& floatArg(const Value& v, const char* fn) {
   return x;
 }
 
+// A constant block like x (device and tpu segment included) of the given shape.
+Value fullLike(const Value& x, const SymShape& shape, double value) {
+  OpAttrs f;
+  f.shape = shape;
+  f.dtype = dtypeOf(x);
+  f.scalars = {value};
+  if (x.is(Type::Tensor) && x.as<TensorObj>()->lazy) return emitLazyOp(OpKind::Full, {}, f);
+  Value v = emitOp(OpKind::Full, {}, f);
+  if (!isFake(v) && x.is(Type::Tensor) && !isFake(x) &&
+      asTensor(v).device() != asTensor(x).device())
+    return makeTensor(onDevice(asTensor(v), asTensor(x).device()));
+  return v;
+}
+
 // log(sum(exp(x - m))) + m with m the max over dims (0 where it is infinite, so rows of -inf
 // give -inf and a row holding +inf gives +inf, as PyTorch).
 Value nativeLogsumexp(Interpreter&, CallArgs& raw) {
@@ -111,7 +125,16 @@ Value nativeLogsumexp(Interpreter&, CallArgs& raw) {
   const bool keepdim = b.has(2) && b.toBool(2);
   if (countOf(x, dims).maybeConstant() == 0)  // no max to shift by: log(0) = -inf
     return op(OpKind::Log, reduceOp(OpKind::Sum, op(OpKind::Exp, x), dims, keepdim));
-  Value m = reduceOp(OpKind::Max, x, dims, true);
+  // A symbolic size may be 0 at run time (under @compile), where max has nothing to reduce:
+  // the max is then taken with a -inf slot appended along each such dim (it never wins).
+  Value padded = x;
+  for (int64_t d : dims)
+    if (!shapeOf(x)[d].isConstant()) {
+      SymShape slot = shapeOf(padded);
+      slot[d] = 1;
+      padded = catOf({padded, fullLike(padded, slot, -std::numeric_limits<double>::infinity())}, d);
+    }
+  Value m = reduceOp(OpKind::Max, padded, dims, true);
   m = emitOp(OpKind::Where,
              {op(OpKind::Eq, op(OpKind::Abs, m), real(std::numeric_limits<double>::infinity())),
               real(0.0), m});
@@ -169,20 +192,6 @@ Value nativeNorm(Interpreter&, CallArgs& raw) {
   if (p == 2) return op(OpKind::Sqrt, reduceOp(OpKind::Sum, op(OpKind::Mul, x, x), dims, keepdim));
   return op(OpKind::Pow, reduceOp(OpKind::Sum, op(OpKind::Pow, a, real(p)), dims, keepdim),
             real(1.0 / p));
-}
-
-// A constant block like x (device and tpu segment included) of the given shape.
-Value fullLike(const Value& x, const SymShape& shape, double value) {
-  OpAttrs f;
-  f.shape = shape;
-  f.dtype = dtypeOf(x);
-  f.scalars = {value};
-  if (x.is(Type::Tensor) && x.as<TensorObj>()->lazy) return emitLazyOp(OpKind::Full, {}, f);
-  Value v = emitOp(OpKind::Full, {}, f);
-  if (!isFake(v) && x.is(Type::Tensor) && !isFake(x) &&
-      asTensor(v).device() != asTensor(x).device())
-    return makeTensor(onDevice(asTensor(v), asTensor(x).device()));
-  return v;
 }
 
 // The last entry of cumprod along each dim, after a leading 1 (so an empty dim gives 1, as
