@@ -30,7 +30,9 @@ namespace tessel::shapes {
 ///       else an unbacked symbol of the current ShapeEnv. masked_scatter [x, mask, src].
 ///   matmul [a, b]. softmax/log_softmax [x]: dim. layer_norm [x, (w), (b)]: shape =
 ///       normalized_shape, eps. linear [x, w[out,in], (b[out])]. mse_loss [a, b] -> [].
-///       cross_entropy [logits[N,C], labels[N] i32] -> []. dropout [x]: p.
+///       cross_entropy [logits[N,C], labels[N] i32] -> []: scalars = {ignore_index} when given
+///       (rows with that label add nothing; the mean is over the others, nan if none). dropout
+///       [x]: p.
 ///   full/rand/randn/randint []: shape, dtype, scalars (fill value / low, high).
 ///   arange []: start, stop, step (sizes; count = ceil((stop - start) / step)), dtype.
 ///   eye []: shape = {n} or {n, m}, dtype. cast [x]: dtype. contiguous [x]: none.

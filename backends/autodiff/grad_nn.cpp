@@ -90,7 +90,12 @@ std::vector<Var> gradCrossEntropy(const GradEntry& e, const Var& g) {
   Var hot = cast(binary(OpKind::Eq, unsqueeze(labels, -1), arange(g, classes)), DType::F32);
   if (logits.ndim() == 1) hot = reshape(hot, {classes});
   Var d = sub(softmax(logits, -1), hot);
-  return {mul(d, div(g, sizeScalar(g, n))), Var()};
+  if (e.attrs.scalars.empty()) return {mul(d, div(g, sizeScalar(g, n))), Var()};
+  // With an ignore index, those rows get no gradient and the mean is over the others.
+  Var kept = cast(binary(OpKind::Ne, labels, lit(g, e.attrs.scalars[0], DType::I32)), DType::F32);
+  Var rowScale = div(kept, reduce(OpKind::Sum, kept));
+  if (logits.ndim() > 1) rowScale = unsqueeze(rowScale, -1);
+  return {mul(d, mul(rowScale, g)), Var()};
 }
 
 // Replays the dropout's random words (same counters) to rebuild its keep mask.

@@ -192,7 +192,11 @@ Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& sig)
     Tensor a = castTo(in[1], sig.dtype), b = castTo(in[2], sig.dtype);
     visitDType(sig.dtype, [&](auto t) {
       using T = decltype(t);
-      mapTernary<T, uint8_t, T, T>(cond, a, b, out, [](uint8_t c, T x, T y) { return c ? x : y; });
+      // A select without a branch: a random mask would mispredict every other element.
+      mapTernary<T, uint8_t, T, T>(cond, a, b, out, [](uint8_t c, T x, T y) {
+        const T pick[2] = {y, x};
+        return pick[c != 0];
+      });
     });
     return out;
   }

@@ -81,9 +81,39 @@ void mapBinary(const Tensor& a, const Tensor& b, const Tensor& out, F f) {
              });
 }
 
+/// The contiguous loop of mapTernary: each operand full (index i) or one scalar (index 0), fixed
+/// at compile time so the loop vectorizes (where's select becomes a blend, no branch per element).
+template <bool FA, bool FB, bool FC, class Out, class A, class B, class C, class F>
+void ternaryLoop(Out* __restrict o, const A* __restrict x, const B* __restrict y,
+                 const C* __restrict z, int64_t n, F f) {
+  for (int64_t i = 0; i < n; ++i) o[i] = f(x[FA ? i : 0], y[FB ? i : 0], z[FC ? i : 0]);
+}
+
 /// out[i] = f(a[i], b[i], c[i]) with broadcasting; A, B, C are the three storage types.
 template <class Out, class A, class B, class C, class F>
 void mapTernary(const Tensor& a, const Tensor& b, const Tensor& c, const Tensor& out, F f) {
+  // Fast path (as mapBinary's): contiguous operands of the output's shape or 0-d scalars.
+  const int64_t n = out.numel();
+  auto fits = [&](const Tensor& t) {
+    return t.isContiguous() && (t.shape() == out.shape() || t.numel() == 1);
+  };
+  if (n > 0 && out.isContiguous() && fits(a) && fits(b) && fits(c)) {
+    Out* o = out.data<Out>();
+    const A* x = a.data<A>();
+    const B* y = b.data<B>();
+    const C* z = c.data<C>();
+    const int full = (a.numel() == n ? 4 : 0) | (b.numel() == n ? 2 : 0) | (c.numel() == n ? 1 : 0);
+    switch (full) {
+      case 7: return ternaryLoop<true, true, true>(o, x, y, z, n, f);
+      case 6: return ternaryLoop<true, true, false>(o, x, y, z, n, f);
+      case 5: return ternaryLoop<true, false, true>(o, x, y, z, n, f);
+      case 4: return ternaryLoop<true, false, false>(o, x, y, z, n, f);
+      case 3: return ternaryLoop<false, true, true>(o, x, y, z, n, f);
+      case 2: return ternaryLoop<false, true, false>(o, x, y, z, n, f);
+      case 1: return ternaryLoop<false, false, true>(o, x, y, z, n, f);
+      default: return ternaryLoop<false, false, false>(o, x, y, z, n, f);
+    }
+  }
   Dims sa = broadcastStrides(a, out.shape());
   Dims sb = broadcastStrides(b, out.shape());
   Dims sc = broadcastStrides(c, out.shape());

@@ -121,16 +121,23 @@ Tensor mseLoss(const Tensor& a0, const Tensor& b0, const OpSignature& sig) {
   return out;
 }
 
-// Mean over rows of logsumexp(logits[i]) - logits[i, label[i]].
-Tensor crossEntropy(const Tensor& logits0, const Tensor& labels0, const OpSignature& sig) {
+// Mean over rows of logsumexp(logits[i]) - logits[i, label[i]], leaving out the rows whose label
+// is the ignore index (attrs.scalars[0] when given; nan when every row is left out).
+Tensor crossEntropy(const Tensor& logits0, const Tensor& labels0, const OpAttrs& attrs,
+                    const OpSignature& sig) {
+  const bool ignores = !attrs.scalars.empty();
+  const int64_t ignore = ignores ? static_cast<int64_t>(attrs.scalars[0]) : 0;
   Tensor logits = castTo(logits0, DType::F32).contiguous();
   if (logits.ndim() == 1) logits = logits.unsqueeze(0);
   const int64_t N = logits.size(0), C = logits.size(1);
   std::vector<int64_t> labels = labels0.toInts();
   std::vector<float> tmp(C);
   double total = 0;
+  int64_t counted = 0;
   for (int64_t i = 0; i < N; ++i) {
     const int64_t y = labels[i];
+    if (ignores && y == ignore) continue;
+    ++counted;
     if (y < 0 || y >= C)
       throwUserError(ErrorKind::IndexError, "cross_entropy: label " + std::to_string(y) +
                                                 " is out of range for " + std::to_string(C) +
@@ -139,7 +146,7 @@ Tensor crossEntropy(const Tensor& logits0, const Tensor& labels0, const OpSignat
     total += double(logSumExp(row, C, tmp.data())) - double(row[y]);
   }
   Tensor out = emptyLike(sig);
-  *out.data<float>() = static_cast<float>(total / double(N));
+  *out.data<float>() = static_cast<float>(total / double(counted));
   return out;
 }
 
@@ -185,7 +192,7 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
     case OpKind::MseLoss:
       return mseLoss(in[0], in[1], sig);
     case OpKind::CrossEntropy:
-      return crossEntropy(in[0], in[1], sig);
+      return crossEntropy(in[0], in[1], attrs, sig);
     case OpKind::Dropout:
       return dropout(in[0], attrs.p, sig);
     case OpKind::Multinomial:

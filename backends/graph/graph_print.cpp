@@ -129,6 +129,9 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       field("dim", std::to_string(a.dim));
       field("index", a.index.toString());
       break;
+    case OpKind::CrossEntropy:
+      if (!a.scalars.empty()) field("ignore_index", formatScalar(a.scalars[0], DType::I32));
+      break;
     case OpKind::LayerNorm:
       field("shape", shapes::toString(a.shape));
       field("eps", formatScalar(a.eps, DType::F32));

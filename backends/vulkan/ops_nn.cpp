@@ -20,7 +20,8 @@ constexpr uint32_t kSoftmax = 0, kLogSoftmax = 1, kLayerNorm = 2, kCrossEntropy 
 constexpr int64_t kAloneMinRows = 64;
 
 void launchRows(uint32_t op, const Tensor& out, const Tensor& x, int64_t rows, int64_t n,
-                const Tensor* w, const Tensor* b, const BufferArg* flag, float eps) {
+                const Tensor* w, const Tensor* b, const BufferArg* flag, float eps,
+                std::optional<int32_t> ignoreIndex = std::nullopt) {
   if (rows == 0) return;
   RowsPush pc{};
   pc.rows = u32(rows, "rows");
@@ -37,6 +38,7 @@ void launchRows(uint32_t op, const Tensor& out, const Tensor& x, int64_t rows, i
   if (w) bufs[2] = bufferOf(*w), pc.wOff = u32(w->offset(), "element offset"), pc.flags |= 1;
   if (b) bufs[3] = bufferOf(*b), pc.bOff = u32(b->offset(), "element offset"), pc.flags |= 2;
   if (flag) bufs[3] = *flag;
+  if (ignoreIndex) pc.bOff = static_cast<uint32_t>(*ignoreIndex), pc.flags |= 4;
   launch("rows", bufs, pc, alone ? groupsFor(uint64_t(rows)) : uint64_t(rows), op);
 }
 
@@ -87,23 +89,35 @@ Tensor mseLoss(const Tensor& a, const Tensor& b, const OpSignature& sig) {
                    DType::F32);
 }
 
-Tensor crossEntropy(const Tensor& logits0, const Tensor& labels0, const OpSignature& sig) {
+// Per-row losses on rows.comp, then their mean; with an ignore index (attrs.scalars[0]) those
+// rows give 0 and the sum is divided by the count of the others, all on the device.
+Tensor crossEntropy(const Tensor& logits0, const Tensor& labels0, const OpAttrs& attrs,
+                    const OpSignature& sig) {
+  std::optional<int32_t> ignore;
+  if (!attrs.scalars.empty()) ignore = static_cast<int32_t>(attrs.scalars[0]);
   Tensor logits = contiguousDevice(castDevice(logits0, DType::F32));
   if (logits.ndim() == 1) logits = logits.unsqueeze(0);
   const int64_t N = logits.size(0), C = logits.size(1);
   Tensor labels = contiguousDevice(castDevice(labels0, DType::I32));
   Tensor losses = emptyDevice(Dims{N}, DType::F32);
   Scratch flag = errorFlag();
-  launchRows(kCrossEntropy, losses, logits, N, C, &labels, nullptr, &flag.arg, 0);
+  launchRows(kCrossEntropy, losses, logits, N, C, &labels, nullptr, &flag.arg, 0, ignore);
   if (N > 0 && (readFlag(flag) & FLAG_BAD_INDEX)) {
     for (int64_t y : toCpu(labels).toInts())
-      if (y < 0 || y >= C)
+      if ((y < 0 || y >= C) && !(ignore && y == *ignore))
         throwUserError(ErrorKind::IndexError, "cross_entropy: label " + std::to_string(y) +
                                                   " is out of range for " + std::to_string(C) +
                                                   " classes");
   }
-  return reduceARB(OpKind::Mean, losses, 1, N, 1, DType::F32, concreteShape(sig.shape),
-                   DType::F32);
+  const Dims scalar = concreteShape(sig.shape);
+  if (!ignore) return reduceARB(OpKind::Mean, losses, 1, N, 1, DType::F32, scalar, DType::F32);
+  const Tensor ignoreT = toVulkan(Tensor::scalar(*ignore, DType::I32));
+  Tensor kept =
+      runBinary(OpKind::Ne, labels, ignoreT, OpSignature{{shapes::SymInt(N)}, DType::Bool});
+  Tensor count =
+      reduceARB(OpKind::Sum, castDevice(kept, DType::F32), 1, N, 1, DType::F32, scalar, DType::F32);
+  Tensor total = reduceARB(OpKind::Sum, losses, 1, N, 1, DType::F32, scalar, DType::F32);
+  return runBinary(OpKind::Div, total, count, sig);
 }
 
 struct DropoutPush {
@@ -155,7 +169,7 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
     case OpKind::MseLoss:
       return mseLoss(in[0], in[1], sig);
     case OpKind::CrossEntropy:
-      return crossEntropy(in[0], in[1], sig);
+      return crossEntropy(in[0], in[1], attrs, sig);
     case OpKind::Dropout:
       return dropout(in[0], attrs.p, sig);
     case OpKind::Multinomial:

@@ -218,7 +218,8 @@ std::vector<Value> iterateTensorLike(const Value& v) {
 
 NativeFn findTensorMethod(const std::string& name) {
   for (auto table :
-       {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives()})
+       {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives(),
+        tensorLossNatives(), tensorDenseUtilNatives()})
     for (const TensorNative& n : table)
       if (n.isMethod && name == n.name) return n.fn;
   return nullptr;
@@ -303,7 +304,7 @@ Value nativeDevices(Interpreter&, CallArgs& a) {
 void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
   for (auto table :
        {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(),
-        tensorJaggedNatives()})
+        tensorJaggedNatives(), tensorLossNatives(), tensorDenseUtilNatives()})
     for (const TensorNative& n : table)
       // The core's sum/min/max/abs stay: they forward tensors to these natives.
       if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);

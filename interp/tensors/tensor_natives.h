@@ -45,5 +45,9 @@ std::span<const TensorNative> tensorSparseNatives();
 /// repeat_interleave, bincount, segment_reduce, randperm, multinomial, bernoulli
 /// (tensor_jagged.cpp).
 std::span<const TensorNative> tensorJaggedNatives();
+/// Losses, extra reductions and shape utilities of issue 26, composed of existing ops
+/// (tensor_losses.cpp, tensor_dense_utils.cpp).
+std::span<const TensorNative> tensorLossNatives();
+std::span<const TensorNative> tensorDenseUtilNatives();
 
 }  // namespace tessel::interp

@@ -93,6 +93,10 @@ Value reduceNative(Interpreter&, CallArgs& raw) {
   ArgBinder b(fn, s.args(), {"x", "dim", "keepdim"}, 1);
   OpAttrs attrs;
   if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), argName(fn, "dim"));
+  // An index into several dims has no meaning of its own (PyTorch takes one int).
+  if ((K == OpKind::Argmax || K == OpKind::Argmin) && attrs.dims.size() > 1)
+    throwUserError(ErrorKind::TypeError, std::string(fn) + "(): dim must be one int, got " +
+                                             std::to_string(attrs.dims.size()) + " dims");
   attrs.keepdim = b.has(2) && b.toBool(2);
   return emitOp(K, {tensorArg(b.at(0), argName(fn, "x"))}, attrs);
 }
@@ -382,8 +386,6 @@ const TensorNative kOps[] = {
     {"logical_and", binaryNative<OpKind::LogicalAnd>, true},
     {"logical_or", binaryNative<OpKind::LogicalOr>, true},
     {"matmul", binaryNative<OpKind::Matmul>, true},
-    {"mse_loss", binaryNative<OpKind::MseLoss>, false},
-    {"cross_entropy", binaryNative<OpKind::CrossEntropy>, false},
     {"where", nativeWhere, false},
     {"clamp", nativeClamp, true},
     {"sum", reduceNative<OpKind::Sum>, true},

@@ -279,6 +279,13 @@ TEST(Grad, NN) {
         return run(OpKind::CrossEntropy, {in[0], in[1]});
       },
       {smooth({3, 4}), I({0, 3, 1})});
+  checkGrad(  // ignore_index (issue 26): the ignored row gets nothing, the mean is over 2 rows
+      [](const std::vector<Tensor>& in) {
+        OpAttrs ignore;
+        ignore.scalars = {3};
+        return run(OpKind::CrossEntropy, {in[0], in[1]}, ignore);
+      },
+      {smooth({3, 4}), I({0, 3, 1})});
 }
 
 TEST(Grad, DropoutUsesTheSameMask) {

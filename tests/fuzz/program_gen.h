@@ -277,6 +277,7 @@ class ProgramGen {
     int r = a.rank;
     Dt dt = a.dt;
     bool isF = dt == Dt::F32;
+    if ((family == 3 || family == 4) && pick(5) == 0) return denseExpr(a);  // issue 26 (dense2)
     switch (family) {
       case 0: {  // elementwise, one operand
         if (dt == Dt::Bool)
@@ -480,6 +481,59 @@ class ProgramGen {
         }
       }
     }
+  }
+
+  // --- issue 26 (dense2): losses, reductions and shape utilities (composites of table ops) ---
+  TVar denseExpr(const TVar& a) {
+    const std::string& x = a.name;
+    const int r = a.rank;
+    const Dt dt = a.dt;
+    const Dt prodDt = dt == Dt::F32 ? Dt::F32 : Dt::I32;
+    if (r < 1) return {"prod(" + x + ")", 0, prodDt};
+    const std::string d = std::to_string(dim(a));
+    if (dt == Dt::F32) {
+      switch (pick(10)) {
+        case 0:
+          return {"logsumexp(" + x + ", " + d + ")", r - 1, dt};
+        case 1:
+          return {x + ".var(" + d + ", correction = 0)", r - 1, dt};
+        case 2:
+          return {"norm(" + x + ", 2, " + d + ", keepdim = true)", r, dt};
+        case 3:
+          return {"std(" + x + ", [0, " + std::to_string(r - 1) + "], keepdim = true)", r, dt};
+        case 4:
+          return {"mse_loss(" + x + ", " + x + " * 0.5, reduction = \"none\")", r, dt};
+        case 5:
+          return {"smooth_l1_loss(" + x + ", " + x + " * " + x + ", reduction = \"sum\")", 0, dt};
+        case 6:
+          return {"binary_cross_entropy_with_logits(" + x + ", sigmoid(" + x + "))", 0, dt};
+        case 7:
+          return {"cross_entropy(" + x + ", softmax(" + x + ", " + (r == 1 ? "0" : "1") +
+                      "), reduction = \"none\")",
+                  r - 1, dt};
+        default:
+          break;  // the shape utilities below
+      }
+    }
+    if (dt == Dt::Bool) return {"flip(" + x + ", [" + d + "])", r, dt};
+    switch (pick(6)) {
+      case 0:
+        return {"prod(" + x + ", " + d + ")", r - 1, prodDt};
+      case 1:
+        return {"roll(" + x + ", " + std::to_string(pick(5) - 2) + ", " + d + ")", r, dt};
+      case 2:
+        return {"pad(" + x + ", [1, 0])", r, dt};
+      case 3:
+        return {x + ".repeat([" + std::string(r > 1 ? "1, " : "") + "2" +
+                    (r > 2 ? std::string(", 1") : "") + "])",
+                r, dt};
+      case 4:
+        if (a.dd) break;  // split/chunk count pieces from the size (a guard)
+        return {"chunk(" + x + ", 2, " + d + ")[0]", r, dt};
+      default:
+        break;
+    }
+    return {"outer(" + x + ".reshape([-1]), " + x + ".reshape([-1])[:2])", 2, dt};
   }
 
   std::string result() {

@@ -339,6 +339,165 @@ if tvops is not None:
          "tvops.remove_small_boxes(b, 5.0).int()", b=boxes(20))
 
 
+# ---- issue 26 (dense2): losses, reductions, shape utilities ---------------------------------
+
+
+def probs(*shape):
+    return torch.empty(shape).uniform_(0.05, 0.95)
+
+
+def labels(n, classes, ignore=()):
+    t = torch.randint(0, classes, (n,), dtype=torch.int32)
+    for i in ignore:
+        t[i] = -100
+    return t
+
+
+for red in ("mean", "sum", "none"):
+    r = f'reduction = "{red}"'
+    tr = f"reduction='{red}'"
+    for fn in ("mse_loss", "l1_loss"):
+        case(f"{fn}_{red}", f"{fn}(a, b, {r})", f"torch.nn.functional.{fn}(a, b, {tr})", grad=("a", "b"),
+             a=rnd(3, 4), b=rnd(3, 4))
+    for beta in (1.0, 0.5, 0.0):
+        case(f"smooth_l1_loss_{red}_{beta}", f"smooth_l1_loss(a, b, beta = {beta}, {r})",
+             f"torch.nn.functional.smooth_l1_loss(a, b, beta={beta}, {tr})", grad=("a", "b"),
+             a=rnd(4, 5), b=rnd(4, 5))
+    for delta in (1.0, 0.3):
+        case(f"huber_loss_{red}_{delta}", f"huber_loss(a, b, delta = {delta}, {r})",
+             f"torch.nn.functional.huber_loss(a, b, delta={delta}, {tr})", grad=("a", "b"),
+             a=rnd(4, 5), b=rnd(4, 5))
+    case(f"binary_cross_entropy_{red}", f"binary_cross_entropy(a, b, {r})",
+         f"torch.nn.functional.binary_cross_entropy(a, b, {tr})", grad=("a", "b"), a=probs(3, 4), b=probs(3, 4))
+    case(f"bce_with_logits_{red}", f"binary_cross_entropy_with_logits(a, b, {r})",
+         f"torch.nn.functional.binary_cross_entropy_with_logits(a, b, {tr})", grad=("a", "b"),
+         a=rnd(3, 4, lo=-30, hi=30), b=probs(3, 4))
+    case(f"bce_with_logits_pos_weight_{red}",
+         f"binary_cross_entropy_with_logits(a, b, pos_weight = w, {r})",
+         f"torch.nn.functional.binary_cross_entropy_with_logits(a, b, pos_weight=w, {tr})", grad=("a", "b"),
+         a=rnd(3, 4), b=probs(3, 4), w=probs(4) * 3)
+    case(f"nll_loss_{red}", f"nll_loss(a, t, {r})", f"torch.nn.functional.nll_loss(a, t.long(), {tr})",
+         grad=("a",), a=torch.log_softmax(rnd(6, 5), 1), t=labels(6, 5, ignore=(1, 4)))
+    case(f"nll_loss_1d_{red}", f"nll_loss(a, t, {r})", f"torch.nn.functional.nll_loss(a, t.long(), {tr})",
+         grad=("a",), a=rnd(5), t=torch.tensor(3, dtype=torch.int32))
+    case(f"cross_entropy_{red}", f"cross_entropy(a, t, {r})",
+         f"torch.nn.functional.cross_entropy(a, t.long(), {tr})", grad=("a",), a=rnd(6, 5),
+         t=labels(6, 5, ignore=(2,)))
+    case(f"cross_entropy_ignore_smooth_{red}",
+         f"cross_entropy(a, t, ignore_index = 1, label_smoothing = 0.2, {r})",
+         f"torch.nn.functional.cross_entropy(a, t.long(), ignore_index=1, label_smoothing=0.2, {tr})",
+         grad=("a",), a=rnd(8, 4), t=labels(8, 4))
+    case(f"cross_entropy_spatial_{red}", f"cross_entropy(a, t, label_smoothing = 0.1, {r})",
+         f"torch.nn.functional.cross_entropy(a, t.long(), label_smoothing=0.1, {tr})", grad=("a",),
+         a=rnd(2, 3, 4, 5), t=torch.randint(0, 3, (2, 4, 5), dtype=torch.int32))
+    case(f"cross_entropy_probs_{red}", f"cross_entropy(a, p, label_smoothing = 0.3, {r})",
+         f"torch.nn.functional.cross_entropy(a, p, label_smoothing=0.3, {tr})", grad=("a", "p"), a=rnd(4, 6),
+         p=torch.softmax(rnd(4, 6), 1))
+case("mse_loss_broadcast", "mse_loss(a, b)", "torch.nn.functional.mse_loss(a, b)", grad=("a", "b"), a=rnd(4, 1),
+     b=rnd(4))
+case("l1_loss_broadcast_bad", "l1_loss(a, b)", "torch.nn.functional.l1_loss(a, b)", a=rnd(4, 3), b=rnd(5))
+case("mse_loss_empty", "mse_loss(a, b)", "torch.nn.functional.mse_loss(a, b)", a=rnd(0, 3), b=rnd(0, 3))
+case("bce_size_mismatch", "binary_cross_entropy(a, b)", "torch.nn.functional.binary_cross_entropy(a, b)",
+     a=probs(4, 1), b=probs(4))
+case("bce_clamps_log", "binary_cross_entropy(a, b)", "torch.nn.functional.binary_cross_entropy(a, b)",
+     a=torch.tensor([0.0, 1.0, 0.5]), b=torch.tensor([1.0, 0.0, 0.5]))
+case("cross_entropy_all_ignored", "cross_entropy(a, t)", "torch.nn.functional.cross_entropy(a, t.long())",
+     a=rnd(3, 4), t=torch.full((3,), -100, dtype=torch.int32))
+case("cross_entropy_1d", "cross_entropy(a, t)", "torch.nn.functional.cross_entropy(a, t.long())", grad=("a",),
+     a=rnd(7), t=torch.tensor(2, dtype=torch.int32))
+case("cross_entropy_bad_label", "cross_entropy(a, t)", "torch.nn.functional.cross_entropy(a, t.long())",
+     a=rnd(3, 4), t=torch.tensor([0, 4, 1], dtype=torch.int32))
+case("cross_entropy_bad_target_size", "cross_entropy(a, t)", "torch.nn.functional.cross_entropy(a, t.long())",
+     a=rnd(3, 4), t=torch.tensor([0, 1], dtype=torch.int32))
+case("cross_entropy_bad_reduction", "cross_entropy(a, t, reduction = \"avg\")",
+     "torch.nn.functional.cross_entropy(a, t.long(), reduction='avg')", a=rnd(3, 4), t=labels(3, 4))
+case("cross_entropy_bad_smoothing", "cross_entropy(a, t, label_smoothing = 1.5)",
+     "torch.nn.functional.cross_entropy(a, t.long(), label_smoothing=1.5)", a=rnd(3, 4), t=labels(3, 4))
+
+# reductions; every reduction takes a list of dims
+for shape, dim, keep in (((3, 4), 1, False), ((3, 4), 0, True), ((2, 3, 4), [0, 2], False),
+                         ((2, 3, 4), [-1, 1], True), ((5,), 0, False), ((2, 0), 1, False)):
+    k = "true" if keep else "false"
+    case(f"logsumexp_{shape}_{dim}_{keep}", f"logsumexp(a, {dim}, keepdim = {k})",
+         f"torch.logsumexp(a, {dim}, keepdim={keep})", grad=("a",), a=rnd(*shape, lo=-20, hi=20))
+    for corr in (0, 1, 2):
+        case(f"var_{shape}_{dim}_{keep}_{corr}", f"a.var({dim}, correction = {corr}, keepdim = {k})",
+             f"torch.var(a, {dim}, correction={corr}, keepdim={keep})", grad=("a",),
+             a=rnd(*shape))
+        case(f"std_{shape}_{dim}_{keep}_{corr}", f"std(a, dim = {dim}, correction = {corr}, keepdim = {k})",
+             f"torch.std(a, {dim}, correction={corr}, keepdim={keep})",
+             grad=("a",) if shape != (5,) or corr != 2 else (), a=rnd(*shape))
+    for p in (2, 1, 3, 0.5, "inf", "-inf", 0):
+        tp = {"inf": "float('inf')", "-inf": "float('-inf')"}.get(p, p)
+        dp = {"inf": 'float("inf")', "-inf": 'float("-inf")'}.get(p, p)
+        case(f"norm_{shape}_{dim}_{keep}_{p}", f"norm(a, {dp}, {dim}, {k})",
+             f"torch.linalg.vector_norm(a, {tp}, {dim}, {keep})",
+             grad=("a",) if p not in (0,) and 0 not in shape else (), a=rnd(*shape))
+    for fn in ("sum", "mean"):
+        case(f"{fn}_list_{shape}_{dim}_{keep}", f"a.{fn}(dim = {dim}, keepdim = {k})",
+             f"a.{fn}(dim={dim}, keepdim={keep})", grad=("a",), a=rnd(*shape))
+case("logsumexp_inf_rows", "logsumexp(a, 1)", "torch.logsumexp(a, 1)",
+     a=torch.tensor([[float("-inf")] * 3, [1.0, float("inf"), 0.0], [1.0, 2.0, 3.0]]))
+case("var_all", "var(a)", "torch.var(a)", grad=("a",), a=rnd(4, 5))
+case("var_one_element", "var(a)", "torch.var(a)", a=rnd(1))
+case("std_all_fro", "norm(a, \"fro\")", "torch.norm(a, 'fro')", grad=("a",), a=rnd(3, 4))
+case("var_int_error", "var(a)", "torch.var(a)", a=ints(3))
+case("var_dim_twice", "var(a, [1, 1])", "torch.var(a, [1, 1])", a=rnd(3, 4))
+for shape, dim, keep in (((3, 4), 1, False), ((3, 4), 0, True), ((2, 3, 4), -1, False),
+                         ((5,), 0, False), ((2, 0), 1, False), ((2, 0), 0, True)):
+    k = "true" if keep else "false"
+    case(f"prod_{shape}_{dim}_{keep}", f"prod(a, {dim}, keepdim = {k})",
+         f"torch.prod(a, {dim}, keepdim={keep})", grad=("a",), a=rnd(*shape))
+    case(f"prod_i32_{shape}_{dim}", f"a.prod({dim})", f"a.prod({dim})", a=ints(*shape, lo=-3, hi=4))
+case("prod_all", "prod(a)", "torch.prod(a)", grad=("a",), a=rnd(2, 3))
+case("prod_zeros_grad", "prod(a, 1)", "torch.prod(a, 1)", grad=("a",),
+     a=torch.tensor([[0.5, 0.0, 2.0], [0.0, 1.2, 0.0], [0.9, 1.1, 1.3]]))
+case("prod_dim_list", "prod(a, [0, 2])", "torch.prod(torch.prod(a, 2), 0)", grad=("a",),
+     a=rnd(2, 3, 4))
+case("prod_scalar", "prod(a)", "torch.prod(a)", a=torch.tensor(3.0))
+for fn, want in (("max", "torch.amax(a, dim=[0, 2], keepdim=True)"),
+                 ("min", "torch.amin(a, dim=[0, 2], keepdim=True)"),
+                 ("all", "a.all(dim=2, keepdim=True).all(dim=0, keepdim=True)"),
+                 ("any", "a.any(dim=2, keepdim=True).any(dim=0, keepdim=True)")):
+    case(f"{fn}_dim_list", f"a.{fn}(dim = [0, 2], keepdim = true)", want,
+         a=bools(2, 3, 4) if fn in ("all", "any") else rnd(2, 3, 4))
+case("argmax_dim_list", "a.argmax(dim = [0, 1])", "torch.argmax(a, dim=[0, 1])", a=rnd(2, 3))
+
+# shape utilities
+for size in (2, 3, 5, [1, 2, 2], [0, 5]):
+    ts = f"{size}"
+    case(f"split_{size}", f"tuple(split(a, {ts}))", f"torch.split(a, {ts})", grad=("a",),
+         a=rnd(5, 3))
+    case(f"split_dim1_{size}", f"tuple(a.split({ts}, dim = -1))", f"a.split({ts}, dim=-1)",
+         grad=("a",), a=rnd(2, 5))
+case("split_bad_sections", "split(a, [1, 2])", "torch.split(a, [1, 2])", a=rnd(5))
+case("split_empty", "tuple(split(a, 2))", "torch.split(a, 2)", a=rnd(0, 2))
+for n, chunks in ((5, 3), (6, 4), (6, 3), (2, 5), (1, 1)):
+    case(f"chunk_{n}_{chunks}", f"tuple(chunk(a, {chunks}, 1))", f"torch.chunk(a, {chunks}, 1)",
+         grad=("a",), a=rnd(2, n))
+for pad in ([1, 2], [0, 0, 2, 1], [1, 1, 1, 1, 1, 1], [-1, 2], [2, -3, 1, 0], [0, 0]):
+    case(f"pad_{pad}", f"pad(a, {pad}, value = 1.5)", f"torch.nn.functional.pad(a, {pad}, value=1.5)",
+         grad=("a",), a=rnd(2, 3, 4))
+case("pad_int", "pad(a, [1, 1])", "torch.nn.functional.pad(a, [1, 1])", a=ints(2, 3))
+case("pad_odd", "pad(a, [1])", "torch.nn.functional.pad(a, [1])", a=rnd(2, 3))
+case("pad_too_long", "pad(a, [1, 1, 1, 1, 1, 1])", "torch.nn.functional.pad(a, [1, 1, 1, 1, 1, 1])", a=rnd(2, 3))
+for dims in ([0], [1], [0, 2], [-1], 1):
+    case(f"flip_{dims}", f"flip(a, {dims})", f"torch.flip(a, {dims if dims != 1 else [1]})",
+         grad=("a",), a=rnd(2, 3, 4))
+case("flip_empty", "flip(a, [0])", "torch.flip(a, [0])", a=rnd(0, 3))
+for shifts, dims in ((1, 0), (-2, 1), ([1, 5], [0, 2]), (7, None), (0, 1), (-9, [-1])):
+    td = "" if dims is None else f", {dims}"
+    case(f"roll_{shifts}_{dims}", f"roll(a, {shifts}{td})", f"torch.roll(a, {shifts}{td})",
+         grad=("a",), a=rnd(2, 3, 4))
+for sizes in ([2, 1], [1, 3], [2, 2, 2], [0, 1], [3]):
+    case(f"repeat_{sizes}", f"a.repeat({sizes})", f"a.repeat({sizes})",
+         grad=("a",), a=rnd(2, 3) if len(sizes) != 1 else rnd(3))
+case("repeat_too_short", "a.repeat([2])", "a.repeat([2])", a=rnd(2, 3))
+case("repeat_ints", "repeat(a, 2, 2)", "a.repeat(2, 2)", a=ints(2, 1))
+case("outer", "outer(a, b)", "torch.outer(a, b)", grad=("a", "b"), a=rnd(3), b=rnd(4))
+case("outer_bad", "outer(a, b)", "torch.outer(a, b)", a=rnd(3, 1), b=rnd(4))
+
+
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
 

@@ -16,7 +16,8 @@ layout(constant_id = 0) const uint kOp = 0;
 
 layout(push_constant) uniform PC {
   uint rows, n, alone, xOff;  // alone: Note [Rows alone]
-  uint wOff, bOff, flags;  // layer_norm: bit 0 weight, bit 1 bias; cross_entropy: labels at wOff
+  uint wOff, bOff, flags;  // layer_norm: bit 0 weight, bit 1 bias; cross_entropy: labels at
+                           // wOff; bit 2: bOff is an ignore index
   float eps;
 } pc;
 
@@ -94,6 +95,10 @@ void main() {
   if (kOp == ROW_CROSS_ENTROPY) {
     if (l != 0u) return;
     int y = int(buf[2].d[pc.wOff + row]);
+    if ((pc.flags & 4u) != 0u && y == int(pc.bOff)) {  // the ignore index: no loss
+      buf[0].d[row] = floatBitsToUint(0.0);
+      return;
+    }
     if (y < 0 || uint(y) >= pc.n) {
       atomicOr(buf[3].d[0], FLAG_BAD_INDEX);
       buf[0].d[row] = floatBitsToUint(0.0);

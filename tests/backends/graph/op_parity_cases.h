@@ -337,7 +337,10 @@ inline std::map<OpKind, Case> cases() {
   c[K::CrossEntropy] = [](Harness& h) {
     int logits = h.input("logits", {h.n, h.m}, DType::F32, Fill::Float);
     int labels = h.input("labels", {h.n}, DType::I32, Fill::Index);
-    return h.op(K::CrossEntropy, {logits, labels});
+    OpAttrs ignore;  // ignore_index (issue 26): labels are 0 or 1, so some rows are ignored
+    ignore.scalars = {1};
+    return h.op(K::Add, {h.op(K::CrossEntropy, {logits, labels}),
+                         h.op(K::CrossEntropy, {logits, labels}, ignore)});
   };
   c[K::Dropout] = [](Harness& h) {
     OpAttrs a;

@@ -484,6 +484,15 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
       cases.push_back(one({g.tensor({4, 3}, DType::F32), ints({0, 2, 1, 2}, {4})}));
       cases.push_back(one({g.tensor({2, 300}, DType::F32), ints({299, 0}, {2})}));
       cases.push_back(one({g.tensor({2, 3}, DType::F32), ints({0, 3}, {2})}));  // IndexError
+      // ignore_index (issue 26): ignored rows leave the mean; all ignored gives nan; another
+      // out-of-range label is still an IndexError.
+      a.scalars = {2};
+      cases.push_back(one({g.tensor({4, 3}, DType::F32), ints({0, 2, 1, 2}, {4})}, a));
+      cases.push_back(one({g.tensor({2, 3}, DType::F32), ints({2, 2}, {2})}, a));
+      cases.push_back(one({g.tensor({2, 3}, DType::F32), ints({2, -1}, {2})}, a));  // IndexError
+      a.scalars = {-100};
+      cases.push_back(one({g.tensor({70, 300}, DType::F32), ints(std::vector<int32_t>(70, -100), {70})}, a));
+      cases.push_back(one({g.tensor({3, 300}, DType::F32), ints({-100, 299, 0}, {3})}, a));
       break;
     case OpKind::Dropout:
       for (double p : {0.0, 0.3, 1.0}) {

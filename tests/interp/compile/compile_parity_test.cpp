@@ -189,4 +189,62 @@ std::string opTestName(const testing::TestParamInfo<int>& info) {
 
 INSTANTIATE_TEST_SUITE_P(EveryOp, CompileParity, testing::Range(0, shapes::kNumOps), opTestName);
 
+// --- issue 26 (dense2): losses, reductions and shape utilities composed of table ops ------------
+// They have no op of their own, so EveryOp does not reach them: the same eager-vs-compiled check
+// over changing sizes, per composite.
+const std::map<std::string, std::string> kCompositeSnippets = {
+    {"mse_loss_sum", "mse_loss(a, b, reduction = \"sum\")"},
+    {"l1_loss", "l1_loss(a, b, reduction = \"none\")"},
+    {"smooth_l1_loss", "smooth_l1_loss(a, b, beta = 0.5)"},
+    {"huber_loss", "huber_loss(a, b, delta = 0.7, reduction = \"sum\")"},
+    {"binary_cross_entropy", "binary_cross_entropy(sigmoid(a), sigmoid(b))"},
+    {"binary_cross_entropy_with_logits",
+     "binary_cross_entropy_with_logits(a, sigmoid(b), pos_weight = abs(b[0]) + 0.5)"},
+    {"nll_loss", "nll_loss(log_softmax(a, 1), where(ia[:, 0] == 5, -100, ia[:, 0] % a.shape[1]))"},
+    {"cross_entropy_ignore",
+     "cross_entropy(a, where(ia[:, 0] == 5, -100, ia[:, 0] % a.shape[1]), label_smoothing = 0.1, "
+     "reduction = \"none\")"},
+    {"cross_entropy_probs", "cross_entropy(a, softmax(b, 1), reduction = \"sum\")"},
+    {"logsumexp", "logsumexp(a, [0, 1], keepdim = true)"},
+    {"logsumexp_unbacked", "logsumexp(masked_select(a, a > 1.5), 0)"},  // empty at some sizes
+    {"var", "a.var(1, correction = 0)"},
+    {"std", "std(a, [0, 1], keepdim = true)"},
+    {"norm", "norm(a, 3, 1)"},
+    {"prod", "prod(a, 1)"},
+    {"split", "split(a, [1, a.shape[0] - 1])[1]"},
+    {"chunk", "chunk(a[:, :2], 2, 1)[1]"},
+    {"pad", "pad(a, [1, 2, 0, a.shape[1]], value = -1.0)"},
+    {"flip", "flip(a, [0, 1])"},
+    {"roll", "roll(a, [1, -3], [0, 1])"},
+    {"repeat", "a.repeat([2, 1, 3])"},
+    {"outer", "outer(a[:, 0], b[0])"},
+};
+
+class CompositeParity : public testing::TestWithParam<std::string> {};
+
+TEST_P(CompositeParity, MatchesEager) {
+  interp::Interpreter interp;
+  std::ostringstream out;
+  interp.setOutput(&out);
+  try {
+    interp.runSource("<parity " + GetParam() + ">",
+                     program(kCompositeSnippets.at(GetParam()), false));
+  } catch (const interp::ScriptError& e) {
+    FAIL() << GetParam() << ": " << interp::formatDiagnostic(e, interp.sources());
+  }
+}
+
+std::vector<std::string> compositeNames() {
+  std::vector<std::string> names;
+  for (const auto& [name, expr] : kCompositeSnippets) names.push_back(name);
+  return names;
+}
+
+std::string compositeName(const testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(Dense, CompositeParity, testing::ValuesIn(compositeNames()),
+                         compositeName);
+
 }  // namespace
