@@ -118,6 +118,25 @@ float powF(float x, float y) {
   }
   return pow(x, y);
 }
+float log1pF(float x) {
+  if (isnan(x) || isinf(x)) return x < 0.0 ? kNaN : x;
+  if (x < -1.0) return kNaN;
+  if (x == -1.0) return -kInf;
+  float u = 1.0 + x;
+  if (u == 1.0) return x;
+  return log(u) * (x / (u - 1.0));
+}
+float expm1F(float x) {
+  if (isnan(x)) return x;
+  if (x > 88.8) return kInf;
+  if (x < -17.0) return -1.0;
+  float u = exp(x);
+  if (u == 1.0) return x;
+  float um1 = u - 1.0;
+  if (um1 == -1.0) return -1.0;
+  return um1 * (x / log(u));
+}
+float signF(float a) { return a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0); }
 float logF(float a) { return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a)); }
 float sqrtF(float a) { return a < 0.0 ? kNaN : sqrt(a); }
 float rsqrtF(float a) { return a < 0.0 ? kNaN : 1.0 / sqrt(a); }
@@ -231,6 +250,16 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       return "((" + a + " != " + zero + " || " + b + " != " + zero + ") ? " + (f ? "1.0" : "1") +
              " : " + zero + ")";
     case OpKind::Clamp: return (f ? "clampF(" : "clampI(") + a + ", " + b + ", " + c + ")";
+    // Issue 26's unary ops that also take integers (as elementwise.comp's opI).
+    case OpKind::Floor: return f ? "floor(" + a + ")" : a;
+    case OpKind::Ceil: return f ? "ceil(" + a + ")" : a;
+    case OpKind::Round: return f ? "roundEven(" + a + ")" : a;
+    case OpKind::Trunc: return f ? "trunc(" + a + ")" : a;
+    case OpKind::Sign: return f ? "signF(" + a + ")" : "sign(" + a + ")";
+    case OpKind::IsNan: return f ? "(isnan(" + a + ") ? 1.0 : 0.0)" : "0";
+    case OpKind::IsInf: return f ? "(isinf(" + a + ") ? 1.0 : 0.0)" : "0";
+    case OpKind::IsFinite:
+      return f ? "((isnan(" + a + ") || isinf(" + a + ")) ? 0.0 : 1.0)" : "1";
     default: break;
   }
   if (f) {
@@ -244,6 +273,11 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       case OpKind::Tanh: return "tanhF(" + a + ")";
       case OpKind::Sigmoid: return "(1.0 / (1.0 + exp(-" + a + ")))";
       case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + erfApprox(" + a + " * 0.70710678118654752)))";
+      case OpKind::Erf: return "erfApprox(" + a + ")";
+      case OpKind::Log1p: return "log1pF(" + a + ")";
+      case OpKind::Expm1: return "expm1F(" + a + ")";
+      case OpKind::Silu: return "(" + a + " / (1.0 + exp(-" + a + ")))";
+      case OpKind::Softplus: return "(" + a + " > 20.0 ? " + a + " : log1pF(exp(" + a + ")))";
       case OpKind::Div: return "(" + a + " / " + b + ")";
       case OpKind::FloorDiv: return "floor(" + a + " / " + b + ")";
       case OpKind::Mod: return "modF(" + a + ", " + b + ")";
@@ -327,7 +361,8 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
           break;
         }
         DType compute;
-        if (ins.op == OpKind::LogicalNot)
+        if (ins.op == OpKind::LogicalNot || ins.op == OpKind::IsNan || ins.op == OpKind::IsInf ||
+            ins.op == OpKind::IsFinite)
           compute = argT[0] == DType::F32 ? DType::F32 : DType::I32;
         else if (na == 2 && isComparison(ins.op))
           compute = arithmeticType(shapes::promote(argT[0], argT[1]));

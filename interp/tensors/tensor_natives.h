@@ -45,5 +45,7 @@ std::span<const TensorNative> tensorSparseNatives();
 /// repeat_interleave, bincount, segment_reduce, randperm, multinomial, bernoulli
 /// (tensor_jagged.cpp).
 std::span<const TensorNative> tensorJaggedNatives();
+/// Issue 26's dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
+std::span<const TensorNative> tensorDenseNatives();
 
 }  // namespace tessel::interp

@@ -339,6 +339,49 @@ if tvops is not None:
          "tvops.remove_small_boxes(b, 5.0).int()", b=boxes(20))
 
 
+# ---- issue 26 (dense1): elementwise ops -------------------------------------------------------
+def specials():
+    return torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5, -1.7, 3.2, 0.0, -0.0, float("nan"),
+                         float("inf"), -float("inf"), 1e-6, -1e-6, 30.0, -30.0, 100.0, -100.0])
+
+
+for fn, tfn in (("erf", "torch.erf"), ("floor", "torch.floor"), ("ceil", "torch.ceil"),
+                ("round", "torch.round"), ("trunc", "torch.trunc"), ("sign", "torch.sign"),
+                ("expm1", "torch.expm1"), ("silu", "F.silu"), ("softplus", "F.softplus"),
+                ("isnan", "torch.isnan"), ("isinf", "torch.isinf"), ("isfinite", "torch.isfinite"),
+                ("leaky_relu", "F.leaky_relu"), ("elu", "F.elu"), ("nan_to_num", "torch.nan_to_num")):
+    g = () if fn.startswith("is") else ("a",)
+    case(f"{fn}_f32", f"{fn}(a)", f"{tfn}(a)", grad=g, a=rnd(3, 4, lo=-4.0, hi=4.0))
+    case(f"{fn}_specials", f"a.{fn}()", f"{tfn}(a)", a=specials())
+    case(f"{fn}_empty", f"{fn}(a)", f"{tfn}(a)", a=rnd(0, 3))
+case("log1p_f32", "log1p(a)", "torch.log1p(a)", grad=("a",), a=rnd(3, 4, lo=-0.9, hi=4.0))
+case("log1p_specials", "log1p(a)", "torch.log1p(a)", a=specials())
+case("round_halves", "round(a)", "torch.round(a)", grad=("a",),
+     a=torch.arange(-10, 11, dtype=torch.float32) / 2)
+for fn in ("floor", "ceil", "round", "trunc", "sign"):
+    case(f"{fn}_i32", f"{fn}(a)", f"torch.{fn}(a)", a=ints(7))
+for fn in ("isnan", "isinf", "isfinite"):
+    case(f"{fn}_i32", f"{fn}(a)", f"torch.{fn}(a)", a=ints(5))
+case("erf_i32", "erf(a)", "torch.erf(a)", a=ints(5))
+case("sign_bool", "sign(a)", "torch.sign(a)", a=bools(6))
+case("floor_bool", "floor(a)", "torch.floor(a)", a=bools(3))
+case("leaky_relu_slope", "leaky_relu(a, 0.2)", "F.leaky_relu(a, 0.2)", grad=("a",), a=rnd(4, 5))
+case("leaky_relu_kw", "a.leaky_relu(negative_slope = -0.5)", "F.leaky_relu(a, negative_slope=-0.5)",
+     grad=("a",), a=rnd(6))
+case("elu_alpha", "elu(a, alpha = 0.5)", "F.elu(a, alpha=0.5)", grad=("a",), a=rnd(4, 5))
+case("elu_zero_grad", "elu(a)", "F.elu(a)", grad=("a",), a=torch.tensor([0.0, 100.0, -100.0]))
+case("softplus_beta", "softplus(a, beta = 2.0, threshold = 3.0)",
+     "F.softplus(a, beta=2.0, threshold=3.0)", grad=("a",), a=rnd(4, 5))
+case("softplus_large", "softplus(a)", "F.softplus(a)", grad=("a",),
+     a=torch.tensor([19.0, 21.0, 50.0, -50.0]))
+case("nan_to_num_values", "nan_to_num(a, nan = 1.0, posinf = 2.0, neginf = -3.0)",
+     "torch.nan_to_num(a, nan=1.0, posinf=2.0, neginf=-3.0)", a=specials())
+case("nan_to_num_grad", "nan_to_num(a, 0.5)", "torch.nan_to_num(a, 0.5)", grad=("a",), a=rnd(5))
+case("nan_to_num_i32", "nan_to_num(a)", "torch.nan_to_num(a)", a=ints(5))
+case("silu_grad_broadcast", "silu(a) * b", "F.silu(a) * b", grad=("a", "b"), a=rnd(3, 1),
+     b=rnd(4))
+
+
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
 
@@ -383,7 +426,7 @@ ERROR_RE = re.compile(r":\d+:\d+: (\w+Error)")
 
 
 def torch_eval(expr, env):
-    return eval(expr, {"torch": torch, "tvops": tvops}, dict(env))
+    return eval(expr, {"torch": torch, "tvops": tvops, "F": torch.nn.functional}, dict(env))
 
 
 def flat(x):

@@ -1,0 +1,112 @@
+// Built-ins of issue 26's dense-model ops (PyTorch names, argument order and semantics). The
+// elementwise ones are single ops of the op table (erf ... isfinite) or, where PyTorch gives
+// them parameters (leaky_relu, elu, nan_to_num, softplus's beta and threshold), compositions
+// of elementwise ops: those fuse into one generated kernel under @compile like any chain, and
+// take their gradient from the ops they are made of. Every one is also a method.
+#include <cmath>
+#include <limits>
+
+#include "interp/tensors/tensor_natives.h"
+#include "interp/tensors/tensor_value.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+namespace {
+
+template <OpKind K>
+Value denseUnary(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, s.args(), {"x"}, 1);
+  return emitOp(K, {tensorArg(b.at(0), std::string(fn) + "(): x")});
+}
+
+Value num(double v) {
+  return Value::real(v);
+}
+Value gt0(const Value& x) {
+  return emitOp(OpKind::Gt, {x, num(0.0)});
+}
+
+// leaky_relu(x, negative_slope = 0.01) = where(x > 0, x, x * negative_slope).
+Value nativeLeakyRelu(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("leaky_relu", s.args(), {"x", "negative_slope"}, 1);
+  const Value& x = tensorArg(b.at(0), "leaky_relu(): x");
+  const double slope = b.has(1) ? b.toFloat(1) : 0.01;
+  return emitOp(OpKind::Where, {gt0(x), x, emitOp(OpKind::Mul, {x, num(slope)})});
+}
+
+// elu(x, alpha = 1.0) = where(x > 0, x, alpha * expm1(x)). expm1 sees 0 where x > 0, so its
+// gradient there is finite (exp(large x) would be inf, and 0 * inf NaN), and at x = 0 the
+// gradient is alpha, as PyTorch's.
+Value nativeElu(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("elu", s.args(), {"x", "alpha"}, 1);
+  const Value& x = tensorArg(b.at(0), "elu(): x");
+  const double alpha = b.has(1) ? b.toFloat(1) : 1.0;
+  Value pos = gt0(x);
+  Value neg = emitOp(OpKind::Expm1, {emitOp(OpKind::Where, {pos, num(0.0), x})});
+  return emitOp(OpKind::Where, {pos, x, emitOp(OpKind::Mul, {neg, num(alpha)})});
+}
+
+// softplus(x, beta = 1, threshold = 20): the op for PyTorch's defaults; otherwise
+// where(beta * x > threshold, x, softplus(beta * x) / beta).
+Value nativeSoftplus(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("softplus", s.args(), {"x", "beta", "threshold"}, 1);
+  const Value& x = tensorArg(b.at(0), "softplus(): x");
+  const double beta = b.has(1) ? b.toFloat(1) : 1.0;
+  const double threshold = b.has(2) ? b.toFloat(2) : 20.0;
+  if (beta == 0.0) throwUserError(ErrorKind::ValueError, "softplus(): beta must not be 0");
+  if (beta == 1.0 && threshold == 20.0) return emitOp(OpKind::Softplus, {x});
+  Value bx = emitOp(OpKind::Mul, {x, num(beta)});
+  Value soft = emitOp(OpKind::Div, {emitOp(OpKind::Softplus, {bx}), num(beta)});
+  return emitOp(OpKind::Where, {emitOp(OpKind::Gt, {bx, num(threshold)}), x, soft});
+}
+
+// nan_to_num(x, nan = 0.0, posinf = none, neginf = none): infinities become the f32 extremes
+// unless given. Integer and bool tensors have neither, and come back unchanged (as torch).
+Value nativeNanToNum(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("nan_to_num", s.args(), {"x", "nan", "posinf", "neginf"}, 1);
+  const Value& x = tensorArg(b.at(0), "nan_to_num(): x");
+  auto opt = [&](size_t i, double dflt) {
+    return b.has(i) && !b.at(i).is(Type::None) ? b.toFloat(i) : dflt;
+  };
+  const double big = std::numeric_limits<float>::max();
+  const double nan = opt(1, 0.0), posinf = opt(2, big), neginf = opt(3, -big);
+  if (dtypeOf(x) != DType::F32) return x;
+  const double inf = std::numeric_limits<double>::infinity();
+  Value y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, num(-inf)}), num(neginf), x});
+  y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, num(inf)}), num(posinf), y});
+  return emitOp(OpKind::Where, {emitOp(OpKind::IsNan, {x}), num(nan), y});
+}
+
+const TensorNative kDense[] = {
+    {"erf", denseUnary<OpKind::Erf>, true},
+    {"floor", denseUnary<OpKind::Floor>, true},
+    {"ceil", denseUnary<OpKind::Ceil>, true},
+    {"round", denseUnary<OpKind::Round>, true},
+    {"trunc", denseUnary<OpKind::Trunc>, true},
+    {"sign", denseUnary<OpKind::Sign>, true},
+    {"log1p", denseUnary<OpKind::Log1p>, true},
+    {"expm1", denseUnary<OpKind::Expm1>, true},
+    {"silu", denseUnary<OpKind::Silu>, true},
+    {"softplus", nativeSoftplus, true},
+    {"isnan", denseUnary<OpKind::IsNan>, true},
+    {"isinf", denseUnary<OpKind::IsInf>, true},
+    {"isfinite", denseUnary<OpKind::IsFinite>, true},
+    {"leaky_relu", nativeLeakyRelu, true},
+    {"elu", nativeElu, true},
+    {"nan_to_num", nativeNanToNum, true},
+};
+
+}  // namespace
+
+std::span<const TensorNative> tensorDenseNatives() {
+  return kDense;
+}
+
+}  // namespace tessel::interp
