@@ -8,6 +8,8 @@
 
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
+#include "interp/values/sym_value.h"
+#include "shapes/shape_rules.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -84,6 +86,74 @@ Value nativeNanToNum(Interpreter&, CallArgs& raw) {
   return emitOp(OpKind::Where, {emitOp(OpKind::IsNan, {x}), num(nan), y});
 }
 
+// ---- Masks (issue 26, block 2) ----------------------------------------------------------------
+
+// A zero of x's dtype, so that where(keep, x, zero) keeps the dtype (torch's tril of an i32
+// or bool tensor is one).
+Value zeroOf(DType t) {
+  return t == DType::F32 ? num(0.0) : t == DType::I32 ? Value::integer(0) : Value::boolean(false);
+}
+
+Value arangeI32(const shapes::SymInt& n) {
+  OpAttrs a;
+  a.start = shapes::SymInt(0);
+  a.stop = n;
+  a.step = 1;
+  a.dtype = DType::I32;
+  return emitOp(OpKind::Arange, {}, a);
+}
+
+// tril/triu(x, diagonal = 0) over the last two dims (fewer is an IndexError, as torch): keep
+// (i, j) where j - i <= diagonal (tril) or >= diagonal (triu), as where(keep, x, 0) with keep
+// [R, C] built from two aranges of the symbolic sizes, so one graph serves every size and the
+// gradient is where's.
+template <bool Lower>
+Value nativeTri(Interpreter&, CallArgs& raw) {
+  const char* fn = Lower ? "tril" : "triu";
+  SelfArgs s(raw);
+  ArgBinder b(fn, s.args(), {"x", "diagonal"}, 1);
+  const Value& x = tensorArg(b.at(0), std::string(fn) + "(): x");
+  const int64_t diagonal = b.has(1) ? b.toInt(1) : 0;
+  const shapes::SymShape shape = shapeOf(x);
+  if (shape.size() < 2)
+    throwUserError(ErrorKind::IndexError, std::string(fn) + "(): x must have at least 2 dims, got " +
+                                              std::to_string(shape.size()));
+  OpAttrs col;
+  col.dim = 1;
+  Value rows = emitOp(OpKind::Unsqueeze, {arangeI32(shape[shape.size() - 2])}, col);
+  Value cols = arangeI32(shape.back());
+  Value offset = emitOp(OpKind::Sub, {cols, rows});  // j - i, [R, C]
+  Value keep = emitOp(Lower ? OpKind::Le : OpKind::Ge, {offset, Value::integer(diagonal)});
+  return emitOp(OpKind::Where, {keep, x, zeroOf(dtypeOf(x))});
+}
+
+// masked_fill(x, mask, value): where(mask, value, x) in x's dtype. mask and x broadcast
+// against each other (as torch's out-of-place masked_fill); sizes that do not are a ShapeError
+// naming masked_fill and both shapes.
+Value nativeMaskedFill(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("masked_fill", s.args(), {"x", "mask", "value"}, 3);
+  const Value& x = tensorArg(b.at(0), "masked_fill(): x");
+  const Value& mask = tensorArg(b.at(1), "masked_fill(): mask");
+  const Value& value = tensorArg(b.at(2), "masked_fill(): value");
+  if (dtypeOf(mask) != DType::Bool)
+    throwUserError(ErrorKind::TypeError, "masked_fill(): mask must be a bool tensor, got " +
+                                             std::string(shapes::name(dtypeOf(mask))));
+  if (value.is(Type::Tensor) && rankOf(value) != 0)
+    throwUserError(ErrorKind::ValueError,
+                   "masked_fill(): value must be a number or a 0-d tensor, got a tensor of " +
+                       std::to_string(rankOf(value)) + " dims");
+  shapes::broadcastShapes(shapeOf(x), shapeOf(mask), "masked_fill");
+  const DType t = dtypeOf(x);
+  Value v = value;
+  if (!value.is(Type::Tensor) || dtypeOf(value) != t) {
+    OpAttrs cast;
+    cast.dtype = t;
+    v = emitOp(OpKind::Cast, {value}, cast);
+  }
+  return emitOp(OpKind::Where, {mask, v, x});
+}
+
 const TensorNative kDense[] = {
     {"erf", denseUnary<OpKind::Erf>, true},
     {"floor", denseUnary<OpKind::Floor>, true},
@@ -101,6 +171,9 @@ const TensorNative kDense[] = {
     {"leaky_relu", nativeLeakyRelu, true},
     {"elu", nativeElu, true},
     {"nan_to_num", nativeNanToNum, true},
+    {"tril", nativeTri<true>, true},
+    {"triu", nativeTri<false>, true},
+    {"masked_fill", nativeMaskedFill, true},
 };
 
 }  // namespace

@@ -382,6 +382,40 @@ case("silu_grad_broadcast", "silu(a) * b", "F.silu(a) * b", grad=("a", "b"), a=r
      b=rnd(4))
 
 
+# ---- issue 26 (dense1): tril, triu, masked_fill -----------------------------------------------
+for fn in ("tril", "triu"):
+    for shape in ((3, 4), (4, 3), (2, 3, 5), (1, 1), (0, 3), (3, 0), (2, 0, 4)):
+        for d in (0, 1, -1, 5, -5):
+            case(f"{fn}_{shape}_{d}", f"{fn}(a, {d})", f"torch.{fn}(a, {d})", grad=("a",),
+                 a=rnd(*shape))
+    case(f"{fn}_i32", f"a.{fn}(diagonal = 1)", f"a.{fn}(diagonal=1)", a=ints(3, 3))
+    case(f"{fn}_bool", f"{fn}(a)", f"torch.{fn}(a)", a=bools(3, 4))
+    case(f"{fn}_inf", f"{fn}(a)", f"torch.{fn}(a)", a=torch.full((3, 3), float("inf")))
+    case(f"{fn}_1d", f"{fn}(a)", f"torch.{fn}(a)", a=rnd(4))
+    case(f"{fn}_strided", f"{fn}(a.T, -1)", f"torch.{fn}(a.T, -1)", grad=("a",), a=rnd(3, 5))
+case("masked_fill_f32", "masked_fill(a, m, -1.5)", "torch.masked_fill(a, m, -1.5)", grad=("a",),
+     a=rnd(3, 4), m=bools(3, 4))
+case("masked_fill_broadcast_mask", "a.masked_fill(m, 2.0)", "a.masked_fill(m, 2.0)", grad=("a",),
+     a=rnd(2, 3, 4), m=bools(3, 1))
+case("masked_fill_broadcast_x", "masked_fill(a, m, 2.0)", "torch.masked_fill(a, m, 2.0)",
+     grad=("a",), a=rnd(4), m=bools(3, 4))
+case("masked_fill_i32", "masked_fill(a, m, 1.7)", "torch.masked_fill(a, m, 1.7)", a=ints(3, 4),
+     m=bools(3, 4))
+case("masked_fill_bool", "masked_fill(a, m, true)", "torch.masked_fill(a, m, True)", a=bools(5),
+     m=bools(5))
+case("masked_fill_tensor_value", "masked_fill(a, m, v)", "torch.masked_fill(a, m, v)",
+     grad=("a", "v"), a=rnd(3, 4), m=bools(3, 4), v=torch.tensor(0.25))
+case("masked_fill_inf_softmax", "softmax(masked_fill(a, m, float(\"-inf\")), 1)",
+     "torch.softmax(torch.masked_fill(a, m, float('-inf')), 1)", grad=("a",), a=rnd(3, 3),
+     m=torch.tensor([[False, True, True], [False, False, True], [False, False, False]]))
+case("masked_fill_no_broadcast", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0)",
+     a=rnd(2, 3), m=bools(2))
+case("masked_fill_mask_not_bool", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0)",
+     a=rnd(2, 3), m=ints(2, 3))
+case("masked_fill_empty", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0)", a=rnd(0, 3),
+     m=bools(0, 3))
+
+
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
 
