@@ -9,6 +9,7 @@
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/sym_value.h"
+#include "shapes/shape_env.h"
 #include "shapes/shape_rules.h"
 #include "shapes/user_error.h"
 
@@ -154,6 +155,57 @@ Value nativeMaskedFill(Interpreter&, CallArgs& raw) {
   return emitOp(OpKind::Where, {mask, v, x});
 }
 
+// ---- Lookups (issue 26, block 2) --------------------------------------------------------------
+
+Value nativeDetach(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("detach", s.args(), {"x"}, 1);
+  return emitOp(OpKind::Detach, {tensorArg(b.at(0), "detach(): x")});
+}
+
+// embedding(idx, weight, padding_idx = none): the rows of weight [V, D] at the i32 indices,
+// shaped idx.shape + [D], as index_select of the flattened indices (its gradient is index_add
+// into the rows, as PyTorch's). The padding_idx row is read through detach, so it gets no
+// gradient while its value is returned unchanged (F.embedding's semantics).
+Value nativeEmbedding(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("embedding", s.args(), {"idx", "weight", "padding_idx"}, 2);
+  const Value& idx = tensorArg(b.at(0), "embedding(): idx");
+  const Value& weight = tensorArg(b.at(1), "embedding(): weight");
+  if (dtypeOf(idx) != DType::I32)
+    throwUserError(ErrorKind::TypeError, "embedding(): idx must be an i32 tensor, got " +
+                                             std::string(shapes::name(dtypeOf(idx))));
+  const shapes::SymShape ws = shapeOf(weight);
+  if (ws.size() != 2)
+    throwUserError(ErrorKind::ShapeError, "embedding(): weight must be 2-D [num_embeddings, "
+                                          "embedding_dim], got " + std::to_string(ws.size()) +
+                                              " dims");
+  Value table = weight;
+  if (b.has(2) && !b.at(2).is(Type::None)) {
+    int64_t p = b.toInt(2);
+    const int64_t v = shapes::evaluateInt(ws[0]);
+    if (p < -v || p >= v)
+      throwUserError(ErrorKind::ValueError, "embedding(): padding_idx " + std::to_string(p) +
+                                                " is out of range for " + std::to_string(v) +
+                                                " embeddings");
+    if (p < 0) p += v;
+    OpAttrs col;
+    col.dim = 1;
+    Value isPad = emitOp(OpKind::Unsqueeze,
+                         {emitOp(OpKind::Eq, {arangeI32(ws[0]), Value::integer(p)})}, col);
+    table = emitOp(OpKind::Where, {isPad, emitOp(OpKind::Detach, {weight}), weight});
+  }
+  OpAttrs flat;
+  flat.shape = {shapes::SymInt(-1)};
+  OpAttrs dim0;
+  dim0.dim = 0;
+  Value rows = emitOp(OpKind::IndexSelect, {table, emitOp(OpKind::Reshape, {idx}, flat)}, dim0);
+  OpAttrs out;
+  out.shape = shapeOf(idx);
+  out.shape.push_back(ws[1]);
+  return emitOp(OpKind::Reshape, {rows}, out);
+}
+
 const TensorNative kDense[] = {
     {"erf", denseUnary<OpKind::Erf>, true},
     {"floor", denseUnary<OpKind::Floor>, true},
@@ -174,6 +226,8 @@ const TensorNative kDense[] = {
     {"tril", nativeTri<true>, true},
     {"triu", nativeTri<false>, true},
     {"masked_fill", nativeMaskedFill, true},
+    {"detach", nativeDetach, true},
+    {"embedding", nativeEmbedding, false},
 };
 
 }  // namespace

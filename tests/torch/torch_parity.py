@@ -416,6 +416,24 @@ case("masked_fill_empty", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0
      m=bools(0, 3))
 
 
+# ---- issue 26 (dense1): embedding, detach ----------------------------------------------------
+case("embedding_2d", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
+     i=idx(0, 2, 3, 3, 1, 0, shape=(2, 3)), w=rnd(5, 4))
+case("embedding_1d", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
+     i=idx(4, 4, 0), w=rnd(5, 2))
+case("embedding_scalar_idx", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
+     i=torch.tensor(2, dtype=torch.int32), w=rnd(3, 4))
+case("embedding_empty", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx(*[]), w=rnd(3, 4))
+case("embedding_padding", "embedding(i, w, padding_idx = 1)",
+     "F.embedding(i.long(), w, padding_idx=1)", grad=("w",), i=idx(0, 1, 1, 3, 1), w=rnd(4, 3))
+case("embedding_padding_negative", "embedding(i, w, padding_idx = -1)",
+     "F.embedding(i.long(), w, padding_idx=-1)", grad=("w",), i=idx(0, 3, 3, 2), w=rnd(4, 3))
+case("embedding_index_out_of_range", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx(0, 4),
+     w=rnd(4, 3))
+case("embedding_weight_1d", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx(0), w=rnd(4))
+case("detach", "detach(a) * a", "a.detach() * a", grad=("a",), a=rnd(3, 4))
+
+
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
 

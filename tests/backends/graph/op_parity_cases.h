@@ -414,6 +414,7 @@ inline std::map<OpKind, Case> cases() {
     int i = h.input("i", {h.m}, DType::I32, Fill::Int);
     return h.op(K::LogicalAnd, {h.op(K::IsFinite, {h.op(K::Log, {x})}), h.op(K::IsFinite, {i})});
   };
+  c[K::Detach] = unary(K::Detach);
   return c;
 }
 

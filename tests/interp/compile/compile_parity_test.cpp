@@ -120,6 +120,7 @@ const std::map<std::string, std::string> kSnippets = {
     {"isnan", "isnan(log(a))"},
     {"isinf", "isinf(exp(a * 60.0))"},
     {"isfinite", "logical_and(isfinite(log(b)), isfinite(ia)).to(f32) + nan_to_num(log(a))"},
+    {"detach", "detach(a) * a + tril(a, 1) + masked_fill(b, mask, 0.5) + embedding(abs(ia) % 3, b[:3], padding_idx = 1)[:, 0]"},
 };
 
 // Runs `body` eagerly and compiled over sizes that change, and checks the results agree.

@@ -1,4 +1,4 @@
-# tril, triu and masked_fill (issue 26): a causal attention mask over sequences of changing
+# tril, triu, masked_fill and embedding (issue 26): a causal attention mask over sequences of changing
 # length, one compiled graph for every length.
 let a = ones([2, 3, 4])
 print(tril(a, 1)[0].tolist())   # expect: [[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0]]
@@ -27,4 +27,10 @@ print(stats(causal_attention)["compiles"] <= 2)  # expect: true
 
 fn loss(w) { return (tril(w) * arange(4.0)).sum() + masked_fill(w, w > 0.0, 0.0).sum() }
 print(grad(loss)(tensor([[1.0, -2.0, 3.0, 4.0], [-1.0, 2.0, 3.0, 4.0]])).tolist())  # expect: [[0.0, 1.0, 0.0, 0.0], [1.0, 1.0, 0.0, 0.0]]
+# embedding: rows of a table; the padding row is returned but gets no gradient.
+let table = arange(12.0).reshape([4, 3])
+print(embedding(tensor([[0, 2], [3, 3]]), table)[1].tolist())  # expect: [[9.0, 10.0, 11.0], [9.0, 10.0, 11.0]]
+fn emb_loss(w) { return (embedding(tensor([0, 1, 1, 3]), w, padding_idx = 1) * arange(3.0)).sum() }
+print(grad(emb_loss)(table).tolist())  # expect: [[0.0, 1.0, 2.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 1.0, 2.0]]
+print(grad(fn (w) { return (detach(w) * w).sum() })(tensor([3.0])).tolist())  # expect: [3.0]
 print(masked_fill(zeros([2, 3]), tensor([true, false]), 1.0))  # expect error: ShapeError: masked_fill: shapes [2, 3] and [2] are not broadcastable
