@@ -11,6 +11,16 @@ Outputs unary(OpKind op, Inputs in) {
   switch (op) {
     case OpKind::LogicalNot:
       return {{x.shape, DType::Bool}};
+    case OpKind::IsNan:  // issue 26: bool tests of any dtype, as torch
+    case OpKind::IsInf:
+    case OpKind::IsFinite:
+      return {{x.shape, DType::Bool}};
+    case OpKind::Sign:  // of bool is the bool itself, as torch
+      return {{x.shape, x.dtype}};
+    case OpKind::Floor:  // of an integer is the integer; torch rejects bool
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Trunc:
     case OpKind::Neg:
     case OpKind::Abs:
     case OpKind::Relu:

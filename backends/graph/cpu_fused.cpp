@@ -9,6 +9,7 @@
 
 #include "backends/cpu/isa_clones.h"
 #include "backends/cpu/loops.h"
+#include "backends/cpu/unary_math.h"
 #include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
 #include "shapes/user_error.h"
@@ -118,7 +119,8 @@ TESSEL_ISA_CLONES void floatUnary(OpKind op, const float* __restrict a, float* _
     case OpKind::Gelu:
       return map1(o, a, n, [](float v) { return 0.5f * v * (1.0f + std::erf(v * kInvSqrt2)); });
     default:
-      TESSEL_ASSERT(false, "fused: not a float unary op");
+      TESSEL_ASSERT(backends::cpu::isDenseUnary(op), "fused: not a float unary op");
+      return map1(o, a, n, [op](float v) { return backends::cpu::denseUnaryF(op, v); });
   }
 }
 
@@ -132,7 +134,8 @@ TESSEL_ISA_CLONES void intUnary(OpKind op, const int32_t* __restrict a, int32_t*
     case OpKind::Relu:
       return map1(o, a, n, [](int32_t v) { return v > 0 ? v : 0; });
     default:
-      TESSEL_ASSERT(false, "fused: unary op has no integer kernel");
+      TESSEL_ASSERT(backends::cpu::isDenseUnary(op), "fused: unary op has no integer kernel");
+      return map1(o, a, n, [op](int32_t v) { return backends::cpu::denseUnaryI(op, v); });
   }
 }
 
@@ -546,6 +549,15 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
               for (int64_t k = 0; k < n; ++k) oi[k] = a.f[k] == 0.0f;
             else
               for (int64_t k = 0; k < n; ++k) oi[k] = a.i[k] == 0;
+            break;
+          }
+          if (backends::cpu::isFloatTest(ins.op)) {  // isnan/isinf/isfinite: in a's dtype
+            using backends::cpu::denseUnaryF, backends::cpu::denseUnaryI;
+            const OpKind op = ins.op;
+            if (a.dtype == DType::F32)
+              for (int64_t k = 0; k < n; ++k) oi[k] = int32_t(denseUnaryF(op, a.f[k]));
+            else
+              for (int64_t k = 0; k < n; ++k) oi[k] = denseUnaryI(op, a.i[k]);
             break;
           }
           if (od == DType::F32) {

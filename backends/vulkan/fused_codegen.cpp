@@ -118,6 +118,58 @@ float powF(float x, float y) {
   }
   return pow(x, y);
 }
+// erf: erfApprox's 1.5e-7 absolute error is all of erf(x) for tiny x, so |x| < 0.5 takes
+// the Maclaurin series (relative error < 3e-8 there).
+float erfF(float x) {
+  if (abs(x) >= 0.5) return erfApprox(x);
+  float x2 = x * x;
+  float p = -1.0 / 1320.0;
+  p = p * x2 + 1.0 / 216.0;
+  p = p * x2 - 1.0 / 42.0;
+  p = p * x2 + 0.1;
+  p = p * x2 - 1.0 / 3.0;
+  p = p * x2 + 1.0;
+  return 1.1283791670955126 * x * p;
+}
+float log1pF(float x) {
+  if (isnan(x) || isinf(x)) return x < 0.0 ? kNaN : x;
+  if (x < -1.0) return kNaN;
+  if (x == -1.0) return -kInf;
+  if (abs(x) >= 0.5) return log(1.0 + x);
+  // GPU logs are accurate in absolute terms only near 1 (lavapipe's is off by 1% at 1 - 1e-6),
+  // so |x| < 0.5 takes log1p(x) = 2 atanh(s), s = x / (2 + x) in (-1/3, 1/5), as a series.
+  float s = x / (2.0 + x), s2 = s * s;
+  float p = 1.0 / 17.0;
+  p = p * s2 + 1.0 / 15.0;
+  p = p * s2 + 1.0 / 13.0;
+  p = p * s2 + 1.0 / 11.0;
+  p = p * s2 + 1.0 / 9.0;
+  p = p * s2 + 1.0 / 7.0;
+  p = p * s2 + 0.2;
+  p = p * s2 + 1.0 / 3.0;
+  p = p * s2 + 1.0;
+  return 2.0 * s * p;
+}
+float expm1F(float x) {
+  if (isnan(x)) return x;
+  if (x > 88.8) return kInf;
+  if (x < -17.0) return -1.0;
+  // Kahan's exp(x) - 1 times x / log(exp(x)) would be folded to exp(x) - 1 by the shader
+  // compiler (log(exp(x)) = x), so small |x| takes the Taylor series (error < 3e-10 at 0.5).
+  if (abs(x) < 0.5) {
+    float p = 1.0 / 362880.0;
+    p = p * x + 1.0 / 40320.0;
+    p = p * x + 1.0 / 5040.0;
+    p = p * x + 1.0 / 720.0;
+    p = p * x + 1.0 / 120.0;
+    p = p * x + 1.0 / 24.0;
+    p = p * x + 1.0 / 6.0;
+    p = p * x + 0.5;
+    return x + x * x * p;
+  }
+  return exp(x) - 1.0;
+}
+float signF(float a) { return a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0); }
 float logF(float a) { return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a)); }
 float sqrtF(float a) { return a < 0.0 ? kNaN : sqrt(a); }
 float rsqrtF(float a) { return a < 0.0 ? kNaN : 1.0 / sqrt(a); }
@@ -231,6 +283,16 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       return "((" + a + " != " + zero + " || " + b + " != " + zero + ") ? " + (f ? "1.0" : "1") +
              " : " + zero + ")";
     case OpKind::Clamp: return (f ? "clampF(" : "clampI(") + a + ", " + b + ", " + c + ")";
+    // Issue 26's unary ops that also take integers (as elementwise.comp's opI).
+    case OpKind::Floor: return f ? "floor(" + a + ")" : a;
+    case OpKind::Ceil: return f ? "ceil(" + a + ")" : a;
+    case OpKind::Round: return f ? "roundEven(" + a + ")" : a;
+    case OpKind::Trunc: return f ? "trunc(" + a + ")" : a;
+    case OpKind::Sign: return f ? "signF(" + a + ")" : "sign(" + a + ")";
+    case OpKind::IsNan: return f ? "(isnan(" + a + ") ? 1.0 : 0.0)" : "0";
+    case OpKind::IsInf: return f ? "(isinf(" + a + ") ? 1.0 : 0.0)" : "0";
+    case OpKind::IsFinite:
+      return f ? "((isnan(" + a + ") || isinf(" + a + ")) ? 0.0 : 1.0)" : "1";
     default: break;
   }
   if (f) {
@@ -244,6 +306,11 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       case OpKind::Tanh: return "tanhF(" + a + ")";
       case OpKind::Sigmoid: return "(1.0 / (1.0 + exp(-" + a + ")))";
       case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + erfApprox(" + a + " * 0.70710678118654752)))";
+      case OpKind::Erf: return "erfF(" + a + ")";
+      case OpKind::Log1p: return "log1pF(" + a + ")";
+      case OpKind::Expm1: return "expm1F(" + a + ")";
+      case OpKind::Silu: return "(" + a + " / (1.0 + exp(-" + a + ")))";
+      case OpKind::Softplus: return "(" + a + " > 20.0 ? " + a + " : log1pF(exp(" + a + ")))";
       case OpKind::Div: return "(" + a + " / " + b + ")";
       case OpKind::FloorDiv: return "floor(" + a + " / " + b + ")";
       case OpKind::Mod: return "modF(" + a + ", " + b + ")";
@@ -327,7 +394,8 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
           break;
         }
         DType compute;
-        if (ins.op == OpKind::LogicalNot)
+        if (ins.op == OpKind::LogicalNot || ins.op == OpKind::IsNan || ins.op == OpKind::IsInf ||
+            ins.op == OpKind::IsFinite)
           compute = argT[0] == DType::F32 ? DType::F32 : DType::I32;
         else if (na == 2 && isComparison(ins.op))
           compute = arithmeticType(shapes::promote(argT[0], argT[1]));

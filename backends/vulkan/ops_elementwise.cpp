@@ -23,6 +23,19 @@ uint32_t ewCode(OpKind op) {
     case OpKind::Relu: return EW_RELU;
     case OpKind::Gelu: return EW_GELU;
     case OpKind::LogicalNot: return EW_LOGICAL_NOT;
+    case OpKind::Erf: return EW_ERF;
+    case OpKind::Floor: return EW_FLOOR;
+    case OpKind::Ceil: return EW_CEIL;
+    case OpKind::Round: return EW_ROUND;
+    case OpKind::Trunc: return EW_TRUNC;
+    case OpKind::Sign: return EW_SIGN;
+    case OpKind::Log1p: return EW_LOG1P;
+    case OpKind::Expm1: return EW_EXPM1;
+    case OpKind::Silu: return EW_SILU;
+    case OpKind::Softplus: return EW_SOFTPLUS;
+    case OpKind::IsNan: return EW_ISNAN;
+    case OpKind::IsInf: return EW_ISINF;
+    case OpKind::IsFinite: return EW_ISFINITE;
     case OpKind::Add: return EW_ADD;
     case OpKind::Sub: return EW_SUB;
     case OpKind::Mul: return EW_MUL;
@@ -65,8 +78,11 @@ DType arithmeticType(DType t) { return t == DType::Bool ? DType::I32 : t; }
 
 Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
   Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
-  DType compute = op == OpKind::LogicalNot ? (x.dtype() == DType::F32 ? DType::F32 : DType::I32)
-                                           : arithmeticType(sig.dtype);
+  // logical_not and the isnan/isinf/isfinite tests look at x in its own dtype.
+  const bool test = op == OpKind::LogicalNot || op == OpKind::IsNan || op == OpKind::IsInf ||
+                    op == OpKind::IsFinite;
+  DType compute = test ? (x.dtype() == DType::F32 ? DType::F32 : DType::I32)
+                       : arithmeticType(sig.dtype);
   const Tensor in[] = {x};
   elementwise(ewCode(op), compute, out, in);
   return out;

@@ -284,9 +284,10 @@ Value builtinAbs(Interpreter& interp, CallArgs& a) {
                  "bad operand type for abs(): '" + std::string(typeName(v.type())) + "'");
 }
 
-Value builtinRound(Interpreter&, CallArgs& a) {
+Value builtinRound(Interpreter& interp, CallArgs& a) {
   ArgBinder b("round", a, {"value", "ndigits"}, 1);
   const Value& v = b.at(0);
+  if (v.is(Type::Tensor)) return tensorReduceBuiltin(interp, "round", a);  // torch.round
   if (v.is(Type::Int) || v.is(Type::Bool)) return Value::integer(b.toInt(0));
   // round(n) of a size is the size (no guard); round of a symbolic float needs its value.
   if (v.is(Type::SymInt) && !v.as<SymIntObj>()->segment &&

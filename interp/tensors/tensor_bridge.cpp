@@ -219,7 +219,7 @@ std::vector<Value> iterateTensorLike(const Value& v) {
 NativeFn findTensorMethod(const std::string& name) {
   for (auto table :
        {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives(),
-        tensorLossNatives(), tensorDenseUtilNatives()})
+        tensorLossNatives(), tensorDenseUtilNatives(), tensorDenseNatives()})
     for (const TensorNative& n : table)
       if (n.isMethod && name == n.name) return n.fn;
   return nullptr;
@@ -279,8 +279,9 @@ Value tensorItem(const Value& t, bool asInt) {
 }
 
 Value tensorReduceBuiltin(Interpreter& interp, const char* name, CallArgs& args) {
-  for (const TensorNative& n : tensorOpNatives())
-    if (std::string_view(n.name) == name) return n.fn(interp, args);
+  for (auto table : {tensorOpNatives(), tensorDenseNatives()})
+    for (const TensorNative& n : table)
+      if (std::string_view(n.name) == name) return n.fn(interp, args);
   TESSEL_ASSERT(false, std::string("no tensor built-in named ") + name);
 }
 
@@ -304,7 +305,8 @@ Value nativeDevices(Interpreter&, CallArgs& a) {
 void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
   for (auto table :
        {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(),
-        tensorJaggedNatives(), tensorLossNatives(), tensorDenseUtilNatives()})
+        tensorJaggedNatives(), tensorLossNatives(), tensorDenseUtilNatives(),
+        tensorDenseNatives()})
     for (const TensorNative& n : table)
       // The core's sum/min/max/abs stay: they forward tensors to these natives.
       if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);

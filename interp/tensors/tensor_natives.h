@@ -49,5 +49,7 @@ std::span<const TensorNative> tensorJaggedNatives();
 /// (tensor_losses.cpp, tensor_dense_utils.cpp).
 std::span<const TensorNative> tensorLossNatives();
 std::span<const TensorNative> tensorDenseUtilNatives();
+/// Issue 26's dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
+std::span<const TensorNative> tensorDenseNatives();
 
 }  // namespace tessel::interp

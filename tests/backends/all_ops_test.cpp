@@ -106,6 +106,7 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
     return run(OpKind::Cast, {x}, a);
   };
   calls[OpKind::Contiguous] = [=] { return run(OpKind::Contiguous, {x.transpose(0, 1)}); };
+  calls[OpKind::Detach] = [=] { return run(OpKind::Detach, {x.transpose(0, 1)}); };
   return calls;
 }
 

@@ -27,6 +27,48 @@ TEST(Elementwise, UnaryValues) {
   expectValues(run(OpKind::LogicalNot, {x}), {0, 1, 0});
 }
 
+// Issue 26 (dense1): PyTorch's values, including halves, signed zeros, NaN and infinities.
+TEST(Elementwise, DenseUnaryValues) {
+  const float nan = std::nanf(""), inf = INFINITY;
+  Tensor x = F({0.5f, 1.5f, 2.5f, -0.5f, -2.5f, -1.7f, nan, inf, -inf});
+  auto bits = [](const Tensor& t) { return t.toDoubles(); };
+  auto same = [&](OpKind op, std::vector<double> want) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    std::vector<double> got = bits(run(op, {x}));
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << i;
+      else EXPECT_EQ(got[i], want[i]) << i;
+    }
+  };
+  same(OpKind::Round, {0, 2, 2, -0.0, -2, -2, nan, inf, -inf});  // half to even
+  same(OpKind::Floor, {0, 1, 2, -1, -3, -2, nan, inf, -inf});
+  same(OpKind::Ceil, {1, 2, 3, -0.0, -2, -1, nan, inf, -inf});
+  same(OpKind::Trunc, {0, 1, 2, -0.0, -2, -1, nan, inf, -inf});
+  same(OpKind::Sign, {1, 1, 1, -1, -1, -1, 0, 1, -1});  // sign(NaN) is 0, as torch
+  same(OpKind::IsNan, {0, 0, 0, 0, 0, 0, 1, 0, 0});
+  same(OpKind::IsInf, {0, 0, 0, 0, 0, 0, 0, 1, 1});
+  same(OpKind::IsFinite, {1, 1, 1, 1, 1, 1, 0, 0, 0});
+  EXPECT_EQ(run(OpKind::IsNan, {x}).dtype(), DType::Bool);
+  Tensor s = F({1e-7f, -0.5f, 3.f, 25.f, -30.f});
+  expectValues(run(OpKind::Log1p, {F({1e-7f, -0.5f, 3.f, 25.f, -0.75f})}),
+               {std::log1p(1e-7), std::log1p(-0.5), std::log1p(3.0), std::log1p(25.0),
+                std::log1p(-0.75)}, 1e-6);
+  expectValues(run(OpKind::Expm1, {s}), {std::expm1(1e-7), std::expm1(-0.5), std::expm1(3.0),
+                                         std::expm1(25.0), std::expm1(-30.0)}, 1e-6);
+  expectValues(run(OpKind::Erf, {s}), {std::erf(1e-7), std::erf(-0.5), std::erf(3.0), 1, -1});
+  expectValues(run(OpKind::Silu, {s}), {1e-7 / (1 + std::exp(-1e-7)), -0.5 / (1 + std::exp(0.5)),
+                                        3 / (1 + std::exp(-3.0)), 25, -30 / (1 + std::exp(30.0))});
+  expectValues(run(OpKind::Softplus, {s}), {std::log1p(std::exp(1e-7)), std::log1p(std::exp(-0.5)),
+                                            std::log1p(std::exp(3.0)), 25, std::exp(-30.0)});
+  // Integers: floor..trunc are the identity, sign -1/0/1, the tests constant; erf is f32.
+  Tensor i = I({-3, 0, 4});
+  EXPECT_EQ(run(OpKind::Floor, {i}).toInts(), (std::vector<int64_t>{-3, 0, 4}));
+  EXPECT_EQ(run(OpKind::Sign, {i}).toInts(), (std::vector<int64_t>{-1, 0, 1}));
+  EXPECT_EQ(run(OpKind::IsFinite, {i}).toInts(), (std::vector<int64_t>{1, 1, 1}));
+  EXPECT_EQ(run(OpKind::Erf, {i}).dtype(), DType::F32);
+}
+
 TEST(Elementwise, IntUnaryKeepsInt) {
   Tensor x = I({-3, 4});
   Tensor n = run(OpKind::Neg, {x});

@@ -97,6 +97,21 @@ TEST(Grad, Unary) {
   }
 }
 
+// Issue 26 (dense1): the step functions have a zero gradient (finite differences agree away
+// from their jumps); isnan/isinf/isfinite give bool and are not differentiable.
+TEST(Grad, DenseUnary) {
+  for (OpKind op : {OpKind::Erf, OpKind::Expm1, OpKind::Silu, OpKind::Softplus, OpKind::Floor,
+                    OpKind::Ceil, OpKind::Round, OpKind::Trunc, OpKind::Sign}) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    checkGrad(unaryFn(op), {smooth({2, 3})});
+    checkGrad(unaryFn(op), {ops::mul(smooth({2, 3}, 1.f), ops::scalar(3.0))});
+  }
+  checkGrad(unaryFn(OpKind::Log1p), {positive({2, 3})});
+  checkGrad(unaryFn(OpKind::Softplus), {F({19.5f, 21.f, 40.f, -40.f})});
+  for (OpKind op : {OpKind::IsNan, OpKind::IsInf, OpKind::IsFinite, OpKind::Detach})
+    EXPECT_FALSE(autodiff::isDifferentiable(op)) << shapes::opName(op);
+}
+
 TEST(Grad, BinaryWithBroadcasting) {
   for (OpKind op : {OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Maximum, OpKind::Minimum}) {
     SCOPED_TRACE(std::string(shapes::opName(op)));

@@ -270,6 +270,25 @@ class ProgramGen {
     }
   }
 
+  // Issue 26's elementwise ops on a non-bool x (dense1), kept free of NaN and overflow so
+  // that eager and compiled results compare.
+  TVar denseUnary(const std::string& x, int r, Dt dt) {
+    switch (pick(12)) {
+      case 0: return {"erf(" + x + ")", r, Dt::F32};
+      case 1: return {"floor(" + x + " * 0.7)", r, Dt::F32};
+      case 2: return {"round(" + x + " * 0.5) + ceil(" + x + ")", r, Dt::F32};
+      case 3: return {"sign(" + x + ") * trunc(" + x + ")", r, dt};
+      case 4: return {"log1p(abs(" + x + "))", r, Dt::F32};
+      case 5: return {"expm1(clamp(" + x + ", -3, 3))", r, Dt::F32};
+      case 6: return {"silu(" + x + ")", r, Dt::F32};
+      case 7: return {"softplus(" + x + ", beta = 2.0, threshold = 3.0)", r, Dt::F32};
+      case 8: return {"leaky_relu(" + x + ", 0.1)", r, Dt::F32};
+      case 9: return {"elu(" + x + ")", r, Dt::F32};
+      case 10: return {"isfinite(" + x + ")", r, Dt::Bool};
+      default: return {"nan_to_num(" + x + ")", r, dt};
+    }
+  }
+
   // A tensor expression (its text in `name`) of one of eight families.
   TVar tensorExpr(int family) {
     const TVar& a = recent();
@@ -283,7 +302,9 @@ class ProgramGen {
         if (dt == Dt::Bool)
           return pick(2) ? TVar{"logical_not(" + x + ")", r, Dt::Bool}
                          : TVar{x + ".to(i32)", r, Dt::I32};
-        switch (pick(10)) {
+        switch (pick(11)) {
+          case 10:  // issue 26's elementwise ops (dense1)
+            return denseUnary(x, r, dt);
           case 9:  // times a float of sizes and ints (issue 27: symbolic floats)
             return {x + " * " + floatExpr(), r, Dt::F32};
           case 0:

@@ -497,6 +497,100 @@ case("repeat_ints", "repeat(a, 2, 2)", "a.repeat(2, 2)", a=ints(2, 1))
 case("outer", "outer(a, b)", "torch.outer(a, b)", grad=("a", "b"), a=rnd(3), b=rnd(4))
 case("outer_bad", "outer(a, b)", "torch.outer(a, b)", a=rnd(3, 1), b=rnd(4))
 
+# ---- issue 26 (dense1): elementwise ops -------------------------------------------------------
+def specials():
+    return torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5, -1.7, 3.2, 0.0, -0.0, float("nan"),
+                         float("inf"), -float("inf"), 1e-6, -1e-6, 30.0, -30.0, 100.0, -100.0])
+
+
+for fn, tfn in (("erf", "torch.erf"), ("floor", "torch.floor"), ("ceil", "torch.ceil"),
+                ("round", "torch.round"), ("trunc", "torch.trunc"), ("sign", "torch.sign"),
+                ("expm1", "torch.expm1"), ("silu", "F.silu"), ("softplus", "F.softplus"),
+                ("isnan", "torch.isnan"), ("isinf", "torch.isinf"), ("isfinite", "torch.isfinite"),
+                ("leaky_relu", "F.leaky_relu"), ("elu", "F.elu"), ("nan_to_num", "torch.nan_to_num")):
+    g = () if fn.startswith("is") else ("a",)
+    case(f"{fn}_f32", f"{fn}(a)", f"{tfn}(a)", grad=g, a=rnd(3, 4, lo=-4.0, hi=4.0))
+    case(f"{fn}_specials", f"a.{fn}()", f"{tfn}(a)", a=specials())
+    case(f"{fn}_empty", f"{fn}(a)", f"{tfn}(a)", a=rnd(0, 3))
+case("log1p_f32", "log1p(a)", "torch.log1p(a)", grad=("a",), a=rnd(3, 4, lo=-0.9, hi=4.0))
+case("log1p_specials", "log1p(a)", "torch.log1p(a)", a=specials())
+case("round_halves", "round(a)", "torch.round(a)", grad=("a",),
+     a=torch.arange(-10, 11, dtype=torch.float32) / 2)
+for fn in ("floor", "ceil", "round", "trunc", "sign"):
+    case(f"{fn}_i32", f"{fn}(a)", f"torch.{fn}(a)", a=ints(7))
+for fn in ("isnan", "isinf", "isfinite"):
+    case(f"{fn}_i32", f"{fn}(a)", f"torch.{fn}(a)", a=ints(5))
+case("erf_i32", "erf(a)", "torch.erf(a)", a=ints(5))
+case("sign_bool", "sign(a)", "torch.sign(a)", a=bools(6))
+case("floor_bool", "floor(a)", "torch.floor(a)", a=bools(3))
+case("leaky_relu_slope", "leaky_relu(a, 0.2)", "F.leaky_relu(a, 0.2)", grad=("a",), a=rnd(4, 5))
+case("leaky_relu_kw", "a.leaky_relu(negative_slope = -0.5)", "F.leaky_relu(a, negative_slope=-0.5)",
+     grad=("a",), a=rnd(6))
+case("elu_alpha", "elu(a, alpha = 0.5)", "F.elu(a, alpha=0.5)", grad=("a",), a=rnd(4, 5))
+case("elu_zero_grad", "elu(a)", "F.elu(a)", grad=("a",), a=torch.tensor([0.0, 100.0, -100.0]))
+case("softplus_beta", "softplus(a, beta = 2.0, threshold = 3.0)",
+     "F.softplus(a, beta=2.0, threshold=3.0)", grad=("a",), a=rnd(4, 5))
+case("softplus_large", "softplus(a)", "F.softplus(a)", grad=("a",),
+     a=torch.tensor([19.0, 21.0, 50.0, -50.0]))
+case("nan_to_num_values", "nan_to_num(a, nan = 1.0, posinf = 2.0, neginf = -3.0)",
+     "torch.nan_to_num(a, nan=1.0, posinf=2.0, neginf=-3.0)", a=specials())
+case("nan_to_num_grad", "nan_to_num(a, 0.5)", "torch.nan_to_num(a, 0.5)", grad=("a",), a=rnd(5))
+case("nan_to_num_i32", "nan_to_num(a)", "torch.nan_to_num(a)", a=ints(5))
+case("silu_grad_broadcast", "silu(a) * b", "F.silu(a) * b", grad=("a", "b"), a=rnd(3, 1),
+     b=rnd(4))
+
+
+# ---- issue 26 (dense1): tril, triu, masked_fill -----------------------------------------------
+for fn in ("tril", "triu"):
+    for shape in ((3, 4), (4, 3), (2, 3, 5), (1, 1), (0, 3), (3, 0), (2, 0, 4)):
+        for d in (0, 1, -1, 5, -5):
+            case(f"{fn}_{shape}_{d}", f"{fn}(a, {d})", f"torch.{fn}(a, {d})", grad=("a",),
+                 a=rnd(*shape))
+    case(f"{fn}_i32", f"a.{fn}(diagonal = 1)", f"a.{fn}(diagonal=1)", a=ints(3, 3))
+    case(f"{fn}_bool", f"{fn}(a)", f"torch.{fn}(a)", a=bools(3, 4))
+    case(f"{fn}_inf", f"{fn}(a)", f"torch.{fn}(a)", a=torch.full((3, 3), float("inf")))
+    case(f"{fn}_1d", f"{fn}(a)", f"torch.{fn}(a)", a=rnd(4))
+    case(f"{fn}_strided", f"{fn}(a.T, -1)", f"torch.{fn}(a.T, -1)", grad=("a",), a=rnd(3, 5))
+case("masked_fill_f32", "masked_fill(a, m, -1.5)", "torch.masked_fill(a, m, -1.5)", grad=("a",),
+     a=rnd(3, 4), m=bools(3, 4))
+case("masked_fill_broadcast_mask", "a.masked_fill(m, 2.0)", "a.masked_fill(m, 2.0)", grad=("a",),
+     a=rnd(2, 3, 4), m=bools(3, 1))
+case("masked_fill_broadcast_x", "masked_fill(a, m, 2.0)", "torch.masked_fill(a, m, 2.0)",
+     grad=("a",), a=rnd(4), m=bools(3, 4))
+case("masked_fill_i32", "masked_fill(a, m, 1.7)", "torch.masked_fill(a, m, 1.7)", a=ints(3, 4),
+     m=bools(3, 4))
+case("masked_fill_bool", "masked_fill(a, m, true)", "torch.masked_fill(a, m, True)", a=bools(5),
+     m=bools(5))
+case("masked_fill_tensor_value", "masked_fill(a, m, v)", "torch.masked_fill(a, m, v)",
+     grad=("a", "v"), a=rnd(3, 4), m=bools(3, 4), v=torch.tensor(0.25))
+case("masked_fill_inf_softmax", "softmax(masked_fill(a, m, float(\"-inf\")), 1)",
+     "torch.softmax(torch.masked_fill(a, m, float('-inf')), 1)", grad=("a",), a=rnd(3, 3),
+     m=torch.tensor([[False, True, True], [False, False, True], [False, False, False]]))
+case("masked_fill_no_broadcast", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0)",
+     a=rnd(2, 3), m=bools(2))
+case("masked_fill_mask_not_bool", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0)",
+     a=rnd(2, 3), m=ints(2, 3))
+case("masked_fill_empty", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0)", a=rnd(0, 3),
+     m=bools(0, 3))
+
+
+# ---- issue 26 (dense1): embedding, detach ----------------------------------------------------
+case("embedding_2d", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
+     i=idx(0, 2, 3, 3, 1, 0, shape=(2, 3)), w=rnd(5, 4))
+case("embedding_1d", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
+     i=idx(4, 4, 0), w=rnd(5, 2))
+case("embedding_scalar_idx", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
+     i=torch.tensor(2, dtype=torch.int32), w=rnd(3, 4))
+case("embedding_empty", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx(*[]), w=rnd(3, 4))
+case("embedding_padding", "embedding(i, w, padding_idx = 1)",
+     "F.embedding(i.long(), w, padding_idx=1)", grad=("w",), i=idx(0, 1, 1, 3, 1), w=rnd(4, 3))
+case("embedding_padding_negative", "embedding(i, w, padding_idx = -1)",
+     "F.embedding(i.long(), w, padding_idx=-1)", grad=("w",), i=idx(0, 3, 3, 2), w=rnd(4, 3))
+case("embedding_index_out_of_range", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx(0, 4),
+     w=rnd(4, 3))
+case("embedding_weight_1d", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx(0), w=rnd(4))
+case("detach", "detach(a) * a", "a.detach() * a", grad=("a",), a=rnd(3, 4))
+
 
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
@@ -542,7 +636,7 @@ ERROR_RE = re.compile(r":\d+:\d+: (\w+Error)")
 
 
 def torch_eval(expr, env):
-    return eval(expr, {"torch": torch, "tvops": tvops}, dict(env))
+    return eval(expr, {"torch": torch, "tvops": tvops, "F": torch.nn.functional}, dict(env))
 
 
 def flat(x):

@@ -42,6 +42,60 @@ float tanhSafe(float v) {
   return (e - 1.0) / (e + 1.0);
 }
 
+// erf: erfApprox's 1.5e-7 absolute error is all of erf(x) for tiny x, so |x| < 0.5 takes
+// the Maclaurin series (relative error < 3e-8 there).
+float erfF(float x) {
+  if (abs(x) >= 0.5) return erfApprox(x);
+  float x2 = x * x;
+  float p = -1.0 / 1320.0;
+  p = p * x2 + 1.0 / 216.0;
+  p = p * x2 - 1.0 / 42.0;
+  p = p * x2 + 0.1;
+  p = p * x2 - 1.0 / 3.0;
+  p = p * x2 + 1.0;
+  return 1.1283791670955126 * x * p;
+}
+// log1p and expm1 without cancellation near 0 (series for small |x|); the edges as C's.
+float log1pF(float x) {
+  if (isnan(x) || isinf(x)) return x < 0.0 ? kNaN : x;
+  if (x < -1.0) return kNaN;
+  if (x == -1.0) return -kInf;
+  if (abs(x) >= 0.5) return log(1.0 + x);
+  // GPU logs are accurate in absolute terms only near 1 (lavapipe's is off by 1% at 1 - 1e-6),
+  // so |x| < 0.5 takes log1p(x) = 2 atanh(s), s = x / (2 + x) in (-1/3, 1/5), as a series.
+  float s = x / (2.0 + x), s2 = s * s;
+  float p = 1.0 / 17.0;
+  p = p * s2 + 1.0 / 15.0;
+  p = p * s2 + 1.0 / 13.0;
+  p = p * s2 + 1.0 / 11.0;
+  p = p * s2 + 1.0 / 9.0;
+  p = p * s2 + 1.0 / 7.0;
+  p = p * s2 + 0.2;
+  p = p * s2 + 1.0 / 3.0;
+  p = p * s2 + 1.0;
+  return 2.0 * s * p;
+}
+float expm1F(float x) {
+  if (isnan(x)) return x;
+  if (x > 88.8) return kInf;
+  if (x < -17.0) return -1.0;
+  // Kahan's exp(x) - 1 times x / log(exp(x)) would be folded to exp(x) - 1 by the shader
+  // compiler (log(exp(x)) = x), so small |x| takes the Taylor series (error < 3e-10 at 0.5).
+  if (abs(x) < 0.5) {
+    float p = 1.0 / 362880.0;
+    p = p * x + 1.0 / 40320.0;
+    p = p * x + 1.0 / 5040.0;
+    p = p * x + 1.0 / 720.0;
+    p = p * x + 1.0 / 120.0;
+    p = p * x + 1.0 / 24.0;
+    p = p * x + 1.0 / 6.0;
+    p = p * x + 0.5;
+    return x + x * x * p;
+  }
+  return exp(x) - 1.0;
+}
+float signF(float a) { return a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0); }  // NaN -> 0 as torch
+
 float powF(float x, float y) {
   if (y == 0.0 || x == 1.0) return 1.0;
   if (isnan(x) || isnan(y)) return kNaN;
@@ -71,6 +125,19 @@ float opF(uint op, float a, float b, float c) {
     case EW_RELU: return (a > 0.0 || isnan(a)) ? a : 0.0;
     case EW_GELU: return 0.5 * a * (1.0 + erfApprox(a * 0.70710678118654752));
     case EW_LOGICAL_NOT: return a == 0.0 ? 1.0 : 0.0;
+    case EW_ERF: return erfF(a);
+    case EW_FLOOR: return floor(a);
+    case EW_CEIL: return ceil(a);
+    case EW_ROUND: return roundEven(a);
+    case EW_TRUNC: return trunc(a);
+    case EW_SIGN: return signF(a);
+    case EW_LOG1P: return log1pF(a);
+    case EW_EXPM1: return expm1F(a);
+    case EW_SILU: return a / (1.0 + exp(-a));
+    case EW_SOFTPLUS: return a > 20.0 ? a : log1pF(exp(a));
+    case EW_ISNAN: return isnan(a) ? 1.0 : 0.0;
+    case EW_ISINF: return isinf(a) ? 1.0 : 0.0;
+    case EW_ISFINITE: return (isnan(a) || isinf(a)) ? 0.0 : 1.0;
     case EW_COPY: return a;
     case EW_NONZERO: return a != 0.0 ? 1.0 : 0.0;
     case EW_ADD: return a + b;
@@ -111,6 +178,10 @@ int opI(uint op, int a, int b, int c) {
     case EW_ABS: return a < 0 ? -a : a;
     case EW_RELU: return a > 0 ? a : 0;
     case EW_LOGICAL_NOT: return a == 0 ? 1 : 0;
+    case EW_FLOOR: case EW_CEIL: case EW_ROUND: case EW_TRUNC: return a;
+    case EW_SIGN: return sign(a);
+    case EW_ISNAN: case EW_ISINF: return 0;
+    case EW_ISFINITE: return 1;
     case EW_COPY: return a;
     case EW_NONZERO: return a != 0 ? 1 : 0;
     case EW_ADD: return a + b;
@@ -244,7 +315,8 @@ uint wordOp(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, uint a,
 void linearElement(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, uint i) {
   uint e0 = pc.offs[0] + i, e1 = pc.offs[1] + i * pc.strides[4];
   uint e2 = pc.offs[2] + i * pc.strides[8], e3 = pc.offs[3] + i * pc.strides[12];
-  const bool binary = op >= EW_FIRST_BINARY, ternary = op >= EW_FIRST_TERNARY;
+  const bool binary = op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2,
+             ternary = op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2;
   if (op == EW_WHERE) {
     bool cond = loadB(1, e1, ta);
     if (compute == DT_F32) storeF(0, e0, tOut, cond ? loadF(2, e2, tb) : loadF(3, e3, tc));
@@ -279,7 +351,8 @@ void subgroupChunk(uint n, out uint begin, out uint end) {
 
 void linearMain(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute) {
   const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
-  const bool binary = op >= EW_FIRST_BINARY, ternary = op >= EW_FIRST_TERNARY;
+  const bool binary = op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2,
+             ternary = op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2;
   if ((kVariant & EW_VEC8) != 0u) {
     // As EW_VEC4, eight elements (one u64vec4 of words, one uint64_t of bools) per step.
     uint begin, end;
@@ -335,7 +408,8 @@ void stridedElement(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute,
     else storeI(0, e0, tOut, cond ? loadI(2, e2, tb) : loadI(3, e3, tc));
     return;
   }
-  const bool binary = op >= EW_FIRST_BINARY, ternary = op >= EW_FIRST_TERNARY;
+  const bool binary = op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2,
+             ternary = op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2;
   if (compute == DT_F32) {
     float a = loadF(1, e1, ta);
     float b = binary ? loadF(2, e2, tb) : 0.0;

@@ -46,6 +46,22 @@
 #define EW_WHERE 40u
 #define EW_CLAMP 41u
 #define EW_FIRST_TERNARY 40u
+// Unary ops of issue 26 (operand a), numbered above the ternary ones: an op is binary or
+// ternary only below EW_FIRST_UNARY2 (ewArity in elementwise.comp).
+#define EW_FIRST_UNARY2 50u
+#define EW_ERF 50u
+#define EW_FLOOR 51u
+#define EW_CEIL 52u
+#define EW_ROUND 53u
+#define EW_TRUNC 54u
+#define EW_SIGN 55u
+#define EW_LOG1P 56u
+#define EW_EXPM1 57u
+#define EW_SILU 58u
+#define EW_SOFTPLUS 59u
+#define EW_ISNAN 60u
+#define EW_ISINF 61u
+#define EW_ISFINITE 62u
 
 // Variant bits above the op and dtypes (Note [Linear elementwise] in elementwise.comp).
 #define EW_LINEAR 0x10000000u

@@ -390,6 +390,34 @@ inline std::map<OpKind, Case> cases() {
     int t = h.op(K::Transpose, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dims({0, 1}));
     return h.op(K::Contiguous, {t});
   };
+  // Issue 26 (dense1): elementwise ops. Halves for round (floor(4x) / 2), NaN and inf from
+  // log and exp, integer inputs for the ops that keep integers.
+  for (K k : {K::Erf, K::Floor, K::Ceil, K::Trunc, K::Sign, K::Expm1, K::Silu, K::Softplus})
+    c[k] = unary(k);
+  c[K::Log1p] = unary(K::Log1p, DType::F32, Fill::Positive);
+  c[K::Round] = [](Harness& h) {
+    OpAttrs four, half;
+    four.scalars = {4.0};
+    half.scalars = {0.5};
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int x4 = h.op(K::Mul, {x, h.op(K::Full, {}, four)});
+    return h.op(K::Round, {h.op(K::Mul, {h.op(K::Floor, {x4}), h.op(K::Full, {}, half)})});
+  };
+  c[K::IsNan] = [](Harness& h) {
+    return h.op(K::IsNan, {h.op(K::Log, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)})});
+  };
+  c[K::IsInf] = [](Harness& h) {
+    OpAttrs big;
+    big.scalars = {60.0};
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    return h.op(K::IsInf, {h.op(K::Exp, {h.op(K::Mul, {x, h.op(K::Full, {}, big)})})});
+  };
+  c[K::IsFinite] = [](Harness& h) {
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int i = h.input("i", {h.m}, DType::I32, Fill::Int);
+    return h.op(K::LogicalAnd, {h.op(K::IsFinite, {h.op(K::Log, {x})}), h.op(K::IsFinite, {i})});
+  };
+  c[K::Detach] = unary(K::Detach);
   return c;
 }
 

@@ -743,6 +743,29 @@ TEST_P(Parity, MatchesCpu) {
   EXPECT_GT(compared, 0) << "every case of " << shapes::opName(op) << " was an error";
 }
 
+// Issue 26 (dense1): the unary ops at special values, relative to the cpu's (the parity test's
+// absolute tolerance would hide a cancellation in log1p or expm1 near 0), and halves for round.
+TEST_F(VulkanTest, DenseUnarySpecialValues) {
+  const float nan = std::nanf(""), inf = INFINITY;
+  Tensor x = floats({1e-7f, -1e-6f, 3e-4f, -0.3f, 0.5f, 1.5f, 2.5f, -2.5f, 7.f, -20.f, 25.f, nan,
+                     inf, -inf, 0.f, -0.f},
+                    {16});
+  for (OpKind op : {OpKind::Erf, OpKind::Floor, OpKind::Ceil, OpKind::Round, OpKind::Trunc,
+                    OpKind::Sign, OpKind::Log1p, OpKind::Expm1, OpKind::Silu, OpKind::Softplus,
+                    OpKind::IsNan, OpKind::IsInf, OpKind::IsFinite}) {
+    SCOPED_TRACE(std::string(shapes::opName(op)));
+    Case c{{x}, {}};
+    Outcome cpu = runOn(Device::Cpu, op, c), vk = runOn(Device::Vulkan, op, c);
+    ASSERT_FALSE(cpu.error || vk.error) << cpu.message << vk.message;
+    ASSERT_EQ(cpu.value.dtype(), vk.value.dtype());
+    std::vector<double> a = cpu.value.toDoubles(), b = vk.value.toDoubles();
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;
+      EXPECT_NEAR(b[i], a[i], 2e-6 * std::fabs(a[i])) << "element " << i;
+    }
+  }
+}
+
 std::vector<OpKind> allOps() {
   return {
 #define TESSEL_OP(e, n, c) OpKind::e,

@@ -106,6 +106,21 @@ const std::map<std::string, std::string> kSnippets = {
     {"bernoulli", "bernoulli(sigmoid(b))"},
     {"cast", "a.to(i32)"},
     {"contiguous", "a.T.contiguous()"},
+    // Issue 26 (dense1): elementwise ops, and the compositions leaky_relu, elu, nan_to_num.
+    {"erf", "erf(a)"},
+    {"floor", "floor(a * 3.0)"},
+    {"ceil", "ceil(a * 3.0)"},
+    {"round", "round(floor(a * 4.0) / 2.0) + round(ia)"},
+    {"trunc", "trunc(a * 3.0)"},
+    {"sign", "sign(a) + sign(ia - 3)"},
+    {"log1p", "log1p(abs(a))"},
+    {"expm1", "expm1(a)"},
+    {"silu", "silu(a) + leaky_relu(b, 0.2) + elu(a, alpha = 0.5)"},
+    {"softplus", "softplus(a) + softplus(b, beta = 2.0, threshold = 1.0)"},
+    {"isnan", "isnan(log(a))"},
+    {"isinf", "isinf(exp(a * 60.0))"},
+    {"isfinite", "logical_and(isfinite(log(b)), isfinite(ia)).to(f32) + nan_to_num(log(a))"},
+    {"detach", "detach(a) * a + tril(a, 1) + masked_fill(b, mask, 0.5) + embedding(abs(ia) % 3, b[:3], padding_idx = 1)[:, 0]"},
 };
 
 // Runs `body` eagerly and compiled over sizes that change, and checks the results agree.

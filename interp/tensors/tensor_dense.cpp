@@ -1,0 +1,239 @@
+// Built-ins of issue 26's dense-model ops (PyTorch names, argument order and semantics). The
+// elementwise ones are single ops of the op table (erf ... isfinite) or, where PyTorch gives
+// them parameters (leaky_relu, elu, nan_to_num, softplus's beta and threshold), compositions
+// of elementwise ops: those fuse into one generated kernel under @compile like any chain, and
+// take their gradient from the ops they are made of. Every one is also a method.
+#include <cmath>
+#include <limits>
+
+#include "interp/tensors/tensor_natives.h"
+#include "interp/tensors/tensor_value.h"
+#include "interp/values/sym_value.h"
+#include "shapes/shape_env.h"
+#include "shapes/shape_rules.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+
+namespace {
+
+template <OpKind K>
+Value denseUnary(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, s.args(), {"x"}, 1);
+  return emitOp(K, {tensorArg(b.at(0), std::string(fn) + "(): x")});
+}
+
+Value num(double v) {
+  return Value::real(v);
+}
+Value gt0(const Value& x) {
+  return emitOp(OpKind::Gt, {x, num(0.0)});
+}
+
+// leaky_relu(x, negative_slope = 0.01) = where(x > 0, x, x * negative_slope).
+Value nativeLeakyRelu(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("leaky_relu", s.args(), {"x", "negative_slope"}, 1);
+  const Value& x = tensorArg(b.at(0), "leaky_relu(): x");
+  const double slope = b.has(1) ? b.toFloat(1) : 0.01;
+  return emitOp(OpKind::Where, {gt0(x), x, emitOp(OpKind::Mul, {x, num(slope)})});
+}
+
+// elu(x, alpha = 1.0) = where(x > 0, x, alpha * expm1(x)). expm1 sees 0 where x > 0, so its
+// gradient there is finite (exp(large x) would be inf, and 0 * inf NaN), and at x = 0 the
+// gradient is alpha, as PyTorch's.
+Value nativeElu(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("elu", s.args(), {"x", "alpha"}, 1);
+  const Value& x = tensorArg(b.at(0), "elu(): x");
+  const double alpha = b.has(1) ? b.toFloat(1) : 1.0;
+  Value pos = gt0(x);
+  Value neg = emitOp(OpKind::Expm1, {emitOp(OpKind::Where, {pos, num(0.0), x})});
+  return emitOp(OpKind::Where, {pos, x, emitOp(OpKind::Mul, {neg, num(alpha)})});
+}
+
+// softplus(x, beta = 1, threshold = 20): the op for PyTorch's defaults; otherwise
+// where(beta * x > threshold, x, softplus(beta * x) / beta).
+Value nativeSoftplus(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("softplus", s.args(), {"x", "beta", "threshold"}, 1);
+  const Value& x = tensorArg(b.at(0), "softplus(): x");
+  const double beta = b.has(1) ? b.toFloat(1) : 1.0;
+  const double threshold = b.has(2) ? b.toFloat(2) : 20.0;
+  if (beta == 0.0) throwUserError(ErrorKind::ValueError, "softplus(): beta must not be 0");
+  if (beta == 1.0 && threshold == 20.0) return emitOp(OpKind::Softplus, {x});
+  Value bx = emitOp(OpKind::Mul, {x, num(beta)});
+  Value soft = emitOp(OpKind::Div, {emitOp(OpKind::Softplus, {bx}), num(beta)});
+  return emitOp(OpKind::Where, {emitOp(OpKind::Gt, {bx, num(threshold)}), x, soft});
+}
+
+// nan_to_num(x, nan = 0.0, posinf = none, neginf = none): infinities become the f32 extremes
+// unless given. Integer and bool tensors have neither, and come back unchanged (as torch).
+Value nativeNanToNum(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("nan_to_num", s.args(), {"x", "nan", "posinf", "neginf"}, 1);
+  const Value& x = tensorArg(b.at(0), "nan_to_num(): x");
+  auto opt = [&](size_t i, double dflt) {
+    return b.has(i) && !b.at(i).is(Type::None) ? b.toFloat(i) : dflt;
+  };
+  const double big = std::numeric_limits<float>::max();
+  const double nan = opt(1, 0.0), posinf = opt(2, big), neginf = opt(3, -big);
+  if (dtypeOf(x) != DType::F32) return x;
+  const double inf = std::numeric_limits<double>::infinity();
+  Value y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, num(-inf)}), num(neginf), x});
+  y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, num(inf)}), num(posinf), y});
+  return emitOp(OpKind::Where, {emitOp(OpKind::IsNan, {x}), num(nan), y});
+}
+
+// ---- Masks (issue 26, block 2) ----------------------------------------------------------------
+
+// A zero of x's dtype, so that where(keep, x, zero) keeps the dtype (torch's tril of an i32
+// or bool tensor is one).
+Value zeroOf(DType t) {
+  return t == DType::F32 ? num(0.0) : t == DType::I32 ? Value::integer(0) : Value::boolean(false);
+}
+
+Value arangeI32(const shapes::SymInt& n) {
+  OpAttrs a;
+  a.start = shapes::SymInt(0);
+  a.stop = n;
+  a.step = 1;
+  a.dtype = DType::I32;
+  return emitOp(OpKind::Arange, {}, a);
+}
+
+// tril/triu(x, diagonal = 0) over the last two dims (fewer is an IndexError, as torch): keep
+// (i, j) where j - i <= diagonal (tril) or >= diagonal (triu), as where(keep, x, 0) with keep
+// [R, C] built from two aranges of the symbolic sizes, so one graph serves every size and the
+// gradient is where's.
+template <bool Lower>
+Value nativeTri(Interpreter&, CallArgs& raw) {
+  const char* fn = Lower ? "tril" : "triu";
+  SelfArgs s(raw);
+  ArgBinder b(fn, s.args(), {"x", "diagonal"}, 1);
+  const Value& x = tensorArg(b.at(0), std::string(fn) + "(): x");
+  const int64_t diagonal = b.has(1) ? b.toInt(1) : 0;
+  const shapes::SymShape shape = shapeOf(x);
+  if (shape.size() < 2)
+    throwUserError(ErrorKind::IndexError, std::string(fn) + "(): x must have at least 2 dims, got " +
+                                              std::to_string(shape.size()));
+  OpAttrs col;
+  col.dim = 1;
+  Value rows = emitOp(OpKind::Unsqueeze, {arangeI32(shape[shape.size() - 2])}, col);
+  Value cols = arangeI32(shape.back());
+  Value offset = emitOp(OpKind::Sub, {cols, rows});  // j - i, [R, C]
+  Value keep = emitOp(Lower ? OpKind::Le : OpKind::Ge, {offset, Value::integer(diagonal)});
+  return emitOp(OpKind::Where, {keep, x, zeroOf(dtypeOf(x))});
+}
+
+// masked_fill(x, mask, value): where(mask, value, x) in x's dtype. mask and x broadcast
+// against each other (as torch's out-of-place masked_fill); sizes that do not are a ShapeError
+// naming masked_fill and both shapes.
+Value nativeMaskedFill(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("masked_fill", s.args(), {"x", "mask", "value"}, 3);
+  const Value& x = tensorArg(b.at(0), "masked_fill(): x");
+  const Value& mask = tensorArg(b.at(1), "masked_fill(): mask");
+  const Value& value = tensorArg(b.at(2), "masked_fill(): value");
+  if (dtypeOf(mask) != DType::Bool)
+    throwUserError(ErrorKind::TypeError, "masked_fill(): mask must be a bool tensor, got " +
+                                             std::string(shapes::name(dtypeOf(mask))));
+  if (value.is(Type::Tensor) && rankOf(value) != 0)
+    throwUserError(ErrorKind::ValueError,
+                   "masked_fill(): value must be a number or a 0-d tensor, got a tensor of " +
+                       std::to_string(rankOf(value)) + " dims");
+  shapes::broadcastShapes(shapeOf(x), shapeOf(mask), "masked_fill");
+  const DType t = dtypeOf(x);
+  Value v = value;
+  if (!value.is(Type::Tensor) || dtypeOf(value) != t) {
+    OpAttrs cast;
+    cast.dtype = t;
+    v = emitOp(OpKind::Cast, {value}, cast);
+  }
+  return emitOp(OpKind::Where, {mask, v, x});
+}
+
+// ---- Lookups (issue 26, block 2) --------------------------------------------------------------
+
+Value nativeDetach(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("detach", s.args(), {"x"}, 1);
+  return emitOp(OpKind::Detach, {tensorArg(b.at(0), "detach(): x")});
+}
+
+// embedding(idx, weight, padding_idx = none): the rows of weight [V, D] at the i32 indices,
+// shaped idx.shape + [D], as index_select of the flattened indices (its gradient is index_add
+// into the rows, as PyTorch's). The padding_idx row is read through detach, so it gets no
+// gradient while its value is returned unchanged (F.embedding's semantics).
+Value nativeEmbedding(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  ArgBinder b("embedding", s.args(), {"idx", "weight", "padding_idx"}, 2);
+  const Value& idx = tensorArg(b.at(0), "embedding(): idx");
+  const Value& weight = tensorArg(b.at(1), "embedding(): weight");
+  if (dtypeOf(idx) != DType::I32)
+    throwUserError(ErrorKind::TypeError, "embedding(): idx must be an i32 tensor, got " +
+                                             std::string(shapes::name(dtypeOf(idx))));
+  const shapes::SymShape ws = shapeOf(weight);
+  if (ws.size() != 2)
+    throwUserError(ErrorKind::ShapeError, "embedding(): weight must be 2-D [num_embeddings, "
+                                          "embedding_dim], got " + std::to_string(ws.size()) +
+                                              " dims");
+  Value table = weight;
+  if (b.has(2) && !b.at(2).is(Type::None)) {
+    int64_t p = b.toInt(2);
+    const int64_t v = shapes::evaluateInt(ws[0]);
+    if (p < -v || p >= v)
+      throwUserError(ErrorKind::ValueError, "embedding(): padding_idx " + std::to_string(p) +
+                                                " is out of range for " + std::to_string(v) +
+                                                " embeddings");
+    if (p < 0) p += v;
+    OpAttrs col;
+    col.dim = 1;
+    Value isPad = emitOp(OpKind::Unsqueeze,
+                         {emitOp(OpKind::Eq, {arangeI32(ws[0]), Value::integer(p)})}, col);
+    table = emitOp(OpKind::Where, {isPad, emitOp(OpKind::Detach, {weight}), weight});
+  }
+  OpAttrs flat;
+  flat.shape = {shapes::SymInt(-1)};
+  OpAttrs dim0;
+  dim0.dim = 0;
+  Value rows = emitOp(OpKind::IndexSelect, {table, emitOp(OpKind::Reshape, {idx}, flat)}, dim0);
+  OpAttrs out;
+  out.shape = shapeOf(idx);
+  out.shape.push_back(ws[1]);
+  return emitOp(OpKind::Reshape, {rows}, out);
+}
+
+const TensorNative kDense[] = {
+    {"erf", denseUnary<OpKind::Erf>, true},
+    {"floor", denseUnary<OpKind::Floor>, true},
+    {"ceil", denseUnary<OpKind::Ceil>, true},
+    {"round", denseUnary<OpKind::Round>, true},
+    {"trunc", denseUnary<OpKind::Trunc>, true},
+    {"sign", denseUnary<OpKind::Sign>, true},
+    {"log1p", denseUnary<OpKind::Log1p>, true},
+    {"expm1", denseUnary<OpKind::Expm1>, true},
+    {"silu", denseUnary<OpKind::Silu>, true},
+    {"softplus", nativeSoftplus, true},
+    {"isnan", denseUnary<OpKind::IsNan>, true},
+    {"isinf", denseUnary<OpKind::IsInf>, true},
+    {"isfinite", denseUnary<OpKind::IsFinite>, true},
+    {"leaky_relu", nativeLeakyRelu, true},
+    {"elu", nativeElu, true},
+    {"nan_to_num", nativeNanToNum, true},
+    {"tril", nativeTri<true>, true},
+    {"triu", nativeTri<false>, true},
+    {"masked_fill", nativeMaskedFill, true},
+    {"detach", nativeDetach, true},
+    {"embedding", nativeEmbedding, false},
+};
+
+}  // namespace
+
+std::span<const TensorNative> tensorDenseNatives() {
+  return kDense;
+}
+
+}  // namespace tessel::interp
