@@ -98,10 +98,28 @@ SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view 
       o = hasA ? x : y;
       continue;
     }
-    // Size-oblivious: an unbacked size is never 1, so it never broadcasts away.
-    if (rules::isOne(x))
+    // A constant 1 broadcasts to the other size whatever that is (0 included), so it is
+    // asked first: min(u0, 1), which size-oblivious reasoning calls 1, is 0 when u0 is
+    // (found by fuzz_compile_diff: [min(u0, 1)] * [1] was planned as [1] and crashed the
+    // kernel on an empty input).
+    auto isConstOne = [](const SymInt& d) { return d.maybeConstant() == int64_t{1}; };
+    auto obliviousOne = [&](const SymInt& d) {
+      if (!rules::isOne(d)) return false;
+      // Decided for sizes assumed >= 2: checked when the graph runs, a clear error if not.
+      if (d.hasUnbacked())
+        require(d == SymInt(1), ErrorKind::ShapeError, [&] {
+          return std::string(op) + ": the data-dependent size " + d.toString() +
+                 " broadcasts only if it is 1 (shapes " + toString(a) + " and " + toString(b) + ")";
+        });
+      return true;
+    };
+    if (isConstOne(y))
+      o = x;
+    else if (isConstOne(x))
       o = y;
-    else if (rules::isOne(y))
+    else if (obliviousOne(x))
+      o = y;
+    else if (obliviousOne(y))
       o = x;
     else {
       require(x == y, ErrorKind::ShapeError, [&] {
