@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "shapes/float_repr.h"
 #include "shapes/shape_env.h"
 #include "shapes/source_loc.h"
 #include "shapes/user_error.h"
@@ -15,26 +16,10 @@ FloatExpr node(FloatNode n) {
   return std::make_shared<const FloatNode>(std::move(n));
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string s = buf;
-  // The shortest text that reads back as v, as repr() prints floats.
-  for (int p = 1; p < 17; ++p) {
-    std::snprintf(buf, sizeof buf, "%.*g", p, v);
-    if (std::strtod(buf, nullptr) == v) {
-      s = buf;
-      break;
-    }
-  }
-  if (s.find_first_of(".eni") == std::string::npos) s += ".0";
-  return s;
-}
-
 std::string text(const FloatExpr& e, std::span<const std::string> names, bool nested) {
   switch (e->op) {
     case FloatOp::Const:
-      return number(e->value);
+      return floatRepr(e->value);
     case FloatOp::OfInt:
       return "float(" + e->ofInt.toString() + ")";
     case FloatOp::Input:

@@ -236,13 +236,15 @@ GraphRun runGraph(Entry& entry, const FlatArgs& flat) {
   } else {
     // Floats of sizes and float inputs, computed here in f64 as eager code computes them
     // (Note [Symbolic floats]).
-    std::vector<backends::Tensor> inputs = flat.inputs;
+    std::vector<backends::Tensor>& inputs = entry.inputScratch;
+    inputs.assign(flat.inputs.begin(), flat.inputs.end());
     auto intValue = [&](const shapes::SymInt& i) { return run.symbols.eval(i); };
     for (const shapes::FloatExpr& e : entry.derivedInputs)
       inputs.push_back(onDevice(
           backends::Tensor::scalar(shapes::evalFloat(e, intValue, flat.floats), shapes::DType::F32),
           entry.derivedDevice));
     run.outs = entry.executable->run(inputs, symbols);
+    inputs.clear();
   }
   run.bounds = entry.executable->outputDimBounds();
   return run;

@@ -48,6 +48,9 @@ struct Entry {
   // sizes and float inputs (Note [Symbolic floats]), as 0-d f32 tensors on `derivedDevice`.
   std::vector<shapes::FloatExpr> derivedInputs;
   backends::Device derivedDevice = backends::Device::Cpu;
+  // The call's inputs followed by the derived ones; kept between calls so a call allocates no
+  // new vector (emptied after each run: it holds no tensor between calls).
+  std::vector<backends::Tensor> inputScratch;
   // A region's end (regions.h): how its statements finished, and the slots they changed.
   Flow flow = Flow::Return;
   std::vector<std::pair<uint32_t, OutputTemplate>> slotOutputs;

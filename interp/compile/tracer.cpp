@@ -273,6 +273,38 @@ graph::ValueId Tracer::operand(const Value& v) {
   }
 }
 
+namespace {
+
+// The graph op computing each float operation over unbacked sizes (Input has a hint: it is an
+// input, never an op).
+shapes::OpKind graphOpOf(shapes::FloatOp f) {
+  using shapes::FloatOp;
+  using shapes::OpKind;
+  switch (f) {
+    case FloatOp::Neg: return OpKind::Neg;
+    case FloatOp::Sqrt: return OpKind::Sqrt;
+    case FloatOp::Exp: return OpKind::Exp;
+    case FloatOp::Log: return OpKind::Log;
+    case FloatOp::Abs: return OpKind::Abs;
+    case FloatOp::Sin: return OpKind::Sin;
+    case FloatOp::Cos: return OpKind::Cos;
+    case FloatOp::Tanh: return OpKind::Tanh;
+    case FloatOp::Add: return OpKind::Add;
+    case FloatOp::Sub: return OpKind::Sub;
+    case FloatOp::Mul: return OpKind::Mul;
+    case FloatOp::Div: return OpKind::Div;
+    case FloatOp::Pow: return OpKind::Pow;
+    case FloatOp::Min: return OpKind::Minimum;
+    case FloatOp::Max: return OpKind::Maximum;
+    case FloatOp::Const:
+    case FloatOp::OfInt:
+    case FloatOp::Input: break;
+  }
+  throw std::logic_error("no graph op for this float operation");
+}
+
+}  // namespace
+
 graph::ValueId Tracer::floatOperand(const shapes::FloatExpr& e) {
   if (auto it = floats_.find(e); it != floats_.end()) return it->second;
   graph::ValueId id = 0;
@@ -286,37 +318,16 @@ graph::ValueId Tracer::floatOperand(const shapes::FloatExpr& e) {
   } else {
     // Over unbacked sizes, known only inside the graph: the same arithmetic as graph ops.
     using shapes::FloatOp;
-    using shapes::OpKind;
-    auto op = [&](OpKind k, std::vector<graph::ValueId> in) {
-      return builder_->op(k, in, shapes::OpAttrs{});
-    };
-    switch (e->op) {
-      case FloatOp::Const:
-        id = builder_->constant(backends::Tensor::scalar(e->value, shapes::DType::F32));
-        break;
-      case FloatOp::OfInt: {
-        shapes::OpAttrs cast;
-        cast.dtype = shapes::DType::F32;
-        id = builder_->op(OpKind::Cast, {operand(makeSymInt(e->ofInt))}, cast);
-        break;
-      }
-      case FloatOp::Input:  // has a hint: an input above
-        break;
-      case FloatOp::Neg: id = op(OpKind::Neg, {floatOperand(e->a)}); break;
-      case FloatOp::Sqrt: id = op(OpKind::Sqrt, {floatOperand(e->a)}); break;
-      case FloatOp::Exp: id = op(OpKind::Exp, {floatOperand(e->a)}); break;
-      case FloatOp::Log: id = op(OpKind::Log, {floatOperand(e->a)}); break;
-      case FloatOp::Abs: id = op(OpKind::Abs, {floatOperand(e->a)}); break;
-      case FloatOp::Sin: id = op(OpKind::Sin, {floatOperand(e->a)}); break;
-      case FloatOp::Cos: id = op(OpKind::Cos, {floatOperand(e->a)}); break;
-      case FloatOp::Tanh: id = op(OpKind::Tanh, {floatOperand(e->a)}); break;
-      case FloatOp::Add: id = op(OpKind::Add, {floatOperand(e->a), floatOperand(e->b)}); break;
-      case FloatOp::Sub: id = op(OpKind::Sub, {floatOperand(e->a), floatOperand(e->b)}); break;
-      case FloatOp::Mul: id = op(OpKind::Mul, {floatOperand(e->a), floatOperand(e->b)}); break;
-      case FloatOp::Div: id = op(OpKind::Div, {floatOperand(e->a), floatOperand(e->b)}); break;
-      case FloatOp::Pow: id = op(OpKind::Pow, {floatOperand(e->a), floatOperand(e->b)}); break;
-      case FloatOp::Min: id = op(OpKind::Minimum, {floatOperand(e->a), floatOperand(e->b)}); break;
-      case FloatOp::Max: id = op(OpKind::Maximum, {floatOperand(e->a), floatOperand(e->b)}); break;
+    if (e->op == FloatOp::Const) {
+      id = builder_->constant(backends::Tensor::scalar(e->value, shapes::DType::F32));
+    } else if (e->op == FloatOp::OfInt) {
+      shapes::OpAttrs cast;
+      cast.dtype = shapes::DType::F32;
+      id = builder_->op(shapes::OpKind::Cast, {operand(makeSymInt(e->ofInt))}, cast);
+    } else {
+      std::vector<graph::ValueId> in{floatOperand(e->a)};
+      if (e->b) in.push_back(floatOperand(e->b));
+      id = builder_->op(graphOpOf(e->op), in, shapes::OpAttrs{});
     }
   }
   floats_.emplace(e, id);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interp/tensors/op_compose.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/sym_value.h"
@@ -25,11 +26,10 @@ Value denseUnary(Interpreter&, CallArgs& raw) {
   return emitOp(K, {tensorArg(b.at(0), std::string(fn) + "(): x")});
 }
 
-Value num(double v) {
-  return Value::real(v);
-}
+using compose::real;
+
 Value gt0(const Value& x) {
-  return emitOp(OpKind::Gt, {x, num(0.0)});
+  return emitOp(OpKind::Gt, {x, real(0.0)});
 }
 
 // leaky_relu(x, negative_slope = 0.01) = where(x > 0, x, x * negative_slope).
@@ -38,7 +38,7 @@ Value nativeLeakyRelu(Interpreter&, CallArgs& raw) {
   ArgBinder b("leaky_relu", s.args(), {"x", "negative_slope"}, 1);
   const Value& x = tensorArg(b.at(0), "leaky_relu(): x");
   const double slope = b.has(1) ? b.toFloat(1) : 0.01;
-  return emitOp(OpKind::Where, {gt0(x), x, emitOp(OpKind::Mul, {x, num(slope)})});
+  return emitOp(OpKind::Where, {gt0(x), x, emitOp(OpKind::Mul, {x, real(slope)})});
 }
 
 // elu(x, alpha = 1.0) = where(x > 0, x, alpha * expm1(x)). expm1 sees 0 where x > 0, so its
@@ -50,8 +50,8 @@ Value nativeElu(Interpreter&, CallArgs& raw) {
   const Value& x = tensorArg(b.at(0), "elu(): x");
   const double alpha = b.has(1) ? b.toFloat(1) : 1.0;
   Value pos = gt0(x);
-  Value neg = emitOp(OpKind::Expm1, {emitOp(OpKind::Where, {pos, num(0.0), x})});
-  return emitOp(OpKind::Where, {pos, x, emitOp(OpKind::Mul, {neg, num(alpha)})});
+  Value neg = emitOp(OpKind::Expm1, {emitOp(OpKind::Where, {pos, real(0.0), x})});
+  return emitOp(OpKind::Where, {pos, x, emitOp(OpKind::Mul, {neg, real(alpha)})});
 }
 
 // softplus(x, beta = 1, threshold = 20): the op for PyTorch's defaults; otherwise
@@ -64,9 +64,9 @@ Value nativeSoftplus(Interpreter&, CallArgs& raw) {
   const double threshold = b.has(2) ? b.toFloat(2) : 20.0;
   if (beta == 0.0) throwUserError(ErrorKind::ValueError, "softplus(): beta must not be 0");
   if (beta == 1.0 && threshold == 20.0) return emitOp(OpKind::Softplus, {x});
-  Value bx = emitOp(OpKind::Mul, {x, num(beta)});
-  Value soft = emitOp(OpKind::Div, {emitOp(OpKind::Softplus, {bx}), num(beta)});
-  return emitOp(OpKind::Where, {emitOp(OpKind::Gt, {bx, num(threshold)}), x, soft});
+  Value bx = emitOp(OpKind::Mul, {x, real(beta)});
+  Value soft = emitOp(OpKind::Div, {emitOp(OpKind::Softplus, {bx}), real(beta)});
+  return emitOp(OpKind::Where, {emitOp(OpKind::Gt, {bx, real(threshold)}), x, soft});
 }
 
 // nan_to_num(x, nan = 0.0, posinf = none, neginf = none): infinities become the f32 extremes
@@ -82,9 +82,9 @@ Value nativeNanToNum(Interpreter&, CallArgs& raw) {
   const double nan = opt(1, 0.0), posinf = opt(2, big), neginf = opt(3, -big);
   if (dtypeOf(x) != DType::F32) return x;
   const double inf = std::numeric_limits<double>::infinity();
-  Value y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, num(-inf)}), num(neginf), x});
-  y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, num(inf)}), num(posinf), y});
-  return emitOp(OpKind::Where, {emitOp(OpKind::IsNan, {x}), num(nan), y});
+  Value y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, real(-inf)}), real(neginf), x});
+  y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, real(inf)}), real(posinf), y});
+  return emitOp(OpKind::Where, {emitOp(OpKind::IsNan, {x}), real(nan), y});
 }
 
 // ---- Masks (issue 26, block 2) ----------------------------------------------------------------
@@ -92,7 +92,7 @@ Value nativeNanToNum(Interpreter&, CallArgs& raw) {
 // A zero of x's dtype, so that where(keep, x, zero) keeps the dtype (torch's tril of an i32
 // or bool tensor is one).
 Value zeroOf(DType t) {
-  return t == DType::F32 ? num(0.0) : t == DType::I32 ? Value::integer(0) : Value::boolean(false);
+  return t == DType::F32 ? real(0.0) : t == DType::I32 ? Value::integer(0) : Value::boolean(false);
 }
 
 Value arangeI32(const shapes::SymInt& n) {

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "interp/tensors/device_support.h"
+#include "interp/tensors/op_compose.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/sym_value.h"
@@ -20,38 +21,8 @@ namespace {
 using shapes::SymInt;
 using shapes::SymShape;
 
-Value op(OpKind k, const Value& a) {
-  return emitOp(k, {a});
-}
-Value op(OpKind k, const Value& a, const Value& b) {
-  return emitOp(k, {a, b});
-}
-Value real(double v) {
-  return Value::real(v);
-}
-Value reduceOp(OpKind k, const Value& x, const std::vector<int64_t>& dims, bool keepdim) {
-  OpAttrs a;
-  a.dims = dims;
-  a.keepdim = keepdim;
-  return emitOp(k, {x}, a);
-}
-Value sliceOf(const Value& x, int64_t dim, const SymInt& start, const SymInt& stop) {
-  OpAttrs a;
-  a.dim = dim;
-  a.start = start;
-  a.stop = stop;
-  return emitOp(OpKind::Slice, {x}, a);
-}
-Value reshapeTo(const Value& x, const SymShape& shape) {
-  OpAttrs a;
-  a.shape = shape;
-  return emitOp(OpKind::Reshape, {x}, a);
-}
-Value catOf(std::vector<Value> parts, int64_t dim) {
-  OpAttrs a;
-  a.dim = dim;
-  return emitOp(OpKind::Cat, std::span<const Value>(parts), a);
-}
+using namespace compose;
+
 Value aranged(const SymInt& n) {
   OpAttrs a;
   a.start = SymInt(0);

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "interp/interpreter.h"
+#include "interp/tensors/op_compose.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/sym_value.h"
@@ -23,33 +24,8 @@ namespace {
 using shapes::SymInt;
 using shapes::SymShape;
 
-Value op(OpKind k, const Value& a) {
-  return emitOp(k, {a});
-}
-Value op(OpKind k, const Value& a, const Value& b) {
-  return emitOp(k, {a, b});
-}
-Value real(double v) {
-  return Value::real(v);
-}
-Value sumAll(const Value& x) {
-  return emitOp(OpKind::Sum, {x});
-}
-Value sumDim(const Value& x, int64_t dim) {
-  OpAttrs a;
-  a.dims = {dim};
-  return emitOp(OpKind::Sum, {x}, a);
-}
-Value unsqueeze(const Value& x, int64_t dim) {
-  OpAttrs a;
-  a.dim = dim;
-  return emitOp(OpKind::Unsqueeze, {x}, a);
-}
-Value squeeze(const Value& x, int64_t dim) {
-  OpAttrs a;
-  a.dims = {dim};
-  return emitOp(OpKind::Squeeze, {x}, a);
-}
+using namespace compose;
+
 Value toF32(const Value& x) {
   if (dtypeOf(x) == DType::F32) return x;
   OpAttrs a;
