@@ -89,6 +89,13 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a) {
       return jaggedOp(op, in, a);
     case OpKind::Nms:
       return sortOp(op, in, a);
+    case OpKind::Item: {
+      arity(op, in, 1, 1);
+      requireEq(product(in[0].shape), SymInt(1), nm,
+                "only a tensor with one element can be converted to a number, this one is " +
+                    str(in[0].shape));
+      return {{{}, in[0].dtype}};
+    }
     default:
       break;
   }

@@ -157,10 +157,11 @@ SymFloat binary(FloatOp op, const SymFloat& a, const SymFloat& b) {
   std::optional<double> h;
   if (a.hint() && b.hint()) h = applyFloatOp(op, *a.hint(), *b.hint());
   if (a.isConstant() && b.isConstant()) return SymFloat(*h);
-  // Identities that hold for every float value: x * 1, x / 1, x + 0 (x - 0), x ** 1.
+  // Identities that hold for every float value, signed zeros included: x * 1, x / 1, x ** 1,
+  // x - 0.0 and x + -0.0 (x + 0.0 is not one: -0.0 + 0.0 is 0.0, which prints differently).
   if (auto c = b.maybeConstant()) {
     if ((*c == 1.0 && (op == FloatOp::Mul || op == FloatOp::Div || op == FloatOp::Pow)) ||
-        (*c == 0.0 && (op == FloatOp::Add || op == FloatOp::Sub)))
+        (*c == 0.0 && (op == FloatOp::Add) == std::signbit(*c)))
       return a;
   }
   if (auto c = a.maybeConstant(); c && *c == 1.0 && op == FloatOp::Mul) return b;

@@ -25,6 +25,7 @@ packages=(
   openmpi-bin libopenmpi-dev                # dist: collectives across ranks (mpirun), its tests
   libzip-dev zlib1g-dev                     # load/save: .npz archives (libzip), .gz text (zlib)
   python3-sklearn                           # the digits CSV that examples/digits.dsl trains on
+  wamerican                                 # /usr/share/dict/words: the text bench/transformer trains on
 )
 missing=()
 for p in "${packages[@]}"; do

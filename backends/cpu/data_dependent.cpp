@@ -121,6 +121,8 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
       return maskedScatter(in, attrs);
     case OpKind::Unique:
       return unique(in[0], attrs);
+    case OpKind::Item:  // the element as a 0-d tensor; the executor reads it (executor_base.h)
+      return in[0].reshape(std::vector<int64_t>{});
     case OpKind::RepeatInterleave:
     case OpKind::Bincount:
       return runJagged(op, in, attrs);

@@ -21,7 +21,7 @@ std::vector<uint8_t> liveValues(const Graph& g, std::span<const ValueId> roots, 
   // Which value binds each unbacked symbol: the first whose shape mentions it.
   std::unordered_map<uint32_t, ValueId> binder;
   for (ValueId id = 0; id < n; ++id)
-    for (uint32_t s : unbackedSymbolsOf(g.value(id).shape)) binder.emplace(s, id);
+    for (uint32_t s : unbackedSymbolsOf(g.value(id))) binder.emplace(s, id);
 
   std::vector<uint8_t> live(n, 0);
   std::vector<ValueId> work;

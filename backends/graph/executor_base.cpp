@@ -6,6 +6,7 @@
 #include <climits>
 #include <string>
 
+#include "backends/backend.h"
 #include "shapes/expr.h"
 #include "shapes/shape_env.h"
 #include "shapes/user_error.h"
@@ -56,7 +57,7 @@ ExecutorBase::ExecutorBase(const Graph& g, const CompileOptions& options) {
     const bool producer =
         v.kind == ValueKind::Input ||
         (v.kind == ValueKind::Op && shapes::opCategory(v.op) == OpCategory::DataDependent);
-    for (uint32_t s : unbackedSymbolsOf(v.shape)) {
+    for (uint32_t s : unbackedSymbolsOf(v)) {
       if (bindStep[s] != INT_MAX) continue;
       if (producer) {
         bindStep[s] = stepIndex;
@@ -77,7 +78,12 @@ ExecutorBase::ExecutorBase(const Graph& g, const CompileOptions& options) {
     st.cat = v.kind == ValueKind::Op ? shapes::opCategory(v.op) : OpCategory::Unary;
     st.staticSig = isConstantShape(v.shape);
     if (st.staticSig) st.sig = {v.shape, v.dtype};
-    if (v.kind == ValueKind::Op) {
+    if (v.kind == ValueKind::Op && v.op == OpKind::Item) {
+      // Its attribute is the symbol it binds, not an input of its kernel.
+      st.staticAttrs = true;
+      if (auto e = v.attrs.index.expr(); e && e->kind == shapes::ExprKind::Sym)
+        st.itemSymbol = static_cast<int64_t>(e->value);
+    } else if (v.kind == ValueKind::Op) {
       need(attrSymbols(v.attrs));
       st.staticAttrs = attrsAreConstant(v.attrs);
     }
@@ -100,6 +106,7 @@ ExecutorBase::ExecutorBase(const Graph& g, const CompileOptions& options) {
   }
   for (uint32_t s = 0; s < ns; ++s)
     if (needed[s]) neededSymbols_.push_back(s);
+  bindStepOf_ = std::move(bindStep);
   stats_.loweringMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -234,6 +241,9 @@ std::vector<Tensor> ExecutorBase::runSteps(std::span<const Tensor> inputs,
       runStats_.bytesAllocated += uint64_t(out.numel()) * shapes::elementSize(out.dtype());
     }
     if (s.binds) bindShape(v.shape, out.shape(), shapes::opName(v.op));
+    if (s.itemSymbol >= 0 && bindStepOf_[s.itemSymbol] == static_cast<int>(i))
+      syms_.bind(static_cast<uint32_t>(s.itemSymbol),
+                 backends::toDevice(out, backends::Device::Cpu).toInts()[0]);
     checkAsserts(s.asserts);
     slots_[s.id] = std::move(out);
     for (ValueId r : s.release) slots_[r] = Tensor();

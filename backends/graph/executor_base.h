@@ -13,6 +13,18 @@
 
 namespace tessel::graph {
 
+// Note [Captured items]
+// ~~~~~~~~~~~~~~~~~~~~~
+// With config.capture_scalar_outputs, `x.item()` of an int tensor inside a compiled function
+// is an unbacked symbol u (PyTorch's unbacked SymInt), not a 0-d tensor, so it can size a
+// value (`zeros([(n - 1) // 2])`), feed check() under fullgraph and shape arithmetic exactly
+// as a data-dependent size can. Other unbacked symbols bind from the shape a data-dependent
+// kernel gives its output; u has no shape to bind from, so the item op (op_list.def) carries
+// u in attrs.index and the step that runs it reads its one element back (a host read on a
+// device, as a data-dependent size's count is) and binds u before any later step evaluates a
+// size or attribute that mentions it. Dead-code elimination and the plan find that binder
+// through unbackedSymbolsOf(Value) (graph.h), like the shape binders.
+
 /// Built once per graph: optimize() runs, then a plan is made of one step per node, with the
 /// signatures and attributes that are static precomputed, the symbols each data-dependent op
 /// binds, where each runtime assert becomes checkable, and when each intermediate dies (it is
@@ -39,6 +51,7 @@ class ExecutorBase : public GraphExecutable {
     bool staticAttrs = false;  ///< no symbolic attribute: value->attrs is used as is
     shapes::OpSignature sig;
     bool binds = false;             ///< its output shape mentions unbacked symbols it binds
+    int64_t itemSymbol = -1;        ///< a captured item(): the symbol its value binds
     std::vector<uint32_t> asserts;  ///< runtime asserts checkable after this step
     std::vector<ValueId> release;   ///< intermediates whose last use is this step
   };
@@ -81,6 +94,7 @@ class ExecutorBase : public GraphExecutable {
   std::vector<Step> steps_;
   std::vector<uint8_t> unbacked_;         ///< per symbol
   std::vector<uint8_t> external_;         ///< unbacked, but its value comes with the call
+  std::vector<int> bindStepOf_;           ///< per symbol: the step binding it (-1: the call)
   std::vector<uint32_t> neededSymbols_;   ///< backed symbols the graph reads
   std::vector<uint32_t> initialAsserts_;  ///< asserts checkable once the inputs are bound
   std::vector<uint8_t> isOutput_;

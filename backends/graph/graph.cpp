@@ -1,6 +1,8 @@
 // Graph: value-kind names, node counts and the op classifications passes share.
 #include "backends/graph/graph.h"
 
+#include <algorithm>
+
 #include "backends/graph/fused_program.h"
 #include "backends/graph/sym_eval.h"
 #include "shapes/expr.h"
@@ -25,11 +27,19 @@ size_t Graph::numNodes() const {
   return n;
 }
 
+std::vector<uint32_t> unbackedSymbolsOf(const Value& v) {
+  std::vector<uint32_t> out = unbackedSymbolsOf(v.shape);
+  if (v.kind == ValueKind::Op && v.op == OpKind::Item)
+    for (uint32_t s : unbackedSymbolsOf(shapes::SymShape{v.attrs.index}))
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  return out;
+}
+
 std::vector<uint8_t> unbackedSymbolsBound(const Graph& g, std::span<const uint8_t> live) {
   std::vector<uint8_t> bound(g.env() ? g.env()->numSymbols() : 0, 0);
   for (ValueId id = 0; id < g.size(); ++id)
     if (live.empty() || live[id])
-      for (uint32_t s : unbackedSymbolsOf(g.value(id).shape)) bound[s] = 1;
+      for (uint32_t s : unbackedSymbolsOf(g.value(id))) bound[s] = 1;
   return bound;
 }
 

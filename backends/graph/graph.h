@@ -121,6 +121,9 @@ bool mayRaiseOnData(const Value& v);
 /// of the (broadcast) operands. What fusion may merge.
 bool isElementwise(OpKind op);
 
+/// The unbacked symbols that `v` has in its shape, and for a captured item() the symbol its
+/// value binds (attrs.index): what a run binds when it makes v.
+std::vector<uint32_t> unbackedSymbolsOf(const Value& v);
 /// Per symbol of g's ShapeEnv: 1 for the unbacked symbols that a value of g (of the values
 /// `live` marks, when given) has in its shape, i.e. the symbols a run of g binds.
 std::vector<uint8_t> unbackedSymbolsBound(const Graph& g, std::span<const uint8_t> live = {});

@@ -169,11 +169,18 @@ void TpuProgram::plan() {
   auto bound = [&](const SymInt& size, ValueId id) -> int64_t {
     if (auto c = size.maybeConstant()) return *c;
     if (auto m = env.maxValue(size)) return *m;
+    // A data-dependent size (nonzero, a captured item()) is bounded by a check() on it; an
+    // input's size by its mark or signature.
+    const bool dataDependent = size.hasUnbacked();
     throwUserError(ErrorKind::DeviceError,
                    "tpu: program '" + record_.name + "': the size " + env.sourceText(size.expr()) +
                        " of " + where(id) +
-                       " has no upper bound, and the tpu plans memory at its bounds (give the "
-                       "input a bound: mark_dynamic(x, d, max = N) or a `where` fact)");
+                       " has no upper bound, and the tpu plans memory at its bounds (" +
+                       (dataDependent ? "bound the data-dependent value: check(" +
+                                            env.sourceText(size.expr()) + " <= N) once it is made"
+                                      : "give the input a bound: mark_dynamic(x, d, max = N) or "
+                                        "a `where` fact") +
+                       ")");
   };
   // The element bound of each value, asked once (every consumer asks for its operands').
   std::vector<int64_t> elemBounds(graph_.size(), -1);

@@ -392,7 +392,20 @@ Value Tracer::captureItem(const Value& x) {
     n *= *c;
   }
   if (n != 1) graphBreak(ErrorKind::ValueError, "x.item() of a tensor with several elements");
-  // A number the graph computes: a 0-d tensor inside, a number again when it leaves.
+  const shapes::DType dtype = builder_->dtype(operand(x));
+  if (dtype == shapes::DType::I32) {
+    // An int: an unbacked symbol (PyTorch's unbacked SymInt) that the item op binds when the
+    // graph runs, so it sizes later values, feeds check() and shape arithmetic as a
+    // data-dependent size does (Note [Captured items] in backends/graph/executor_base.h).
+    // Any int, negative too: used as a size, it gets the usual runtime check.
+    shapes::SymInt u = entry_.env->createUnbacked(/*isSize=*/false);
+    shapes::OpAttrs attrs;
+    attrs.index = u;
+    emit(shapes::OpKind::Item, std::span<const Value>(&x, 1), attrs);
+    return makeSymInt(u);
+  }
+  // A float or a bool: a number the graph computes, a 0-d tensor inside, a number again when
+  // it leaves.
   Value out = emit(shapes::OpKind::Reshape, std::span<const Value>(&x, 1), shapes::OpAttrs{});
   out.as<TensorObj>()->fake->scalarItem = true;
   return out;

@@ -107,6 +107,7 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   };
   calls[OpKind::Contiguous] = [=] { return run(OpKind::Contiguous, {x.transpose(0, 1)}); };
   calls[OpKind::Detach] = [=] { return run(OpKind::Detach, {x.transpose(0, 1)}); };
+  calls[OpKind::Item] = [=] { return run(OpKind::Item, {I({7}, {1, 1})}); };
   return calls;
 }
 

@@ -10,13 +10,21 @@
 //       term, simplify() from it under the guards, or it leaves bounds() (unknown is
 //       accepted; symbols within +-2^62);
 //   (d) the compiled guard program (pruned, merged) passes exactly the inputs that satisfy
-//       every recorded guard.
+//       every recorded guard;
+//   (e) symbolic floats (Note [Symbolic floats]): random float expressions over the terms,
+//       float inputs and constants equal, bit for bit (or raising the same error), a direct
+//       f64 evaluation of the unsimplified tree, at the hints (the node's hint) and at every
+//       point (evalFloat, float inputs sampled too); one that was specialized keeps its value
+//       wherever the guards hold.
 // Points where any intermediate value leaves +-2^62 are skipped (overflow is its own,
 // documented behaviour). A disagreement prints the case and aborts.
 // Run with tools/fuzz.sh fuzz_shapes SECONDS.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstring>
+#include <functional>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +37,7 @@
 #include "shapes/shape_env.h"
 #include "shapes/simplify_rules.h"
 #include "shapes/solver.h"
+#include "shapes/sym_float.h"
 
 namespace {
 
@@ -149,6 +158,69 @@ std::string rawText(const RawTerm& t) {
   return "(" + a + " " + names[t.op] + " " + b + ")";
 }
 
+// ---- symbolic floats: the tree as generated, and its direct evaluation ------------------------
+
+struct RawFloat {
+  FloatOp op = FloatOp::Const;
+  double value = 0;     ///< Const
+  size_t term = 0;      ///< OfInt: which term
+  uint32_t input = 0;   ///< Input
+  std::vector<RawFloat> args;
+};
+
+/// A value, an error kind, or "skip" (an integer leaf left +-2^62).
+struct FloatResult {
+  double v = 0;
+  std::optional<ErrorKind> error;
+  bool skip = false;
+};
+
+FloatResult refFloat(const RawFloat& f, const std::vector<RawTerm>& terms,
+                     const std::vector<int64_t>& vars, std::span<const double> inputs) {
+  FloatResult r;
+  switch (f.op) {
+    case FloatOp::Const:
+      r.v = f.value;
+      return r;
+    case FloatOp::OfInt: {
+      Ref ref;
+      i128 v = ref.raw(terms[f.term], vars);
+      r.skip = ref.big;
+      r.v = static_cast<double>(static_cast<int64_t>(v));
+      return r;
+    }
+    case FloatOp::Input:
+      r.v = inputs[f.input];
+      return r;
+    default:
+      break;
+  }
+  FloatResult a = refFloat(f.args[0], terms, vars, inputs);
+  if (a.skip || a.error) return a;
+  FloatResult b;
+  if (f.args.size() > 1) {
+    b = refFloat(f.args[1], terms, vars, inputs);
+    if (b.skip || b.error) return b;
+  }
+  try {
+    r.v = f.args.size() > 1 ? applyFloatOp(f.op, a.v, b.v) : applyFloatOp(f.op, a.v);
+  } catch (const UserError& e) {
+    r.error = e.kind();
+  }
+  return r;
+}
+
+bool sameFloat(double a, double b) {
+  if (std::isnan(a) && std::isnan(b)) return true;
+  return std::memcmp(&a, &b, sizeof a) == 0;  // -0.0 and 0.0 print differently: bit for bit
+}
+
+std::string floatText(double v) {
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 // ---- the generated case -----------------------------------------------------------------------
 
 struct Decision {
@@ -166,6 +238,12 @@ struct Case {
   std::vector<Expr> canon;  ///< per term: the canonical expression (nullptr: a constant)
   std::vector<Decision> decisions;
   std::string log;
+  // Symbolic floats: per expression, the generated tree and what the engine built from it
+  // (nullptr: building raised, as eager code would), and whether evaluateFloat specialized it.
+  std::vector<RawFloat> rawFloats;
+  std::vector<FloatExpr> floats;
+  std::vector<std::optional<double>> specialized;
+  std::vector<double> floatHints;
 
   Case(FuzzedDataProvider& in, ShapeEnvConfig cfg) : in(in), env(cfg) {}
 
@@ -332,6 +410,92 @@ struct Case {
     }
   }
 
+  RawFloat floatTerm(int depth) {
+    static const double consts[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 0.9, 1e-8, 1e300, -3.25};
+    static const FloatOp unaries[] = {FloatOp::Neg, FloatOp::Sqrt, FloatOp::Exp, FloatOp::Log,
+                                      FloatOp::Abs, FloatOp::Sin, FloatOp::Cos, FloatOp::Tanh};
+    static const FloatOp binaries[] = {FloatOp::Add, FloatOp::Sub, FloatOp::Mul, FloatOp::Div,
+                                       FloatOp::Pow, FloatOp::Min, FloatOp::Max};
+    RawFloat f;
+    int k = in.ConsumeIntegralInRange<int>(0, depth > 0 ? 5 : 2);
+    if (k == 0) {
+      f.value = consts[in.ConsumeIntegralInRange<size_t>(0, std::size(consts) - 1)];
+    } else if (k == 1) {
+      f.op = FloatOp::OfInt;
+      f.term = in.ConsumeIntegralInRange<size_t>(0, terms.size() - 1);
+    } else if (k == 2) {
+      f.op = FloatOp::Input;
+      f.input = in.ConsumeIntegralInRange<uint32_t>(0, floatHints.size() - 1);
+    } else if (k == 3) {
+      f.op = unaries[in.ConsumeIntegralInRange<size_t>(0, std::size(unaries) - 1)];
+      f.args.push_back(floatTerm(depth - 1));
+    } else {
+      f.op = binaries[in.ConsumeIntegralInRange<size_t>(0, std::size(binaries) - 1)];
+      f.args.push_back(floatTerm(depth - 1));
+      f.args.push_back(floatTerm(depth - 1));
+    }
+    return f;
+  }
+  /// What the tracer does with the tree: SymFloat arithmetic (folding, identities, hints).
+  SymFloat buildFloat(const RawFloat& f, const std::vector<SymFloat>& inputs) {
+    switch (f.op) {
+      case FloatOp::Const:
+        return SymFloat(f.value);
+      case FloatOp::OfInt:
+        return SymFloat::ofInt(canon[f.term] ? SymInt(canon[f.term]) : SymInt(0));
+      case FloatOp::Input:
+        return inputs[f.input];
+      default:
+        break;
+    }
+    SymFloat a = buildFloat(f.args[0], inputs);
+    if (f.args.size() == 1) return unary(f.op, a);
+    return binary(f.op, a, buildFloat(f.args[1], inputs));
+  }
+  void makeFloats() {
+    int n = in.ConsumeIntegralInRange<int>(0, 3);
+    if (n == 0) return;
+    std::vector<SymFloat> inputs;
+    int numInputs = in.ConsumeIntegralInRange<int>(1, 2);
+    for (int i = 0; i < numInputs; ++i) {
+      static const double hints[] = {0.001, 0.9, 0.999, -2.5, 0.0, 3.0, 1e-30};
+      double h = hints[in.ConsumeIntegralInRange<size_t>(0, std::size(hints) - 1)];
+      floatHints.push_back(h);
+      inputs.push_back(env.createFloatInput("f" + std::to_string(i), h));
+    }
+    for (int i = 0; i < n; ++i) {
+      RawFloat f = floatTerm(in.ConsumeIntegralInRange<int>(1, 3));
+      // A term whose canonical form overflowed has no integer leaf to give: skip the tree.
+      bool usable = true;
+      std::function<void(const RawFloat&)> scan = [&](const RawFloat& r) {
+        if (r.op == FloatOp::OfInt && !canon[r.term]) usable = false;
+        for (const RawFloat& a : r.args) scan(a);
+      };
+      scan(f);
+      if (!usable) continue;
+      FloatExpr built;
+      try {
+        built = buildFloat(f, inputs).expr();
+      } catch (const UserError& e) {
+        // Raised at the hints while building, as eager code raises: the reference must too.
+        built = nullptr;
+        log += "float " + std::to_string(floats.size()) + " raised " +
+               std::string(errorKindName(e.kind())) + " while built\n";
+      }
+      std::optional<double> value;
+      if (built && built->hint && in.ConsumeIntegralInRange<int>(0, 3) == 0) {
+        try {
+          value = evaluateFloat(SymFloat(built));
+        } catch (const UserError& e) {
+          fail(std::string("evaluateFloat raised ") + e.what());
+        }
+      }
+      rawFloats.push_back(std::move(f));
+      floats.push_back(built);
+      specialized.push_back(value);
+    }
+  }
+
   [[noreturn]] void fail(const std::string& what) {
     std::string s = "fuzz_shapes: " + what + "\n-- sources\n" + log + "-- terms\n";
     for (size_t i = 0; i < terms.size(); ++i)
@@ -450,7 +614,9 @@ void run(FuzzedDataProvider& in) {
   for (size_t i = 0; i < c.terms.size(); ++i)
     step(c, "t" + std::to_string(i) + " = " + rawText(c.terms[i]));
   c.decide();
+  c.makeFloats();
   step(c, "decisions");
+  step(c, std::to_string(c.floats.size()) + " float expressions");
   for (const Decision& d : c.decisions) step(c, d.text);
 
   // Hints satisfy every guard, so each decision must agree with direct evaluation at them.
@@ -482,6 +648,32 @@ void run(FuzzedDataProvider& in) {
   GuardProgram program = env.compileGuards();
   step(c, "guards compiled");
   const std::vector<Guard>& guards = env.guards();
+
+  // (e) at the hints: a tree that raised while built raises in the reference, and a node's
+  // hint is the reference's value.
+  for (size_t f = 0; f < c.floats.size(); ++f) {
+    std::vector<int64_t> hintVars;
+    bool backed = true;
+    for (const SymInt& v : c.vars) {
+      if (!v.isConstant() && env.symbol(v.expr()->value).unbacked) backed = false;
+      hintVars.push_back(v.isConstant() ? v.constant() : hintSyms[v.expr()->value]);
+    }
+    if (!backed) continue;
+    FloatResult want = refFloat(c.rawFloats[f], c.terms, hintVars, c.floatHints);
+    if (want.skip) continue;
+    const std::string name = "float " + std::to_string(f);
+    if (!c.floats[f]) {
+      if (!want.error) c.fail(name + " raised while built; directly it is " + floatText(want.v));
+      continue;
+    }
+    if (want.error)
+      c.fail(name + " = " + SymFloat(c.floats[f]).toString() +
+             " built without the error its hints raise directly");
+    if (!c.floats[f]->hint || !sameFloat(*c.floats[f]->hint, want.v))
+      c.fail(name + " = " + SymFloat(c.floats[f]).toString() + ": hint " +
+             (c.floats[f]->hint ? floatText(*c.floats[f]->hint) : "none") + ", directly " +
+             floatText(want.v));
+  }
 
   int samples = in.ConsumeIntegralInRange<int>(4, 24);
   for (int k = 0; k < samples; ++k) {
@@ -575,6 +767,43 @@ void run(FuzzedDataProvider& in) {
       if (v != d.outcome)
         c.fail(d.text + " answered " + std::to_string(d.outcome) + " but is " + str(v) + " at " +
                c.point(inputs, syms));
+    }
+    // (e) evalFloat at this point against the reference, float inputs sampled as well; a
+    // specialized float keeps its value at the float inputs' hints.
+    std::vector<double> floatVals = c.floatHints;
+    for (double& v : floatVals)
+      if (in.ConsumeBool()) v = in.ConsumeFloatingPointInRange<double>(-4.0, 4.0);
+    auto intValue = [&](const SymInt& i) -> int64_t {
+      if (i.isConstant()) return i.constant();
+      auto v = cx.evalInt(i.expr(), syms);
+      if (!v) throwUserError(ErrorKind::OverflowError, "overflow");
+      return *v;
+    };
+    for (size_t f = 0; f < c.floats.size(); ++f) {
+      if (!c.floats[f]) continue;
+      for (int atHints = 0; atHints < 2; ++atHints) {
+        if (atHints && !c.specialized[f]) continue;
+        std::span<const double> fin = atHints ? c.floatHints : floatVals;
+        FloatResult want = refFloat(c.rawFloats[f], c.terms, varVals, fin);
+        if (want.skip) continue;
+        FloatResult got;
+        try {
+          got.v = evalFloat(c.floats[f], intValue, fin);
+        } catch (const UserError& e) {
+          if (e.kind() == ErrorKind::OverflowError) continue;
+          got.error = e.kind();
+        }
+        const std::string name = "float " + std::to_string(f) + " = " +
+                                 SymFloat(c.floats[f]).toString() + " at " +
+                                 c.point(inputs, syms);
+        if (got.error != want.error || (!got.error && !sameFloat(got.v, want.v)))
+          c.fail(name + ": evalFloat " +
+                 (got.error ? std::string(errorKindName(*got.error)) : floatText(got.v)) + ", directly " +
+                 (want.error ? std::string(errorKindName(*want.error)) : floatText(want.v)));
+        if (atHints && !got.error && !sameFloat(got.v, *c.specialized[f]))
+          c.fail(name + ": specialized to " + floatText(*c.specialized[f]) +
+                 " but the guards hold and it is " + floatText(got.v));
+      }
     }
   }
 

@@ -46,8 +46,15 @@ TEST(SymFloat, ConstantsFoldAndIdentitiesDisappear) {
   ScopedShapeEnv scope(&env);
   SymFloat x = env.createFloatInput("x", 2.0);
   EXPECT_EQ(binary(FloatOp::Mul, x, SymFloat(1.0)).expr(), x.expr());
-  EXPECT_EQ(binary(FloatOp::Add, x, SymFloat(0.0)).expr(), x.expr());
+  EXPECT_EQ(binary(FloatOp::Sub, x, SymFloat(0.0)).expr(), x.expr());
+  EXPECT_EQ(binary(FloatOp::Add, x, SymFloat(-0.0)).expr(), x.expr());
   EXPECT_EQ(binary(FloatOp::Mul, SymFloat(1.0), x).expr(), x.expr());
+  // x + 0.0 is not x when x is -0.0 (Python: -0.0 + 0 == 0.0, printed "0.0"): it stays.
+  SymFloat sum = binary(FloatOp::Add, x, SymFloat(0.0));
+  EXPECT_NE(sum.expr(), x.expr());
+  double negZero[] = {-0.0};
+  EXPECT_FALSE(std::signbit(evalFloat(sum.expr(), [](const SymInt&) { return int64_t{0}; }, negZero)));
+  EXPECT_NE(binary(FloatOp::Sub, x, SymFloat(-0.0)).expr(), x.expr());
 }
 
 TEST(SymFloat, NeedingTheValueSpecializesItsLeavesAndLogs) {

@@ -279,6 +279,11 @@ inline std::map<OpKind, Case> cases() {
     a.scatterMode = shapes::ScatterMode::Amax;
     return h.op(K::SegmentReduce, {x, jaggedCounts(h)}, a);
   };
+  // A captured item() of a reduction; the value binding a symbol is covered by the golden
+  // scripts compile/captured_items*.dsl and tpu/captured_items_on_tpu.dsl on every device.
+  c[K::Item] = [](Harness& h) {
+    return h.op(K::Item, {h.op(K::Sum, {h.input("x", {h.n, h.m}, DType::I32, Fill::Int)})});
+  };
   c[K::Unique] = [](Harness& h) {
     return h.op(K::Unique, {h.input("x", {h.n}, DType::I32, Fill::Int)});
   };

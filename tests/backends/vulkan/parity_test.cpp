@@ -339,6 +339,10 @@ std::vector<Case> dataDependentCases(OpKind op, Gen& g) {
         case OpKind::MaskedScatter:
           cases.push_back(one({x, g.tensor(s, DType::Bool), g.tensor({numelOf(s)}, t)}));
           break;
+        case OpKind::Item:  // one element, any rank (its value binds a symbol in a graph)
+          if (numelOf(s) == 0) cases.push_back(one({g.tensor({1, 1}, t)}));
+          if (s.empty()) cases.push_back(one({x}));
+          break;
         default:
           break;
       }

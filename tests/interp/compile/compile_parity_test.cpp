@@ -120,6 +120,8 @@ const std::map<std::string, std::string> kSnippets = {
     {"isnan", "isnan(log(a))"},
     {"isinf", "isinf(exp(a * 60.0))"},
     {"isfinite", "logical_and(isfinite(log(b)), isfinite(ia)).to(f32) + nan_to_num(log(a))"},
+    // item: a captured x.item() (capture_scalar_outputs, set by program()) sizing a value.
+    {"item", "zeros([ia.abs().max().item() + a.shape[0]]) + ia[0, 0].item()"},
     {"detach", "detach(a) * a + tril(a, 1) + masked_fill(b, mask, 0.5) + embedding(abs(ia) % 3, b[:3], padding_idx = 1)[:, 0]"},
 };
 
@@ -129,6 +131,7 @@ const std::map<std::string, std::string> kSnippets = {
 // statement reads it, the second graph computes it again.
 std::string program(const std::string& expr, bool withBreak) {
   std::ostringstream p;
+  if (expr.find(".item()") != std::string::npos) p << "config.capture_scalar_outputs = true\n";
   if (withBreak) {
     p << "let seen = []\n"
       << "fn body(a, b, ia, mask) {\n"
