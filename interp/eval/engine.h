@@ -47,11 +47,15 @@ namespace tessel::interp {
 class Engine final : public Evaluator {
  public:
   explicit Engine(Interpreter& interp);
-  ~Engine() override = default;
+  ~Engine() override;
 
   // Evaluator
   Value runModule(FnProto* proto, ModuleObj& module, bool echo) override;
-  void resetSteps() override { stepsLeft_ = maxSteps_ > 0 ? maxSteps_ : INT64_MAX; }
+  void resetSteps() override {
+    stepsLeft_ = maxSteps_ > 0 ? maxSteps_ : INT64_MAX;
+    banked_ = 0;
+    pollRequested_ = false;
+  }
   Value callValue(const Value& callee, std::span<Value> positional,
                   std::span<const std::string> kwNames, std::span<Value> kwValues,
                   Span site) override;
@@ -140,7 +144,13 @@ class Engine final : public Evaluator {
   /// InterpreterOptions::maxSteps.
   void countStep(const Span& span) {
     if (--stepsLeft_ < 0) [[unlikely]]
-      stepLimitExceeded(span);
+      stepsRanOut(span);
+  }
+  /// Makes the next countStep take its slow path, where a due collection runs (Note [Polls]).
+  void requestPoll() {
+    banked_ += stepsLeft_;
+    stepsLeft_ = 0;
+    pollRequested_ = true;
   }
 
  private:
@@ -167,6 +177,8 @@ class Engine final : public Evaluator {
       interrupted(span);
   }
   [[noreturn]] void interrupted(const Span& span);
+  /// countStep's slow path: a poll (Note [Polls]) or the step limit.
+  [[gnu::cold]] void stepsRanOut(const Span& span);
   [[noreturn]] void stepLimitExceeded(const Span& span);
   // The errors and the trace of a call, out of line (Note [Cold call paths] in calls.cpp).
   [[noreturn, gnu::cold]] void outOfValueStack(const FnProto& proto, const Span& site);
@@ -214,6 +226,10 @@ class Engine final : public Evaluator {
   /// The errors being handled by the `except` blocks now running, innermost last (what a bare
   /// `raise` raises again). Last: the hot members above keep their offsets.
   std::vector<Value> handling;
+
+ private:
+  int64_t banked_ = 0;  // steps set aside by requestPoll (Note [Polls])
+  bool pollRequested_ = false;
 };
 
 // The statement loop (Note [Spans]). Inline, so that the blocks of ifs and loops run without a
