@@ -206,7 +206,11 @@ int64_t GcHeap::collectGenerations(int gen) {
   }
   // 2. Subtract the references from inside the collected set.
   for (GcLink* l = young.gcNext; l != &young; l = l->gcNext) asGc(l)->traverse(subtractRef, nullptr);
-  // 3. What is referenced from outside, and what that reaches, stays in `young`.
+  // 3. What is referenced from outside, and what that reaches, stays in `young`. A container
+  // found reachable leaves the collected set as it is scanned (markReachable ignores it from
+  // then on, which is right: it is known reachable) and joins the next generation.
+  int to = gen + 1 < kGenerations ? gen + 1 : gen;
+  int64_t survivors = 0;
   GcLink unreachable;
   initHead(unreachable);
   for (GcLink* l = young.gcNext; l != &young;) {
@@ -215,21 +219,15 @@ int64_t GcHeap::collectGenerations(int gen) {
     if (o->gcRefs > 0) {
       o->traverse(markReachable, &young);
       next = l->gcNext;  // markReachable may have appended objects after the last one
+      o->gcCollecting = false;
+      o->gcGen = static_cast<uint8_t>(to);
+      ++survivors;
     } else {
       unlink(o);
       append(o, unreachable);
       o->gcTentative = true;
     }
     l = next;
-  }
-  // Survivors move one generation up.
-  int to = gen + 1 < kGenerations ? gen + 1 : gen;
-  int64_t survivors = 0;
-  for (GcLink* l = young.gcNext; l != &young; l = l->gcNext) {
-    GcObject* o = asGc(l);
-    o->gcCollecting = false;
-    o->gcGen = static_cast<uint8_t>(to);
-    ++survivors;
   }
   if (to != gen) splice(young, gens_[to]);
   for (int g = 0; g <= gen; ++g) counts_[g] = 0;
