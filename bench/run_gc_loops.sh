@@ -14,7 +14,7 @@ for bin in "${bins[@]}"; do
   for n in 100000 300000; do
     out="$( { GC_LOOP_N=$n /usr/bin/time -f 'rss %M' "$bin" "$here/scripts/gc_loops.dsl"; } 2>&1 )"
     rss=$(awk '/^rss/{printf "%.1f", $2 / 1024}' <<<"$out")
-    ms=$(awk '/^ms/{print $2}' <<<"$out")
+    ms=$(awk '/^ms/{printf "%.0f", $2}' <<<"$out")
     printf '| %-40s | %10s | %14s | %8s |\n' "$bin" "$n" "$rss" "$ms"
   done
 done

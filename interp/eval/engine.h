@@ -146,6 +146,12 @@ class Engine final : public Evaluator {
     if (--stepsLeft_ < 0) [[unlikely]]
       stepsRanOut(span);
   }
+  /// countStep for the hottest handlers: true when its slow path must run, which the caller
+  /// then reaches by a tail call to a cold copy of itself, so that the possible return from
+  /// stepsRanOut costs the fast path no saved registers (Note [Polls] in calls.cpp).
+  [[nodiscard]] bool stepRunsOut() { return --stepsLeft_ < 0; }
+  /// countStep's slow path: a poll (Note [Polls]) or the step limit.
+  [[gnu::cold]] void stepsRanOut(const Span& span);
   /// Makes the next countStep take its slow path, where a due collection runs (Note [Polls]).
   void requestPoll() {
     banked_ += stepsLeft_;
@@ -177,8 +183,6 @@ class Engine final : public Evaluator {
       interrupted(span);
   }
   [[noreturn]] void interrupted(const Span& span);
-  /// countStep's slow path: a poll (Note [Polls]) or the step limit.
-  [[gnu::cold]] void stepsRanOut(const Span& span);
   [[noreturn]] void stepLimitExceeded(const Span& span);
   // The errors and the trace of a call, out of line (Note [Cold call paths] in calls.cpp).
   [[noreturn, gnu::cold]] void outOfValueStack(const FnProto& proto, const Span& site);
