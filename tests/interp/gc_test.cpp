@@ -221,6 +221,83 @@ print(f(ones([2]))[0].item())
             "1.0\n");
 }
 
+// Random graphs of lists and dicts: containers made, linked to each other, cut, dropped, with
+// collections of random generations at random points (and automatic ones every 50
+// allocations). The surviving graph, walked to depth 3, must be the same as with the collector
+// off; a container freed or cleared while reachable changes the sum or crashes.
+const char* kRandomGraph = R"(
+let st = [SEED]
+let collect = GC
+if not collect { config.gc = false } else { config.gc_threshold0 = 50 }
+fn rnd(n) {
+  st[0] = (st[0] * 1103515245 + 12345) % 2147483648
+  return (st[0] // 65536) % n
+}
+let pool = []
+for step in range(20000) {
+  let r = rnd(10)
+  if r < 4 or len(pool) < 2 {
+    if rnd(2) == 0 { pool.append([step]) } else { pool.append({"v": step}) }
+  } elif r < 5 {
+    # a burst of new containers linked among themselves and with the pool; one in four is
+    # kept by a pool member, the rest is garbage once the burst ends
+    let burst = []
+    for j in range(rnd(6) + 1) { if rnd(2) == 0 { burst.append([j]) } else { burst.append({"v": j}) } }
+    for j in range(rnd(10)) {
+      let a = burst[rnd(len(burst))]
+      let b = burst[rnd(len(burst))]
+      if rnd(3) == 0 { b = pool[rnd(len(pool))] }
+      if type(a) == "list" { a.append(b) } else { a[str(rnd(5))] = b }
+    }
+    if rnd(4) == 0 {
+      let p = pool[rnd(len(pool))]
+      if type(p) == "list" { p.append(burst[0]) } else { p["b"] = burst[0] }
+    }
+  } elif r < 6 {
+    let a = pool[rnd(len(pool))]
+    let b = pool[rnd(len(pool))]
+    if type(a) == "list" { a.append(b) } else { a[str(rnd(5))] = b }
+  } elif r < 7 {
+    let a = pool[rnd(len(pool))]
+    if type(a) == "list" { while len(a) > 1 { a.pop() } } else { for k in ["0", "1", "2", "3", "4"] { a[k] = none } }
+  } elif r < 9 {
+    let i = rnd(len(pool))
+    pool[i] = pool[len(pool) - 1]
+    pool.pop()
+  } else {
+    let g = rnd(3)
+    if collect { gc(g) }
+  }
+}
+fn total(x, depth) {
+  if depth == 0 or x == none { return 0 }
+  let t = 0
+  if type(x) == "list" {
+    for y in x { if type(y) == "int" { t += y } elif y == none { t += 1 } else { t += total(y, depth - 1) } }
+  } else {
+    for k in x { let y = x[k]; if type(y) == "int" { t += y } elif y == none { t += 1 } else { t += total(y, depth - 1) } }
+  }
+  return t
+}
+let sum = 0
+for p in pool { sum += total(p, 3) }
+print(len(pool), sum)
+if collect { print("freed", stats()["gc"]["freed"]) }
+)";
+
+TEST(Gc, RandomGraphsEndTheSameWithAndWithoutTheCollector) {
+  for (int seed = 1; seed <= 4; ++seed) {
+    std::string prefix = "let SEED = " + std::to_string(seed) + "\n";
+    Interpreter on, off;
+    std::string withGc = run(on, prefix + "let GC = true\n" + kRandomGraph);
+    std::string without = run(off, prefix + "let GC = false\n" + kRandomGraph);
+    size_t cut = withGc.find("freed ");
+    ASSERT_NE(cut, std::string::npos) << withGc;
+    EXPECT_EQ(withGc.substr(0, cut), without) << "seed " << seed;
+    EXPECT_GT(std::stoll(withGc.substr(cut + 6)), 1000) << "seed " << seed;  // it did collect
+  }
+}
+
 // An interpreter frees its modules' cycles (functions and their module, compiled frames) when
 // it is destroyed; what an embedder still holds stays valid.
 TEST(Gc, DestroyingAnInterpreterFreesItsCycles) {
