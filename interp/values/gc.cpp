@@ -173,8 +173,7 @@ void GcHeap::collectDue() {
 }
 
 int64_t GcHeap::collect(int gen) {
-  if (collecting_ || traceContext().hooks || traceContext().regions ||
-      traceContext().epoch != 0)
+  if (collecting_ || traceContext().hooks || traceContext().regions || traceContext().epoch != 0)
     return 0;
   collecting_ = true;
   auto start = std::chrono::steady_clock::now();
@@ -205,7 +204,8 @@ int64_t GcHeap::collectGenerations(int gen) {
     o->gcCollecting = true;
   }
   // 2. Subtract the references from inside the collected set.
-  for (GcLink* l = young.gcNext; l != &young; l = l->gcNext) asGc(l)->traverse(subtractRef, nullptr);
+  for (GcLink* l = young.gcNext; l != &young; l = l->gcNext)
+    asGc(l)->traverse(subtractRef, nullptr);
   // 3. What is referenced from outside, and what that reaches, stays in `young`. A container
   // found reachable leaves the collected set as it is scanned (markReachable ignores it from
   // then on, which is right: it is known reachable) and joins the next generation.

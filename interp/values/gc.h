@@ -35,11 +35,11 @@ class GcObject : public Object, public GcLink {
   /// unreachable then: nothing will read it again but its destructor.
   virtual void clearRefs() = 0;
 
-  uint32_t gcRefs = 0;     // during a collection: refs not accounted for by the collected set
-  uint8_t gcGen = 0;       // the generation whose list holds it
+  uint32_t gcRefs = 0;  // during a collection: refs not accounted for by the collected set
+  uint8_t gcGen = 0;    // the generation whose list holds it
   bool gcCollecting = false;
   bool gcTentative = false;  // during a collection: on the unreachable list, for now
-  bool gcTracked = false;  // false: made with no current heap, or its heap is gone
+  bool gcTracked = false;    // false: made with no current heap, or its heap is gone
 };
 
 /// Whether values of type `t` are GcObjects.
@@ -132,10 +132,10 @@ class GcHeap {
   int64_t collectGenerations(int gen);
 
   GcLink gens_[kGenerations];
-  int64_t young_ = 0;                 // tracked minus freed young objects since its last collection
+  int64_t young_ = 0;  // tracked minus freed young objects since its last collection
   int64_t counts_[kGenerations] = {};  // collections of the next younger generation since its own
-  int64_t longLivedTotal_ = 0;        // objects that survived a full collection
-  int64_t longLivedPending_ = 0;      // objects moved into the old generation since
+  int64_t longLivedTotal_ = 0;         // objects that survived a full collection
+  int64_t longLivedPending_ = 0;       // objects moved into the old generation since
   bool collecting_ = false;
   GcStats stats_;
 };

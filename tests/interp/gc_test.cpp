@@ -1,13 +1,14 @@
 // The cycle collector (Note [Cycle collection] in interp/values/gc.cpp): cycles are freed with
 // their tensors, live values never are, the loops of issue 32 stay within a memory bound, and
 // collections run at the engine's safe points and not inside traces.
+#include "interp/values/gc.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "interp/interpreter.h"
 #include "interp/syntax/diagnostics.h"
-#include "interp/values/gc.h"
 
 using namespace tessel;
 using interp::Interpreter;
