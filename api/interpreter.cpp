@@ -221,6 +221,12 @@ void Interpreter::define(std::string_view name, HostFunction fn) {
                                                    interp::Value::integer(index))));
 }
 
+int64_t Interpreter::collect() {
+  Impl& impl = checked(impl_);
+  interp::Interpreter::Entry entry(*impl.vm);  // collecting runs no script: nothing to catch
+  return impl.vm->gcHeap().collect();
+}
+
 void Interpreter::interrupt() {
   if (Impl* impl = impl_.get()) impl->vm->interrupt();
 }

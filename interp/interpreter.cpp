@@ -19,8 +19,8 @@ namespace tessel::interp {
 namespace fs = std::filesystem;
 
 // Note [Interpreter entry]
-// Interpreters are independent (embedding.md): each has its own memory budget, tpu config and
-// stats, and default device, but the layers below read those through the thread that runs
+// Interpreters are independent (embedding.md): each has its own memory budget, tpu config,
+// stats, heap of containers (the cycle collector's) and default device, but the layers below read those through the thread that runs
 // (a thread-local each), since a kernel or an allocation does not know its interpreter. So
 // every way into an interpreter opens an Entry, which installs them on the current thread
 // and puts back whatever was there before (an interpreter may call into another: a host
@@ -29,7 +29,8 @@ namespace fs = std::filesystem;
 
 Interpreter::Entry::Entry(Interpreter& interp)
     : interp_(interp), budget_(interp.memoryBudget_), tpu_(&interp.tpu_),
-      previousDevice_(setThreadDefaultDevice(interp.options_.device)) {
+      previousDevice_(setThreadDefaultDevice(interp.options_.device)),
+      previousHeap_(setCurrentGcHeap(&interp.gcHeap_)) {
   if (interp_.entries_++ == 0) {
     interp_.interruptRequested_.store(false);
     if (interp_.evaluator_) interp_.evaluator_->resetSteps();
@@ -39,6 +40,7 @@ Interpreter::Entry::Entry(Interpreter& interp)
 Interpreter::Entry::~Entry() {
   --interp_.entries_;
   setThreadDefaultDevice(previousDevice_);
+  setCurrentGcHeap(previousHeap_);
 }
 
 Interpreter::Interpreter(InterpreterOptions options)
@@ -60,8 +62,17 @@ Interpreter::Interpreter(InterpreterOptions options)
 }
 
 // Tensors freed on the way give their bytes back to the budget they were charged to, Entry or
-// not (Note [Memory budget]).
-Interpreter::~Interpreter() = default;
+// not (Note [Memory budget]). The interpreter lets go of its modules and then collects: the
+// cycles among what they held (a module's globals and its functions, compiled frames) are
+// freed here, not left to the end of the process. What an embedder still holds stays alive.
+Interpreter::~Interpreter() {
+  gcHeap_.perfLog = nullptr;
+  Entry entry(*this);
+  main_ = Ref<ModuleObj>();
+  prelude_ = Ref<ModuleObj>();
+  modules_.clear();
+  gcHeap_.collect();
+}
 
 Ref<ModuleObj> Interpreter::newModule(std::string name, std::string path) {
   return make<ModuleObj>(std::move(name), std::move(path));

@@ -15,6 +15,7 @@
 #include "backends/memory_budget.h"
 #include "backends/tpu/tpu.h"
 #include "interp/syntax/ast.h"
+#include "interp/values/gc.h"
 #include "interp/values/objects.h"
 #include "interp/syntax/source.h"
 
@@ -71,6 +72,7 @@ class Interpreter {
     backends::ScopedMemoryBudget budget_;
     backends::tpu::ScopedTpuState tpu_;
     std::optional<backends::Device> previousDevice_;
+    GcHeap* previousHeap_;
   };
 
   /// Asks the running script to stop at its next loop iteration or call; safe from any thread
@@ -110,6 +112,11 @@ class Interpreter {
   CompilerState& compiler() { return *compiler_; }
   bool hasCompiler() const { return compiler_ != nullptr; }
 
+  /// The cycle collector's heap: every container made while this interpreter runs
+  /// (Note [Cycle collection] in interp/values/gc.cpp). gc() and Interpreter::collect() of the
+  /// embedding API collect it.
+  GcHeap& gcHeap() { return gcHeap_; }
+
  private:
   Ref<ModuleObj> newModule(std::string name, std::string path);
   Value runProgram(uint32_t file, ModuleObj& module, bool echo);
@@ -118,6 +125,9 @@ class Interpreter {
   std::shared_ptr<backends::MemoryBudget> memoryBudget_;  // null: no limit
   backends::tpu::TpuState tpu_;                           // config.tpu_*, stats()["tpu"]
   int entries_ = 0;                                       // Entry scopes open
+  // Constructed before and destroyed after every member that holds values (it untracks, at
+  // its end, what outlives it).
+  GcHeap gcHeap_;
   // Before every member that can hold values: compiled frames unregister from it when the
   // modules holding them are destroyed, so it must be destroyed last.
   std::shared_ptr<CompilerState> compiler_;

@@ -235,6 +235,11 @@ class Interpreter {
   /// signal handler.
   void interrupt();
 
+  /// Collects now: frees the values that only reference each other (cycles no script and no
+  /// Value the app holds can reach), as the script's gc() does; returns how many containers
+  /// were freed. Collections also run by themselves as values are made (config.gc).
+  int64_t collect();
+
   struct Impl;
 
  private:

@@ -5,6 +5,7 @@
 
 #include "backends/tpu/lazy.h"
 #include "interp/natives/builtins.h"
+#include "interp/natives/gc_natives.h"
 #include "interp/compile/compile_trace.h"
 #include "interp/compile/compiled_frame.h"
 #include "interp/compile/compiler_state.h"
@@ -315,6 +316,7 @@ Value nativeStats(Interpreter& interp, CallArgs& a) {
   }
   Value d = statsDict(total, nullptr, entries);
   d.as<DictObj>()->set("tpu", tpuStatsDict());
+  d.as<DictObj>()->set("gc", gcStatsDict(interp.gcHeap()));
   return d;
 }
 

@@ -26,7 +26,7 @@
 namespace tessel::interp {
 
 FrameObj::FrameObj(Value fn, CompileOptions opts, CompilerState& st)
-    : Object(Type::Compiled),
+    : GcObject(Type::Compiled),
       function(std::move(fn)),
       options(std::move(opts)),
       state(st),
@@ -39,6 +39,42 @@ FrameObj::~FrameObj() {
   if (state.trace && !scratch) state.trace->frameSummary(*this);
   for (auto& f : state.frames)
     if (f == this) f = nullptr;
+}
+
+namespace {
+void visitArg(const ArgNode& n, GcVisit visit, void* ctx) {
+  gcVisit(n.expected, visit, ctx);
+  for (const ArgNode& c : n.children) visitArg(c, visit, ctx);
+}
+void visitOutput(const OutputTemplate& t, GcVisit visit, void* ctx) {
+  gcVisit(t.constant, visit, ctx);
+  for (const OutputTemplate& c : t.children) visitOutput(c, visit, ctx);
+}
+void visitEntry(const Entry& e, GcVisit visit, void* ctx) {
+  for (const ArgNode& a : e.plan.args) visitArg(a, visit, ctx);
+  for (const GlobalGuard& g : e.globals) {
+    gcVisit(g.module, visit, ctx);
+    gcVisit(g.expected, visit, ctx);
+  }
+  visitOutput(e.output, visit, ctx);
+  for (const auto& [slot, t] : e.slotOutputs) visitOutput(t, visit, ctx);
+}
+}  // namespace
+
+void FrameObj::traverse(GcVisit visit, void* ctx) {
+  gcVisit(function, visit, ctx);
+  for (const auto& e : entries) visitEntry(*e, visit, ctx);
+  for (const auto& [key, region] : regions)
+    for (const auto& e : region->entries) visitEntry(*e, visit, ctx);
+}
+
+void FrameObj::clearRefs() {
+  // Unreachable: no call can use the entries again. The stats stay for the trace's summary.
+  Value fn = std::move(function);
+  std::vector<std::unique_ptr<Entry>> old;
+  old.swap(entries);
+  std::map<RegionKey, std::unique_ptr<Region>> oldRegions;
+  oldRegions.swap(regions);
 }
 
 std::optional<backends::Device> CompileOptions::device() const {

@@ -104,9 +104,12 @@ struct RegionKey {
   }
 };
 
-struct FrameObj : Object {
+struct FrameObj : GcObject {
   FrameObj(Value fn, CompileOptions options, CompilerState& state);
   ~FrameObj() override;
+  /// The function and the values its entries keep (guards' expected values, constants of
+  /// outputs): a frame stored in a global of its own function's module is a cycle.
+  TESSEL_GC_MEMBERS
 
   Value function;  // the FunctionObj being compiled
   CompileOptions options;

@@ -38,6 +38,13 @@ struct CompilerConfig {
   /// How long a collective waits for every rank (docs/distributed.md); mirrored into the
   /// process-wide backends::dist::distConfig().
   int64_t dist_timeout_s = 300;
+  /// The cycle collector (language.md, "Memory"), mirrored into the running interpreter's
+  /// GcHeap: automatic collections on, and CPython's three thresholds (young allocations;
+  /// collections of the next younger generation).
+  bool gc = true;
+  int64_t gc_threshold0 = 2000;
+  int64_t gc_threshold1 = 10;
+  int64_t gc_threshold2 = 10;
 };
 
 class CompilerState {

@@ -46,6 +46,10 @@ const Field kFields[] = {
     TESSEL_INT_FIELD(tpu_memory_bytes, 1),
     TESSEL_BOOL_FIELD(tpu_bounded_dynamic),
     TESSEL_INT_FIELD(dist_timeout_s, 1),
+    TESSEL_BOOL_FIELD(gc),
+    TESSEL_INT_FIELD(gc_threshold0, 1),
+    TESSEL_INT_FIELD(gc_threshold1, 1),
+    TESSEL_INT_FIELD(gc_threshold2, 1),
 };
 
 // The tpu's settings are the device's and the collectives' timeout the world's (both
@@ -54,6 +58,17 @@ void mirrorTpuConfig(const CompilerConfig& c) {
   backends::tpu::tpuConfig().memoryBytes = static_cast<uint64_t>(c.tpu_memory_bytes);
   backends::tpu::tpuConfig().boundedDynamic = c.tpu_bounded_dynamic;
   backends::dist::distConfig().timeoutSeconds = static_cast<double>(c.dist_timeout_s);
+}
+
+// The collector's settings are the running interpreter's heap's (config is made and assigned
+// inside the interpreter, whose heap is current then).
+void mirrorGcConfig(const CompilerConfig& c) {
+  GcHeap* heap = currentGcHeap();
+  if (!heap) return;
+  heap->enabled = c.gc;
+  heap->thresholds[0] = c.gc_threshold0;
+  heap->thresholds[1] = c.gc_threshold1;
+  heap->thresholds[2] = c.gc_threshold2;
 }
 
 void setConfigField(ModuleObj& self, const std::string& name, Value v) {
@@ -72,6 +87,7 @@ void setConfigField(ModuleObj& self, const std::string& name, Value v) {
                                                 std::to_string(v.asInt()));
     f.store(config, v);
     mirrorTpuConfig(config);
+    mirrorGcConfig(config);
     self.define(name, std::move(v));
     return;
   }
@@ -89,6 +105,7 @@ Value makeConfigModule(CompilerConfig& config) {
   m->native = &config;
   for (const Field& f : kFields) m->define(f.name, f.load(config));
   mirrorTpuConfig(config);
+  mirrorGcConfig(config);
   return Value::object(m);
 }
 

@@ -1,5 +1,7 @@
 // The compiler's side of Note [The compiler plugin] (interp/natives/native_modules.h): every
 // Interpreter gets a CompilerState, the compiler's built-ins and the `config` module.
+#include <cstdio>
+
 #include "interp/compile/compiler_state.h"
 #include "interp/interpreter.h"
 #include "interp/natives/native_modules.h"
@@ -16,6 +18,11 @@ void registerBuiltins(Interpreter& interp, ModuleObj& prelude) {
   CompilerState& state = interp.compiler();
   state.configModule = makeConfigModule(state.config);
   prelude.define("config", state.configModule);
+  // Collections are logged under `perf`, tagged [gc]; ~Interpreter drops this before the
+  // state goes.
+  interp.gcHeap().perfLog = [&state](const std::string& line) {
+    if (state.log.on(LogCategory::Perf)) std::fprintf(stderr, "[gc] %s\n", line.c_str());
+  };
 }
 
 Value findModule(Interpreter& interp, const std::string& name) {

@@ -54,6 +54,30 @@ Engine::Engine(Interpreter& interp)
       top_(stack_.get()) {
   static_assert(static_cast<int>(Type::Undefined) == 0);  // calloc's zeros are Undefined
   if (!stack_) throw std::bad_alloc();
+  interp.gcHeap().poll = [](void* engine) { static_cast<Engine*>(engine)->requestPoll(); };
+  interp.gcHeap().pollCtx = this;
+}
+
+Engine::~Engine() {
+  interp_.gcHeap().poll = nullptr;
+}
+
+// Note [Polls]
+// The cycle collector must run where the engine is between two things it does (Note [When] in
+// interp/values/gc.cpp), and the engine already tests one counter at every statement, loop
+// iteration and call: the steps left. A heap with a collection due calls requestPoll, which
+// banks the steps left and sets the counter to zero, so the next step takes the slow path
+// here; it puts the banked steps back (the step count stays exact) and collects. Fast paths
+// pay nothing for it.
+void Engine::stepsRanOut(const Span& span) {
+  if (pollRequested_) {
+    pollRequested_ = false;
+    stepsLeft_ += banked_;
+    banked_ = 0;
+    interp_.gcHeap().collectDue();
+    if (stepsLeft_ >= 0) return;
+  }
+  stepLimitExceeded(span);
 }
 
 void Engine::interrupted(const Span& span) {

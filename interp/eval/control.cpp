@@ -36,11 +36,9 @@ struct CIfReturn : CControl {
   int64_t guardBound = 0;         // and its int literal
 };
 // The return once the condition held. A local is returned here, without the return's handler.
-[[gnu::always_inline]] inline Flow returnFromIf(const CIfReturn& s, Frame& f, Engine& ev) {
-  if (traceContext().regions) [[unlikely]]  // the runner must see the block
-    return ev.runCode(*s.blocks[0], f);
+// Its step is counted by the caller (returnFromIf), whose slow path is a tail call.
+[[gnu::always_inline]] inline Flow returnCounted(const CIfReturn& s, Frame& f, Engine& ev) {
   const CStmt& ret = *s.blocks[0]->stmts[0];
-  ev.countStep(ret.src->span);
   if (s.returnSlot != CIfReturn::kNoSlot) {
     const Value& v = f.slots[s.returnSlot];
     if (!v.is(Type::Undefined)) [[likely]] {
@@ -49,6 +47,17 @@ struct CIfReturn : CControl {
     }
   }
   return ret.run(ret, f, ev);  // a literal, nothing, or the NameError
+}
+[[gnu::noinline, gnu::cold]] Flow returnAfterPoll(const CIfReturn& s, Frame& f, Engine& ev) {
+  ev.stepsRanOut(s.blocks[0]->stmts[0]->src->span);
+  return returnCounted(s, f, ev);
+}
+[[gnu::always_inline]] inline Flow returnFromIf(const CIfReturn& s, Frame& f, Engine& ev) {
+  if (traceContext().regions) [[unlikely]]  // the runner must see the block
+    return ev.runCode(*s.blocks[0], f);
+  if (ev.stepRunsOut()) [[unlikely]]
+    return returnAfterPoll(s, f, ev);
+  return returnCounted(s, f, ev);
 }
 Flow runIfReturn(const CStmt& self, Frame& f, Engine& ev) {
   auto& s = static_cast<const CIfReturn&>(self);

@@ -47,11 +47,15 @@ namespace tessel::interp {
 class Engine final : public Evaluator {
  public:
   explicit Engine(Interpreter& interp);
-  ~Engine() override = default;
+  ~Engine() override;
 
   // Evaluator
   Value runModule(FnProto* proto, ModuleObj& module, bool echo) override;
-  void resetSteps() override { stepsLeft_ = maxSteps_ > 0 ? maxSteps_ : INT64_MAX; }
+  void resetSteps() override {
+    stepsLeft_ = maxSteps_ > 0 ? maxSteps_ : INT64_MAX;
+    banked_ = 0;
+    pollRequested_ = false;
+  }
   Value callValue(const Value& callee, std::span<Value> positional,
                   std::span<const std::string> kwNames, std::span<Value> kwValues,
                   Span site) override;
@@ -140,7 +144,19 @@ class Engine final : public Evaluator {
   /// InterpreterOptions::maxSteps.
   void countStep(const Span& span) {
     if (--stepsLeft_ < 0) [[unlikely]]
-      stepLimitExceeded(span);
+      stepsRanOut(span);
+  }
+  /// countStep for the hottest handlers: true when its slow path must run, which the caller
+  /// then reaches by a tail call to a cold copy of itself, so that the possible return from
+  /// stepsRanOut costs the fast path no saved registers (Note [Polls] in calls.cpp).
+  [[nodiscard]] bool stepRunsOut() { return --stepsLeft_ < 0; }
+  /// countStep's slow path: a poll (Note [Polls]) or the step limit.
+  [[gnu::cold]] void stepsRanOut(const Span& span);
+  /// Makes the next countStep take its slow path, where a due collection runs (Note [Polls]).
+  void requestPoll() {
+    banked_ += stepsLeft_;
+    stepsLeft_ = 0;
+    pollRequested_ = true;
   }
 
  private:
@@ -214,6 +230,10 @@ class Engine final : public Evaluator {
   /// The errors being handled by the `except` blocks now running, innermost last (what a bare
   /// `raise` raises again). Last: the hot members above keep their offsets.
   std::vector<Value> handling;
+
+ private:
+  int64_t banked_ = 0;  // steps set aside by requestPoll (Note [Polls])
+  bool pollRequested_ = false;
 };
 
 // The statement loop (Note [Spans]). Inline, so that the blocks of ifs and loops run without a

@@ -6,6 +6,7 @@
 
 #include "interp/natives/dist_module.h"
 #include "interp/natives/file_natives.h"
+#include "interp/natives/gc_natives.h"
 #include "interp/interpreter.h"
 #include "interp/tensors/tensor_bridge.h"
 
@@ -44,6 +45,7 @@ const CompilerPlugin* compilerPlugin() {
 void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude) {
   registerTensorBuiltins(interp, prelude);
   registerFileBuiltins(interp, prelude);
+  registerGcBuiltins(prelude);
   prelude.define("dist", makeDistModule());
   if (gPlugin) gPlugin->registerBuiltins(interp, prelude);
 }

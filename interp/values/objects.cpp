@@ -1,6 +1,8 @@
 // Small out-of-line pieces of the heap objects.
 #include "interp/values/objects.h"
 
+#include <utility>
+
 #include "interp/values/dict_keys.h"
 #include "interp/eval/graph_break.h"
 #include "shapes/user_error.h"
@@ -121,6 +123,76 @@ Value* ModuleObj::lookup(const std::string& n) {
   auto it = globalIndex.find(n);
   if (it == globalIndex.end() || globals[it->second].is(Type::Undefined)) return nullptr;
   return &globals[it->second];
+}
+
+}  // namespace tessel::interp
+
+// What each container references, for the cycle collector (Note [Cycle collection] in
+// gc.cpp). clearRefs() moves the references out before releasing them: what a release frees
+// then never sees this object half cleared.
+namespace tessel::interp {
+namespace {
+void visitAll(const std::vector<Value>& values, GcVisit visit, void* ctx) {
+  for (const Value& v : values) gcVisit(v, visit, ctx);
+}
+}  // namespace
+
+void ListObj::traverse(GcVisit visit, void* ctx) {
+  visitAll(items, visit, ctx);
+}
+void ListObj::clearRefs() {
+  std::vector<Value> old;
+  old.swap(items);
+}
+
+void TupleObj::traverse(GcVisit visit, void* ctx) {
+  visitAll(items, visit, ctx);
+}
+void TupleObj::clearRefs() {
+  std::vector<Value> old;
+  old.swap(items);
+}
+
+void DictObj::traverse(GcVisit visit, void* ctx) {
+  for (auto& [k, v] : entries) gcVisit(v, visit, ctx);
+}
+void DictObj::clearRefs() {
+  // The keys stay (strings hold no references); each value is released on its own.
+  for (auto& [k, v] : entries) Value old = std::move(v);
+}
+
+void CellObj::traverse(GcVisit visit, void* ctx) {
+  gcVisit(value, visit, ctx);
+}
+void CellObj::clearRefs() {
+  Value old = std::move(value);
+}
+
+void ModuleObj::traverse(GcVisit visit, void* ctx) {
+  visitAll(globals, visit, ctx);
+}
+void ModuleObj::clearRefs() {
+  for (Value& v : globals) Value old = std::exchange(v, Value::undefined());
+}
+
+void FunctionObj::traverse(GcVisit visit, void* ctx) {
+  gcVisit(module, visit, ctx);
+  for (const Ref<CellObj>& c : upvalues) gcVisit(c, visit, ctx);
+  visitAll(defaults, visit, ctx);
+}
+void FunctionObj::clearRefs() {
+  Ref<ModuleObj> m = std::move(module);
+  std::vector<Ref<CellObj>> cells;
+  cells.swap(upvalues);
+  std::vector<Value> values;
+  values.swap(defaults);
+}
+
+void BuiltinObj::traverse(GcVisit visit, void* ctx) {
+  gcVisit(self, visit, ctx);
+}
+void BuiltinObj::clearRefs() {
+  Value old = std::move(self);
 }
 
 }  // namespace tessel::interp

@@ -9,6 +9,7 @@
 
 #include "interp/values/dict_entries.h"
 #include "interp/values/dict_keys.h"
+#include "interp/values/gc.h"
 #include "interp/syntax/diagnostics.h"
 #include "interp/syntax/source.h"
 #include "interp/values/trace_context.h"
@@ -34,15 +35,23 @@ struct StrObj : Object {
   std::string str;
 };
 
-struct ListObj : Object {
-  ListObj() : Object(Type::List) {}
-  explicit ListObj(std::vector<Value> v) : Object(Type::List), items(std::move(v)) {}
+// The containers below are GcObjects: each reports its references to the cycle collector
+// (traverse) and can drop them (clearRefs), in objects.cpp (Note [Cycle collection], gc.cpp).
+#define TESSEL_GC_MEMBERS                          \
+  void traverse(GcVisit visit, void* ctx) override; \
+  void clearRefs() override;
+
+struct ListObj : GcObject {
+  ListObj() : GcObject(Type::List) {}
+  explicit ListObj(std::vector<Value> v) : GcObject(Type::List), items(std::move(v)) {}
+  TESSEL_GC_MEMBERS
   std::vector<Value> items;
   uint64_t traceEpoch = currentTraceEpoch();
 };
 
-struct TupleObj : Object {
-  explicit TupleObj(std::vector<Value> v) : Object(Type::Tuple), items(std::move(v)) {}
+struct TupleObj : GcObject {
+  explicit TupleObj(std::vector<Value> v) : GcObject(Type::Tuple), items(std::move(v)) {}
+  TESSEL_GC_MEMBERS
   std::vector<Value> items;
 };
 
@@ -52,8 +61,9 @@ struct DictKeyHash {
 };
 
 /// A dict with string keys that keeps insertion order (language.md).
-struct DictObj : Object {
-  DictObj() : Object(Type::Dict) {}
+struct DictObj : GcObject {
+  DictObj() : GcObject(Type::Dict) {}
+  TESSEL_GC_MEMBERS
   uint64_t traceEpoch = currentTraceEpoch();
   Value* find(const std::string& key);
   /// find() trying the entry at `hint` first, and leaving the found entry's position there:
@@ -85,17 +95,19 @@ struct RangeObj : Object {
 };
 
 /// A variable captured by an inner function: both frames share the box.
-struct CellObj : Object {
-  CellObj() : Object(Type::Cell) {}
-  explicit CellObj(Value v) : Object(Type::Cell), value(std::move(v)) {}
+struct CellObj : GcObject {
+  CellObj() : GcObject(Type::Cell) {}
+  explicit CellObj(Value v) : GcObject(Type::Cell), value(std::move(v)) {}
+  TESSEL_GC_MEMBERS
   Value value;
   uint64_t traceEpoch = currentTraceEpoch();
 };
 
 /// A module's top-level names. Functions point at their module to reach its globals by slot.
-struct ModuleObj : Object {
+struct ModuleObj : GcObject {
   explicit ModuleObj(std::string n, std::string p = "")
-      : Object(Type::Module), name(std::move(n)), path(std::move(p)) {}
+      : GcObject(Type::Module), name(std::move(n)), path(std::move(p)) {}
+  TESSEL_GC_MEMBERS
   /// The slot of a global, created (undefined) if it does not exist yet.
   uint32_t slotOf(const std::string& name);
   /// The value of a global, or nullptr when there is no such defined global.
@@ -114,9 +126,10 @@ struct ModuleObj : Object {
 };
 
 /// A closure over a FnProto: its captured cells and its evaluated defaults.
-struct FunctionObj : Object {
+struct FunctionObj : GcObject {
   FunctionObj(FnProto* p, Ref<ModuleObj> m)
-      : Object(Type::Function), proto(p), module(std::move(m)) {}
+      : GcObject(Type::Function), proto(p), module(std::move(m)) {}
+  TESSEL_GC_MEMBERS
   FnProto* proto;
   Ref<ModuleObj> module;
   std::vector<Ref<CellObj>> upvalues;
@@ -135,9 +148,10 @@ struct CallArgs {
 using NativeFn = Value (*)(Interpreter& interp, CallArgs& args);
 
 /// A function written in C++: a prelude built-in, or a method bound to its receiver.
-struct BuiltinObj : Object {
+struct BuiltinObj : GcObject {
   BuiltinObj(std::string n, NativeFn f, Value s = Value())
-      : Object(Type::Builtin), name(std::move(n)), fn(f), self(std::move(s)) {}
+      : GcObject(Type::Builtin), name(std::move(n)), fn(f), self(std::move(s)) {}
+  TESSEL_GC_MEMBERS
   std::string name;
   NativeFn fn;
   Value self;

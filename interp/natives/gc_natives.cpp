@@ -1,0 +1,50 @@
+// gc() and stats()["gc"] (language.md, "Memory"; Note [Cycle collection] in
+// interp/values/gc.cpp).
+#include "interp/natives/gc_natives.h"
+
+#include "interp/interpreter.h"
+#include "interp/natives/builtins.h"
+#include "interp/natives/native_args.h"
+#include "shapes/user_error.h"
+
+namespace tessel::interp {
+namespace {
+
+// gc(generation = 2): collects now, that generation and the younger ones; returns the number
+// of containers freed (Python's gc.collect()). Inside a trace it collects nothing (Note [When]).
+Value builtinGc(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("gc", a, {"generation"}, 0);
+  int64_t gen = b.intOr(0, GcHeap::kGenerations - 1);
+  if (gen < 0 || gen >= GcHeap::kGenerations)
+    throwUserError(ErrorKind::ValueError,
+                   "gc(): generation must be 0, 1 or 2, got " + std::to_string(gen));
+  return Value::integer(interp.gcHeap().collect(static_cast<int>(gen)));
+}
+
+}  // namespace
+
+void registerGcBuiltins(ModuleObj& prelude) {
+  defineNative(prelude, "gc", builtinGc);
+}
+
+Value gcStatsDict(const GcHeap& heap) {
+  const GcStats& s = heap.stats();
+  Ref<DictObj> d = make<DictObj>();
+  int64_t total = 0;
+  std::vector<Value> byGen, tracked;
+  for (int g = 0; g < GcHeap::kGenerations; ++g) {
+    total += s.collections[g];
+    byGen.push_back(Value::integer(s.collections[g]));
+    tracked.push_back(Value::integer(heap.tracked(g)));
+  }
+  d->set("collections", Value::integer(total));
+  d->set("collections_by_generation", makeList(std::move(byGen)));
+  d->set("freed", Value::integer(s.freed));
+  d->set("time_ms", Value::real(s.totalMs));
+  d->set("max_pause_ms", Value::real(s.maxPauseMs));
+  d->set("tracked", makeList(std::move(tracked)));
+  d->set("enabled", Value::boolean(heap.enabled));
+  return d.value();
+}
+
+}  // namespace tessel::interp
