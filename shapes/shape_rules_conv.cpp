@@ -41,9 +41,10 @@ SymShape forwardShape(std::string_view nm, const SymShape& x, const SymShape& w,
             "weight " + str(w) + " with groups=" + std::to_string(c.groups) + " expects input " +
                 str(x) + " to have " + (w[1] * g).toString() + " channels, got " +
                 x[1].toString());
-  requireEq(w[0] - floorDiv(w[0], g) * g, SymInt(0), nm,
-            "out_channels " + w[0].toString() + " (weight " + str(w) +
-                ") is not divisible by groups=" + std::to_string(c.groups));
+  require(w[0] - floorDiv(w[0], g) * g == SymInt(0), ErrorKind::ShapeError, [&] {
+    return std::string(nm) + ": out_channels " + w[0].toString() + " (weight " + str(w) +
+           ") is not divisible by groups=" + std::to_string(c.groups);
+  });
   SymShape out = {x[0], w[0]};
   for (int i = 0; i < 2; ++i) {
     const SymInt padded = x[2 + i] + SymInt(c.padBegin[i] + c.padEnd[i]);

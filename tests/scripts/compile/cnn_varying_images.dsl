@@ -23,6 +23,9 @@ fn train_step(p, x, y) {
   let (loss, g) = value_and_grad(loss_fn)(p, x, y)
   return (loss, nn.sgd_step(p, g, lr = 0.1))
 }
+# Every size a symbol of its own (without duck sizing, a 3x3 kernel and 3 input channels, or a
+# square first image, would share a symbol and recompile when they part).
+config.duck_shape = false
 let step = compile(train_step, dynamic = true)
 
 seed(0)
@@ -44,7 +47,7 @@ print(worst < 1e-4)                                           # expect: true
 print(max_diff(pc, init) > 0.001)                             # expect: true
 print(stats(step)["compiles"], stats(step)["cache_hits"])     # expect: 1 4
 # The output size is a symbolic expression of the input's height and width.
-let cshape = compile(fn (x, w) { return conv2d(x, w, stride = 2, padding = 1).shape }, dynamic = true)
-print(cshape(randn([2, 3, 17, 23]), randn([4, 3, 3, 3])))    # expect: [2, 4, 9, 12]
-print(cshape(randn([1, 3, 8, 5]), randn([4, 3, 3, 3])))      # expect: [1, 4, 4, 3]
-print(stats(cshape)["compiles"])                              # expect: 1
+let cconv = compile(fn (x, w) { return conv2d(x, w, stride = 2, padding = 1) }, dynamic = true)
+print(cconv(randn([2, 3, 17, 23]), randn([4, 3, 3, 3])).shape)  # expect: shape([2, 4, 9, 12])
+print(cconv(randn([3, 3, 8, 5]), randn([4, 3, 3, 3])).shape)    # expect: shape([3, 4, 4, 3])
+print(stats(cconv)["compiles"])                                 # expect: 1
