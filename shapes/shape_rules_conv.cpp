@@ -39,8 +39,7 @@ SymShape forwardShape(std::string_view nm, const SymShape& x, const SymShape& w,
   const SymInt g(c.groups);
   requireEq(x[1], w[1] * g, nm,
             "weight " + str(w) + " with groups=" + std::to_string(c.groups) + " expects input " +
-                str(x) + " to have " + (w[1] * g).toString() + " channels, got " +
-                x[1].toString());
+                str(x) + " to have " + (w[1] * g).toString() + " channels, got " + x[1].toString());
   require(w[0] - floorDiv(w[0], g) * g == SymInt(0), ErrorKind::ShapeError, [&] {
     return std::string(nm) + ": out_channels " + w[0].toString() + " (weight " + str(w) +
            ") is not divisible by groups=" + std::to_string(c.groups);

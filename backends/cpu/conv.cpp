@@ -12,7 +12,6 @@
 // backward ops are oneDNN's backward-data and backward-weights primitives, made with a forward
 // primitive as their hint, as oneDNN requires. Threads: oneDNN's OpenMP (OMP_NUM_THREADS).
 #include <dnnl.hpp>
-
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,12 +89,12 @@ memory::desc plainDesc(const memory::dims& d, bool weights) {
 dnnl::convolution_forward::primitive_desc forwardPd(const Geometry& g, bool bias) {
   auto alg = dnnl::algorithm::convolution_direct;
   auto prop = dnnl::prop_kind::forward_training;
-  auto d = bias ? dnnl::convolution_forward::desc(prop, alg, anyDesc(g.x), anyDesc(g.w),
-                                                  plainDesc({g.y[1]}, false), anyDesc(g.y),
-                                                  g.strides, g.dilates, g.padL, g.padR)
-                : dnnl::convolution_forward::desc(prop, alg, anyDesc(g.x), anyDesc(g.w),
-                                                  anyDesc(g.y), g.strides, g.dilates, g.padL,
-                                                  g.padR);
+  auto d =
+      bias ? dnnl::convolution_forward::desc(prop, alg, anyDesc(g.x), anyDesc(g.w),
+                                             plainDesc({g.y[1]}, false), anyDesc(g.y), g.strides,
+                                             g.dilates, g.padL, g.padR)
+           : dnnl::convolution_forward::desc(prop, alg, anyDesc(g.x), anyDesc(g.w), anyDesc(g.y),
+                                             g.strides, g.dilates, g.padL, g.padR);
   return dnnl::convolution_forward::primitive_desc(d, engine());
 }
 
@@ -186,9 +185,15 @@ Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   if (out.numel() == 0) return out;
   Dims x, w, y;
   switch (op) {
-    case OpKind::Conv2d: x = a.shape(), w = b.shape(), y = out.shape(); break;
-    case OpKind::Conv2dBackwardInput: x = out.shape(), w = b.shape(), y = a.shape(); break;
-    default: x = b.shape(), w = out.shape(), y = a.shape(); break;
+    case OpKind::Conv2d:
+      x = a.shape(), w = b.shape(), y = out.shape();
+      break;
+    case OpKind::Conv2dBackwardInput:
+      x = out.shape(), w = b.shape(), y = a.shape();
+      break;
+    default:
+      x = b.shape(), w = out.shape(), y = a.shape();
+      break;
   }
   Tensor bv = bias ? plainF32(in[2]) : Tensor();
   // Nothing to sum over (an empty batch, no input channels): zeros, plus the bias forward.
@@ -202,8 +207,7 @@ Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   const Geometry g = geometry(x, w, y, attrs.conv);
   try {
     const Plan& p = planFor(op, g, bias);
-    run(p, a.data<float>(), b.data<float>(), bias ? bv.data<float>() : nullptr,
-        out.data<float>());
+    run(p, a.data<float>(), b.data<float>(), bias ? bv.data<float>() : nullptr, out.data<float>());
   } catch (const dnnl::error& e) {
     throwUserError(ErrorKind::DeviceError,
                    std::string(shapes::opName(op)) + ": oneDNN failed: " + e.what());

@@ -32,9 +32,15 @@ Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   if (numelOf(outShape) == 0) return out;
   Dims x, w, y;
   switch (op) {
-    case OpKind::Conv2d: x = a.shape(), w = b.shape(), y = outShape; break;
-    case OpKind::Conv2dBackwardInput: x = outShape, w = b.shape(), y = a.shape(); break;
-    default: x = b.shape(), w = outShape, y = a.shape(); break;
+    case OpKind::Conv2d:
+      x = a.shape(), w = b.shape(), y = outShape;
+      break;
+    case OpKind::Conv2dBackwardInput:
+      x = outShape, w = b.shape(), y = a.shape();
+      break;
+    default:
+      x = b.shape(), w = outShape, y = a.shape();
+      break;
   }
   const shapes::ConvParams& c = attrs.conv;
   ConvPush pc{};

@@ -49,9 +49,9 @@ ConvParams convParams(const ArgBinder& b, size_t dims, const shapes::SymShape& w
         padEnd[d] = total - padBegin[d];
       }
     } else if (mode != "valid") {
-      throwUserError(ErrorKind::ValueError,
-                     fn + "(): padding must be an int, ints, \"same\" or \"valid\", got \"" +
-                         mode + "\"");
+      throwUserError(
+          ErrorKind::ValueError,
+          fn + "(): padding must be an int, ints, \"same\" or \"valid\", got \"" + mode + "\"");
     }
   } else {
     padBegin = padEnd = perDim(b, 4, 0, dims, fn + "(): padding");
@@ -73,16 +73,16 @@ ConvParams convParams(const ArgBinder& b, size_t dims, const shapes::SymShape& w
 template <size_t Dims>
 Value nativeConv(Interpreter&, CallArgs& raw) {
   const std::string fn = Dims == 2 ? "conv2d" : "conv1d";
-  ArgBinder b(fn.c_str(), raw, {"input", "weight", "bias", "stride", "padding", "dilation", "groups"},
-              2);
+  ArgBinder b(fn.c_str(), raw,
+              {"input", "weight", "bias", "stride", "padding", "dilation", "groups"}, 2);
   Value x = tensorArg(b.at(0), fn + "(): input");
   Value w = tensorArg(b.at(1), fn + "(): weight");
   const shapes::SymShape xs = shapeOf(x), ws = shapeOf(w);
   const size_t rank = Dims + 2;
   if (xs.size() != rank && xs.size() != rank - 1)
-    throwUserError(ErrorKind::ShapeError,
-                   fn + "(): expected " + std::to_string(rank - 1) + "-D (unbatched) or " +
-                       std::to_string(rank) + "-D (batched) input, got " + shapes::toString(xs));
+    throwUserError(ErrorKind::ShapeError, fn + "(): expected " + std::to_string(rank - 1) +
+                                              "-D (unbatched) or " + std::to_string(rank) +
+                                              "-D (batched) input, got " + shapes::toString(xs));
   if (ws.size() != rank)
     throwUserError(ErrorKind::ShapeError, fn + "(): expected a " + std::to_string(rank) +
                                               "-D weight [out_channels, in_channels / groups, " +
