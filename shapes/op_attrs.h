@@ -1,6 +1,7 @@
 // OpAttrs: the non-tensor attributes of an op, one plain struct for every op in op_list.def.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -39,10 +40,22 @@ namespace tessel::shapes {
 ///   argsort [x]: dim, descending (stable order always: ties keep input order). topk [x]: dim,
 ///       stop = k (a size), descending = largest. searchsorted [sorted, values]: right.
 ///       nms [boxes[n,4], scores[n]]: scalars = {iou_threshold}; outputSize as nonzero.
+///   conv2d [x, w, (b)] / conv2d_backward_input [gy, w] / conv2d_backward_weight [gy, x]: conv;
+///       the backward ops take the shape of their result (x's / w's) in shape.
 /// How scatter_reduce (and the other writes along a dim) combine a value with the target.
 enum class ScatterMode : uint8_t { Assign, Sum, Prod, Mean, Amax, Amin };
 /// The language name of a mode ("sum", "prod", "mean", "amax", "amin"; "assign").
 const char* scatterModeName(ScatterMode m);
+
+/// conv2d's options per spatial dim (H, W), as PyTorch's; padding may differ before and after
+/// (padding = "same" with an even kernel pads one more after, as PyTorch does).
+struct ConvParams {
+  std::array<int64_t, 2> stride{1, 1};
+  std::array<int64_t, 2> padBegin{0, 0};
+  std::array<int64_t, 2> padEnd{0, 0};
+  std::array<int64_t, 2> dilation{1, 1};
+  int64_t groups = 1;
+};
 
 struct OpAttrs {
   std::vector<int64_t> dims;
@@ -62,6 +75,7 @@ struct OpAttrs {
   bool includeSelf = true;                     ///< scatter_reduce
   bool descending = false;  ///< argsort; topk (largest)
   bool right = false;       ///< searchsorted
+  ConvParams conv;          ///< conv2d and its backward ops
   /// Data-dependent ops: the actual output size when the caller already knows it (eager).
   std::optional<int64_t> outputSize;
   /// Random ops recorded on the tpu: which of the segment's random ops this is. Its random

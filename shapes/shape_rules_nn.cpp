@@ -108,6 +108,10 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
     case OpKind::Multinomial:
     case OpKind::Bernoulli:
       return samplingOp(op, in, a);
+    case OpKind::Conv2d:
+    case OpKind::Conv2dBackwardInput:
+    case OpKind::Conv2dBackwardWeight:
+      return convOp(op, in, a);
     default:
       break;
   }

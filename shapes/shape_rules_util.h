@@ -50,6 +50,8 @@ Outputs jaggedOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
 /// multinomial, bernoulli (shape_rules_sampling.cpp).
 Outputs samplingOp(OpKind op, Inputs in, const OpAttrs& a);
+/// conv2d and its backward ops (shape_rules_conv.cpp).
+Outputs convOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs createOp(OpKind op, Inputs in, const OpAttrs& a);
 /// argsort, topk, searchsorted and nms (shape_rules_sort.cpp).
 Outputs sortOp(OpKind op, Inputs in, const OpAttrs& a);

@@ -171,6 +171,13 @@ Var repeatInterleave(const Var& x, const Var& repeats, int64_t dim, const SymInt
   a.shape = {outputSize};
   return emit(OpKind::RepeatInterleave, {x, repeats}, a);
 }
+Var conv(OpKind op, const Var& a, const Var& b, const shapes::ConvParams& params,
+         const SymShape& shape) {
+  OpAttrs attrs;
+  attrs.conv = params;
+  attrs.shape = shape;
+  return emit(op, {a, b}, attrs);
+}
 Var maskedSelect(const Var& x, const Var& mask) {
   return emit(OpKind::MaskedSelect, {x, mask});
 }

@@ -81,6 +81,10 @@ Var gather(const Var& x, int64_t dim, const Var& idx);
 Var scatterOp(OpKind op, const Var& x, int64_t dim, const Var& idx, const Var& src,
               shapes::OpAttrs attrs = {});
 Var maskedScatter(const Var& x, const Var& mask, const Var& src);
+/// conv2d(a = x, b = w), conv2d_backward_input(a = gy, b = w) or conv2d_backward_weight(a = gy,
+/// b = x) with `params`; `shape` is the backward ops' result shape (x's or w's).
+Var conv(OpKind op, const Var& a, const Var& b, const shapes::ConvParams& params,
+         const SymShape& shape = {});
 /// segment_reduce along axis with `lengths` (mode Sum/Mean/Amax/Amin/Prod) and
 /// repeat_interleave along dim with the output size given (so no data-dependent size).
 Var segmentReduce(const Var& data, const Var& lengths, int64_t axis, shapes::ScatterMode mode,

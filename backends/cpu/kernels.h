@@ -60,6 +60,9 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
 Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
+/// conv2d, conv2d_backward_input, conv2d_backward_weight on oneDNN (conv.cpp).
+Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+               const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 /// randperm, multinomial, bernoulli (sampling.cpp; the vulkan backend calls it too).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

@@ -132,6 +132,19 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
     case OpKind::CrossEntropy:
       if (!a.scalars.empty()) field("ignore_index", formatScalar(a.scalars[0], DType::I32));
       break;
+    case OpKind::Conv2d:
+    case OpKind::Conv2dBackwardInput:
+    case OpKind::Conv2dBackwardWeight: {
+      // Every option (the tpu's program cache is keyed by this text).
+      auto pair = [&](const std::array<int64_t, 2>& p) { return ints({p[0], p[1]}); };
+      field("stride", pair(a.conv.stride));
+      field("padding", pair(a.conv.padBegin));
+      if (a.conv.padEnd != a.conv.padBegin) field("padding_end", pair(a.conv.padEnd));
+      field("dilation", pair(a.conv.dilation));
+      field("groups", std::to_string(a.conv.groups));
+      if (op != OpKind::Conv2d) field("shape", shapes::toString(a.shape));
+      break;
+    }
     case OpKind::LayerNorm:
       field("shape", shapes::toString(a.shape));
       field("eps", formatScalar(a.eps, DType::F32));

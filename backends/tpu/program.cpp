@@ -291,7 +291,13 @@ void TpuProgram::plan() {
     SymInt live(0);
     for (size_t r : set) live = live + elems[r] * SymInt(elemSize[r]);
     auto m = live.maybeConstant() ? live.maybeConstant() : env.maxValue(live);
-    TESSEL_ASSERT(m.has_value(), "tpu plan: a live-bytes sum has no bound though each size has");
+    if (!m) {
+      // The solver gave up on the sum (floor divisions of several symbols, such as conv2d's
+      // output sizes): the sum of each value's own bound bounds it too, only less tightly.
+      int64_t sum = 0;
+      for (size_t r : set) sum += int64_t(requests[r].bytes);
+      m = sum;
+    }
     peak = std::max<uint64_t>(peak, uint64_t(*m));
   }
   record_.boundBytes = peak;

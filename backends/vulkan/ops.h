@@ -95,6 +95,9 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
 Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
+/// conv2d, conv2d_backward_input, conv2d_backward_weight (ops_conv.cpp).
+Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+               const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 /// randperm, multinomial, bernoulli (ops_sampling.cpp: the cpu kernels, same numbers).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

@@ -108,6 +108,19 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   calls[OpKind::Contiguous] = [=] { return run(OpKind::Contiguous, {x.transpose(0, 1)}); };
   calls[OpKind::Detach] = [=] { return run(OpKind::Detach, {x.transpose(0, 1)}); };
   calls[OpKind::Item] = [=] { return run(OpKind::Item, {I({7}, {1, 1})}); };
+  Tensor img = x.reshape(Dims{1, 1, 2, 3}), k = iota({2, 1, 1, 2});
+  auto conv = [](shapes::SymShape result) {
+    OpAttrs a;
+    a.shape = std::move(result);
+    return a;
+  };
+  calls[OpKind::Conv2d] = [=] { return run(OpKind::Conv2d, {img, k}); };
+  calls[OpKind::Conv2dBackwardInput] = [=] {
+    return run(OpKind::Conv2dBackwardInput, {iota({1, 2, 2, 2}), k}, conv({1, 1, 2, 3}));
+  };
+  calls[OpKind::Conv2dBackwardWeight] = [=] {
+    return run(OpKind::Conv2dBackwardWeight, {iota({1, 2, 2, 2}), img}, conv({2, 1, 1, 2}));
+  };
   return calls;
 }
 

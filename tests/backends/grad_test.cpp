@@ -273,6 +273,34 @@ TEST(Grad, Indexing) {
       {smooth({2, 2}), smooth({3}, 1.f)});
 }
 
+// conv2d against central differences over every option, and its backward ops (whose rules
+// are the second derivative: each is linear, its adjoints the other conv ops).
+TEST(Grad, Conv2d) {
+  auto conv = [](std::array<int64_t, 2> stride, std::array<int64_t, 2> padBegin,
+                 std::array<int64_t, 2> padEnd, std::array<int64_t, 2> dilation, int64_t groups,
+                 shapes::SymShape result = {}) {
+    OpAttrs a;
+    a.conv = {stride, padBegin, padEnd, dilation, groups};
+    a.shape = std::move(result);
+    return a;
+  };
+  const OpAttrs plain = conv({1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  checkGrad(withAttrs(OpKind::Conv2d, plain),
+            {smooth({2, 3, 4, 5}), smooth({2, 3, 3, 3}, 1.f), smooth({2}, 2.f)});
+  const OpAttrs mixed = conv({2, 1}, {1, 0}, {0, 1}, {1, 2}, 2);
+  checkGrad(withAttrs(OpKind::Conv2d, mixed), {smooth({1, 4, 5, 6}), smooth({4, 2, 2, 2}, 1.f)});
+  // y of mixed: Ho = (5 + 1 - 2) // 2 + 1 = 3, Wo = (6 + 1 - 3) + 1 = 5.
+  OpAttrs bi = mixed, bw = mixed;
+  bi.shape = {1, 4, 5, 6};
+  bw.shape = {4, 2, 2, 2};
+  checkGrad(withAttrs(OpKind::Conv2dBackwardInput, bi),
+            {smooth({1, 4, 3, 5}), smooth({4, 2, 2, 2}, 1.f)});
+  checkGrad(withAttrs(OpKind::Conv2dBackwardWeight, bw),
+            {smooth({1, 4, 3, 5}), smooth({1, 4, 5, 6}, 1.f)});
+  checkGrad(withAttrs(OpKind::Conv2d, conv({1, 1}, {0, 0}, {0, 0}, {1, 1}, 1)),
+            {smooth({0, 2, 3, 3}), smooth({2, 2, 2, 2}, 1.f), smooth({2}, 2.f)});
+}
+
 TEST(Grad, NN) {
   checkGrad(binaryFn(OpKind::Matmul), {smooth({2, 3}), smooth({3, 4}, 1.f)});
   checkGrad(binaryFn(OpKind::Matmul), {smooth({3}), smooth({3, 2}, 1.f)});

@@ -512,6 +512,18 @@ class ProgramGen {
     const Dt prodDt = dt == Dt::F32 ? Dt::F32 : Dt::I32;
     if (r < 1) return {"prod(" + x + ")", 0, prodDt};
     const std::string d = std::to_string(dim(a));
+    // conv2d / conv1d (issue 26) over x as one image of one channel: sizes stay symbolic; a
+    // 2-wide kernel padded by 1 fits any size, so eager and compiled agree without an error.
+    if (dt == Dt::F32 && r <= 2 && pick(4) == 0) {
+      const std::string opts = pick(2) ? ", padding = 1, stride = 2)" : ", padding = [1], dilation = 2)";
+      if (r == 2)
+        return {"conv2d(" + x + ".reshape([1, 1, " + x + ".shape[0], " + x +
+                    ".shape[1]]), ones([2, 1, 2, 2]) * 0.5, tensor([0.5, -1.0]), padding = 1" +
+                    (pick(2) ? ", stride = [2, 1])" : ", dilation = [1, 2], groups = 1)"),
+                4, dt};
+      return {"conv1d(" + x + ".reshape([1, 1, " + x + ".shape[0]]), ones([3, 1, 2]) * 0.25" + opts,
+              3, dt};
+    }
     if (dt == Dt::F32) {
       switch (pick(10)) {
         case 0:

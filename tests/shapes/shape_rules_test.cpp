@@ -175,6 +175,61 @@ TEST(ShapeRules, Scans) {
   EXPECT_EQ(errorOf(OpKind::Cumsum, {f32({2}), f32({2})}).first, ErrorKind::TypeError);
 }
 
+// conv2d: the output size (H + pb + pe - d (k - 1) - 1) // s + 1 over the input's symbols, and
+// the ShapeErrors of issue 26 (kernel larger than the padded input, channels and groups).
+TEST(ShapeRules, Conv2d) {
+  ShapeEnv env;
+  SymInt n = env.createSymbol("x.shape[0]", 8), h = env.createSymbol("x.shape[2]", 28);
+  SymInt w = env.createSymbol("x.shape[3]", 17);
+  OpAttrs a;
+  a.conv.stride = {2, 1};
+  a.conv.padBegin = {1, 0};
+  a.conv.padEnd = {1, 1};
+  a.conv.dilation = {1, 2};
+  a.conv.groups = 2;
+  const OpSignature y = one(OpKind::Conv2d, {f32({n, 4, h, w}), f32({6, 2, 3, 3}), f32({6})}, a);
+  ASSERT_EQ(y.shape.size(), 4u);
+  EXPECT_EQ(y.shape[0].toString(), n.toString());
+  EXPECT_EQ(y.shape[1].maybeConstant(), std::optional<int64_t>(6));
+  EXPECT_FALSE(y.shape[2].isConstant());  // one graph serves every height
+  EXPECT_EQ(evaluateInt(y.shape[2]), (28 + 2 - 3) / 2 + 1);
+  EXPECT_EQ(evaluateInt(y.shape[3]), (17 + 1 - 5) / 1 + 1);
+  OpAttrs plain;
+  EXPECT_EQ(shapeOf(OpKind::Conv2d, {f32({0, 3, 5, 5}), f32({2, 3, 5, 5})}, plain), "[0, 2, 1, 1]");
+  auto kernel = errorOf(OpKind::Conv2d, {f32({1, 2, 2, 2}), f32({2, 2, 3, 3})}, plain);
+  EXPECT_EQ(kernel.first, ErrorKind::ShapeError);
+  EXPECT_NE(kernel.second.find("spans 3 but the padded input [1, 2, 2, 2] is only 2"),
+            std::string::npos)
+      << kernel.second;
+  auto channels = errorOf(OpKind::Conv2d, {f32({1, 4, 5, 5}), f32({2, 3, 3, 3})}, plain);
+  EXPECT_EQ(channels.first, ErrorKind::ShapeError);
+  EXPECT_NE(channels.second.find("to have 3 channels, got 4"), std::string::npos)
+      << channels.second;
+  OpAttrs g2;
+  g2.conv.groups = 2;
+  EXPECT_EQ(errorOf(OpKind::Conv2d, {f32({1, 4, 5, 5}), f32({3, 2, 3, 3})}, g2).first,
+            ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Conv2d, {f32({1, 4, 5}), f32({3, 4, 3, 3})}, plain).first,
+            ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::Conv2d, {f32({1, 3, 5, 5}), f32({2, 3, 3, 3}), f32({3})}, plain).first,
+            ErrorKind::ShapeError);
+  OpAttrs zeroStride;
+  zeroStride.conv.stride = {0, 1};
+  EXPECT_EQ(errorOf(OpKind::Conv2d, {f32({1, 3, 5, 5}), f32({2, 3, 3, 3})}, zeroStride).first,
+            ErrorKind::ValueError);
+  // The backward ops check gy against the forward shape of their result.
+  OpAttrs bi;
+  bi.shape = {1, 3, 5, 5};
+  EXPECT_EQ(shapeOf(OpKind::Conv2dBackwardInput, {f32({1, 2, 3, 3}), f32({2, 3, 3, 3})}, bi),
+            "[1, 3, 5, 5]");
+  EXPECT_EQ(errorOf(OpKind::Conv2dBackwardInput, {f32({1, 2, 4, 3}), f32({2, 3, 3, 3})}, bi).first,
+            ErrorKind::ShapeError);
+  OpAttrs bw;
+  bw.shape = {2, 3, 3, 3};
+  EXPECT_EQ(shapeOf(OpKind::Conv2dBackwardWeight, {f32({1, 2, 3, 3}), f32({1, 3, 5, 5})}, bw),
+            "[2, 3, 3, 3]");
+}
+
 TEST(ShapeRules, IndexOps) {
   Sig idx{{5}, DType::I32};
   EXPECT_EQ(shapeOf(OpKind::IndexSelect, {f32({4, 3}), idx}, {.dim = 0}), "[5, 3]");

@@ -592,6 +592,57 @@ case("embedding_weight_1d", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx
 case("detach", "detach(a) * a", "a.detach() * a", grad=("a",), a=rnd(3, 4))
 
 
+# ---- issue 26 (conv): conv2d, conv1d -----------------------------------------------------------
+# (x shape, w shape, options as Tessel text, the same as PyTorch text), with and without bias.
+CONV2D = [
+    ((2, 3, 7, 9), (4, 3, 3, 3), "padding = 1", "padding=1"),
+    ((2, 3, 7, 9), (4, 3, 3, 2), "stride = 2, padding = [1, 2], dilation = [2, 1]",
+     "stride=2, padding=(1, 2), dilation=(2, 1)"),
+    ((1, 4, 6, 5), (6, 2, 3, 2), "stride = [1, 2], groups = 2", "stride=(1, 2), groups=2"),
+    ((2, 4, 5, 5), (4, 1, 3, 3), "padding = 1, groups = 4", "padding=1, groups=4"),
+    ((1, 3, 6, 7), (2, 3, 4, 2), "padding = \"same\", dilation = 2", "padding='same', dilation=2"),
+    ((1, 3, 6, 7), (2, 3, 3, 3), "padding = \"valid\"", "padding='valid'"),
+    ((1, 3, 5, 5), (2, 3, 5, 5), "", ""),
+    ((0, 3, 5, 5), (2, 3, 3, 3), "padding = 1", "padding=1"),
+    ((1, 1, 1, 1), (1, 1, 1, 1), "", ""),
+    ((3, 6, 6), (2, 3, 3, 3), "stride = 2", "stride=2"),  # unbatched
+    ((2, 2, 9, 4), (3, 2, 1, 1), "stride = 3", "stride=3"),
+]
+for i, (xs, ws, topt, popt) in enumerate(CONV2D):
+    for bias in (False, True):
+        targs = ", ".join(a for a in ("x", "w", "b" if bias else "none", topt) if a)
+        pargs = ", ".join(a for a in ("x", "w", "b" if bias else "None", popt) if a)
+        case(f"conv2d_{i}_{xs}_{ws}{'_bias' if bias else ''}", f"conv2d({targs})",
+             f"F.conv2d({pargs})", grad=("x", "w", "b") if bias else ("x", "w"),
+             x=rnd(*xs), w=rnd(*ws), b=rnd(ws[0]))
+CONV1D = [
+    ((2, 3, 10), (4, 3, 3), "stride = 2, padding = 1, dilation = 2", "stride=2, padding=1, dilation=2"),
+    ((1, 6, 7), (3, 2, 4), "padding = \"same\", groups = 3", "padding='same', groups=3"),
+    ((3, 8), (2, 3, 3), "padding = [2]", "padding=(2,)"),  # unbatched
+    ((0, 2, 5), (2, 2, 2), "", ""),
+]
+for i, (xs, ws, topt, popt) in enumerate(CONV1D):
+    case(f"conv1d_{i}_{xs}_{ws}", f"conv1d({', '.join(a for a in ('x', 'w', 'b', topt) if a)})",
+         f"F.conv1d({', '.join(a for a in ('x', 'w', 'b', popt) if a)})", grad=("x", "w", "b"),
+         x=rnd(*xs), w=rnd(*ws), b=rnd(ws[0]))
+# Errors: PyTorch raises, and so must Tessel (at the user's line).
+for name, xs, ws, topt, popt in (
+        ("kernel_larger_than_padded_input", (1, 2, 2, 2), (2, 2, 3, 3), "", ""),
+        ("kernel_larger_after_dilation", (1, 2, 5, 5), (2, 2, 3, 3), "dilation = 3", "dilation=3"),
+        ("channels_mismatch", (1, 4, 5, 5), (2, 3, 3, 3), "", ""),
+        ("groups_do_not_divide_out", (1, 4, 5, 5), (3, 2, 3, 3), "groups = 2", "groups=2"),
+        ("groups_do_not_divide_in", (1, 3, 5, 5), (2, 1, 3, 3), "groups = 2", "groups=2"),
+        ("weight_rank", (1, 3, 5, 5), (2, 3, 3), "", ""),
+        ("input_rank", (5, 5), (2, 3, 3, 3), "", ""),
+        ("same_with_stride", (1, 3, 5, 5), (2, 3, 3, 3), "stride = 2, padding = \"same\"",
+         "stride=2, padding='same'"),
+        ("negative_padding", (1, 3, 5, 5), (2, 3, 3, 3), "padding = -1", "padding=-1"),
+        ("zero_stride", (1, 3, 5, 5), (2, 3, 3, 3), "stride = 0", "stride=0"),
+        ("bad_padding_string", (1, 3, 5, 5), (2, 3, 3, 3), "padding = \"full\"", "padding='full'")):
+    case(f"conv2d_error_{name}", f"conv2d({', '.join(a for a in ('x', 'w', topt) if a)})",
+         f"F.conv2d({', '.join(a for a in ('x', 'w', popt) if a)})", x=rnd(*xs), w=rnd(*ws))
+
+
 # ---- running one case -------------------------------------------------------------------------
 DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
 

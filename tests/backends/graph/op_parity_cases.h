@@ -423,6 +423,33 @@ inline std::map<OpKind, Case> cases() {
     return h.op(K::LogicalAnd, {h.op(K::IsFinite, {h.op(K::Log, {x})}), h.op(K::IsFinite, {i})});
   };
   c[K::Detach] = unary(K::Detach);
+  // conv2d and its backward ops: batch n, width m + 2 (odd and even), every option at once
+  // (stride, uneven padding, dilation, groups); the backward ops' gy has conv2d's output shape.
+  auto convAttrs = [](SymShape result) {
+    OpAttrs a = shape(std::move(result));
+    a.conv.stride = {2, 1};
+    a.conv.padBegin = {1, 0};
+    a.conv.padEnd = {1, 1};
+    a.conv.dilation = {1, 2};
+    a.conv.groups = 2;
+    return a;
+  };
+  c[K::Conv2d] = [convAttrs](Harness& h) {
+    int x = h.input("x", {h.n, 4, 5, h.m + 2}, DType::F32, Fill::Float);
+    int w = h.input("w", {6, 2, 3, 2}, DType::F32, Fill::Float);
+    int b = h.input("b", {6}, DType::F32, Fill::Float);
+    return h.op(K::Conv2d, {x, w, b}, convAttrs({}));
+  };
+  c[K::Conv2dBackwardInput] = [convAttrs](Harness& h) {
+    int gy = h.input("gy", {h.n, 6, 3, h.m + 1}, DType::F32, Fill::Float);
+    int w = h.input("w", {6, 2, 3, 2}, DType::F32, Fill::Float);
+    return h.op(K::Conv2dBackwardInput, {gy, w}, convAttrs({h.n, 4, 5, h.m + 2}));
+  };
+  c[K::Conv2dBackwardWeight] = [convAttrs](Harness& h) {
+    int gy = h.input("gy", {h.n, 6, 3, h.m + 1}, DType::F32, Fill::Float);
+    int x = h.input("x", {h.n, 4, 5, h.m + 2}, DType::F32, Fill::Float);
+    return h.op(K::Conv2dBackwardWeight, {gy, x}, convAttrs({6, 2, 3, 2}));
+  };
   return c;
 }
 

@@ -315,6 +315,40 @@ TEST_F(TpuParity, ScansOnEveryDtypeMatchCpuEager) {
         }
 }
 
+// conv2d and its backward ops (the cpu's oneDNN kernels in the planned arena): odd sizes,
+// every option, an empty batch, size-1 dims, and a kernel larger than the padded input.
+TEST_F(TpuParity, ConvolutionsMatchCpuEager) {
+  using K = OpKind;
+  std::mt19937 rng(9);
+  struct Config {
+    Dims x, w;
+    int64_t stride, pad, dilation, groups;
+  };
+  for (const Config& k : std::vector<Config>{{{2, 3, 7, 9}, {4, 3, 3, 3}, 1, 1, 1, 1},
+                                             {{1, 4, 9, 6}, {6, 2, 3, 2}, 2, 1, 2, 2},
+                                             {{0, 3, 5, 5}, {2, 3, 3, 3}, 1, 0, 1, 1},
+                                             {{3, 1, 1, 1}, {1, 1, 1, 1}, 1, 0, 1, 1},
+                                             {{1, 2, 2, 2}, {2, 2, 3, 3}, 1, 0, 1, 1}}) {
+    OpAttrs a;
+    a.conv.stride = {k.stride, k.stride};
+    a.conv.padBegin = a.conv.padEnd = {k.pad, k.pad};
+    a.conv.dilation = {k.dilation, k.dilation};
+    a.conv.groups = k.groups;
+    Dims y = {k.x[0], k.w[0], 1, 1};
+    for (int i = 0; i < 2; ++i)
+      y[2 + i] = std::max<int64_t>(
+          1, (k.x[2 + i] + 2 * k.pad - k.dilation * (k.w[2 + i] - 1) - 1) / k.stride + 1);
+    Tensor x = tensorOf(rng, k.x, DType::F32), w = tensorOf(rng, k.w, DType::F32);
+    Tensor gy = tensorOf(rng, y, DType::F32);
+    const std::string what = "x " + std::to_string(k.x[2]) + "x" + std::to_string(k.x[3]);
+    expectSameOnTpu(K::Conv2d, {x, w, tensorOf(rng, {k.w[0]}, DType::F32)}, a, what);
+    a.shape = SymShape(k.x.begin(), k.x.end());
+    expectSameOnTpu(K::Conv2dBackwardInput, {gy, w}, a, what);
+    a.shape = SymShape(k.w.begin(), k.w.end());
+    expectSameOnTpu(K::Conv2dBackwardWeight, {gy, x}, a, what);
+  }
+}
+
 TEST_F(TpuParity, SortsOnEveryDtypeMatchCpuEager) {
   using K = OpKind;
   std::mt19937 rng(8);

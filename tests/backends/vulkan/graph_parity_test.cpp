@@ -32,7 +32,10 @@ void checkParity(OpKind op, const Case& build, bool fuse) {
       op, build, fuse, c, vk, kSizes, [](const Tensor& t) { return toVulkan(t); },
       [&](const Tensor& got, const Tensor& want) {
         EXPECT_EQ(got.device(), backends::Device::Vulkan);
-        const double tol = op == OpKind::Randn ? 1e-4 : 2e-5;
+        // conv2d's backward weight sums thousands of products at n=33, m=65, in another order.
+        const bool conv = op == OpKind::Conv2d || op == OpKind::Conv2dBackwardInput ||
+                          op == OpKind::Conv2dBackwardWeight;
+        const double tol = op == OpKind::Randn ? 1e-4 : conv ? 1e-3 : 2e-5;
         EXPECT_TRUE(sameTensor(toCpu(got), want, tol)) << vk.explain();
         if (fuse) {
           EXPECT_EQ(vk.vulkanRunStats().fusedFallbacks, 0u);

@@ -438,10 +438,71 @@ std::vector<Case> nmsCases(Gen& g) {
   return cases;
 }
 
+// conv2d and its backward ops over odd image sizes, every option (stride, uneven padding,
+// dilation, groups incl. depthwise), an empty batch, size-1 dims, a strided view, i32 input,
+// and the shape errors (a kernel larger than the padded input, channels not matching groups).
+struct ConvConfig {
+  Dims x, w;
+  std::array<int64_t, 2> stride, padBegin, padEnd, dilation;
+  int64_t groups;
+};
+std::vector<Case> convCases(OpKind op, Gen& g) {
+  const std::vector<ConvConfig> configs = {
+      {{2, 3, 7, 9}, {4, 3, 3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1},
+      {{1, 4, 5, 6}, {6, 2, 3, 2}, {2, 1}, {1, 0}, {1, 1}, {1, 2}, 2},
+      {{0, 3, 5, 5}, {2, 3, 3, 3}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1},
+      {{3, 1, 1, 1}, {1, 1, 1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1},
+      {{2, 6, 11, 8}, {6, 2, 3, 3}, {2, 3}, {0, 2}, {0, 2}, {2, 1}, 3},
+      {{1, 4, 4, 5}, {4, 1, 1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 4},
+      {{2, 8, 17, 13}, {16, 8, 5, 5}, {1, 1}, {2, 2}, {2, 2}, {1, 1}, 1},
+      {{1, 3, 28, 28}, {5, 3, 3, 3}, {2, 2}, {1, 1}, {0, 0}, {1, 1}, 1},
+      {{1, 2, 2, 2}, {2, 2, 3, 3}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1},  // ShapeError: kernel
+      {{1, 4, 5, 5}, {2, 3, 3, 3}, {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1},  // ShapeError: channels
+  };
+  std::vector<Case> cases;
+  for (const ConvConfig& k : configs) {
+    OpAttrs a;
+    a.conv = {k.stride, k.padBegin, k.padEnd, k.dilation, k.groups};
+    Dims y = {k.x[0], k.w[0], 1, 1};
+    for (int i = 0; i < 2; ++i)
+      y[2 + i] = std::max<int64_t>(
+          0, (k.x[2 + i] + k.padBegin[i] + k.padEnd[i] - k.dilation[i] * (k.w[2 + i] - 1) - 1) /
+                     k.stride[i] + 1);
+    Tensor x = g.tensor(k.x, DType::F32), w = g.tensor(k.w, DType::F32);
+    Tensor gy = g.tensor(y, DType::F32);
+    if (op == OpKind::Conv2d) {
+      cases.push_back(one({x, w}, a));
+      cases.push_back(one({x, w, g.tensor({k.w[0]}, DType::F32)}, a));
+    } else if (op == OpKind::Conv2dBackwardInput) {
+      a.shape = shapes::SymShape(k.x.begin(), k.x.end());
+      cases.push_back(one({gy, w}, a));
+    } else {
+      a.shape = shapes::SymShape(k.w.begin(), k.w.end());
+      cases.push_back(one({gy, x}, a));
+    }
+  }
+  // A strided view (an NHWC tensor seen as NCHW) and an i32 input (computed in f32).
+  OpAttrs a;
+  a.conv.padBegin = a.conv.padEnd = {1, 1};
+  Tensor nhwc = g.tensor({2, 5, 6, 3}, DType::F32).permute(Dims{0, 3, 1, 2});
+  if (op == OpKind::Conv2d) {
+    cases.push_back(one({nhwc, g.tensor({4, 3, 3, 3}, DType::F32)}, a));
+    cases.push_back(one({g.tensor({1, 2, 4, 4}, DType::I32), g.tensor({3, 2, 2, 2}, DType::F32)}, a));
+  } else if (op == OpKind::Conv2dBackwardWeight) {
+    a.shape = {4, 3, 3, 3};
+    cases.push_back(one({g.tensor({2, 4, 5, 6}, DType::F32), nhwc}, a));
+  }
+  return cases;
+}
+
 std::vector<Case> nnCases(OpKind op, Gen& g) {
   std::vector<Case> cases;
   OpAttrs a;
   switch (op) {
+    case OpKind::Conv2d:
+    case OpKind::Conv2dBackwardInput:
+    case OpKind::Conv2dBackwardWeight:
+      return convCases(op, g);
     case OpKind::Matmul: {
       const std::vector<std::pair<Dims, Dims>> shapes = {
           {{3, 4}, {4, 5}},        {{4}, {4}},           {{2, 3, 4}, {4, 5}},
@@ -735,6 +796,11 @@ TEST_P(Parity, MatchesCpu) {
     double sumScale = 1;
     if (op == OpKind::Sum || op == OpKind::Mean || op == OpKind::Cumsum)
       sumScale = std::max(1.0, double(c.inputs[0].numel()) / 1000.0);
+    // A convolution sums at most in0 * in1 / out terms per element (products of two values).
+    if (op == OpKind::Conv2d || op == OpKind::Conv2dBackwardInput ||
+        op == OpKind::Conv2dBackwardWeight)
+      sumScale = std::max(1.0, 9.0 * double(c.inputs[0].numel()) * double(c.inputs[1].numel()) /
+                                   std::max<double>(1.0, double(a.size())) / 1000.0);
     for (size_t i = 0; i < a.size(); ++i) {
       if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;
       const double tol = exact ? 0 : 1e-4 * sumScale + 1e-4 * std::fabs(a[i]);

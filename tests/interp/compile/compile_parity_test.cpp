@@ -122,6 +122,16 @@ const std::map<std::string, std::string> kSnippets = {
     {"isfinite", "logical_and(isfinite(log(b)), isfinite(ia)).to(f32) + nan_to_num(log(a))"},
     // item: a captured x.item() (capture_scalar_outputs, set by program()) sizing a value.
     {"item", "zeros([ia.abs().max().item() + a.shape[0]]) + ia[0, 0].item()"},
+    // conv2d over a [1, 1, n, m] image (odd and even sizes; 2x2 kernels from b); its backward
+    // ops through grad, squared so the incoming gradient is not uniform.
+    {"conv2d", "conv2d(a.reshape([1, 1, a.shape[0], a.shape[1]]), b[:2, :2].reshape([1, 1, 2, 2]), "
+               "b[0, :1], stride = [2, 1], padding = [0, 1], dilation = [1, 2])"},
+    {"conv2d_backward_input",
+     "grad(fn (x) { return (conv2d(x, b[:2, :2].reshape([1, 1, 2, 2]), padding = 1) ** 2).sum() })"
+     "(a.reshape([1, 1, a.shape[0], a.shape[1]]))"},
+    {"conv2d_backward_weight",
+     "grad(fn (w) { return (conv2d(a.reshape([1, 1, a.shape[0], a.shape[1]]), w, stride = 2) ** 2)"
+     ".sum() })(b[:2, :2].reshape([1, 1, 2, 2]))"},
     {"detach", "detach(a) * a + tril(a, 1) + masked_fill(b, mask, 0.5) + embedding(abs(ia) % 3, b[:3], padding_idx = 1)[:, 0]"},
 };
 
@@ -236,6 +246,8 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"roll", "roll(a, [1, -3], [0, 1])"},
     {"repeat", "a.repeat([2, 1, 3])"},
     {"outer", "outer(a[:, 0], b[0])"},
+    {"conv1d", "conv1d(a[:2].unsqueeze(0), b[:2, :2].reshape([2, 1, 2]), b[0, :2], groups = 2, "
+               "padding = \"same\")"},
 };
 
 class CompositeParity : public testing::TestWithParam<std::string> {};
