@@ -108,6 +108,10 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
     case OpKind::Multinomial:
     case OpKind::Bernoulli:
       return samplingOp(op, in, a);
+    case OpKind::Attention:
+    case OpKind::AttentionLse:
+    case OpKind::AttentionBackward:
+      return attentionOp(op, in, a);
     default:
       break;
   }

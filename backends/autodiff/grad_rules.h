@@ -25,7 +25,8 @@ namespace tessel::backends::autodiff {
   X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)        \
   X(Dropout) X(Cast) X(Contiguous)                                                             \
   X(RepeatInterleave) X(SegmentReduce)                                                        \
-  X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)
+  X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)    \
+  X(Attention)
 // clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined

@@ -132,6 +132,12 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
     case OpKind::CrossEntropy:
       if (!a.scalars.empty()) field("ignore_index", formatScalar(a.scalars[0], DType::I32));
       break;
+    case OpKind::Attention:
+    case OpKind::AttentionLse:
+    case OpKind::AttentionBackward:
+      if (!a.scalars.empty()) field("scale", formatScalar(a.scalars[0], DType::F32));
+      if (a.causal) field("is_causal", "true");
+      break;
     case OpKind::LayerNorm:
       field("shape", shapes::toString(a.shape));
       field("eps", formatScalar(a.eps, DType::F32));

@@ -51,5 +51,7 @@ std::span<const TensorNative> tensorLossNatives();
 std::span<const TensorNative> tensorDenseUtilNatives();
 /// Issue 26's dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
 std::span<const TensorNative> tensorDenseNatives();
+/// scaled_dot_product_attention (tensor_attention.cpp).
+std::span<const TensorNative> tensorAttentionNatives();
 
 }  // namespace tessel::interp
