@@ -87,8 +87,9 @@ TESSEL_ATTN_INLINE void ntTile(const float* a, int64_t lda, const float* bt, int
     for (int w = 0; w < 4; ++w) store(c + r * kBlock + 16 * w, acc[r][w]);
 }
 
-// c[4][16 W] += a[4][K] (row stride lda) @ b[K][16 W] (row stride ldb).
-template <int W>
+// c[4][16 W] += a[4][K] (row stride lda) @ b[K][16 W] (row stride ldb). With kTransA, a is
+// stored transposed: element (r, k) at a[k * lda + r] (P^T and dS^T without a transposed copy).
+template <int W, bool kTransA = false>
 TESSEL_ATTN_INLINE void nnTile(const float* a, int64_t lda, int64_t K, const float* b, int64_t ldb, float* c,
                    int64_t ldc) {
   V16 acc[kRows][W];
@@ -102,7 +103,7 @@ TESSEL_ATTN_INLINE void nnTile(const float* a, int64_t lda, int64_t K, const flo
     for (int w = 0; w < W; ++w) bv[w] = load(b + k * ldb + 16 * w);
 #pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r) {
-      const float x = a[r * lda + k];
+      const float x = kTransA ? a[k * lda + r] : a[r * lda + k];
 #pragma GCC unroll 4
       for (int w = 0; w < W; ++w) acc[r][w] += x * bv[w];
     }
@@ -114,15 +115,27 @@ TESSEL_ATTN_INLINE void nnTile(const float* a, int64_t lda, int64_t K, const flo
 }
 
 // c[rows][width] += a[rows][K] @ b[K][width]; rows a multiple of 4, width of 16.
-TESSEL_ISA_CLONES void nnRows(const float* a, int64_t lda, int64_t rows, int64_t K, const float* b,
-                              int64_t ldb, int64_t width, float* c, int64_t ldc) {
+template <bool kTransA>
+TESSEL_ATTN_INLINE void nnRowsOf(const float* a, int64_t lda, int64_t rows, int64_t K,
+                                 const float* b, int64_t ldb, int64_t width, float* c,
+                                 int64_t ldc) {
   for (int64_t r = 0; r < rows; r += kRows) {
+    const float* ar = kTransA ? a + r : a + r * lda;
     int64_t col = 0;
     for (; col + 64 <= width; col += 64)
-      nnTile<4>(a + r * lda, lda, K, b + col, ldb, c + r * ldc + col, ldc);
+      nnTile<4, kTransA>(ar, lda, K, b + col, ldb, c + r * ldc + col, ldc);
     for (; col < width; col += 16)
-      nnTile<1>(a + r * lda, lda, K, b + col, ldb, c + r * ldc + col, ldc);
+      nnTile<1, kTransA>(ar, lda, K, b + col, ldb, c + r * ldc + col, ldc);
   }
+}
+TESSEL_ISA_CLONES void nnRows(const float* a, int64_t lda, int64_t rows, int64_t K, const float* b,
+                              int64_t ldb, int64_t width, float* c, int64_t ldc) {
+  nnRowsOf<false>(a, lda, rows, K, b, ldb, width, c, ldc);
+}
+// The same with a stored transposed: c += a^T @ b, a [K][rows].
+TESSEL_ISA_CLONES void nnRowsT(const float* a, int64_t lda, int64_t rows, int64_t K,
+                               const float* b, int64_t ldb, int64_t width, float* c, int64_t ldc) {
+  nnRowsOf<true>(a, lda, rows, K, b, ldb, width, c, ldc);
 }
 
 // c[rows][64] = a[rows][K] @ bt[K][64]; rows a multiple of 4.
@@ -195,11 +208,6 @@ void transposePadded(const float* x, int64_t rows, int64_t n, float* dst, int64_
     for (int64_t r = 0; r < rows; ++r) d[r] = x[r * n + i];
     std::fill(d + rows, d + ld, 0.0f);
   }
-}
-
-void transposeTile(const float* src, float* dst) {
-  for (int64_t i = 0; i < kBlock; ++i)
-    for (int64_t j = 0; j < kBlock; ++j) dst[j * kBlock + i] = src[i * kBlock + j];
 }
 
 bool tileNeedsMask(const Problem& p, const MaskView& m, int64_t t0, int64_t s0) {
@@ -316,8 +324,7 @@ void backward(const Problem& p, const float* q, const float* k, const float* v, 
       if (tileNeedsMask(p, mask, qb, kb)) maskTile(tile, rows, qb, kb, cols, mask, p.causal);
       for (int64_t r = 0; r < kBlock; ++r) expShifted(tile + r * kBlock, lp[qb + r]);
       // dV += P^T dO
-      transposeTile(tile, tile2);
-      nnRows(tile2, kBlock, kBlock, kBlock, dop + qb * Dvp, Dvp, Dvp, dva, Dvp);
+      nnRowsT(tile, kBlock, kBlock, kBlock, dop + qb * Dvp, Dvp, Dvp, dva, Dvp);
       // dP = dO V^T, then dS = P * (dP - delta) in place of P
       ntRows(dop + qb * Dvp, Dvp, kBlock, vt + kb, Sp, Dv, tile2);
       for (int64_t r = 0; r < kBlock; ++r) {
@@ -328,8 +335,7 @@ void backward(const Problem& p, const float* q, const float* k, const float* v, 
       }
       // dQ += dS k (scaled at the end); dK += dS^T (q * scale)
       nnRows(tile, kBlock, kBlock, kBlock, kp + kb * Dp, Dp, Dp, dqa + qb * Dp, Dp);
-      transposeTile(tile, tile2);
-      nnRows(tile2, kBlock, kBlock, kBlock, qs + qb * Dp, Dp, Dp, dka, Dp);
+      nnRowsT(tile, kBlock, kBlock, kBlock, qs + qb * Dp, Dp, Dp, dka, Dp);
     }
     for (int64_t c = 0; c < cols; ++c) {
       std::copy(dka + c * Dp, dka + c * Dp + D, dk + (kb + c) * D);
