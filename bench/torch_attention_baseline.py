@@ -2,7 +2,7 @@
 """PyTorch 1.13 on bench/bench_attention.cpp's workloads: the unfused
 softmax(q @ k.transpose(-2, -1) * scale) @ v (1.13 has no fused cpu attention), T = S = 512,
 D = 64, 8 heads, batch 1 and 4, forward and forward + backward, wall time (median of 5 runs of
-a loop of at least 0.3 s); threads from OMP_NUM_THREADS. `--peak-memory` prints the resident-set
+a loop of at least 0.3 s; wall and CPU time); threads from OMP_NUM_THREADS. `--peak-memory` prints the resident-set
 growth of one call for growing T, each in a fresh process, as bench_attention does. Run with
 /usr/bin/python3 (Debian's python3-torch)."""
 import os
@@ -26,19 +26,23 @@ def forward_backward(q, k, v, w):
 
 
 def bench(name, fn, flops):
+    """Median of 5 loops of >= 0.3 s: wall time, and process CPU time (the fairer figure for 1
+    thread on a loaded machine; bench_attention's CPU column is the same)."""
     fn()
     runs = []
     for _ in range(5):
-        n, t0 = 0, time.perf_counter()
+        n, t0, c0 = 0, time.perf_counter(), time.process_time()
         while True:
             fn()
             n += 1
             el = time.perf_counter() - t0
             if el >= 0.3:
                 break
-        runs.append(el / n)
+        runs.append((el / n, (time.process_time() - c0) / n))
     runs.sort()
-    print(f"{name:36s} {runs[2] * 1e3:9.3f} ms {flops / runs[2] / 1e9:7.1f} GFLOP/s")
+    wall, cpu = runs[2]
+    print(f"{name:36s} {wall * 1e3:9.3f} ms wall {cpu * 1e3:9.3f} ms cpu "
+          f"{flops / wall / 1e9:7.1f} GFLOP/s")
 
 
 def peak_one(t):

@@ -167,7 +167,7 @@ void maskTile(float* tile, int64_t rows, int64_t t0, int64_t s0, int64_t cols, c
   }
 }
 
-inline float rowMax(const float* row) {
+TESSEL_ATTN_INLINE float rowMax(const float* row) {
   V16 a = load(row), b = load(row + 16), c = load(row + 32), d = load(row + 48);
   a = a > b ? a : b;
   c = c > d ? c : d;
@@ -176,16 +176,46 @@ inline float rowMax(const float* row) {
   for (int i = 1; i < 16; ++i) mx = std::max(mx, a[i]);
   return mx;
 }
-inline float rowSum(const float* row) {
-  V16 s = (load(row) + load(row + 16)) + (load(row + 32) + load(row + 48));
+// The sum of a row's 16 lane sums.
+float laneSum(const float* lanes) {
   float total = 0;
-  for (int i = 0; i < 16; ++i) total += s[i];
+  for (int i = 0; i < 16; ++i) total += lanes[i];
   return total;
 }
 
 // row[c] = exp(row[c] - sub), vectorized (vexp is branch-free).
-TESSEL_ISA_CLONES void expShifted(float* row, float sub) {
+TESSEL_ATTN_INLINE void expShiftedRow(float* row, float sub) {
   for (int64_t c = 0; c < kBlock; ++c) row[c] = vexp(row[c] - sub);
+}
+// The backward's P = exp(score - lse) of a whole tile, and dS = P * (dP - delta) in place of P.
+TESSEL_ISA_CLONES void probabilities(float* tile, const float* lse) {
+  for (int64_t r = 0; r < kBlock; ++r) expShiftedRow(tile + r * kBlock, lse[r]);
+}
+TESSEL_ISA_CLONES void scoreGradients(float* p, const float* dp, const float* delta) {
+  for (int64_t r = 0; r < kBlock; ++r)
+    for (int64_t c = 0; c < kBlock; ++c)
+      p[r * kBlock + c] = p[r * kBlock + c] * (dp[r * kBlock + c] - delta[r]);
+}
+
+// The online softmax step of one tile of scores (Note [Fused attention]): for each of `rows`
+// rows, the new max, P = exp(score - max) in place, the running sum, and the output rows
+// rescaled when the max grew (o may be null: logsumexp only). The running sums stay 16 lane
+// sums per row (l [rows][16]), added up once at the end. One cloned function, so that the
+// row loops use the widest vectors too.
+TESSEL_ISA_CLONES void softmaxStep(float* tile, int64_t rows, float* m, float* l, float* o,
+                                   int64_t ldo) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* row = tile + r * kBlock;
+    const float mNew = std::max(m[r], rowMax(row));
+    const float ref = mNew == -kInf ? 0.0f : mNew;
+    expShiftedRow(row, ref);
+    const float alpha = vexp(m[r] - ref);
+    const V16 lanes = (load(row) + load(row + 16)) + (load(row + 32) + load(row + 48));
+    store(l + r * 16, load(l + r * 16) * alpha + lanes);
+    m[r] = mNew;
+    if (o && alpha != 1.0f)
+      for (int64_t e = 0; e < ldo; ++e) o[r * ldo + e] *= alpha;
+  }
 }
 
 // Copies rows [r0, r0 + rows) of x [*, n] into dst [rows][ld] times `mul`, zero padded.
@@ -237,41 +267,32 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
   float* tile = sized(sc.tile, kBlock * kBlock);
   float* o = sized(sc.o, kBlock * Dvp);
   float* m = sized(sc.m, kBlock);
-  float* l = sized(sc.l, kBlock);
+  float* l = sized(sc.l, kBlock * 16);
   for (int64_t qb = t0; qb < t1; qb += kBlock) {
     const int64_t rows = std::min(kBlock, t1 - qb), rowsP = roundUp(rows, kRows);
     copyPadded(q + qb * D, D, rows, rowsP, p.scale, qs, D);
     if (out) std::fill(o, o + rowsP * Dvp, 0.0f);
     std::fill(m, m + rows, -kInf);
-    std::fill(l, l + rows, 0.0f);
+    std::fill(l, l + rows * 16, 0.0f);
     // Causal: no query of this tile sees a key past its last query.
     const int64_t sEnd = p.causal ? std::min(S, qb + rows) : S;
     for (int64_t kb = 0; kb < sEnd; kb += kBlock) {
       ntRows(qs, D, rowsP, kt + kb, Sp, D, tile);
       if (tileNeedsMask(p, mask, qb, kb))
         maskTile(tile, rows, qb, kb, std::min(kBlock, S - kb), mask, p.causal);
-      for (int64_t r = 0; r < rows; ++r) {
-        float* row = tile + r * kBlock;
-        const float mNew = std::max(m[r], rowMax(row));
-        const float ref = mNew == -kInf ? 0.0f : mNew;
-        expShifted(row, ref);
-        const float alpha = vexp(m[r] - ref);
-        l[r] = l[r] * alpha + rowSum(row);
-        m[r] = mNew;
-        if (out && alpha != 1.0f)
-          for (int64_t e = 0; e < Dvp; ++e) o[r * Dvp + e] *= alpha;
-      }
+      softmaxStep(tile, rows, m, l, out ? o : nullptr, Dvp);
       if (out) {
         std::fill(tile + rows * kBlock, tile + rowsP * kBlock, 0.0f);
         nnRows(tile, kBlock, rowsP, kBlock, vp + kb * Dvp, Dvp, Dvp, o, Dvp);
       }
     }
     for (int64_t r = 0; r < rows; ++r) {
+      const float sum = laneSum(l + r * 16);
       if (out) {
-        const float inv = 1.0f / l[r];  // l == 0 (every key masked): 0 * inf = NaN
+        const float inv = 1.0f / sum;  // sum == 0 (every key masked): 0 * inf = NaN
         for (int64_t e = 0; e < Dv; ++e) out[(qb + r) * Dv + e] = o[r * Dvp + e] * inv;
       }
-      if (lse) lse[qb + r] = m[r] + std::log(l[r]);
+      if (lse) lse[qb + r] = m[r] + std::log(sum);
     }
   }
 }
@@ -322,17 +343,12 @@ void backward(const Problem& p, const float* q, const float* k, const float* v, 
       const int64_t rows = std::min(kBlock, T - qb);
       ntRows(qs + qb * Dp, Dp, kBlock, kt + kb, Sp, D, tile);
       if (tileNeedsMask(p, mask, qb, kb)) maskTile(tile, rows, qb, kb, cols, mask, p.causal);
-      for (int64_t r = 0; r < kBlock; ++r) expShifted(tile + r * kBlock, lp[qb + r]);
+      probabilities(tile, lp + qb);
       // dV += P^T dO
       nnRowsT(tile, kBlock, kBlock, kBlock, dop + qb * Dvp, Dvp, Dvp, dva, Dvp);
       // dP = dO V^T, then dS = P * (dP - delta) in place of P
       ntRows(dop + qb * Dvp, Dvp, kBlock, vt + kb, Sp, Dv, tile2);
-      for (int64_t r = 0; r < kBlock; ++r) {
-        float* pr = tile + r * kBlock;
-        const float* dpr = tile2 + r * kBlock;
-        const float dl = delta[qb + r];
-        for (int64_t c = 0; c < kBlock; ++c) pr[c] = pr[c] * (dpr[c] - dl);
-      }
+      scoreGradients(tile, tile2, delta + qb);
       // dQ += dS k (scaled at the end); dK += dS^T (q * scale)
       nnRows(tile, kBlock, kBlock, kBlock, kp + kb * Dp, Dp, Dp, dqa + qb * Dp, Dp);
       nnRowsT(tile, kBlock, kBlock, kBlock, qs + qb * Dp, Dp, Dp, dka, Dp);
