@@ -42,6 +42,9 @@ namespace tessel::shapes {
 ///       nms [boxes[n,4], scores[n]]: scalars = {iou_threshold}; outputSize as nonzero.
 ///   conv2d [x, w, (b)] / conv2d_backward_input [gy, w] / conv2d_backward_weight [gy, x]: conv;
 ///       the backward ops take the shape of their result (x's / w's) in shape.
+///   scaled_dot_product_attention / attention_logsumexp [q, k, v, (mask)] and
+///       attention_backward [q, k, v, out, dout, lse, (mask)]: scalars = {scale} when given,
+///       causal (op_list.def).
 /// How scatter_reduce (and the other writes along a dim) combine a value with the target.
 enum class ScatterMode : uint8_t { Assign, Sum, Prod, Mean, Amax, Amin };
 /// The language name of a mode ("sum", "prod", "mean", "amax", "amin"; "assign").
@@ -76,6 +79,7 @@ struct OpAttrs {
   bool descending = false;  ///< argsort; topk (largest)
   bool right = false;       ///< searchsorted
   ConvParams conv;          ///< conv2d and its backward ops
+  bool causal = false;      ///< attention: key s takes part for query t only when s <= t
   /// Data-dependent ops: the actual output size when the caller already knows it (eager).
   std::optional<int64_t> outputSize;
   /// Random ops recorded on the tpu: which of the segment's random ops this is. Its random

@@ -112,6 +112,10 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
     case OpKind::Conv2dBackwardInput:
     case OpKind::Conv2dBackwardWeight:
       return convOp(op, in, a);
+    case OpKind::Attention:
+    case OpKind::AttentionLse:
+    case OpKind::AttentionBackward:
+      return attentionOp(op, in, a);
     default:
       break;
   }

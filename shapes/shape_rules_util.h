@@ -48,6 +48,9 @@ Outputs scatterOp(OpKind op, Inputs in, const OpAttrs& a);
 /// repeat_interleave, bincount, segment_reduce (shape_rules_jagged.cpp).
 Outputs jaggedOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
+/// scaled_dot_product_attention, attention_logsumexp, attention_backward
+/// (shape_rules_attention.cpp).
+Outputs attentionOp(OpKind op, Inputs in, const OpAttrs& a);
 /// multinomial, bernoulli (shape_rules_sampling.cpp).
 Outputs samplingOp(OpKind op, Inputs in, const OpAttrs& a);
 /// conv2d and its backward ops (shape_rules_conv.cpp).

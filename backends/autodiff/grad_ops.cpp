@@ -194,6 +194,13 @@ bool isOne(const SymInt& d) {
 }
 }  // namespace
 
+Var opOf(OpKind op, const std::vector<Var>& xs, const OpAttrs& attrs) {
+  std::vector<Handle> hs;
+  for (const Var& x : xs) hs.push_back(x.handle());
+  Emitter& em = xs.front().emitter();
+  return Var(&em, em.op(op, hs, attrs));
+}
+
 Var sumToShape(const Var& g, const SymShape& shape) {
   const SymShape gs = g.shape();
   if (shapes::sameShape(gs, shape)) return g;

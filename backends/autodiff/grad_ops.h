@@ -91,6 +91,9 @@ Var segmentReduce(const Var& data, const Var& lengths, int64_t axis, shapes::Sca
                   std::vector<double> initial = {});
 Var repeatInterleave(const Var& x, const Var& repeats, int64_t dim, const SymInt& outputSize);
 
+/// Any op of the table on operands xs (the first one's emitter), for ops without a builder.
+Var opOf(OpKind op, const std::vector<Var>& xs, const shapes::OpAttrs& attrs);
+
 /// Sums `g` down to `shape` (undoing NumPy broadcasting): leading dims and dims that are 1 in
 /// `shape` (decided like the broadcasting shape rule, size-obliviously) are summed away.
 /// Returns g itself when the shapes already match.

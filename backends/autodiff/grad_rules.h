@@ -27,6 +27,8 @@ namespace tessel::backends::autodiff {
   X(RepeatInterleave) X(SegmentReduce)                                                        \
   X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)      \
   X(Conv2d) X(Conv2dBackwardInput) X(Conv2dBackwardWeight)
+  X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)    \
+  X(Attention)
 // clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined

@@ -68,6 +68,9 @@ Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                    const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
+/// scaled_dot_product_attention, attention_logsumexp, attention_backward (attention.cpp).
+Tensor runAttention(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                    const OpSignature& out);
 /// argsort, topk, searchsorted (sort.cpp); nms (nms.cpp, a data-dependent op).
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& out);

@@ -202,6 +202,10 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
     case OpKind::Conv2dBackwardInput:
     case OpKind::Conv2dBackwardWeight:
       return runConv(op, in, attrs, sig);
+    case OpKind::Attention:
+    case OpKind::AttentionLse:
+    case OpKind::AttentionBackward:
+      return runAttention(op, in, attrs, sig);
     default:
       TESSEL_ASSERT(false, "not an nn op");
   }

@@ -145,6 +145,12 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
       if (op != OpKind::Conv2d) field("shape", shapes::toString(a.shape));
       break;
     }
+    case OpKind::Attention:
+    case OpKind::AttentionLse:
+    case OpKind::AttentionBackward:
+      if (!a.scalars.empty()) field("scale", formatScalar(a.scalars[0], DType::F32));
+      if (a.causal) field("is_causal", "true");
+      break;
     case OpKind::LayerNorm:
       field("shape", shapes::toString(a.shape));
       field("eps", formatScalar(a.eps, DType::F32));

@@ -78,6 +78,9 @@ void setRowsInWorkgroupsForTesting(std::optional<bool> tree);
 /// Reduction of a contiguous device tensor seen as [A, R, B] over R (also used by nn ops).
 Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DType compute,
                  const Dims& outShape, DType outType);
+/// scaled_dot_product_attention, attention_logsumexp, attention_backward (ops_attention.cpp).
+Tensor runAttention(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+                    const OpSignature& out);
 /// cumsum/cumprod (ops_scan.cpp).
 Tensor runScan(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
 Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

@@ -53,5 +53,7 @@ std::span<const TensorNative> tensorDenseUtilNatives();
 std::span<const TensorNative> tensorDenseNatives();
 /// conv2d and conv1d (tensor_conv.cpp).
 std::span<const TensorNative> tensorConvNatives();
+/// scaled_dot_product_attention (tensor_attention.cpp).
+std::span<const TensorNative> tensorAttentionNatives();
 
 }  // namespace tessel::interp

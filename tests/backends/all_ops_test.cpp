@@ -85,6 +85,12 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   calls[OpKind::MseLoss] = [=] { return run(OpKind::MseLoss, {x, x}); };
   calls[OpKind::CrossEntropy] = [=] { return run(OpKind::CrossEntropy, {x, I({0, 2})}); };
   calls[OpKind::Dropout] = [=] { return run(OpKind::Dropout, {x}); };
+  for (OpKind op : {OpKind::Attention, OpKind::AttentionLse})
+    calls[op] = [=] { return run(op, {x, iota({4, 3}), iota({4, 5})}); };
+  calls[OpKind::AttentionBackward] = [=] {
+    return run(OpKind::AttentionBackward,
+               {x, iota({4, 3}), iota({4, 5}), iota({2, 5}), iota({2, 5}), F({1, 2})});
+  };
   for (OpKind op : {OpKind::Full, OpKind::Eye, OpKind::Rand, OpKind::Randn})
     calls[op] = [=] { return run(op, {}, shapeAttr({2, 2})); };
   calls[OpKind::Randint] = [=] {

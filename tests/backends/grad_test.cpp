@@ -228,6 +228,28 @@ TEST(Grad, SortAndTopkValues) {
     }
 }
 
+// Fused attention: dq, dk, dv from the fused backward against finite differences, with T != S,
+// batch dims that broadcast (dk and dv summed over the heads they serve), causal with T != S,
+// tiles that do not divide T or S, bool and additive masks (constants: no gradient), a scale.
+TEST(Grad, Attention) {
+  OpAttrs causal, scaled;
+  causal.causal = true;
+  scaled.scalars = {0.4};
+  const Fn plain = withAttrs(OpKind::Attention, {});
+  checkGrad(plain, {smooth({3, 4}), smooth({5, 4}, 1.f), smooth({5, 2}, 2.f)});
+  checkGrad(plain, {smooth({2, 3, 4}), smooth({1, 5, 4}, 1.f), smooth({5, 3}, 2.f)});
+  checkGrad(withAttrs(OpKind::Attention, causal), {smooth({6, 3}), smooth({4, 3}, 1.f), smooth({4, 2}, 2.f)});
+  checkGrad(withAttrs(OpKind::Attention, causal), {smooth({3, 3}), smooth({5, 3}, 1.f), smooth({5, 2}, 2.f)});
+  checkGrad(withAttrs(OpKind::Attention, scaled), {smooth({67, 3}), smooth({66, 3}, 1.f), smooth({66, 2}, 2.f)}, 3e-2);
+  checkGrad(plain, {smooth({2, 3}), smooth({4, 3}, 1.f), smooth({4, 2}, 2.f),
+                    B({true, false, true, true, false, true, true, false}, {2, 4})});
+  const Tensor additive = smooth({3, 1, 4}, 3.f);
+  const Fn masked = [additive](const std::vector<Tensor>& in) {
+    return dispatch(OpKind::Attention, std::vector<Tensor>{in[0], in[1], in[2], additive}, {})[0];
+  };
+  checkGrad(masked, {smooth({3, 2, 3}), smooth({4, 3}, 1.f), smooth({4, 2}, 2.f)});
+}
+
 TEST(Grad, ShapeOps) {
   checkGrad(withAttrs(OpKind::Reshape, shapeAttr({3, 2})), {smooth({2, 3})});
   checkGrad(withAttrs(OpKind::Transpose, dimsAttr({0, 1})), {smooth({2, 3})});

@@ -525,7 +525,7 @@ class ProgramGen {
               3, dt};
     }
     if (dt == Dt::F32) {
-      switch (pick(10)) {
+      switch (pick(12)) {
         case 0:
           return {"logsumexp(" + x + ", " + d + ")", r - 1, dt};
         case 1:
@@ -544,6 +544,16 @@ class ProgramGen {
           return {"cross_entropy(" + x + ", softmax(" + x + ", " + (r == 1 ? "0" : "1") +
                       "), reduction = \"none\")",
                   r - 1, dt};
+        case 8:  // fused attention over the last two dims: causal, T = S
+          if (r < 2) break;
+          return {"scaled_dot_product_attention(" + x + ", " + x + ", " + x +
+                      " * 0.5, is_causal = true)",
+                  r, dt};
+        case 9:  // S = min(2, T) keys, an additive mask broadcast over them, a scale
+          if (r < 2) break;
+          return {"scaled_dot_product_attention(" + x + ", " + x + "[..., :2, :], " + x +
+                      "[..., :2, :], attn_mask = " + x + "[..., :1] * 0.1, scale = 0.3)",
+                  r, dt};
         default:
           break;  // the shape utilities below
       }

@@ -228,6 +228,39 @@ TEST(ShapeRules, Conv2d) {
   bw.shape = {2, 3, 3, 3};
   EXPECT_EQ(shapeOf(OpKind::Conv2dBackwardWeight, {f32({1, 2, 3, 3}), f32({1, 3, 5, 5})}, bw),
             "[2, 3, 3, 3]");
+// Fused attention keeps T, S, D and Dv symbolic (one graph for every sequence length); batch
+// dims broadcast; errors name the sizes.
+TEST(ShapeRules, Attention) {
+  ShapeEnv env;
+  SymInt t = env.createSymbol("q.shape[1]", 7), s = env.createSymbol("k.shape[1]", 9);
+  SymInt d = env.createSymbol("q.shape[2]", 4);
+  EXPECT_EQ(shapeOf(OpKind::Attention, {f32({2, 3, t, d}), f32({3, s, d}), f32({1, s, 5})}),
+            "[2, 3, s0, 5]");
+  EXPECT_EQ(shapeOf(OpKind::AttentionLse, {f32({t, d}), f32({s, d}), f32({s, 5}),
+                                           {{t, 1}, DType::Bool}}),
+            "[s0]");
+  EXPECT_EQ(shapeOf(OpKind::AttentionBackward,
+                    {f32({2, t, d}), f32({s, d}), f32({s, 5}), f32({2, t, 5}), f32({2, t, 5}),
+                     f32({2, t})}),
+            "[10*s1 + 2*s1*s2 + 2*s0*s2]");
+  auto [k, msg] = errorOf(OpKind::Attention, {f32({3, 4}), f32({5, 3}), f32({5, 2})});
+  EXPECT_EQ(k, ErrorKind::ShapeError);
+  EXPECT_EQ(msg, "scaled_dot_product_attention: query [3, 4] and key [5, 3] disagree on the "
+                 "embedding size (4 != 3)");
+  EXPECT_EQ(errorOf(OpKind::Attention, {f32({3, 4}), f32({5, 4}), f32({6, 2})}).first,
+            ErrorKind::ShapeError);
+  auto [mk, mmsg] = errorOf(OpKind::Attention, {f32({3, 4}), f32({5, 4}), f32({5, 2}),
+                                                {{2, 3, 5}, DType::Bool}});
+  EXPECT_EQ(mk, ErrorKind::ShapeError);
+  EXPECT_NE(mmsg.find("attn_mask [2, 3, 5] does not broadcast to the scores' shape [3, 5]"),
+            std::string::npos)
+      << mmsg;
+  EXPECT_EQ(errorOf(OpKind::Attention, {f32({3, 4}), f32({5, 4}), f32({5, 2}),
+                                        {{3, 5}, DType::I32}})
+                .first,
+            ErrorKind::TypeError);
+  EXPECT_EQ(errorOf(OpKind::Attention, {f32({4}), f32({5, 4}), f32({5, 2})}).first,
+            ErrorKind::ShapeError);
 }
 
 TEST(ShapeRules, IndexOps) {

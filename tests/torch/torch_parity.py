@@ -641,6 +641,65 @@ for name, xs, ws, topt, popt in (
         ("bad_padding_string", (1, 3, 5, 5), (2, 3, 3, 3), "padding = \"full\"", "padding='full'")):
     case(f"conv2d_error_{name}", f"conv2d({', '.join(a for a in ('x', 'w', topt) if a)})",
          f"F.conv2d({', '.join(a for a in ('x', 'w', popt) if a)})", x=rnd(*xs), w=rnd(*ws))
+# ---- issue 26: scaled_dot_product_attention ----------------------------------------------------
+# The reference is the unfused formula softmax(q @ k^T * scale + mask) @ v: PyTorch 1.13 has no
+# F.scaled_dot_product_attention, and its torch._scaled_dot_product_attention_math ignores
+# is_causal (it is checked against that function where it applies: no causal, default scale).
+# Causal is the top-left aligned tril of [T, S], as PyTorch 2's is_causal.
+def sdpa_torch(mask=None, causal=False, scale=None, T=None, S=None):
+    sc = f"{scale}" if scale is not None else "(1.0 / q.shape[-1] ** 0.5)"
+    s = f"(q @ k.transpose(-2, -1)) * {sc}"
+    if causal:
+        s = f"({s}).masked_fill(~torch.ones({T}, {S}, dtype=torch.bool).tril(), float('-inf'))"
+    if mask == "bool":
+        s = f"({s}).masked_fill(~m, float('-inf'))"
+    elif mask == "float":
+        s = f"({s} + m)"
+    return f"torch.softmax({s}, -1) @ v"
+
+
+def keep_first_key(t):
+    t = t.clone()
+    t[..., 0] = True
+    return t
+
+
+SDPA = "scaled_dot_product_attention"
+qkv = ("q", "k", "v")
+case("sdpa_t_ne_s", f"{SDPA}(q, k, v)", "torch._scaled_dot_product_attention_math(q, k, v, None, "
+     "0.0, False)[0]", grad=qkv, q=rnd(5, 4), k=rnd(7, 4), v=rnd(7, 3))
+case("sdpa_unfused_t_ne_s", f"{SDPA}(q, k, v)", sdpa_torch(), grad=qkv, q=rnd(5, 4), k=rnd(7, 4),
+     v=rnd(7, 3))
+case("sdpa_batch_broadcast", f"{SDPA}(q, k, v)", sdpa_torch(), grad=qkv, q=rnd(2, 3, 5, 4),
+     k=rnd(3, 7, 4), v=rnd(1, 7, 6))
+case("sdpa_tiles", f"{SDPA}(q, k, v)", sdpa_torch(), grad=qkv, q=rnd(2, 70, 8), k=rnd(2, 130, 8),
+     v=rnd(2, 130, 8))
+for T, S in ((6, 3), (3, 6), (70, 90)):
+    case(f"sdpa_causal_{T}x{S}", f"{SDPA}(q, k, v, is_causal = true)",
+         sdpa_torch(causal=True, T=T, S=S), grad=qkv, q=rnd(2, T, 4), k=rnd(2, S, 4),
+         v=rnd(2, S, 5))
+for shape in ((5, 7), (2, 1, 5, 7), (7,), (3, 5, 1)):
+    case(f"sdpa_bool_mask_{shape}", f"{SDPA}(q, k, v, attn_mask = m)", sdpa_torch("bool"),
+         grad=qkv, q=rnd(2, 3, 5, 4), k=rnd(3, 7, 4), v=rnd(1, 7, 4),
+         m=keep_first_key(bools(*shape)))
+    case(f"sdpa_float_mask_{shape}", f"{SDPA}(q, k, v, m)", sdpa_torch("float"), grad=qkv,
+         q=rnd(2, 3, 5, 4), k=rnd(3, 7, 4), v=rnd(1, 7, 4), m=rnd(*shape))
+case("sdpa_bool_mask_math", f"{SDPA}(q, k, v, m)",
+     "torch._scaled_dot_product_attention_math(q, k, v, m, 0.0, False)[0]", grad=qkv,
+     q=rnd(5, 4), k=rnd(7, 4), v=rnd(7, 3), m=keep_first_key(bools(5, 7)))
+case("sdpa_scale", f"{SDPA}(q, k, v, scale = 0.3)", sdpa_torch(scale=0.3), grad=qkv, q=rnd(4, 6),
+     k=rnd(5, 6), v=rnd(5, 6))
+case("sdpa_size_one", f"{SDPA}(q, k, v)", sdpa_torch(), grad=qkv, q=rnd(1, 1), k=rnd(1, 1),
+     v=rnd(1, 1))
+case("sdpa_empty_t", f"{SDPA}(q, k, v)", sdpa_torch(), q=rnd(0, 4), k=rnd(6, 4), v=rnd(6, 3))
+case("sdpa_no_keys", f"{SDPA}(q, k, v)", sdpa_torch(), q=rnd(3, 4), k=rnd(0, 4), v=rnd(0, 2))
+# A row whose every key is masked is NaN in PyTorch (softmax of a row of -inf): the same here.
+case("sdpa_row_without_keys", f"{SDPA}(q, k, v, m)",
+     "torch._scaled_dot_product_attention_math(q, k, v, m, 0.0, False)[0]", q=rnd(3, 4),
+     k=rnd(5, 4), v=rnd(5, 2), m=torch.tensor([[True] * 5, [False] * 5, [True, False] * 2 + [True]]))
+case("sdpa_d_mismatch", f"{SDPA}(q, k, v)", sdpa_torch(), q=rnd(3, 4), k=rnd(5, 3), v=rnd(5, 2))
+case("sdpa_mask_does_not_broadcast", f"{SDPA}(q, k, v, m)", sdpa_torch("float"), q=rnd(3, 4),
+     k=rnd(5, 4), v=rnd(5, 2), m=rnd(4, 5))
 
 
 # ---- running one case -------------------------------------------------------------------------

@@ -386,6 +386,42 @@ inline std::map<OpKind, Case> cases() {
     int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
     return h.op(K::Bernoulli, {h.op(K::Sigmoid, {x})});
   };
+  // Fused attention (issue 26): T = n queries, S = m keys, batch dims that broadcast, an
+  // additive mask broadcast over the heads, causal with T != S (never a row without keys),
+  // a given scale; the logsumexp with a bool mask (a row without keys is -inf there); the
+  // backward fed the forward's own output and logsumexp.
+  c[K::Attention] = [](Harness& h) {
+    int q = h.input("q", {2, 3, h.n, 5}, DType::F32, Fill::Float);
+    int k = h.input("k", {3, h.m, 5}, DType::F32, Fill::Float);
+    int v = h.input("v", {1, h.m, 4}, DType::F32, Fill::Float);
+    int mask = h.input("mask", {2, 1, h.n, h.m}, DType::F32, Fill::Float);
+    OpAttrs causal, scaled;
+    causal.causal = true;
+    scaled.scalars = {0.7};
+    return h.op(K::Add, {h.op(K::Attention, {q, k, v}, causal),
+                         h.op(K::Attention, {q, k, v, mask}, scaled)});
+  };
+  c[K::AttentionLse] = [](Harness& h) {
+    int q = h.input("q", {h.n, 5}, DType::F32, Fill::Float);
+    int k = h.input("k", {h.m, 5}, DType::F32, Fill::Float);
+    int v = h.input("v", {h.m, 3}, DType::F32, Fill::Float);
+    int mask = h.input("mask", {h.n, h.m}, DType::Bool, Fill::Bool);
+    OpAttrs causal;
+    causal.causal = true;
+    return h.op(K::Add, {h.op(K::AttentionLse, {q, k, v, mask}),
+                         h.op(K::AttentionLse, {q, k, v}, causal)});
+  };
+  c[K::AttentionBackward] = [](Harness& h) {
+    int q = h.input("q", {2, h.n, 5}, DType::F32, Fill::Float);
+    int k = h.input("k", {2, h.m, 5}, DType::F32, Fill::Float);
+    int v = h.input("v", {h.m, 3}, DType::F32, Fill::Float);
+    int dout = h.input("dout", {2, h.n, 3}, DType::F32, Fill::Float);
+    OpAttrs causal;
+    causal.causal = true;
+    int out = h.op(K::Attention, {q, k, v}, causal);
+    int lse = h.op(K::AttentionLse, {q, k, v}, causal);
+    return h.op(K::AttentionBackward, {q, k, v, out, dout, lse}, causal);
+  };
   c[K::Cast] = [](Harness& h) {
     OpAttrs a;
     a.dtype = DType::I32;

@@ -491,6 +491,75 @@ std::vector<Case> convCases(OpKind op, Gen& g) {
   } else if (op == OpKind::Conv2dBackwardWeight) {
     a.shape = {4, 3, 3, 3};
     cases.push_back(one({g.tensor({2, 4, 5, 6}, DType::F32), nhwc}, a));
+// Fused attention: T != S, causal with T != S, bool and additive masks of several broadcast
+// shapes, batch dims that broadcast, Dv != D, tiles that do not divide T or S, size-1 and empty
+// T and S, a given scale, a row whose every key is masked (NaN, forward only), and errors. The
+// backward gets the cpu's own forward output and logsumexp (random ones would overflow exp).
+std::vector<Case> attentionCases(OpKind op, Gen& g) {
+  struct Spec {
+    Dims q, k, v, mask;
+    DType maskType = DType::F32;
+    bool hasMask = false, causal = false, noKeysRow = false;
+    double scale = 0;
+  };
+  const std::vector<Spec> specs = {
+      {{5, 4}, {7, 4}, {7, 3}},
+      {{2, 3, 5, 4}, {2, 3, 7, 4}, {2, 3, 7, 6}, {}, DType::F32, false, true},
+      {{9, 4}, {3, 4}, {3, 2}, {}, DType::F32, false, true},
+      {{2, 1, 70, 8}, {3, 65, 8}, {3, 65, 8}, {}, DType::F32, false, true},
+      {{2, 3, 5, 4}, {3, 7, 4}, {1, 7, 4}, {5, 7}, DType::Bool, true},
+      {{2, 3, 5, 4}, {3, 7, 4}, {1, 7, 4}, {2, 1, 5, 7}, DType::F32, true},
+      {{2, 3, 5, 4}, {3, 7, 4}, {1, 7, 4}, {7}, DType::Bool, true},
+      {{2, 3, 5, 4}, {3, 7, 4}, {1, 7, 4}, {3, 5, 1}, DType::F32, true},
+      {{130, 20}, {150, 20}, {150, 33}, {130, 150}, DType::F32, true},
+      {{1, 4}, {1, 4}, {1, 4}},
+      {{0, 4}, {6, 4}, {6, 4}},
+      {{3, 4}, {0, 4}, {0, 2}},
+      {{4, 6}, {5, 6}, {5, 6}, {}, DType::F32, false, false, false, 0.3},
+      {{4, 3}, {6, 3}, {6, 2}, {4, 6}, DType::Bool, true, false, true},
+  };
+  std::vector<Case> cases;
+  for (const Spec& s : specs) {
+    if (op == OpKind::AttentionBackward && s.noKeysRow) continue;
+    OpAttrs a;
+    a.causal = s.causal;
+    if (s.scale != 0) a.scalars = {s.scale};
+    std::vector<Tensor> in = {g.tensor(s.q, DType::F32), g.tensor(s.k, DType::F32),
+                              g.tensor(s.v, DType::F32)};
+    Tensor mask;
+    if (s.hasMask) {
+      mask = g.tensor(s.mask, s.maskType);
+      if (s.maskType == DType::Bool && !s.noKeysRow) {
+        // Keep key 0 in every row: a row without keys is NaN (tested on its own).
+        std::vector<double> m = mask.toDoubles();
+        std::vector<bool> b(m.size());
+        const int64_t S = s.mask.back();
+        for (size_t i = 0; i < m.size(); ++i) b[i] = m[i] != 0 || int64_t(i) % S == 0;
+        mask = Tensor::fromBools(b, s.mask);
+      } else if (s.noKeysRow) {
+        std::vector<bool> b(size_t(numelOf(s.mask)), true);
+        for (int64_t j = 0; j < s.mask.back(); ++j) b[size_t(s.mask.back() + j)] = false;
+        mask = Tensor::fromBools(b, s.mask);
+      }
+    }
+    if (op == OpKind::AttentionBackward) {
+      std::vector<Tensor> fwd = in;
+      if (s.hasMask) fwd.push_back(mask);
+      Tensor out = dispatch(OpKind::Attention, fwd, a, Device::Cpu)[0];
+      Tensor lse = dispatch(OpKind::AttentionLse, fwd, a, Device::Cpu)[0];
+      in.push_back(out);
+      in.push_back(g.tensor(out.shape(), DType::F32));
+      in.push_back(lse);
+    }
+    if (s.hasMask) in.push_back(mask);
+    cases.push_back(one(in, a));
+  }
+  // Errors: D differs, S differs, a mask that does not broadcast, an i32 mask.
+  if (op != OpKind::AttentionBackward) {
+    cases.push_back(one({g.tensor({3, 4}, DType::F32), g.tensor({5, 3}, DType::F32), g.tensor({5, 2}, DType::F32)}));
+    cases.push_back(one({g.tensor({3, 4}, DType::F32), g.tensor({5, 4}, DType::F32), g.tensor({6, 2}, DType::F32)}));
+    cases.push_back(one({g.tensor({3, 4}, DType::F32), g.tensor({5, 4}, DType::F32), g.tensor({5, 2}, DType::F32), g.tensor({4, 5}, DType::Bool)}));
+    cases.push_back(one({g.tensor({3, 4}, DType::F32), g.tensor({5, 4}, DType::F32), g.tensor({5, 2}, DType::F32), g.tensor({3, 5}, DType::I32)}));
   }
   return cases;
 }
@@ -579,6 +648,10 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
       cases.push_back(one({floats({0, 1, 1, 0}, {4})}));
       cases.push_back(one({floats({0.1f, 0.5f, 0.9f, 0.3f, 0.7f, 0.2f}, {2, 3})}));
       break;
+    case OpKind::Attention:
+    case OpKind::AttentionLse:
+    case OpKind::AttentionBackward:
+      return attentionCases(op, g);
     default:
       break;
   }

@@ -132,6 +132,17 @@ const std::map<std::string, std::string> kSnippets = {
     {"conv2d_backward_weight",
      "grad(fn (w) { return (conv2d(a.reshape([1, 1, a.shape[0], a.shape[1]]), w, stride = 2) ** 2)"
      ".sum() })(b[:2, :2].reshape([1, 1, 2, 2]))"},
+    // Fused attention: T = S = n, D = m, an additive mask broadcast over keys; causal with a
+    // batch and S = 2. Its logsumexp and backward come from the gradient (a bool mask over the
+    // keys that always keeps key 0).
+    {"scaled_dot_product_attention",
+     "scaled_dot_product_attention(a, b, b, attn_mask = a[:, :1]) + "
+     "scaled_dot_product_attention(a.unsqueeze(0), b[:2], a[:2], is_causal = true)[0]"},
+    {"attention_logsumexp",
+     "grad(fn (q) { return (scaled_dot_product_attention(q, b, a, is_causal = true) * b).sum() })(a)"},
+    {"attention_backward",
+     "grad(fn (q, k, v) { return (scaled_dot_product_attention(q, k, v, attn_mask = "
+     "logical_or(mask.T[:1], arange(a.shape[0]) == 0)) * a).sum() }, argnums = [1, 2])(a, b, b + 1.0)[1]"},
     {"detach", "detach(a) * a + tril(a, 1) + masked_fill(b, mask, 0.5) + embedding(abs(ia) % 3, b[:3], padding_idx = 1)[:, 0]"},
 };
 

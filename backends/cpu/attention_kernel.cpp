@@ -1,0 +1,365 @@
+// Fused scaled-dot-product attention on the cpu: forward with an online softmax, backward that
+// recomputes the scores tile by tile.
+#include "backends/cpu/attention_kernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "backends/cpu/isa_clones.h"
+#include "backends/cpu/vec_math.h"
+
+// Note [Fused attention]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// softmax(q k^T * scale + mask) v is computed over tiles of 64 queries x 64 keys and never
+// holds the [T, S] score matrix (FlashAttention's schedule). For each query tile the keys are
+// visited in tiles; each query keeps a running max m, a running sum l of exp(score - m) and an
+// output accumulator o; a new tile with a larger max rescales l and o by exp(m_old - m_new)
+// first. At the end out = o / l and lse = m + log(l). Memory is the tiles plus K transposed
+// and V padded for the vector loops: O((T + S) * D).
+// The backward (dq, dk, dv) visits key tiles in the outer loop and query tiles in the inner
+// one, recomputing P = exp(score - lse) from q, k and the forward's logsumexp (the only thing
+// kept of the forward besides its output):
+//   dV += P^T dO,  dP = dO V^T,  dS = P * (dP - rowsum(dO * O)),
+//   dK += dS^T q * scale,  dQ += dS k * scale.
+// The products are small register tiles (4 rows x 64 columns of f32 = 16 AVX-512 registers)
+// written with GCC's vector extensions and compiled for each ISA level (Note [ISA clones]),
+// where GCC contracts acc += x * b into one multiply-add.
+// Masked keys: a bool mask's false, an additive -inf, causal s > t and the padding past S all
+// become a score of -inf. A query whose every key is masked has m = -inf and l = 0: its output
+// is 0 / 0 = NaN, as PyTorch's softmax over a row of -inf gives (the subtraction uses 0 for an
+// infinite max, so no inf - inf NaN appears in rows that do have keys).
+
+namespace tessel::backends::cpu::attn {
+
+namespace {
+
+constexpr int64_t kBlock = 64;  // queries and keys per tile
+constexpr int kRows = 4;        // rows per register tile
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+typedef float V16 __attribute__((vector_size(64)));
+// V16 values never cross a call (every helper taking or returning one is always inlined), so
+// GCC's note that their ABI differs between ISA levels does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+// Inlined into each ISA clone, so that they are compiled for its vector width.
+#define TESSEL_ATTN_INLINE inline __attribute__((always_inline))
+
+TESSEL_ATTN_INLINE V16 load(const float* p) {
+  V16 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+TESSEL_ATTN_INLINE void store(float* p, V16 v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
+int64_t roundUp(int64_t n, int64_t m) {
+  return (n + m - 1) / m * m;
+}
+
+template <class T>
+T* sized(std::vector<T>& v, int64_t n) {
+  if (static_cast<int64_t>(v.size()) < n) v.resize(static_cast<size_t>(n));
+  return v.data();
+}
+
+// c[4][64] = a[4][K] (row stride lda) @ bt[K][64] (row stride ldb): scores, dP.
+TESSEL_ATTN_INLINE void ntTile(const float* a, int64_t lda, const float* bt, int64_t ldb, int64_t K,
+                   float* c) {
+  V16 acc[kRows][4] = {};
+  for (int64_t k = 0; k < K; ++k) {
+    const float* b = bt + k * ldb;
+    const V16 b0 = load(b), b1 = load(b + 16), b2 = load(b + 32), b3 = load(b + 48);
+#pragma GCC unroll 4
+    for (int r = 0; r < kRows; ++r) {
+      const float x = a[r * lda + k];
+      acc[r][0] += x * b0;
+      acc[r][1] += x * b1;
+      acc[r][2] += x * b2;
+      acc[r][3] += x * b3;
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < kRows; ++r)
+#pragma GCC unroll 4
+    for (int w = 0; w < 4; ++w) store(c + r * kBlock + 16 * w, acc[r][w]);
+}
+
+// c[4][16 W] += a[4][K] (row stride lda) @ b[K][16 W] (row stride ldb). With kTransA, a is
+// stored transposed: element (r, k) at a[k * lda + r] (P^T and dS^T without a transposed copy).
+template <int W, bool kTransA = false>
+TESSEL_ATTN_INLINE void nnTile(const float* a, int64_t lda, int64_t K, const float* b, int64_t ldb, float* c,
+                   int64_t ldc) {
+  V16 acc[kRows][W];
+#pragma GCC unroll 4
+  for (int r = 0; r < kRows; ++r)
+#pragma GCC unroll 4
+    for (int w = 0; w < W; ++w) acc[r][w] = load(c + r * ldc + 16 * w);
+  for (int64_t k = 0; k < K; ++k) {
+    V16 bv[W];
+#pragma GCC unroll 4
+    for (int w = 0; w < W; ++w) bv[w] = load(b + k * ldb + 16 * w);
+#pragma GCC unroll 4
+    for (int r = 0; r < kRows; ++r) {
+      const float x = kTransA ? a[k * lda + r] : a[r * lda + k];
+#pragma GCC unroll 4
+      for (int w = 0; w < W; ++w) acc[r][w] += x * bv[w];
+    }
+  }
+#pragma GCC unroll 4
+  for (int r = 0; r < kRows; ++r)
+#pragma GCC unroll 4
+    for (int w = 0; w < W; ++w) store(c + r * ldc + 16 * w, acc[r][w]);
+}
+
+// c[rows][width] += a[rows][K] @ b[K][width]; rows a multiple of 4, width of 16.
+template <bool kTransA>
+TESSEL_ATTN_INLINE void nnRowsOf(const float* a, int64_t lda, int64_t rows, int64_t K,
+                                 const float* b, int64_t ldb, int64_t width, float* c,
+                                 int64_t ldc) {
+  for (int64_t r = 0; r < rows; r += kRows) {
+    const float* ar = kTransA ? a + r : a + r * lda;
+    int64_t col = 0;
+    for (; col + 64 <= width; col += 64)
+      nnTile<4, kTransA>(ar, lda, K, b + col, ldb, c + r * ldc + col, ldc);
+    for (; col < width; col += 16)
+      nnTile<1, kTransA>(ar, lda, K, b + col, ldb, c + r * ldc + col, ldc);
+  }
+}
+TESSEL_ISA_CLONES void nnRows(const float* a, int64_t lda, int64_t rows, int64_t K, const float* b,
+                              int64_t ldb, int64_t width, float* c, int64_t ldc) {
+  nnRowsOf<false>(a, lda, rows, K, b, ldb, width, c, ldc);
+}
+// The same with a stored transposed: c += a^T @ b, a [K][rows].
+TESSEL_ISA_CLONES void nnRowsT(const float* a, int64_t lda, int64_t rows, int64_t K,
+                               const float* b, int64_t ldb, int64_t width, float* c, int64_t ldc) {
+  nnRowsOf<true>(a, lda, rows, K, b, ldb, width, c, ldc);
+}
+
+// c[rows][64] = a[rows][K] @ bt[K][64]; rows a multiple of 4.
+TESSEL_ISA_CLONES void ntRows(const float* a, int64_t lda, int64_t rows, const float* bt,
+                              int64_t ldb, int64_t K, float* c) {
+  for (int64_t r = 0; r < rows; r += kRows) ntTile(a + r * lda, lda, bt, ldb, K, c + r * kBlock);
+}
+
+// Sets masked scores of a tile to -inf (and adds an additive mask): keys past S, the mask,
+// causal keys after the query. Tiles with none of these are skipped by the caller.
+void maskTile(float* tile, int64_t rows, int64_t t0, int64_t s0, int64_t cols, const MaskView& m,
+              bool causal) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* row = tile + r * kBlock;
+    const int64_t t = t0 + r;
+    if (m.data != nullptr) {
+      if (m.isBool) {
+        const auto* mk = static_cast<const uint8_t*>(m.data) + t * m.strideT + s0 * m.strideS;
+        for (int64_t c = 0; c < cols; ++c)
+          if (!mk[c * m.strideS]) row[c] = -kInf;
+      } else {
+        const float* mk = static_cast<const float*>(m.data) + t * m.strideT + s0 * m.strideS;
+        for (int64_t c = 0; c < cols; ++c) row[c] += mk[c * m.strideS];
+      }
+    }
+    // Causal: key s0 + c takes part while s0 + c <= t.
+    const int64_t visible = causal ? std::clamp<int64_t>(t - s0 + 1, 0, cols) : cols;
+    for (int64_t c = visible; c < kBlock; ++c) row[c] = -kInf;
+  }
+}
+
+TESSEL_ATTN_INLINE float rowMax(const float* row) {
+  V16 a = load(row), b = load(row + 16), c = load(row + 32), d = load(row + 48);
+  a = a > b ? a : b;
+  c = c > d ? c : d;
+  a = a > c ? a : c;
+  float mx = a[0];
+  for (int i = 1; i < 16; ++i) mx = std::max(mx, a[i]);
+  return mx;
+}
+// The sum of a row's 16 lane sums.
+float laneSum(const float* lanes) {
+  float total = 0;
+  for (int i = 0; i < 16; ++i) total += lanes[i];
+  return total;
+}
+
+// row[c] = exp(row[c] - sub), vectorized (vexp is branch-free).
+TESSEL_ATTN_INLINE void expShiftedRow(float* row, float sub) {
+  for (int64_t c = 0; c < kBlock; ++c) row[c] = vexp(row[c] - sub);
+}
+// The backward's P = exp(score - lse) of a whole tile, and dS = P * (dP - delta) in place of P.
+TESSEL_ISA_CLONES void probabilities(float* tile, const float* lse) {
+  for (int64_t r = 0; r < kBlock; ++r) expShiftedRow(tile + r * kBlock, lse[r]);
+}
+TESSEL_ISA_CLONES void scoreGradients(float* p, const float* dp, const float* delta) {
+  for (int64_t r = 0; r < kBlock; ++r)
+    for (int64_t c = 0; c < kBlock; ++c)
+      p[r * kBlock + c] = p[r * kBlock + c] * (dp[r * kBlock + c] - delta[r]);
+}
+
+// The online softmax step of one tile of scores (Note [Fused attention]): for each of `rows`
+// rows, the new max, P = exp(score - max) in place, the running sum, and the output rows
+// rescaled when the max grew (o may be null: logsumexp only). The running sums stay 16 lane
+// sums per row (l [rows][16]), added up once at the end. One cloned function, so that the
+// row loops use the widest vectors too.
+TESSEL_ISA_CLONES void softmaxStep(float* tile, int64_t rows, float* m, float* l, float* o,
+                                   int64_t ldo) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* row = tile + r * kBlock;
+    const float mNew = std::max(m[r], rowMax(row));
+    const float ref = mNew == -kInf ? 0.0f : mNew;
+    expShiftedRow(row, ref);
+    const float alpha = vexp(m[r] - ref);
+    const V16 lanes = (load(row) + load(row + 16)) + (load(row + 32) + load(row + 48));
+    store(l + r * 16, load(l + r * 16) * alpha + lanes);
+    m[r] = mNew;
+    if (o && alpha != 1.0f)
+      for (int64_t e = 0; e < ldo; ++e) o[r * ldo + e] *= alpha;
+  }
+}
+
+// Copies rows [r0, r0 + rows) of x [*, n] into dst [rows][ld] times `mul`, zero padded.
+void copyPadded(const float* x, int64_t n, int64_t rows, int64_t padRows, float mul, float* dst,
+                int64_t ld) {
+  for (int64_t r = 0; r < padRows; ++r) {
+    float* d = dst + r * ld;
+    if (r < rows)
+      for (int64_t i = 0; i < n; ++i) d[i] = x[r * n + i] * mul;
+    else
+      std::fill(d, d + n, 0.0f);
+    std::fill(d + n, d + ld, 0.0f);
+  }
+}
+
+// dst [n][ld] = x [rows][n] transposed, columns past rows zero.
+void transposePadded(const float* x, int64_t rows, int64_t n, float* dst, int64_t ld) {
+  for (int64_t i = 0; i < n; ++i) {
+    float* d = dst + i * ld;
+    for (int64_t r = 0; r < rows; ++r) d[r] = x[r * n + i];
+    std::fill(d + rows, d + ld, 0.0f);
+  }
+}
+
+bool tileNeedsMask(const Problem& p, const MaskView& m, int64_t t0, int64_t s0) {
+  return m.data != nullptr || s0 + kBlock > p.S || (p.causal && s0 + kBlock - 1 > t0);
+}
+
+}  // namespace
+
+void forward(const Problem& p, const float* q, const float* k, const float* v, MaskView mask,
+             float* out, float* lse, int64_t t0, int64_t t1, Scratch& sc) {
+  const int64_t S = p.S, D = p.D, Dv = p.Dv;
+  if (S == 0) {
+    // softmax over no keys: the empty sum. PyTorch's q @ k^T is [T, 0] and @ v gives zeros.
+    if (out) std::fill(out + t0 * Dv, out + t1 * Dv, 0.0f);
+    if (lse) std::fill(lse + t0, lse + t1, -kInf);
+    return;
+  }
+  const int64_t Sp = roundUp(S, kBlock), Dvp = roundUp(Dv, 16);
+  float* kt = sized(sc.kt, D * Sp);
+  transposePadded(k, S, D, kt, Sp);
+  float* vp = nullptr;
+  if (out) {
+    vp = sized(sc.vp, Sp * Dvp);
+    copyPadded(v, Dv, S, Sp, 1.0f, vp, Dvp);
+  }
+  float* qs = sized(sc.qs, kBlock * D);
+  float* tile = sized(sc.tile, kBlock * kBlock);
+  float* o = sized(sc.o, kBlock * Dvp);
+  float* m = sized(sc.m, kBlock);
+  float* l = sized(sc.l, kBlock * 16);
+  for (int64_t qb = t0; qb < t1; qb += kBlock) {
+    const int64_t rows = std::min(kBlock, t1 - qb), rowsP = roundUp(rows, kRows);
+    copyPadded(q + qb * D, D, rows, rowsP, p.scale, qs, D);
+    if (out) std::fill(o, o + rowsP * Dvp, 0.0f);
+    std::fill(m, m + rows, -kInf);
+    std::fill(l, l + rows * 16, 0.0f);
+    // Causal: no query of this tile sees a key past its last query.
+    const int64_t sEnd = p.causal ? std::min(S, qb + rows) : S;
+    for (int64_t kb = 0; kb < sEnd; kb += kBlock) {
+      ntRows(qs, D, rowsP, kt + kb, Sp, D, tile);
+      if (tileNeedsMask(p, mask, qb, kb))
+        maskTile(tile, rows, qb, kb, std::min(kBlock, S - kb), mask, p.causal);
+      softmaxStep(tile, rows, m, l, out ? o : nullptr, Dvp);
+      if (out) {
+        std::fill(tile + rows * kBlock, tile + rowsP * kBlock, 0.0f);
+        nnRows(tile, kBlock, rowsP, kBlock, vp + kb * Dvp, Dvp, Dvp, o, Dvp);
+      }
+    }
+    for (int64_t r = 0; r < rows; ++r) {
+      const float sum = laneSum(l + r * 16);
+      if (out) {
+        const float inv = 1.0f / sum;  // sum == 0 (every key masked): 0 * inf = NaN
+        for (int64_t e = 0; e < Dv; ++e) out[(qb + r) * Dv + e] = o[r * Dvp + e] * inv;
+      }
+      if (lse) lse[qb + r] = m[r] + std::log(sum);
+    }
+  }
+}
+
+void backward(const Problem& p, const float* q, const float* k, const float* v, const float* out,
+              const float* dout, const float* lse, MaskView mask, float* dq, float* dk, float* dv,
+              Scratch& sc) {
+  const int64_t T = p.T, S = p.S, D = p.D, Dv = p.Dv;
+  std::fill(dq, dq + T * D, 0.0f);
+  std::fill(dk, dk + S * D, 0.0f);
+  std::fill(dv, dv + S * Dv, 0.0f);
+  if (T == 0 || S == 0) return;
+  const int64_t Sp = roundUp(S, kBlock), Tp = roundUp(T, kBlock);
+  const int64_t Dp = roundUp(D, 16), Dvp = roundUp(Dv, 16);
+  float* kt = sized(sc.kt, D * Sp);
+  transposePadded(k, S, D, kt, Sp);
+  float* vt = sized(sc.vt, Dv * Sp);
+  transposePadded(v, S, Dv, vt, Sp);
+  float* kp = sized(sc.vp, Sp * Dp);
+  copyPadded(k, D, S, Sp, 1.0f, kp, Dp);
+  float* qs = sized(sc.qs, Tp * Dp);
+  copyPadded(q, D, T, Tp, p.scale, qs, Dp);
+  float* dop = sized(sc.dop, Tp * Dvp);
+  copyPadded(dout, Dv, T, Tp, 1.0f, dop, Dvp);
+  // Padding rows get lse = +inf, so their P is exp(-inf) = 0 and they add nothing.
+  float* lp = sized(sc.lse, Tp);
+  float* delta = sized(sc.delta, Tp);
+  for (int64_t t = 0; t < Tp; ++t) {
+    lp[t] = t < T ? lse[t] : kInf;
+    float s = 0;
+    if (t < T)
+      for (int64_t e = 0; e < Dv; ++e) s += dout[t * Dv + e] * out[t * Dv + e];
+    delta[t] = s;
+  }
+  float* dqa = sized(sc.dq, Tp * Dp);
+  std::fill(dqa, dqa + Tp * Dp, 0.0f);
+  float* dka = sized(sc.dk, kBlock * Dp);
+  float* dva = sized(sc.dv, kBlock * Dvp);
+  float* tile = sized(sc.tile, kBlock * kBlock);
+  float* tile2 = sized(sc.tile2, kBlock * kBlock);
+  for (int64_t kb = 0; kb < S; kb += kBlock) {
+    const int64_t cols = std::min(kBlock, S - kb);
+    std::fill(dka, dka + kBlock * Dp, 0.0f);
+    std::fill(dva, dva + kBlock * Dvp, 0.0f);
+    // Causal: queries before kb see none of these keys.
+    const int64_t qStart = p.causal ? kb / kBlock * kBlock : 0;
+    for (int64_t qb = qStart; qb < T; qb += kBlock) {
+      const int64_t rows = std::min(kBlock, T - qb);
+      ntRows(qs + qb * Dp, Dp, kBlock, kt + kb, Sp, D, tile);
+      if (tileNeedsMask(p, mask, qb, kb)) maskTile(tile, rows, qb, kb, cols, mask, p.causal);
+      probabilities(tile, lp + qb);
+      // dV += P^T dO
+      nnRowsT(tile, kBlock, kBlock, kBlock, dop + qb * Dvp, Dvp, Dvp, dva, Dvp);
+      // dP = dO V^T, then dS = P * (dP - delta) in place of P
+      ntRows(dop + qb * Dvp, Dvp, kBlock, vt + kb, Sp, Dv, tile2);
+      scoreGradients(tile, tile2, delta + qb);
+      // dQ += dS k (scaled at the end); dK += dS^T (q * scale)
+      nnRows(tile, kBlock, kBlock, kBlock, kp + kb * Dp, Dp, Dp, dqa + qb * Dp, Dp);
+      nnRowsT(tile, kBlock, kBlock, kBlock, qs + qb * Dp, Dp, Dp, dka, Dp);
+    }
+    for (int64_t c = 0; c < cols; ++c) {
+      std::copy(dka + c * Dp, dka + c * Dp + D, dk + (kb + c) * D);
+      std::copy(dva + c * Dvp, dva + c * Dvp + Dv, dv + (kb + c) * Dv);
+    }
+  }
+  for (int64_t t = 0; t < T; ++t)
+    for (int64_t d = 0; d < D; ++d) dq[t * D + d] = dqa[t * Dp + d] * p.scale;
+}
+
+}  // namespace tessel::backends::cpu::attn

@@ -1,0 +1,27 @@
+# scaled_dot_product_attention (issue 26): torch.nn.functional's semantics on small cases
+# whose results are known, against the unfused formula, and its gradient.
+fn unfused(q, k, v, mask) { return softmax((q @ k.transpose(-2, -1)) / sqrt(float(q.shape[-1])) + mask, -1) @ v }
+
+let v = tensor([[1.0, 10.0], [2.0, 20.0], [3.0, 30.0]])
+# Equal scores: the mean of the values. Causal: query t sees keys 0..t (top-left aligned).
+print(scaled_dot_product_attention(zeros([2, 4]), zeros([3, 4]), v).tolist())  # expect: [[2.0, 20.0], [2.0, 20.0]]
+print(scaled_dot_product_attention(zeros([4, 4]), zeros([3, 4]), v, is_causal = true).tolist())  # expect: [[1.0, 10.0], [1.5, 15.0], [2.0, 20.0], [2.0, 20.0]]
+# A bool mask says which keys take part; a row without any is NaN, as PyTorch's softmax gives.
+let m = tensor([[true, false, true], [false, false, false]])
+print(scaled_dot_product_attention(zeros([2, 4]), zeros([3, 4]), v, m).tolist())  # expect: [[2.0, 20.0], [nan, nan]]
+# No keys at all: zeros (an empty sum); no queries: an empty result.
+print(scaled_dot_product_attention(zeros([2, 4]), zeros([0, 4]), zeros([0, 3])).tolist())  # expect: [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+print(scaled_dot_product_attention(zeros([0, 4]), zeros([3, 4]), v).shape)  # expect: shape([0, 2])
+# Against the formula: batch dims broadcast, T != S, Dv != D, an additive mask over the heads.
+seed(1)
+let q = randn([2, 3, 5, 4])
+let k = randn([3, 7, 4])
+let vv = randn([1, 7, 6])
+let add = randn([2, 1, 5, 7])
+print(abs(scaled_dot_product_attention(q, k, vv, add) - unfused(q, k, vv, add)).max().item() < 1e-5)  # expect: true
+print(abs(scaled_dot_product_attention(q, k, vv, scale = 0.3) - unfused(q * (0.3 * 2.0), k, vv, 0.0)).max().item() < 1e-5)  # expect: true
+# Gradients of q, k and v equal the formula's.
+let w = randn([2, 3, 5, 6])
+let gf = grad(fn (q, k, v) { return (scaled_dot_product_attention(q, k, v, add) * w).sum() }, argnums = [0, 1, 2])(q, k, vv)
+let gu = grad(fn (q, k, v) { return (unfused(q, k, v, add) * w).sum() }, argnums = [0, 1, 2])(q, k, vv)
+print([abs(gf[i] - gu[i]).max().item() < 1e-4 for i in range(3)], gf[1].shape, gf[2].shape)  # expect: [true, true, true] shape([3, 7, 4]) shape([1, 7, 6])
