@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "interp/interpreter.h"
 #include "interp/natives/attributes.h"
 #include "interp/natives/help.h"
-#include "interp/interpreter.h"
-#include "interp/values/objects.h"
 #include "interp/tensors/tensor_bridge.h"
+#include "interp/values/objects.h"
 #include "repl/repl_commands.h"
 
 namespace tessel::repl {

@@ -109,8 +109,8 @@ SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view 
       if (d.hasUnbacked())
         require(d == SymInt(1), ErrorKind::ShapeError, [&] {
           return std::string(op) + ": the data-dependent size " + rules::sizeStr(d) +
-                 " broadcasts only if it is 1 (shapes " + rules::str(a) + " and " +
-                 rules::str(b) + ")";
+                 " broadcasts only if it is 1 (shapes " + rules::str(a) + " and " + rules::str(b) +
+                 ")";
         });
       return true;
     };

@@ -132,8 +132,8 @@ Outputs select(Inputs in, const OpAttrs& a) {
                                       (knownLe(idx, SymInt(-1)) || evaluate(idx < SymInt(0))));
   if (negative) idx = idx + n;
   require(SymInt(0) <= idx && idx < n, ErrorKind::IndexError, [&] {
-    return "select: index " + sizeStr(a.index) + " is out of range for dim " +
-           std::to_string(dim) + " of size " + sizeStr(n);
+    return "select: index " + sizeStr(a.index) + " is out of range for dim " + std::to_string(dim) +
+           " of size " + sizeStr(n);
   });
   SymShape out = x;
   out.erase(out.begin() + dim);

@@ -23,15 +23,14 @@ void arity(OpKind op, Inputs in, size_t lo, size_t hi);
 /// without a hint (unbacked, data-dependent) can only be named by its symbol.
 inline std::string str(const SymShape& s) {
   std::string concrete = "[";
-  bool symbolic = false;
   for (size_t i = 0; i < s.size(); ++i) {
     if (i) concrete += ", ";
     std::optional<int64_t> h = s[i].hint();
     concrete += h ? std::to_string(*h) : s[i].toString();
-    symbolic |= !s[i].maybeConstant().has_value();
   }
   concrete += "]";
-  return symbolic ? concrete + " (traced as " + toString(s) + ")" : concrete;
+  std::string traced = toString(s);
+  return traced == concrete ? concrete : concrete + " (traced as " + traced + ")";
 }
 /// A size as errors show it: its value in this call ("3"), or its symbol when it has no hint.
 inline std::string sizeStr(const SymInt& d) {

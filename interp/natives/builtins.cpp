@@ -8,19 +8,19 @@
 #include <ostream>
 
 #include "interp/eval/evaluator.h"
+#include "interp/eval/graph_break.h"
+#include "interp/interpreter.h"
 #include "interp/natives/errors.h"
 #include "interp/natives/help.h"
 #include "interp/natives/iterables.h"
-#include "interp/values/format.h"
-#include "interp/interpreter.h"
 #include "interp/natives/native_args.h"
+#include "interp/syntax/suggest.h"
+#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/format.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
-#include "interp/eval/graph_break.h"
 #include "interp/values/sorting.h"
-#include "interp/syntax/suggest.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {

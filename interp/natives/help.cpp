@@ -187,9 +187,9 @@ std::string describeKey(Interpreter& interp, const std::string& key) {
   }
   Value member = stdlibMember(interp, key);
   if (member.is(Type::Function))
-    return formatEntry(key.substr(0, key.find('.') + 1) +
-                           functionHeader(interp, *member.as<FunctionObj>()),
-                       functionComment(interp, member));
+    return formatEntry(
+        key.substr(0, key.find('.') + 1) + functionHeader(interp, *member.as<FunctionObj>()),
+        functionComment(interp, member));
   return "";
 }
 
@@ -209,13 +209,20 @@ std::string memberList(Interpreter& interp, const std::string& prefix,
 
 const char* typePrefix(Type t) {
   switch (t) {
-    case Type::Str: return "str.";
-    case Type::List: return "list.";
-    case Type::Dict: return "dict.";
-    case Type::Tensor: return "tensor.";
-    case Type::Shape: return "shape.";
-    case Type::Error: return "error.";
-    default: return "";
+    case Type::Str:
+      return "str.";
+    case Type::List:
+      return "list.";
+    case Type::Dict:
+      return "dict.";
+    case Type::Tensor:
+      return "tensor.";
+    case Type::Shape:
+      return "shape.";
+    case Type::Error:
+      return "error.";
+    default:
+      return "";
   }
 }
 
@@ -225,16 +232,23 @@ std::string typeHelp(Interpreter& interp, Type t) {
   switch (t) {
     case Type::Str:
     case Type::List:
-    case Type::Dict: names = methodNames(t); break;
-    case Type::Error: names = errorAttributeNames(); break;
-    case Type::Shape: names = tensorPropertyNames(true); break;
+    case Type::Dict:
+      names = methodNames(t);
+      break;
+    case Type::Error:
+      names = errorAttributeNames();
+      break;
+    case Type::Shape:
+      names = tensorPropertyNames(true);
+      break;
     case Type::Tensor: {
       names = tensorPropertyNames(false);
       for (auto& m : tensorMethodNames()) names.push_back(m);
       std::sort(names.begin(), names.end());
       break;
     }
-    default: break;
+    default:
+      break;
   }
   if (names.empty()) return out + "\n";
   return out + "; its methods and attributes:\n" + memberList(interp, typePrefix(t), names);
@@ -300,14 +314,21 @@ const DocEntry* findDoc(std::string_view key) {
 std::vector<std::string> attributeNames(const Value& v) {
   std::vector<std::string> names;
   switch (v.type()) {
-    case Type::Module: return moduleNames(*v.as<ModuleObj>());
-    case Type::Error: names = errorAttributeNames(); break;
-    case Type::Shape: names = tensorPropertyNames(true); break;
+    case Type::Module:
+      return moduleNames(*v.as<ModuleObj>());
+    case Type::Error:
+      names = errorAttributeNames();
+      break;
+    case Type::Shape:
+      names = tensorPropertyNames(true);
+      break;
     case Type::Tensor:
       names = tensorPropertyNames(false);
       for (auto& m : tensorMethodNames()) names.push_back(m);
       break;
-    default: names = methodNames(v.type()); break;
+    default:
+      names = methodNames(v.type());
+      break;
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -324,8 +345,7 @@ std::string docKey(const Value& v) {
   if (v.is(Type::Module)) return v.as<ModuleObj>()->name;
   if (v.is(Type::Function)) {
     const auto* f = v.as<FunctionObj>();
-    if (f->module && isStdlibModule(f->module->name))
-      return f->module->name + "." + f->proto->name;
+    if (f->module && isStdlibModule(f->module->name)) return f->module->name + "." + f->proto->name;
   }
   if (v.is(Type::DType)) return str(v);
   return "";
@@ -354,8 +374,10 @@ std::string helpText(Interpreter& interp, const Value& v) {
   if (v.is(Type::Module)) {
     const auto* m = v.as<ModuleObj>();
     std::string out;
-    if (const DocEntry* e = findDoc(key)) out = formatEntry(e->signature, e->text);
-    else out = "module " + m->name + "\n";
+    if (const DocEntry* e = findDoc(key))
+      out = formatEntry(e->signature, e->text);
+    else
+      out = "module " + m->name + "\n";
     return out + "  members:\n" + memberList(interp, m->name + ".", moduleNames(*m));
   }
   if (!key.empty())
@@ -364,8 +386,7 @@ std::string helpText(Interpreter& interp, const Value& v) {
     const auto* f = v.as<FunctionObj>();
     return formatEntry(functionHeader(interp, *f), functionComment(interp, v));
   }
-  if (v.is(Type::Builtin) || v.is(Type::Compiled))
-    return formatEntry(str(v), "");
+  if (v.is(Type::Builtin) || v.is(Type::Compiled)) return formatEntry(str(v), "");
   return typeHelp(interp, v.type());
 }
 
@@ -422,8 +443,9 @@ std::string referenceMarkdown(Interpreter& interp) {
     }
     out += "### `" + e.key + "`\n\n`" + e.signature + "`\n\n" + e.text + "\n\n";
   }
-  out += "## Methods of tensors\n\n`x.name(args)` is `name(x, args)` for each of these "
-         "(documented above under its function):\n\n";
+  out +=
+      "## Methods of tensors\n\n`x.name(args)` is `name(x, args)` for each of these "
+      "(documented above under its function):\n\n";
   std::string line;
   for (const std::string& n : tensorMethodNames()) line += (line.empty() ? "" : ", ") + n;
   out += line + "\n";
@@ -435,8 +457,8 @@ std::string referenceMarkdown(Interpreter& interp) {
       Value f = *m.as<ModuleObj>()->lookup(n);
       if (!f.is(Type::Function)) continue;
       out += "### `" + name + "." + n + "`\n\n`" + name + "." +
-             functionHeader(interp, *f.as<FunctionObj>()) + "`\n\n" +
-             functionComment(interp, f) + "\n\n";
+             functionHeader(interp, *f.as<FunctionObj>()) + "`\n\n" + functionComment(interp, f) +
+             "\n\n";
     }
   }
   std::vector<std::string> missing;

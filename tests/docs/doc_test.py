@@ -14,8 +14,10 @@ Every fenced block must say what it is (its info string):
                   run (with this build's binary); `$ tessel` alone with `>>> `/`... ` lines
                   after it is a REPL session fed those lines.
   text            output (of the block before it, or shown for reading); not run.
-  sh, cpp, cmake  commands and code of other tools; not run here (CI and `ctest -L embed`
-                  build the C++ examples).
+  sh              commands. A `tessel` command whose scripts exist runs here and must succeed
+                  (docs/perf.md's are benchmarks of minutes and are left to bench/run_all.sh);
+                  the rest (installs, builds, mpirun) are run by CI, `ctest -L embed`, `-L dist`.
+  cpp, cmake      code of other tools, built by `ctest -L embed`.
 A fence without an info string fails the test, so no Tessel example can hide from it.
 
 usage: doc_test.py TESSEL_BINARY SOURCE_ROOT [FILE.md ...]
@@ -112,6 +114,24 @@ class Runner:
         if rc != 0:
             self.fail(where, f"does not parse:\n{err}")
 
+    def commands(self, where, lines):
+        for line in lines:
+            command = line.split("  #")[0].strip()
+            try:
+                words = shlex.split(command)
+            except ValueError:
+                continue
+            if not words or words[0] not in ("tessel", "build/repl/tessel"):
+                continue
+            scripts = [w for w in words[1:] if w.endswith(".dsl")]
+            if not scripts or not all(os.path.exists(os.path.join(self.root, w))
+                                      for w in scripts):
+                continue
+            self.ran += 1
+            rc, out, err = self.run([self.tessel] + words[1:])
+            if rc != 0:
+                self.fail(f"{where} `{command}`", f"status {rc}:\n{out}{err}")
+
     def console(self, where, lines):
         i = 0
         while i < len(lines):
@@ -169,6 +189,8 @@ def main():
                 runner.parses(where, body)
             elif info == "console":
                 runner.console(where, body)
+            elif info == "sh" and not rel.endswith("perf.md"):
+                runner.commands(where, body)
     for f in runner.failures:
         print("FAIL", f, "\n")
     print(f"doc test: {runner.ran} examples run, {len(runner.failures)} failures")

@@ -64,21 +64,19 @@ TEST(Docs, HelpAndDirAgreeWithTheTables) {
   Interpreter interp;
   std::ostringstream out;
   interp.setOutput(&out);
-  interp.runSource(
-      "<test>",
-      "help(print)\n"
-      "help(\"str.strip\")\n"
-      "help(zeros([2]).sum)\n"
-      "import nn\n"
-      "help(nn.sgd_step)\n"
-      "# Doubles x.\n"
-      "fn twice(x) { return 2 * x }\n"
-      "help(twice)\n"
-      "print(dir(\"\")[:3], \"shape\" in dir(zeros([1])), dir(math)[:2])\n");
+  interp.runSource("<test>",
+                   "help(print)\n"
+                   "help(\"str.strip\")\n"
+                   "help(zeros([2]).sum)\n"
+                   "import nn\n"
+                   "help(nn.sgd_step)\n"
+                   "# Doubles x.\n"
+                   "fn twice(x) { return 2 * x }\n"
+                   "help(twice)\n"
+                   "print(dir(\"\")[:3], \"shape\" in dir(zeros([1])), dir(math)[:2])\n");
   std::string text = out.str();
   EXPECT_NE(text.find("print(*values, sep = \" \""), std::string::npos) << text;
-  EXPECT_NE(text.find("str.strip(chars = none)\n    The string without leading"),
-            std::string::npos)
+  EXPECT_NE(text.find("str.strip(chars = none)\n    The string without leading"), std::string::npos)
       << text;
   EXPECT_NE(text.find("tensor.sum: the method form of sum("), std::string::npos) << text;
   EXPECT_NE(text.find("nn.sgd_step(params, grads, lr = 0.01)\n    Plain gradient descent"),
