@@ -122,13 +122,19 @@ Completion completeCode(interp::Interpreter& interp, std::string_view text) {
     std::vector<std::string> chain = chainBefore(text, start - 1);
     Value object;
     if (chain.empty() || !resolveChain(interp, chain, object)) return {};
-    return finish(start, word, interp::attributeNames(object));
+    Completion c = finish(start, word, interp::attributeNames(object));
+    if (c.candidates.size() == 1 && c.candidates[0] == word)
+      c.doc = interp::docLine(interp, &object, std::string(word));
+    return c;
   }
   if (word.empty()) return {};
   std::vector<std::string> names(std::begin(kKeywords), std::end(kKeywords));
   addDefinedGlobals(interp.prelude(), names);
   addDefinedGlobals(interp.mainModule(), names);
-  return finish(start, word, std::move(names));
+  Completion c = finish(start, word, std::move(names));
+  if (c.candidates.size() == 1 && c.candidates[0] == word)
+    c.doc = interp::docLine(interp, nullptr, std::string(word));
+  return c;
 }
 
 }  // namespace

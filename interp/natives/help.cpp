@@ -390,6 +390,40 @@ std::string helpText(Interpreter& interp, const Value& v) {
   return typeHelp(interp, v.type());
 }
 
+std::string docLine(Interpreter& interp, const Value* owner, const std::string& name) {
+  Value v;
+  std::string key;
+  if (!owner) {
+    Value* g = interp.mainModule().lookup(name);
+    if (!g || g->is(Type::Undefined)) g = interp.prelude().lookup(name);
+    if (!g || g->is(Type::Undefined)) return "";
+    v = *g;
+  } else if (owner->is(Type::Module)) {
+    Value* g = owner->as<ModuleObj>()->lookup(name);
+    if (!g || g->is(Type::Undefined)) return "";
+    v = *g;
+  } else {
+    key = typePrefix(owner->type()) + name;  // a method or attribute: no value to look at
+  }
+  if (key.empty()) {
+    if (const CompilerPlugin* plugin = compilerPlugin())
+      if (Value f = plugin->wrappedFunction(v); !f.is(Type::None)) v = f;
+    const FunctionObj* f = v.is(Type::Function) ? v.as<FunctionObj>() : nullptr;
+    if (f && !(f->module && isStdlibModule(f->module->name))) {
+      std::string comment = summary(functionComment(interp, v));
+      return functionHeader(interp, *f) + (comment.empty() ? "" : ": " + comment);
+    }
+    key = docKey(v);
+    if (key.empty() && owner) key = owner->as<ModuleObj>()->name + "." + name;  // math.pi
+  }
+  if (const DocEntry* e = findDoc(key)) return e->signature + ": " + summary(e->text);
+  Value member = stdlibMember(interp, key);
+  if (member.is(Type::Function))
+    return key.substr(0, key.find('.') + 1) + functionHeader(interp, *member.as<FunctionObj>()) +
+           ": " + summary(functionComment(interp, member));
+  return "";
+}
+
 std::vector<std::string> documentableNames(Interpreter& interp) {
   std::vector<std::string> keys;
   auto addModule = [&](const std::string& prefix, const ModuleObj& m) {

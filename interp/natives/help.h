@@ -44,6 +44,11 @@ std::string functionComment(Interpreter& interp, const Value& function);
 /// What help(v) prints.
 std::string helpText(Interpreter& interp, const Value& v);
 
+/// One line about `name` (a global when `owner` is null, else an attribute of *owner): its
+/// signature and the first sentence of its doc, "" when it has none. The REPL shows it when Tab
+/// finds one complete name. Looks only at bound values, so it runs no code.
+std::string docLine(Interpreter& interp, const Value* owner, const std::string& name);
+
 /// Every name the docs must cover, as doc keys: the prelude, the members of the built-in
 /// modules, the public functions of the stdlib modules and the methods and attributes of
 /// each type. A name here without a doc fails the docs test.
