@@ -2,6 +2,7 @@
 #include "interp/natives/help.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -463,11 +464,35 @@ std::string referenceMarkdown(Interpreter& interp) {
   std::string out =
       "# Reference\n\n"
       "Every built-in function, module, method and stdlib function, with its signature and what "
-      "it does. This file is generated (`tessel --reference > docs/reference.md`, which the "
+      "it does. This file is generated (`tessel reference -o docs/reference.md`, which the "
       "build runs) from the same text `help()` prints: the entries of "
       "`interp/natives/docs/*.txt` and the comments above the stdlib's functions. Edit those, "
       "not this file. The language itself is in `docs/language.md`, tensors in "
       "`docs/tensors.md`.\n";
+  // A contents line: each section by its heading's anchor (GitHub's: lower case, spaces to
+  // dashes, punctuation dropped).
+  auto anchor = [](const std::string& heading) {
+    std::string a;
+    for (char c : heading)
+      if (std::isalnum(static_cast<unsigned char>(c)))
+        a += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      else if (c == ' ' || c == '-' || c == '_')
+        a += c == ' ' ? '-' : c;
+    return a;
+  };
+  std::vector<std::string> headings;
+  for (const DocEntry& e : builtinDocs())
+    if (headings.empty() || headings.back() != e.section) headings.push_back(e.section);
+  headings.push_back("Methods of tensors");
+  for (const std::string& name : embeddedModuleNames())
+    headings.push_back("The `" + name + "` module (stdlib/" + name + ".dsl)");
+  out += "\nContents:";
+  for (size_t i = 0; i < headings.size(); ++i) {
+    std::string text = headings[i];
+    text.erase(std::remove(text.begin(), text.end(), '`'), text.end());
+    out += std::string(i ? "," : "") + " [" + text + "](#" + anchor(headings[i]) + ")";
+  }
+  out += ".\n";
   std::string section;
   for (const DocEntry& e : builtinDocs()) {
     if (e.section != section) {
