@@ -63,6 +63,8 @@ struct Interpreter::Impl : std::enable_shared_from_this<Interpreter::Impl> {
   std::unique_ptr<interp::Interpreter> vm;
   std::unique_ptr<OutputBuffer> outputBuffer;
   std::unique_ptr<std::ostream> output;
+  std::unique_ptr<OutputBuffer> errorBuffer;  // Options::errorOutput
+  std::unique_ptr<std::ostream> errorOutput;
   std::vector<std::pair<std::string, HostFunction>> hosts;
   uint32_t hostSource = 0;  // "<host>": the span of calls the app makes (Impl::hostSite)
 
@@ -147,6 +149,11 @@ Interpreter::Interpreter(Options options) : impl_(std::make_shared<Impl>()) {
     impl_->outputBuffer = std::make_unique<OutputBuffer>(std::move(options.output));
     impl_->output = std::make_unique<std::ostream>(impl_->outputBuffer.get());
     impl_->vm->setOutput(impl_->output.get());
+  }
+  if (options.errorOutput) {
+    impl_->errorBuffer = std::make_unique<OutputBuffer>(std::move(options.errorOutput));
+    impl_->errorOutput = std::make_unique<std::ostream>(impl_->errorBuffer.get());
+    impl_->vm->setErrorOutput(impl_->errorOutput.get());
   }
 }
 

@@ -48,7 +48,8 @@ Interpreter::Interpreter(InterpreterOptions options)
       memoryBudget_(options_.maxMemoryBytes > 0
                         ? std::make_shared<backends::MemoryBudget>(options_.maxMemoryBytes)
                         : nullptr),
-      out_(&std::cout) {
+      out_(&std::cout),
+      err_(&std::cerr) {
   Entry entry(*this);  // the compiler's state registers its tpu log in this interpreter's
   compiler_ = compilerPlugin() ? compilerPlugin()->createState() : nullptr;
   evaluator_ = Evaluator::create(*this);

@@ -87,6 +87,9 @@ class Interpreter {
   /// Where print() writes (stdout by default).
   void setOutput(std::ostream* out) { out_ = out; }
   std::ostream& out() { return *out_; }
+  /// Where print(..., file = stderr) writes (stderr by default).
+  void setErrorOutput(std::ostream* err) { err_ = err; }
+  std::ostream& err() { return *err_; }
 
   SourceRegistry& sources() { return sources_; }
   ModuleObj& mainModule() { return *main_; }
@@ -139,6 +142,7 @@ class Interpreter {
   std::vector<std::string> importing_;                           // cycle detection
   std::unique_ptr<Evaluator> evaluator_;
   std::ostream* out_;
+  std::ostream* err_;
   std::atomic<bool> interruptRequested_{false};
 };
 

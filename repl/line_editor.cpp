@@ -213,7 +213,11 @@ class EditLineEditor : public LineEditor {
       el_insertstr(el_, prefix.substr(typed).c_str());
       return CC_REFRESH;
     }
-    if (c.candidates.size() == 1) return CC_NORM;  // already complete
+    if (c.candidates.size() == 1) {  // already complete: say what it is, if the docs know
+      if (c.doc.empty()) return CC_NORM;
+      std::fprintf(stdout, "\n%s\n", c.doc.c_str());
+      return CC_REDISPLAY;
+    }
     printCandidates(stdout, c.candidates);
     return CC_REDISPLAY;
   }

@@ -16,6 +16,9 @@ namespace tessel::repl {
 struct Completion {
   size_t start = 0;
   std::vector<std::string> candidates;
+  /// For one candidate already typed in full: its signature and summary (help()'s docs),
+  /// shown below the line on Tab; "" for none.
+  std::string doc;
 };
 
 /// Computes completions for the line text up to the cursor.

@@ -1,12 +1,15 @@
 // The `tessel` command: run a script, run -c code, or open the REPL.
 #include <csignal>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "backends/dist/world.h"
 #include "interp/interpreter.h"
+#include "interp/natives/help.h"
 #include "repl/pgo_command.h"
 #include "repl/repl.h"
 #include "repl/report/report.h"
@@ -41,6 +44,7 @@ const char* kUsage =
     "       tessel                      (interactive REPL)\n"
     "       tessel pgo show [script.dsl...]   the PGO profiles (all, or those of scripts)\n"
     "       tessel report DIR [-o report.html] a page from a --trace-dir directory\n"
+    "       tessel reference [-o FILE]   docs/reference.md: every built-in's documentation\n"
     "\n"
     "options:\n"
     "  -c CODE        run CODE as a program\n"
@@ -163,11 +167,40 @@ bool parseCount(const std::string& option, const std::string& text, bool units, 
   return true;
 }
 
+// `tessel reference [-o FILE]`: the reference generated from the docs help() prints (Note [One
+// source of docs]). FILE is rewritten only when its text changes, so the build step that runs
+// this leaves an unchanged file alone.
+int referenceCommand(const std::vector<std::string>& args) {
+  tessel::interp::Interpreter interp;
+  std::string text = tessel::interp::referenceMarkdown(interp) + "\n";
+  if (args.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  if (args.size() != 2 || args[0] != "-o") {
+    std::cerr << "usage: tessel reference [-o FILE]\n";
+    return 2;
+  }
+  std::ifstream old(args[1], std::ios::binary);
+  std::stringstream current;
+  current << old.rdbuf();
+  if (old && current.str() == text) return 0;
+  std::ofstream out(args[1], std::ios::binary | std::ios::trunc);
+  out << text;
+  if (!out) {
+    std::cerr << "tessel reference: cannot write " << args[1] << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   Invocation inv;
   int i = 1;
   if (argc > 1 && std::string(argv[1]) == "pgo")
     return pgoCommand({argv + 2, argv + argc});
+  if (argc > 1 && std::string(argv[1]) == "reference")
+    return referenceCommand({argv + 2, argv + argc});
   if (argc > 1 && std::string(argv[1]) == "report")
     return tessel::repl::runReport({argv + 2, argv + argc}, std::cout, std::cerr);
   for (; i < argc; ++i) {

@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <cctype>
 
-#include "interp/natives/attributes.h"
 #include "interp/interpreter.h"
-#include "interp/values/objects.h"
+#include "interp/natives/attributes.h"
+#include "interp/natives/help.h"
 #include "interp/tensors/tensor_bridge.h"
+#include "interp/values/objects.h"
 #include "repl/repl_commands.h"
 
 namespace tessel::repl {
@@ -23,32 +24,6 @@ const char* const kKeywords[] = {"let",  "fn",    "return", "if",       "elif", 
                                  "for",  "in",    "break",  "continue", "and",  "or",     "not",
                                  "true", "false", "none",   "import",   "as",   "assert", "where",
                                  "try",  "except", "finally", "raise"};
-
-// Candidate method and property names per type. The interpreter has no list of its methods,
-// so these are a superset that is filtered through findMethod / tensorProperty: a name offered
-// always works, and a method added to the interpreter only needs adding here to be offered.
-struct NameList {
-  Type type;
-  std::vector<const char*> names;
-};
-const NameList kMethodCandidates[] = {
-    {Type::List,
-     {"append", "pop", "extend", "insert", "index", "count", "reverse", "sort", "copy", "clear",
-      "remove"}},
-    {Type::Dict,
-     {"keys", "values", "items", "get", "pop", "update", "setdefault", "clear", "copy"}},
-    {Type::Str,
-     {"split", "join", "upper", "lower", "startswith", "endswith", "strip", "lstrip", "rstrip",
-      "replace", "find", "format"}},
-    {Type::Tensor,
-     {"numel",   "item",        "tolist",    "to",      "reshape",   "sum",     "mean",    "max",
-      "min",     "argmax",      "argmin",    "all",     "any",       "exp",     "log",     "sqrt",
-      "rsqrt",   "abs",         "sin",       "cos",     "tanh",      "sigmoid", "relu",    "gelu",
-      "softmax", "log_softmax", "transpose", "permute", "unsqueeze", "squeeze", "flatten", "expand",
-      "matmul",  "clamp",       "backward",  "detach"}},
-    {Type::Shape, {"numel", "tolist"}},
-};
-const char* const kTensorProperties[] = {"shape", "ndim", "dtype", "device", "T", "rank"};
 
 bool isIdentChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -147,40 +122,27 @@ Completion completeCode(interp::Interpreter& interp, std::string_view text) {
     std::vector<std::string> chain = chainBefore(text, start - 1);
     Value object;
     if (chain.empty() || !resolveChain(interp, chain, object)) return {};
-    return finish(start, word, attributeNames(object));
+    Completion c = finish(start, word, interp::attributeNames(object));
+    if (c.candidates.size() == 1 && c.candidates[0] == word)
+      c.doc = interp::docLine(interp, &object, std::string(word));
+    return c;
   }
   if (word.empty()) return {};
   std::vector<std::string> names(std::begin(kKeywords), std::end(kKeywords));
   addDefinedGlobals(interp.prelude(), names);
   addDefinedGlobals(interp.mainModule(), names);
-  return finish(start, word, std::move(names));
+  Completion c = finish(start, word, std::move(names));
+  if (c.candidates.size() == 1 && c.candidates[0] == word)
+    c.doc = interp::docLine(interp, nullptr, std::string(word));
+  return c;
 }
 
 }  // namespace
 
+// The names help() and dir() know (Note [One source of docs]): the tables' own lists, so a
+// method added to the interpreter is offered without an edit here.
 std::vector<std::string> attributeNames(const Value& value) {
-  std::vector<std::string> names;
-  if (value.is(Type::Module)) {
-    addDefinedGlobals(*value.as<interp::ModuleObj>(), names);
-  } else {
-    for (const NameList& list : kMethodCandidates)
-      if (list.type == value.type())
-        for (const char* n : list.names)
-          if (interp::findMethod(value.type(), n)) names.push_back(n);
-    if (value.is(Type::Tensor) || value.is(Type::Shape)) {
-      for (const char* n : kTensorProperties) {
-        Value ignored;
-        try {
-          if (interp::tensorProperty(value, n, ignored)) names.push_back(n);
-        } catch (...) {
-          // a property that cannot be computed for this value is simply not offered
-        }
-      }
-    }
-  }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  return names;
+  return interp::attributeNames(value);
 }
 
 Completion completeInput(interp::Interpreter& interp, std::string_view before) {

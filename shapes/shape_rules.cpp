@@ -43,7 +43,7 @@ bool isOne(const SymInt& d) {
 
 void requireEq(const SymInt& a, const SymInt& b, std::string_view op, const std::string& what) {
   require(a == b, ErrorKind::ShapeError, [&] {
-    return std::string(op) + ": " + what + " (" + a.toString() + " != " + b.toString() + ")";
+    return std::string(op) + ": " + what + " (" + sizeStr(a) + " != " + sizeStr(b) + ")";
   });
 }
 
@@ -108,8 +108,9 @@ SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view 
       // Decided for sizes assumed >= 2: checked when the graph runs, a clear error if not.
       if (d.hasUnbacked())
         require(d == SymInt(1), ErrorKind::ShapeError, [&] {
-          return std::string(op) + ": the data-dependent size " + d.toString() +
-                 " broadcasts only if it is 1 (shapes " + toString(a) + " and " + toString(b) + ")";
+          return std::string(op) + ": the data-dependent size " + rules::sizeStr(d) +
+                 " broadcasts only if it is 1 (shapes " + rules::str(a) + " and " + rules::str(b) +
+                 ")";
         });
       return true;
     };
@@ -123,9 +124,9 @@ SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view 
       o = x;
     else {
       require(x == y, ErrorKind::ShapeError, [&] {
-        return std::string(op) + ": shapes " + toString(a) + " and " + toString(b) +
-               " are not broadcastable (" + x.toString() + " != " + y.toString() + " at dim " +
-               std::to_string(n - 1 - i) + ")";
+        return std::string(op) + ": shapes " + rules::str(a) + " and " + rules::str(b) +
+               " are not broadcastable (" + rules::sizeStr(x) + " != " + rules::sizeStr(y) +
+               " at dim " + std::to_string(n - 1 - i) + ")";
       });
       o = x.hasUnbacked() ? y : x;
     }

@@ -7,7 +7,7 @@ namespace {
 void checkSizes(std::string_view op, const SymShape& s) {
   for (const SymInt& d : s)
     require(d >= SymInt(0), ErrorKind::ValueError, [&] {
-      return std::string(op) + ": negative dimension " + d.toString() + " in shape " + str(s);
+      return std::string(op) + ": negative dimension " + sizeStr(d) + " in shape " + str(s);
     });
   // Constant sizes whose product overflows (or passes 2^62 elements) are refused here, before
   // a wrapped element count could make a wrong, small tensor.

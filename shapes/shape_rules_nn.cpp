@@ -21,8 +21,8 @@ Outputs matmul(Inputs in) {
   const SymInt& k1 = x.back();
   const SymInt& k2 = y[y.size() - 2];
   require(k1 == k2, ErrorKind::ShapeError, [&] {
-    return "matmul: shapes " + str(a) + " and " + str(b) + " are incompatible (" + k1.toString() +
-           " != " + k2.toString() + ")";
+    return "matmul: shapes " + str(a) + " and " + str(b) + " are incompatible (" + sizeStr(k1) +
+           " != " + sizeStr(k2) + ")";
   });
   SymShape batchA(x.begin(), x.end() - 2), batchB(y.begin(), y.end() - 2);
   SymShape out = broadcastShapes(batchA, batchB, "matmul");
@@ -74,7 +74,7 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
              "expects input [..., in] and weight [out, in], got " + str(x) + " and " + str(w));
       require(x.back() == w[1], ErrorKind::ShapeError, [&] {
         return "linear: input " + str(x) + " and weight " + str(w) + " are incompatible (" +
-               x.back().toString() + " != " + w[1].toString() + ")";
+               sizeStr(x.back()) + " != " + sizeStr(w[1]) + ")";
       });
       SymShape out(x.begin(), x.end() - 1);
       out.push_back(w[0]);

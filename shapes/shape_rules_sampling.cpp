@@ -20,7 +20,7 @@ Outputs samplingOp(OpKind op, Inputs in, const OpAttrs& a) {
   if (a.shape.size() != 1) fail(ErrorKind::ValueError, nm, "expects shape {num_samples}");
   const SymInt& n = a.shape[0];
   require(n >= SymInt(0), ErrorKind::ValueError, [&] {
-    return std::string(nm) + ": number of samples must be non-negative, got " + n.toString();
+    return std::string(nm) + ": number of samples must be non-negative, got " + sizeStr(n);
   });
   const SymInt& k = p.back();
   require(k >= SymInt(1), ErrorKind::ValueError,
@@ -28,7 +28,7 @@ Outputs samplingOp(OpKind op, Inputs in, const OpAttrs& a) {
   const bool replacement = !a.scalars.empty() && a.scalars[0] != 0;
   if (!replacement)
     require(n <= k, ErrorKind::ValueError, [&] {
-      return std::string(nm) + ": cannot draw " + n.toString() + " samples from " + k.toString() +
+      return std::string(nm) + ": cannot draw " + sizeStr(n) + " samples from " + sizeStr(k) +
              " categories without replacement";
     });
   if (p.size() == 1) return {{{n}, DType::I32}};

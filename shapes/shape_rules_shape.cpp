@@ -27,7 +27,7 @@ Outputs reshape(Inputs in, const OpAttrs& a) {
     known = known * out[i];
   }
   auto bad = [&] {
-    return "reshape: shape " + str(a.shape) + " is invalid for input of size " + numel.toString() +
+    return "reshape: shape " + str(a.shape) + " is invalid for input of size " + sizeStr(numel) +
            " (input shape " + str(x) + ")";
   };
   if (infer >= 0) {
@@ -86,7 +86,7 @@ Outputs catOrStack(OpKind op, Inputs in, const OpAttrs& a) {
       if (!stack && static_cast<int64_t>(i) == dim) continue;
       require(s[i] == s0[i], ErrorKind::ShapeError, [&] {
         return std::string(name) + ": shapes " + str(s0) + " and " + str(s) + " differ at dim " +
-               std::to_string(i) + " (" + s0[i].toString() + " != " + s[i].toString() + ")";
+               std::to_string(i) + " (" + sizeStr(s0[i]) + " != " + sizeStr(s[i]) + ")";
       });
     }
     if (!stack) total = total + s[dim];
@@ -113,7 +113,7 @@ Outputs slice(Inputs in, const OpAttrs& a) {
   int64_t dim = normalizeDim(a.dim, rank(x), "slice");
   SymInt n = x[dim];
   require(a.step > SymInt(0), ErrorKind::ValueError,
-          [&] { return "slice: step must be positive, got " + a.step.toString(); });
+          [&] { return "slice: step must be positive, got " + sizeStr(a.step); });
   SymInt start = a.start ? clampBound(*a.start, n) : SymInt(0);
   SymInt stop = a.stop ? clampBound(*a.stop, n) : n;
   SymInt len = a.step.maybeConstant() == 1 ? stop - start : ceilDiv(stop - start, a.step);
@@ -132,8 +132,8 @@ Outputs select(Inputs in, const OpAttrs& a) {
                                       (knownLe(idx, SymInt(-1)) || evaluate(idx < SymInt(0))));
   if (negative) idx = idx + n;
   require(SymInt(0) <= idx && idx < n, ErrorKind::IndexError, [&] {
-    return "select: index " + a.index.toString() + " is out of range for dim " +
-           std::to_string(dim) + " of size " + n.toString();
+    return "select: index " + sizeStr(a.index) + " is out of range for dim " + std::to_string(dim) +
+           " of size " + sizeStr(n);
   });
   SymShape out = x;
   out.erase(out.begin() + dim);

@@ -28,9 +28,9 @@ Outputs topk(Inputs in, const OpAttrs& a) {
   const bool fits = knownLe(k, n) || min(k, n).sameAs(k);
   if (!fits)
     require(k <= n, ErrorKind::IndexError, [&] {
-    return "topk: k (" + k.toString() + ") is out of range for dim " + std::to_string(a.dim) +
-           " of size " + n.toString() + " (shape " + str(x) + ")";
-  });
+      return "topk: k (" + sizeStr(k) + ") is out of range for dim " + std::to_string(a.dim) +
+             " of size " + sizeStr(n) + " (shape " + str(x) + ")";
+    });
   SymShape out = x;
   if (!out.empty()) out[size_t(dim)] = k;
   return {{out, DType::I32}};

@@ -39,7 +39,9 @@ fn tree_map2(f, a, b) {
   return f(a, b)
 }
 
+# A tensor of zeros with x's shape and dtype (torch.zeros_like).
 fn zeros_like(x) { return zeros(x.shape, dtype = x.dtype) }
+# A tensor of ones with x's shape and dtype (torch.ones_like).
 fn ones_like(x) { return ones(x.shape, dtype = x.dtype) }
 
 # --- initialization ----------------------------------------------------------------------
@@ -64,6 +66,7 @@ fn linear_init(fan_in, fan_out) {
   return {"w": kaiming_uniform(fan_in, fan_out), "b": zeros([fan_out])}
 }
 
+# Applies a linear layer made by linear_init: linear(x, p["w"], p["b"]).
 fn linear_apply(p, x) { return linear(x, p["w"], p["b"]) }
 
 # A multi-layer perceptron with relu between layers: sizes = [in, hidden..., out].
@@ -74,6 +77,7 @@ fn mlp_init(sizes) {
   return layers
 }
 
+# Applies the layers made by mlp_init to x, with relu between them (none after the last).
 fn mlp_apply(layers, x) {
   let h = x
   for i in range(len(layers)) {
@@ -95,7 +99,8 @@ fn adam_init(params) {
   return {"m": tree_map(zeros_like, params), "v": tree_map(zeros_like, params), "t": 0}
 }
 
-# Returns (new_params, new_state).
+# One Adam step with torch.optim.Adam's defaults and bias correction: returns
+# (new_params, new_state).
 fn adam_step(params, grads, state, lr = 0.001, b1 = 0.9, b2 = 0.999, eps = 1e-8) {
   let t = state["t"] + 1
   let m = tree_map2(fn (m, g) { return b1 * m + (1.0 - b1) * g }, state["m"], grads)

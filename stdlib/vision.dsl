@@ -70,6 +70,7 @@ fn clip_boxes(boxes, size) {
   let y = clamp(boxes[:, 1::2], 0.0, float(height))
   return stack([x[:, 0], y[:, 0], x[:, 1], y[:, 1]], dim = -1)
 }
+# The same as clip_boxes, under torchvision's other name.
 fn clip_boxes_to_image(boxes, size) { return clip_boxes(boxes, size) }
 
 # Indices of the boxes whose width and height are both at least min_size.

@@ -61,6 +61,8 @@ struct Options {
   int maxCallDepth = 10000;
   /// Where print() writes; unset: standard output.
   std::function<void(std::string_view)> output;
+  /// Where print(..., file = stderr) and stderr.write() write; unset: standard error.
+  std::function<void(std::string_view)> errorOutput;
   /// The default device of new tensors: "cpu", "vulkan" or "tpu".
   std::string device = "cpu";
   /// What scripts may read and write; nothing by default.

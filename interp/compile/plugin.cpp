@@ -2,6 +2,7 @@
 // Interpreter gets a CompilerState, the compiler's built-ins and the `config` module.
 #include <cstdio>
 
+#include "interp/compile/compiled_frame.h"
 #include "interp/compile/compiler_state.h"
 #include "interp/interpreter.h"
 #include "interp/natives/native_modules.h"
@@ -30,9 +31,17 @@ Value findModule(Interpreter& interp, const std::string& name) {
   return Value::none();
 }
 
+Value wrappedFunction(const Value& callable) {
+  if (callable.is(Type::Builtin)) {
+    const Value& self = callable.as<BuiltinObj>()->self;
+    if (self.is(Type::Compiled)) return self.as<FrameObj>()->function;
+  }
+  return Value::none();
+}
+
 const bool installed = [] {
   installCompilerPlugin({[] { return std::make_shared<CompilerState>(); }, registerBuiltins,
-                         findModule});
+                         findModule, wrappedFunction});
   return true;
 }();
 

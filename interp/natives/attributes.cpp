@@ -291,6 +291,14 @@ const MethodEntry kMethods[] = {
 
 }  // namespace
 
+std::vector<std::string> methodNames(Type type) {
+  if (type == Type::Tensor) return tensorMethodNames();
+  std::vector<std::string> names;
+  for (const MethodEntry& m : kMethods)
+    if (m.type == type) names.push_back(m.name);
+  return names;
+}
+
 NativeFn findMethod(Type type, const std::string& name) {
   if (type == Type::Tensor) return findTensorMethod(name);
   for (const MethodEntry& m : kMethods)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "interp/values/objects.h"
 
@@ -9,6 +10,8 @@ namespace tessel::interp {
 
 /// The native implementing `value.name(...)`, or nullptr.
 NativeFn findMethod(Type type, const std::string& name);
+/// The names findMethod finds for `type`, in table order.
+std::vector<std::string> methodNames(Type type);
 /// `value.name`: a module global, a tensor property, or a bound method.
 Value getAttribute(Interpreter& interp, const Value& object, const std::string& name);
 /// `object.name = v`: module fields (including the built-in `config`).

@@ -8,44 +8,105 @@
 #include <ostream>
 
 #include "interp/eval/evaluator.h"
-#include "interp/natives/errors.h"
-#include "interp/natives/iterables.h"
-#include "interp/values/format.h"
+#include "interp/eval/graph_break.h"
 #include "interp/interpreter.h"
+#include "interp/natives/errors.h"
+#include "interp/natives/help.h"
+#include "interp/natives/iterables.h"
 #include "interp/natives/native_args.h"
+#include "interp/syntax/suggest.h"
+#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/format.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
-#include "interp/eval/graph_break.h"
 #include "interp/values/sorting.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
 namespace {
+
+// stdout and stderr are modules with write() and flush(): what print's `file` takes. The
+// module's `native` field tells them apart (no new value type for two objects).
+char kStdoutTag, kStderrTag;
+
+std::ostream* streamOf(Interpreter& interp, const Value& v) {
+  if (v.is(Type::Module)) {
+    void* tag = v.as<ModuleObj>()->native;
+    if (tag == &kStdoutTag) return &interp.out();
+    if (tag == &kStderrTag) return &interp.err();
+  }
+  return nullptr;
+}
 
 Value builtinPrint(Interpreter& interp, CallArgs& a) {
   // Traced, print would run once, at trace time, with symbolic values: it breaks the graph
   // and runs eagerly at every call.
   graphBreak(ErrorKind::ValueError, "print() is a side effect");
   std::string sep = " ", end = "\n";
+  std::ostream* stream = &interp.out();
   for (size_t k = 0; k < a.kwNames.size(); ++k) {
-    if (a.kwNames[k] == "sep")
+    const std::string& kw = a.kwNames[k];
+    if (kw == "sep") {
       sep = expectStr(a.kwValues[k], "print(): sep");
-    else if (a.kwNames[k] == "end")
+    } else if (kw == "end") {
       end = expectStr(a.kwValues[k], "print(): end");
-    else
-      throwUserError(ErrorKind::TypeError,
-                     "print() got an unexpected keyword argument '" + a.kwNames[k] + "'");
+    } else if (kw == "file") {
+      if (a.kwValues[k].is(Type::None)) continue;
+      stream = streamOf(interp, a.kwValues[k]);
+      if (!stream)
+        throwUserError(ErrorKind::TypeError, "print(): file must be stdout or stderr, not " +
+                                                 std::string(typeName(a.kwValues[k].type())));
+    } else if (kw == "flush") {
+      // Every print flushes (a script's output interleaves with its errors and with other
+      // ranks'), so the flag only has to be a bool.
+      if (!a.kwValues[k].is(Type::Bool))
+        throwUserError(ErrorKind::TypeError, "print(): flush must be a bool, not " +
+                                                 std::string(typeName(a.kwValues[k].type())));
+    } else {
+      throwUserError(ErrorKind::TypeError, "print() got an unexpected keyword argument '" + kw +
+                                               "'" +
+                                               didYouMean(kw, {"sep", "end", "file", "flush"}));
+    }
   }
   std::string line;
   for (size_t i = 0; i < a.positional.size(); ++i) {
     if (i) line += sep;
     line += str(a.positional[i]);
   }
-  interp.out() << line << end;
-  interp.out().flush();
+  *stream << line << end;
+  stream->flush();
   return Value::none();
+}
+
+// A stream's methods hold which stream they write to as `self` (0 stdout, 1 stderr) rather
+// than the module itself, which would make a reference cycle.
+std::ostream& streamFor(Interpreter& interp, const Value& self) {
+  return self.asInt() == 0 ? interp.out() : interp.err();
+}
+
+Value streamWrite(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("write", a, {"text"}, 1);
+  std::ostream& stream = streamFor(interp, a.self);
+  stream << b.toStr(0);
+  stream.flush();
+  return Value::none();
+}
+
+Value streamFlush(Interpreter& interp, CallArgs& a) {
+  ArgBinder b("flush", a, {}, 0);
+  streamFor(interp, a.self).flush();
+  return Value::none();
+}
+
+Value makeStreamModule(const char* name, char* tag, int64_t index) {
+  auto* m = new ModuleObj(name);
+  m->native = tag;
+  m->define("write", Value::object(new BuiltinObj(std::string(name) + ".write", streamWrite,
+                                                  Value::integer(index))));
+  m->define("flush", Value::object(new BuiltinObj(std::string(name) + ".flush", streamFlush,
+                                                  Value::integer(index))));
+  return Value::object(m);
 }
 
 Value builtinLen(Interpreter&, CallArgs& a) {
@@ -482,8 +543,11 @@ void registerCoreBuiltins(ModuleObj& prelude) {
       {"repr", builtinRepr},
   };
   for (auto& [name, fn] : kBuiltins) defineNative(prelude, name, fn);
+  prelude.define("stdout", makeStreamModule("stdout", &kStdoutTag, 0));
+  prelude.define("stderr", makeStreamModule("stderr", &kStderrTag, 1));
   registerErrorKinds(prelude);
   registerIterableBuiltins(prelude);
+  registerHelpBuiltins(prelude);
 }
 
 }  // namespace tessel::interp

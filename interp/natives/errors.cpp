@@ -27,6 +27,11 @@ void registerErrorKinds(ModuleObj& prelude) {
 #undef TESSEL_X
 }
 
+// Kept next to errorAttribute, which answers exactly these.
+std::vector<std::string> errorAttributeNames() {
+  return {"kind", "message", "line", "col", "file"};
+}
+
 bool errorAttribute(Interpreter& interp, const Value& error, const std::string& name, Value& out) {
   const ScriptError& e = error.as<ErrorObj>()->error;
   if (name == "kind")

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "interp/values/objects.h"
 
@@ -14,5 +15,7 @@ class Interpreter;
 void registerErrorKinds(ModuleObj& prelude);
 /// Sets `out` to the attribute `name` of an error value; false when it has none of that name.
 bool errorAttribute(Interpreter& interp, const Value& error, const std::string& name, Value& out);
+/// The names errorAttribute answers.
+std::vector<std::string> errorAttributeNames();
 
 }  // namespace tessel::interp

@@ -32,6 +32,12 @@ const std::string_view* findEmbeddedModule(const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::string> embeddedModuleNames() {
+  std::vector<std::string> names;
+  for (const auto& [n, text] : embeddedModules()) names.push_back(n);
+  return names;
+}
+
 void installCompilerPlugin(const CompilerPlugin& plugin) {
   static CompilerPlugin installed;
   installed = plugin;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "interp/values/objects.h"
 
@@ -30,6 +31,8 @@ struct CompilerPlugin {
   std::shared_ptr<CompilerState> (*createState)();
   void (*registerBuiltins)(Interpreter& interp, ModuleObj& prelude);
   Value (*findModule)(Interpreter& interp, const std::string& name);
+  /// The function a compiled function (`compile(f)`, `@compile`) wraps, else none (help()).
+  Value (*wrappedFunction)(const Value& callable);
 };
 /// Installs the compiler (once per process, from interp/compile/plugin.cpp).
 void installCompilerPlugin(const CompilerPlugin& plugin);
@@ -46,5 +49,7 @@ const CompilerPlugin* compilerPlugin();
 void registerEmbeddedModule(std::string name, std::string_view text);
 /// The text of an embedded module, or nullptr.
 const std::string_view* findEmbeddedModule(const std::string& name);
+/// The names of the embedded stdlib modules, in registration order.
+std::vector<std::string> embeddedModuleNames();
 
 }  // namespace tessel::interp

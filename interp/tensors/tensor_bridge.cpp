@@ -226,6 +226,22 @@ NativeFn findTensorMethod(const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::string> tensorMethodNames() {
+  std::vector<std::string> names;
+  for (auto table :
+       {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives(),
+        tensorLossNatives(), tensorDenseUtilNatives(), tensorDenseNatives()})
+    for (const TensorNative& n : table)
+      if (n.isMethod) names.push_back(n.name);
+  return names;
+}
+
+// Kept next to tensorProperty, which answers exactly these.
+std::vector<std::string> tensorPropertyNames(bool shape) {
+  if (shape) return {"rank"};
+  return {"shape", "ndim", "dtype", "device", "T"};
+}
+
 bool tensorProperty(const Value& object, const std::string& name, Value& out) {
   if (object.is(Type::Shape)) {
     if (name == "rank") {

@@ -51,6 +51,10 @@ Value tensorItem(const Value& t, bool asInt);
 Value tensorReduceBuiltin(Interpreter& interp, const char* name, CallArgs& args);
 /// The native implementing a tensor method (`x.sum`), or nullptr.
 NativeFn findTensorMethod(const std::string& name);
+/// The names findTensorMethod finds, in table order (dir(), help, the docs test).
+std::vector<std::string> tensorMethodNames();
+/// The names tensorProperty answers for a tensor (`shape` false) or a shape (`shape` true).
+std::vector<std::string> tensorPropertyNames(bool shape);
 /// A property of a tensor or shape (`x.shape`, `x.T`); false if there is none.
 bool tensorProperty(const Value& object, const std::string& name, Value& out);
 /// The rows of a tensor (or the sizes of a shape), for `for` loops and unpacking.

@@ -77,6 +77,17 @@ TEST(ApiInterpreter, PrintGoesToTheOutputCallbackALineAtATime) {
   EXPECT_EQ(chunks[1], "[2, 3]\n");
 }
 
+TEST(ApiInterpreter, PrintToStderrGoesToTheErrorOutputCallback) {
+  std::string out, err;
+  Options o;
+  o.output = [&](std::string_view s) { out.append(s); };
+  o.errorOutput = [&](std::string_view s) { err.append(s); };
+  Interpreter vm(o);
+  vm.run("print(\"a\")\nprint(\"warn\", 2, file = stderr)\nstderr.write(\"raw\")");
+  EXPECT_EQ(out, "a\n");
+  EXPECT_EQ(err, "warn 2\nraw");
+}
+
 TEST(ApiInterpreter, ArgsAreVisibleToScripts) {
   Options o;
   o.args = {"x", "yz"};

@@ -192,6 +192,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Interpreter interp(options);
   std::ostringstream out;
   interp.setOutput(&out);
+  interp.setErrorOutput(&out);  // print(..., file = stderr) too
   // FUZZ_VERBOSE=1: each program, its calls and outcomes, and the compile stats (to see what
   // the generator makes of a corpus: tools/fuzz.sh ... with -runs=0).
   static const bool verbose = getenv("FUZZ_VERBOSE") != nullptr;

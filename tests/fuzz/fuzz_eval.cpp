@@ -43,6 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Interpreter interp(options);
   std::ostringstream out;  // print() output, discarded
   interp.setOutput(&out);
+  interp.setErrorOutput(&out);  // print(..., file = stderr) too
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     interp.runSource("<fuzz>", text);

@@ -32,6 +32,30 @@ TEST(CommandLine, RunsCode) {
   EXPECT_EQ(r.out, "3\n");
 }
 
+// print(..., file = stderr) and stderr.write reach the process's stderr, stdout stays clean.
+TEST(CommandLine, PrintToStderr) {
+  tessel::testing::ShellResult r = tessel::testing::runShell(
+      std::string(TESSEL_BINARY_DIR) +
+      "/repl/tessel -c 'print(\"warn\", 1, file = stderr, flush = true)\n"
+      "stderr.write(\"raw\\n\")\nprint(\"out\", file = stdout)' 2>/dev/null");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out, "out\n");
+  r = tessel::testing::runShell(
+      std::string(TESSEL_BINARY_DIR) +
+      "/repl/tessel -c 'print(\"warn\", 1, file = stderr, flush = true)\n"
+      "stderr.write(\"raw\\n\")\nprint(\"out\", file = stdout)' 2>&1 >/dev/null");
+  EXPECT_EQ(r.out, "warn 1\nraw\n");
+}
+
+// `tessel reference` prints the generated reference (docs/reference.md's text).
+TEST(CommandLine, Reference) {
+  Result r = run("reference");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.rfind("# Reference\n", 0), 0u) << r.out.substr(0, 200);
+  EXPECT_NE(r.out.find("### `print`"), std::string::npos);
+  EXPECT_EQ(r.out.find("## Undocumented"), std::string::npos);
+}
+
 TEST(CommandLine, ErrorExitsWithOneAndShowsCaret) {
   Result r = run("-c 'let x = 1\nprint(y)'");
   EXPECT_EQ(r.status, 1);

@@ -52,6 +52,20 @@ TEST_F(CompletionTest, MethodsAfterDot) {
     EXPECT_TRUE(tessel::interp::findMethod(tessel::interp::Type::List, name)) << name;
 }
 
+// Tab on a complete name shows its signature and first sentence: the docs help() prints.
+TEST_F(CompletionTest, ACompleteNameShowsItsDoc) {
+  run("let s = \"x\"\n# Adds one.\nfn inc(n) { return n + 1 }\n");
+  EXPECT_EQ(completeInput(interp_, "softmax").doc,
+            "softmax(x, dim = -1): `exp(x) / sum(exp(x), dim)`, subtracting the maximum first "
+            "(any magnitude works).");
+  EXPECT_EQ(completeInput(interp_, "s.zfill").doc,
+            "str.zfill(width): The string padded on the left with zeros to `width` characters, "
+            "after a sign if any.");
+  EXPECT_EQ(completeInput(interp_, "math.pi").doc, "math.pi: float: 3.141592653589793.");
+  EXPECT_EQ(completeInput(interp_, "inc").doc, "inc(n): Adds one.");
+  EXPECT_EQ(completeInput(interp_, "soft").doc, "");  // not complete yet: no doc
+}
+
 TEST_F(CompletionTest, NothingForUnknownObjectsStringsAndNumbers) {
   EXPECT_TRUE(completeInput(interp_, "nosuch.x").candidates.empty());
   EXPECT_TRUE(completeInput(interp_, "f().x").candidates.empty());  // calls are never made

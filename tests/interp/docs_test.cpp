@@ -1,0 +1,89 @@
+// The docs of the built-ins (Note [One source of docs] in interp/natives/help.cpp): every name
+// the interpreter's tables have is documented, every entry names something, and
+// docs/reference.md is what `tessel reference` generates from them.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "interp/interpreter.h"
+#include "interp/natives/help.h"
+
+using namespace tessel::interp;
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (auto& n : names) out += "  " + n + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST(Docs, EveryBuiltinHasADoc) {
+  Interpreter interp;
+  std::vector<std::string> missing;
+  for (const std::string& key : documentableNames(interp))
+    if (!isDocumented(interp, key)) missing.push_back(key);
+  EXPECT_TRUE(missing.empty())
+      << "built-ins without documentation; add an entry (a signature line and an indented "
+         "paragraph) to interp/natives/docs/*.txt, or a comment above a stdlib fn:\n"
+      << joined(missing);
+}
+
+TEST(Docs, EveryEntryNamesABuiltin) {
+  Interpreter interp;
+  auto names = documentableNames(interp);
+  std::set<std::string> known(names.begin(), names.end());
+  std::vector<std::string> stale, duplicate;
+  std::set<std::string> seen;
+  for (const DocEntry& e : builtinDocs()) {
+    if (!known.count(e.key)) stale.push_back(e.key);
+    if (!seen.insert(e.key).second) duplicate.push_back(e.key);
+    EXPECT_FALSE(e.text.empty()) << e.key << " has a signature but no description";
+  }
+  EXPECT_TRUE(stale.empty()) << "doc entries that name nothing the interpreter has:\n"
+                             << joined(stale);
+  EXPECT_TRUE(duplicate.empty()) << "keys documented twice:\n" << joined(duplicate);
+}
+
+TEST(Docs, ReferenceIsGeneratedFromTheDocs) {
+  Interpreter interp;
+  std::ifstream in(std::string(TESSEL_SOURCE_DIR) + "/docs/reference.md", std::ios::binary);
+  ASSERT_TRUE(in) << "docs/reference.md is missing: `build/repl/tessel reference -o "
+                     "docs/reference.md` (the build runs it)";
+  std::stringstream file;
+  file << in.rdbuf();
+  EXPECT_EQ(file.str(), referenceMarkdown(interp) + "\n")
+      << "docs/reference.md is stale: `build/repl/tessel reference -o docs/reference.md`";
+}
+
+TEST(Docs, HelpAndDirAgreeWithTheTables) {
+  Interpreter interp;
+  std::ostringstream out;
+  interp.setOutput(&out);
+  interp.runSource("<test>",
+                   "help(print)\n"
+                   "help(\"str.strip\")\n"
+                   "help(zeros([2]).sum)\n"
+                   "import nn\n"
+                   "help(nn.sgd_step)\n"
+                   "# Doubles x.\n"
+                   "fn twice(x) { return 2 * x }\n"
+                   "help(twice)\n"
+                   "print(dir(\"\")[:3], \"shape\" in dir(zeros([1])), dir(math)[:2])\n");
+  std::string text = out.str();
+  EXPECT_NE(text.find("print(*values, sep = \" \""), std::string::npos) << text;
+  EXPECT_NE(text.find("str.strip(chars = none)\n    The string without leading"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("tensor.sum: the method form of sum("), std::string::npos) << text;
+  EXPECT_NE(text.find("nn.sgd_step(params, grads, lr = 0.01)\n    Plain gradient descent"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("twice(x)\n    Doubles x."), std::string::npos) << text;
+  EXPECT_NE(text.find("[\"count\", \"endswith\", \"find\"] true [\"ceil\", \"cos\"]"),
+            std::string::npos)
+      << text;
+}
