@@ -26,9 +26,7 @@ namespace tessel::backends::autodiff {
   X(Dropout) X(Cast) X(Contiguous)                                                             \
   X(RepeatInterleave) X(SegmentReduce)                                                        \
   X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)      \
-  X(Conv2d) X(Conv2dBackwardInput) X(Conv2dBackwardWeight)
-  X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)    \
-  X(Attention)
+  X(Conv2d) X(Conv2dBackwardInput) X(Conv2dBackwardWeight) X(Attention)
 // clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined

@@ -491,6 +491,10 @@ std::vector<Case> convCases(OpKind op, Gen& g) {
   } else if (op == OpKind::Conv2dBackwardWeight) {
     a.shape = {4, 3, 3, 3};
     cases.push_back(one({g.tensor({2, 4, 5, 6}, DType::F32), nhwc}, a));
+  }
+  return cases;
+}
+
 // Fused attention: T != S, causal with T != S, bool and additive masks of several broadcast
 // shapes, batch dims that broadcast, Dv != D, tiles that do not divide T or S, size-1 and empty
 // T and S, a given scale, a row whose every key is masked (NaN, forward only), and errors. The
