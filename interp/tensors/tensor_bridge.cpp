@@ -219,7 +219,8 @@ std::vector<Value> iterateTensorLike(const Value& v) {
 NativeFn findTensorMethod(const std::string& name) {
   for (auto table :
        {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives(),
-        tensorLossNatives(), tensorDenseUtilNatives(), tensorDenseNatives()})
+        tensorLossNatives(), tensorDenseUtilNatives(), tensorDenseNatives(), tensorNormNatives(),
+        tensorEinsumNatives()})
     for (const TensorNative& n : table)
       if (n.isMethod && name == n.name) return n.fn;
   return nullptr;
@@ -306,7 +307,7 @@ void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
   for (auto table :
        {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(),
         tensorJaggedNatives(), tensorLossNatives(), tensorDenseUtilNatives(),
-        tensorDenseNatives()})
+        tensorDenseNatives(), tensorNormNatives(), tensorEinsumNatives()})
     for (const TensorNative& n : table)
       // The core's sum/min/max/abs stay: they forward tensors to these natives.
       if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);

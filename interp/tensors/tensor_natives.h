@@ -51,5 +51,9 @@ std::span<const TensorNative> tensorLossNatives();
 std::span<const TensorNative> tensorDenseUtilNatives();
 /// Issue 26's dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
 std::span<const TensorNative> tensorDenseNatives();
+/// group_norm, rms_norm, batch_norm, one_hot, linspace, *_like, amax/amin (tensor_norm.cpp).
+std::span<const TensorNative> tensorNormNatives();
+/// einsum (tensor_einsum.cpp).
+std::span<const TensorNative> tensorEinsumNatives();
 
 }  // namespace tessel::interp
