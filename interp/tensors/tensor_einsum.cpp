@@ -210,14 +210,24 @@ struct Einsum {
       Value vb = reshapeTo(permuted(b, cat(batch, right)), sb);
       return {op(OpKind::Mul, va, vb), outLabels};
     }
-    SymShape sa{product(left), product(inner)}, sb{product(inner), product(right)};
-    if (!batch.empty()) {
-      sa.insert(sa.begin(), product(batch));
-      sb.insert(sb.begin(), product(batch));
-    }
-    Value va = reshapeTo(permuted(a, cat(cat(batch, left), inner)), sa);
-    Value vb = reshapeTo(permuted(b, cat(cat(batch, inner), right)), sb);
-    return {reshapeTo(op(OpKind::Matmul, va, vb), shape(outLabels)), outLabels};
+    // Batch dims stay as they are (matmul takes leading batch dims), and a group of one
+    // subscript needs no reshape: a permuted operand then reaches matmul as a strided view
+    // (no copy; "bhqd,bhkd->bhqk" is one batched matmul of k's transposed view).
+    Value va = grouped(permuted(a, cat(cat(batch, left), inner)), batch, left, inner);
+    Value vb = grouped(permuted(b, cat(cat(batch, inner), right)), batch, inner, right);
+    Value out = op(OpKind::Matmul, va, vb);
+    if (left.size() != 1 || right.size() != 1) out = reshapeTo(out, shape(outLabels));
+    return {out, outLabels};
+  }
+
+  // v's dims [batch..., rows..., cols...] as [batch..., product(rows), product(cols)].
+  Value grouped(const Value& v, const std::vector<int>& batch, const std::vector<int>& rows,
+                const std::vector<int>& cols) const {
+    if (rows.size() == 1 && cols.size() == 1) return v;
+    SymShape s = shape(batch);
+    s.push_back(product(rows));
+    s.push_back(product(cols));
+    return reshapeTo(v, s);
   }
 
   std::set<int> neededBesides(const std::vector<Operand>& ops, size_t i, size_t j) const {

@@ -236,7 +236,7 @@ SymInt countWhere(const Value& cond) {
 
 // one_hot(x, num_classes = -1): [*x.shape, num_classes] i32 (PyTorch's int64), 1 where the
 // last index equals x. num_classes = -1 takes max(x) + 1: a data-dependent width, read from
-// bincount's length (unbacked under @compile; on the tpu it needs a bound, such as
+// bincount's length under @compile (unbacked; on the tpu it needs a bound, such as
 // check(y.shape[-1] <= N) on the result). Class values outside [0, num_classes) are a
 // ValueError on every device (PyTorch's RuntimeError), checked at run time under @compile.
 Value nativeOneHot(Interpreter&, CallArgs& raw) {
@@ -255,24 +255,40 @@ Value nativeOneHot(Interpreter&, CallArgs& raw) {
   const SymShape xs = shapeOf(x);
   SymInt numel = 1;
   for (const SymInt& d : xs) numel = numel * d;
-  Value flat = reshapeTo(x, {numel});
-  shapes::require(countWhere(op(OpKind::Lt, flat, Value::integer(0))) == SymInt(0),
-                  ErrorKind::ValueError, "one_hot(): class values must be non-negative");
-  SymInt width;
-  if (classes >= 0) {
-    width = classes;
-    shapes::require(
-        countWhere(op(OpKind::Ge, flat, Value::integer(classes))) == SymInt(0),
-        ErrorKind::ValueError, [&] {
-          return "one_hot(): class values must be smaller than num_classes = " +
-                 std::to_string(classes);
-        });
-  } else {
+  if (classes < 0)
     shapes::require(numel > SymInt(0), ErrorKind::ValueError, [&] {
       return "one_hot(): cannot infer num_classes from x of shape " + shapes::toString(xs) +
              " with no elements; pass num_classes";
     });
-    width = shapeOf(op(OpKind::Bincount, flat))[0];  // max(x) + 1
+  const char* negative = "one_hot(): class values must be non-negative";
+  auto tooLarge = [&] {
+    return "one_hot(): class values must be smaller than num_classes = " +
+           std::to_string(classes);
+  };
+  SymInt width = classes;
+  if (!isFake(x)) {
+    // Eagerly (every device, the tpu's lazy tensors too) the extremes are read back, as
+    // PyTorch's one_hot does: the checks and the inferred width need them.
+    auto extreme = [&](OpKind k) {
+      return int64_t(hostTensor(asTensor(emitOp(k, {x}))).item());
+    };
+    if (numel.maybeConstant().value_or(0) > 0) {
+      if (extreme(OpKind::Min) < 0) throwUserError(ErrorKind::ValueError, negative);
+      const int64_t hi = extreme(OpKind::Max);
+      if (classes >= 0 && hi >= classes) throwUserError(ErrorKind::ValueError, tooLarge());
+      if (classes < 0) width = hi + 1;
+    }
+  } else {
+    // Traced: the number of offending values is a size (nonzero's rows, unbacked), so each
+    // check is a runtime assert of the graph; the inferred width is bincount's length.
+    Value flat = reshapeTo(x, {numel});
+    shapes::require(countWhere(op(OpKind::Lt, flat, Value::integer(0))) == SymInt(0),
+                    ErrorKind::ValueError, negative);
+    if (classes >= 0)
+      shapes::require(countWhere(op(OpKind::Ge, flat, Value::integer(classes))) == SymInt(0),
+                      ErrorKind::ValueError, tooLarge);
+    else
+      width = shapeOf(op(OpKind::Bincount, op(OpKind::Maximum, flat, Value::integer(0))))[0];
   }
   OpAttrs ar;
   ar.start = SymInt(0);

@@ -244,7 +244,7 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"batch_norm_train_y", "batch_norm(a.T.unsqueeze(0), none, none, training = true)"},
     {"one_hot", "one_hot(ia % 4, 4)"},
     {"one_hot_inferred", "one_hot(ia[:, 0])"},
-    {"linspace", "linspace(-1.0, 2.5, a.shape[0]) + linspace(0.0, 1.0, 3)"},
+    {"linspace", "linspace(-1.0, 2.5, a.shape[0]) + linspace(0.0, 1.0, 3).sum()"},
     {"like", "full_like(ia, 2.5) + zeros_like(a, dtype = i32) + ones_like(ia) + zeros_like(b)"},
     {"randn_like", "randn_like(a)"},
     {"einsum_matmul", "einsum(\"ij,kj->ik\", a, b)"},
