@@ -185,7 +185,19 @@ Value nativeBatchNorm(Interpreter&, CallArgs& raw) {
     requireShape(rv, {c}, "batch_norm(): running_var");
   }
   const SymShape view = channelView(c, rank);
-  Value mean, var, y;
+  // w and the inverse deviation fold into one per-channel scale (and b and the mean into one
+  // shift in evaluation mode), so x is read by as few full-size passes as possible.
+  Value w, bias;
+  if (given(b, 3)) {
+    requireShape(b.at(3), {c}, "batch_norm(): w");
+    w = reshapeTo(b.at(3), view);
+  }
+  if (given(b, 4)) {
+    requireShape(b.at(4), {c}, "batch_norm(): b");
+    bias = reshapeTo(b.at(4), view);
+  }
+  auto scaled = [&](Value inv) { return w.is(Type::None) ? inv : op(OpKind::Mul, inv, w); };
+  Value y;
   if (training) {
     std::vector<int64_t> dims{0};
     SymInt n = xs[0];
@@ -197,10 +209,11 @@ Value nativeBatchNorm(Interpreter&, CallArgs& raw) {
       return "batch_norm(): training needs more than 1 value per channel, got x of shape " +
              shapes::toString(xs);
     });
-    mean = reduceOp(OpKind::Mean, x, dims, true);
+    Value mean = reduceOp(OpKind::Mean, x, dims, true);
     Value d = op(OpKind::Sub, x, mean);
-    var = reduceOp(OpKind::Mean, op(OpKind::Mul, d, d), dims, true);
-    y = op(OpKind::Mul, d, op(OpKind::Rsqrt, op(OpKind::Add, var, real(eps))));
+    Value var = reduceOp(OpKind::Mean, op(OpKind::Mul, d, d), dims, true);
+    y = op(OpKind::Mul, d, scaled(op(OpKind::Rsqrt, op(OpKind::Add, var, real(eps)))));
+    if (!bias.is(Type::None)) y = op(OpKind::Add, y, bias);
     if (hasRm) {
       // Running statistics: buffers, no gradient; n / (n - 1) makes the variance unbiased.
       Value bm = reshapeTo(op(OpKind::Detach, mean), {c});
@@ -211,16 +224,11 @@ Value nativeBatchNorm(Interpreter&, CallArgs& raw) {
       rv = op(OpKind::Add, op(OpKind::Mul, rv, keep), op(OpKind::Mul, bv, real(momentum)));
     }
   } else {
-    Value inv = op(OpKind::Rsqrt, op(OpKind::Add, reshapeTo(rv, view), real(eps)));
-    y = op(OpKind::Mul, op(OpKind::Sub, x, reshapeTo(rm, view)), inv);
-  }
-  if (given(b, 3)) {
-    requireShape(b.at(3), {c}, "batch_norm(): w");
-    y = op(OpKind::Mul, y, reshapeTo(b.at(3), view));
-  }
-  if (given(b, 4)) {
-    requireShape(b.at(4), {c}, "batch_norm(): b");
-    y = op(OpKind::Add, y, reshapeTo(b.at(4), view));
+    // y = x * scale + shift, scale = w / sqrt(running_var + eps), shift = b - mean * scale.
+    Value scale = scaled(op(OpKind::Rsqrt, op(OpKind::Add, reshapeTo(rv, view), real(eps))));
+    Value shift = op(OpKind::Neg, op(OpKind::Mul, reshapeTo(rm, view), scale));
+    if (!bias.is(Type::None)) shift = op(OpKind::Add, shift, bias);
+    y = op(OpKind::Add, op(OpKind::Mul, x, scale), shift);
   }
   if (training && hasRm) return makeTuple({y, rm, rv});
   return y;
