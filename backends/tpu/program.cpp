@@ -120,11 +120,13 @@ void requireJaggedBounds(const graph::Graph& g, shapes::ShapeEnv& env) {
       throwUserError(
           ErrorKind::ShapeError,
           std::string(shapes::opName(v.op)) + ": on the tpu its output size " +
-              env.sourceText(d.expr()) + (rep ? " (sum(repeats))" : " (max(x) + 1)") +
+              env.sourceText(d.expr()) +
+              (rep ? " (sum(repeats))" : " (max(x) + 1, also one_hot's num_classes = -1)") +
               " needs an upper bound, and nothing bounds it: " +
               (rep ? "pass output_size = N, or add a fact such as check(y.shape[0] <= N) "
                      "on the result"
-                   : "add a fact such as check(y.shape[0] <= N) on the result") +
+                   : "add a fact such as check(y.shape[0] <= N) on the result (for one_hot: "
+                     "pass num_classes, or check(y.shape[-1] <= N))") +
               " (or a `where` clause that bounds it)");
     }
   }

@@ -216,11 +216,22 @@ std::vector<Value> iterateTensorLike(const Value& v) {
   return out;
 }
 
+namespace {
+
+// Every table of tensor natives, in one place: registration, method lookup and dir() read it.
+const std::vector<std::span<const TensorNative>>& tensorNativeTables() {
+  static const std::vector<std::span<const TensorNative>> tables = {
+      tensorCreationNatives(), tensorOpNatives(),       tensorGradNatives(),
+      tensorSparseNatives(),   tensorJaggedNatives(),   tensorLossNatives(),
+      tensorDenseUtilNatives(), tensorDenseNatives(),   tensorConvNatives(),
+      tensorAttentionNatives(), tensorNormNatives(),    tensorEinsumNatives()};
+  return tables;
+}
+
+}  // namespace
+
 NativeFn findTensorMethod(const std::string& name) {
-  for (auto table :
-       {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives(),
-        tensorLossNatives(), tensorDenseUtilNatives(), tensorDenseNatives(),
-        tensorAttentionNatives()})
+  for (std::span<const TensorNative> table : tensorNativeTables())
     for (const TensorNative& n : table)
       if (n.isMethod && name == n.name) return n.fn;
   return nullptr;
@@ -228,9 +239,7 @@ NativeFn findTensorMethod(const std::string& name) {
 
 std::vector<std::string> tensorMethodNames() {
   std::vector<std::string> names;
-  for (auto table :
-       {tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(), tensorJaggedNatives(),
-        tensorLossNatives(), tensorDenseUtilNatives(), tensorDenseNatives()})
+  for (std::span<const TensorNative> table : tensorNativeTables())
     for (const TensorNative& n : table)
       if (n.isMethod) names.push_back(n.name);
   return names;
@@ -320,10 +329,7 @@ Value nativeDevices(Interpreter&, CallArgs& a) {
 }  // namespace
 
 void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
-  for (auto table :
-       {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(),
-        tensorJaggedNatives(), tensorLossNatives(), tensorDenseUtilNatives(),
-        tensorDenseNatives(), tensorConvNatives(), tensorAttentionNatives()})
+  for (std::span<const TensorNative> table : tensorNativeTables())
     for (const TensorNative& n : table)
       // The core's sum/min/max/abs stay: they forward tensors to these natives.
       if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);

@@ -55,5 +55,9 @@ std::span<const TensorNative> tensorDenseNatives();
 std::span<const TensorNative> tensorConvNatives();
 /// scaled_dot_product_attention (tensor_attention.cpp).
 std::span<const TensorNative> tensorAttentionNatives();
+/// group_norm, rms_norm, batch_norm, one_hot, linspace, *_like, amax/amin (tensor_norm.cpp).
+std::span<const TensorNative> tensorNormNatives();
+/// einsum (tensor_einsum.cpp).
+std::span<const TensorNative> tensorEinsumNatives();
 
 }  // namespace tessel::interp

@@ -297,6 +297,7 @@ class ProgramGen {
     Dt dt = a.dt;
     bool isF = dt == Dt::F32;
     if ((family == 3 || family == 4) && pick(5) == 0) return denseExpr(a);  // issue 26 (dense2)
+    if ((family == 3 || family == 4) && pick(6) == 0) return normExpr(a);   // issue 26 (norm)
     switch (family) {
       case 0: {  // elementwise, one operand
         if (dt == Dt::Bool)
@@ -502,6 +503,56 @@ class ProgramGen {
         }
       }
     }
+  }
+
+  // --- issue 26 (norm): normalization, one_hot, creation, einsum, amax (composites) ---
+  TVar normExpr(const TVar& a) {
+    const std::string& x = a.name;
+    const int r = a.rank;
+    const Dt dt = a.dt;
+    // Class indices in [0, 4) of any tensor: one_hot's input.
+    const std::string cls = dt == Dt::F32   ? "(" + x + " > 0.0).to(i32)"
+                            : dt == Dt::I32 ? "(abs(" + x + ") % 4)"
+                                            : x + ".to(i32)";
+    if (r < 0) return {"one_hot(" + cls + ".reshape([-1]), 4)", 2, Dt::I32, a.dd};
+    if (dt == Dt::F32 && r >= 2) {
+      const std::string last = std::to_string(r - 1);
+      switch (pick(5)) {
+        case 0:
+          return {"group_norm(" + x + ", 1, eps = 0.01)", r, dt, a.dd};
+        case 1:
+          return {"batch_norm(" + x + ", zeros([" + x + ".shape[1]]), ones([" + x + ".shape[1]]))",
+                  r, dt, a.dd};
+        case 2:
+          return {"rms_norm(" + x + ", [" + x + ".shape[" + last + "]], eps = 0.01)", r, dt, a.dd};
+        case 3:
+          return {"einsum(\"...ij,...kj->...ik\", " + x + ", " + x + ")", r, dt, a.dd};
+        default:
+          break;
+      }
+    }
+    switch (pick(6)) {
+      case 0:  // the width is max + 1: an unbacked size under @compile
+        return {"one_hot(cat([" + cls + ".reshape([-1]), tensor([1])]))", 2, Dt::I32, true};
+      case 1:
+        return {"one_hot(" + cls + ", 4)", r + 1, Dt::I32, a.dd};
+      case 2:
+        return {"full_like(" + x + ", 2)", r, dt, a.dd};
+      case 3:
+        if (r < 1) break;
+        return {"linspace(-1.0, 2.0, " + x + ".shape[" + std::to_string(dim(a)) + "])", 1,
+                Dt::F32, a.dd};
+      case 4:
+        if (dt == Dt::Bool || r < 1) break;
+        return {"amax(" + x + ", [" + std::string(r > 1 ? "0, " : "") + std::to_string(r - 1) +
+                    "], keepdim = true)",
+                r, dt, a.dd};
+      default:
+        break;
+    }
+    if (dt == Dt::F32 && r >= 1) return {"einsum(\"i...->...\", " + x + ")", r - 1, dt, a.dd};
+    if (dt == Dt::Bool) return {"logical_or(" + x + ", zeros_like(" + x + "))", r, dt, a.dd};
+    return {x + " + zeros_like(" + x + ")", r, dt, a.dd};
   }
 
   // --- issue 26 (dense2): losses, reductions and shape utilities (composites of table ops) ---

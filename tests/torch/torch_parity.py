@@ -700,6 +700,99 @@ case("sdpa_row_without_keys", f"{SDPA}(q, k, v, m)",
 case("sdpa_d_mismatch", f"{SDPA}(q, k, v)", sdpa_torch(), q=rnd(3, 4), k=rnd(5, 3), v=rnd(5, 2))
 case("sdpa_mask_does_not_broadcast", f"{SDPA}(q, k, v, m)", sdpa_torch("float"), q=rnd(3, 4),
      k=rnd(5, 4), v=rnd(5, 2), m=rnd(4, 5))
+# ---- issue 26 (norm): normalization, one_hot, creation, einsum, amax/amin ------------------
+
+for shape, groups in (((2, 6, 4, 3), 3), ((2, 4), 2), ((3, 6, 5), 1), ((3, 6, 5), 6), ((1, 4, 7), 2)):
+    c = shape[1]
+    case(f"group_norm_{shape}_{groups}", f"group_norm(a, {groups}, w, b)",
+         f"F.group_norm(a, {groups}, w, b)", grad=("a", "w", "b"), a=rnd(*shape), w=rnd(c), b=rnd(c))
+    case(f"group_norm_plain_{shape}_{groups}", f"group_norm(a, {groups}, eps = 0.1)",
+         f"F.group_norm(a, {groups}, eps=0.1)", grad=("a",), a=rnd(*shape))
+case("group_norm_indivisible", "group_norm(a, 4)", "F.group_norm(a, 4)", a=rnd(2, 6, 3))
+case("group_norm_bad_weight", "group_norm(a, 2, w)", "F.group_norm(a, 2, w)", a=rnd(2, 6, 3), w=rnd(3))
+EPS32 = "torch.finfo(torch.float32).eps"
+for shape, ns in (((3, 4), [4]), ((2, 3, 4), [3, 4]), ((5,), [5]), ((2, 0, 3), [3])):
+    dims = list(range(-len(ns), 0))
+    case(f"rms_norm_{shape}_{ns}", f"rms_norm(a, {ns}, w)",
+         f"a * torch.rsqrt(a.pow(2).mean({dims}, keepdim=True) + {EPS32}) * w", grad=("a", "w"),
+         a=rnd(*shape), w=rnd(*ns))
+    case(f"rms_norm_eps_{shape}_{ns}", f"rms_norm(a, {ns}, eps = 0.5)",
+         f"a * torch.rsqrt(a.pow(2).mean({dims}, keepdim=True) + 0.5)", grad=("a",), a=rnd(*shape))
+case("rms_norm_int_shape", "rms_norm(a, 4)", f"a * torch.rsqrt(a.pow(2).mean(-1, keepdim=True) + {EPS32})",
+     grad=("a",), a=rnd(2, 4))
+case("rms_norm_bad_shape", "rms_norm(a, [3])", "F.layer_norm(a, [3])", a=rnd(2, 4))
+for shape in ((4, 3), (2, 3, 5), (2, 3, 4, 2)):
+    case(f"batch_norm_eval_{shape}", "batch_norm(a, rm, rv, w, b)",
+         "F.batch_norm(a, rm, rv, w, b, False, 0.1, 1e-5)", grad=("a", "w", "b"), a=rnd(*shape),
+         rm=rnd(3), rv=rnd(3, lo=0.5, hi=2.0), w=rnd(3), b=rnd(3))
+    case(f"batch_norm_train_{shape}", "batch_norm(a, rm, rv, w, b, training = true, momentum = 0.3, eps = 1e-3)",
+         "(F.batch_norm(a, rm, rv, w, b, True, 0.3, 1e-3), rm, rv)",  # updates rm, rv in place
+         grad=("a", "w", "b"), a=rnd(*shape), rm=rnd(3), rv=rnd(3, lo=0.5, hi=2.0), w=rnd(3), b=rnd(3))
+    case(f"batch_norm_train_nostats_{shape}", "batch_norm(a, none, none, training = true)",
+         "F.batch_norm(a, None, None, training=True)", grad=("a",), a=rnd(*shape))
+case("batch_norm_one_value", "batch_norm(a, none, none, training = true)",
+     "F.batch_norm(a, None, None, training=True)", a=rnd(1, 3))
+case("batch_norm_bad_stats", "batch_norm(a, rm, rv)", "F.batch_norm(a, rm, rv)", a=rnd(4, 3), rm=rnd(2),
+     rv=rnd(2))
+for shape, n in (((5,), -1), ((2, 3), 7), ((4,), 4), ((0,), 3), ((2, 0), 2), ((), 3)):
+    case(f"one_hot_{shape}_{n}", f"one_hot(t, {n})", f"F.one_hot(t.long(), {n})",
+         t=torch.randint(0, 4, shape, dtype=torch.int32))
+case("one_hot_negative", "one_hot(t)", "F.one_hot(t.long())", t=torch.tensor([1, -1, 2], dtype=torch.int32))
+case("one_hot_negative_given", "one_hot(t, 5)", "F.one_hot(t.long(), 5)",
+     t=torch.tensor([1, -1, 2], dtype=torch.int32))
+case("one_hot_too_large", "one_hot(t, 3)", "F.one_hot(t.long(), 3)", t=torch.tensor([1, 3, 2], dtype=torch.int32))
+case("one_hot_empty_inferred", "one_hot(t)", "F.one_hot(t.long())", t=torch.zeros(0, dtype=torch.int32))
+for start, end, steps in ((0.0, 1.0, 5), (-2.0, 3.5, 7), (1.0, 1.0, 1), (0.0, 10.0, 0), (3.0, -1.0, 2),
+                          (0.1, 0.9, 100), (-5, 5, 11)):
+    case(f"linspace_{start}_{end}_{steps}", f"linspace({start}, {end}, {steps})",
+         f"torch.linspace({start}, {end}, {steps})")
+case("linspace_negative_steps", "linspace(0.0, 1.0, -1)", "torch.linspace(0.0, 1.0, -1)")
+case("full_like", "full_like(a, 2.5)", "torch.full_like(a, 2.5)", a=rnd(2, 3))
+case("full_like_int", "full_like(t, 2.5)", "torch.full_like(t, 2.5)", t=ints(3, 2))
+case("full_like_dtype", "full_like(t, 7, dtype = f32)", "torch.full_like(t, 7, dtype=torch.float32)", t=ints(4))
+case("zeros_like", "zeros_like(a)", "torch.zeros_like(a)", a=rnd(2, 0, 3))
+case("zeros_like_dtype", "zeros_like(a, dtype = i32)", "torch.zeros_like(a, dtype=torch.int32)", a=rnd(3))
+case("ones_like_bool", "ones_like(m)", "torch.ones_like(m)", m=bools(2, 2))
+case("ones_like_scalar", "ones_like(a)", "torch.ones_like(a)", a=torch.tensor(3.0))
+case("randn_like_shape", "randn_like(a) * 0.0", "torch.randn_like(a) * 0.0", a=rnd(3, 4))
+case("randn_like_int", "randn_like(t)", "torch.randn_like(t)", t=ints(3))
+EINSUMS = (
+    ("ij,jk->ik", (3, 4), (4, 5)), ("ij,jk", (3, 4), (4, 5)), ("bij,bjk->bik", (2, 3, 4), (2, 4, 5)),
+    ("i,i->", (6,), (6,)), ("i,j->ij", (3,), (4,)), ("ij->ji", (3, 4)), ("ii->i", (4, 4)), ("ii", (3, 3)),
+    ("ij->", (3, 4)), ("...ij,...jk->...ik", (2, 3, 4), (4, 5)), ("...j,...j->...", (2, 1, 3), (4, 3)),
+    ("bhqd,bhkd->bhqk", (2, 3, 4, 5), (2, 3, 6, 5)), ("ab,bc,cd->ad", (3, 4), (4, 5), (5, 2)),
+    ("ab,cd,bc->da", (3, 4), (5, 2), (4, 5)), ("i,i,i->i", (4,), (4,), (4,)), ("iij->j", (2, 2, 3)),
+    ("Ab,a->bAa", (2, 3), (4,)), ("i j , j k -> i k", (2, 3), (3, 2)), ("i,i->", (1,), (3,)),
+    ("bn,anm,bm->ba", (2, 3), (4, 3, 5), (2, 5)), ("ij,ij->ij", (3, 4), (3, 4)), ("i->", (0,)),
+    ("ij,jk->ik", (0, 3), (3, 2)), ("...->...", (2, 3)), ("ba", (2, 3)),
+)
+for eq, *shapes in EINSUMS:
+    names = "abcd"[:len(shapes)]
+    ins = {n: rnd(*s) for n, s in zip(names, shapes)}
+    args = ", ".join(names)
+    case(f"einsum_{eq}_{shapes}", f'einsum("{eq}", {args})', f'torch.einsum("{eq}", {args})',
+         grad=tuple(names), **ins)
+case("einsum_list", 'einsum("ij,jk->ik", [a, b])', 'torch.einsum("ij,jk->ik", [a, b])', a=rnd(2, 3), b=rnd(3, 2))
+for eq, shapes in (("ij,jk->ik", ((2, 3), (4, 4))), ("i->ii", ((2,),)), ("ij->k", ((2, 3),)), ("i1->i", ((2, 3),)),
+                   (".ij->ij", ((2, 3),)), ("ij", ((2,),)), ("ij,jk", ((2, 3),)), ("ij->jj", ((2, 2),)),
+                   ("...i...->i", ((2, 3),)), ("ij->i->j", ((2, 3),))):
+    names = "abcd"[:len(shapes)]
+    ins = {n: rnd(*s) for n, s in zip(names, shapes)}
+    args = ", ".join(names)
+    case(f"einsum_error_{eq}_{shapes}", f'einsum("{eq}", {args})', f'torch.einsum("{eq}", {args})', **ins)
+for dim, keep in ((1, False), ([0, 2], True), ([-1, 0], False), (None, False)):
+    td = "()" if dim is None else dim
+    dd = "" if dim is None else f", {dim}"
+    for fn in ("amax", "amin"):
+        case(f"{fn}_{dim}_{keep}", f"{fn}(a{dd}, keepdim = {'true' if keep else 'false'})",
+             f"torch.{fn}(a, {td}, keepdim={keep})", grad=("a",), a=rnd(2, 3, 4))
+        case(f"{fn}_int_{dim}", f"a.{fn}({'' if dim is None else dim})", f"a.{fn}({td})", a=ints(2, 3, 4))
+for fn in ("sum", "mean", "max", "min", "amax", "logsumexp", "norm"):
+    case(f"{fn}_dim_tuple", f"{fn}(a, dim = (0, 2))" if fn != "norm" else "norm(a, 2, (0, 2))",
+         {"norm": "torch.linalg.vector_norm(a, 2, (0, 2))", "max": "torch.amax(a, (0, 2))",
+          "min": "torch.amin(a, (0, 2))"}.get(fn, f"torch.{fn}(a, dim=(0, 2))"), grad=("a",), a=rnd(2, 3, 4))
+for fn in ("all", "any"):
+    case(f"{fn}_dim_list", f"{fn}(m, dim = [0, 1])", f"m.{fn}(1).{fn}(0)", m=bools(2, 3, 4))
 
 
 # ---- running one case -------------------------------------------------------------------------

@@ -259,6 +259,25 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"outer", "outer(a[:, 0], b[0])"},
     {"conv1d", "conv1d(a[:2].unsqueeze(0), b[:2, :2].reshape([2, 1, 2]), b[0, :2], groups = 2, "
                "padding = \"same\")"},
+    // Issue 26 (norm): normalization, one_hot, creation, einsum, amax/amin.
+    {"group_norm", "group_norm(stack([a, b]), 1, b[:, 0], a[:, 0], eps = 0.01)"},
+    {"group_norm_groups", "group_norm(cat([a, b], 1).T.unsqueeze(0), 2)"},
+    {"rms_norm", "rms_norm(a, [a.shape[1]], b[0]) + rms_norm(b, a.shape, eps = 0.1)"},
+    {"batch_norm_eval", "batch_norm(a, b[0], abs(b[1]) + 0.5, a[0], b[0])"},
+    {"batch_norm_train",
+     "batch_norm(a.unsqueeze(2), b[0], abs(b[1]) + 0.5, a[0], none, training = true)[0][:, :, 0] + "
+     "batch_norm(a, b[0], abs(b[1]) + 0.5, training = true, momentum = 0.5)[2]"},
+    {"batch_norm_train_y", "batch_norm(a.T.unsqueeze(0), none, none, training = true)"},
+    {"one_hot", "one_hot(ia % 4, 4)"},
+    {"one_hot_inferred", "one_hot(ia[:, 0])"},
+    {"linspace", "linspace(-1.0, 2.5, a.shape[0]) + linspace(0.0, 1.0, 3).sum()"},
+    {"like", "full_like(ia, 2.5) + zeros_like(a, dtype = i32) + ones_like(ia) + zeros_like(b)"},
+    {"randn_like", "randn_like(a)"},
+    {"einsum_matmul", "einsum(\"ij,kj->ik\", a, b)"},
+    {"einsum_chain", "einsum(\"ij,ij,i->j\", a, b, a[:, 0])"},
+    {"einsum_ellipsis", "einsum(\"...i,...i->...\", a, b[0])"},
+    {"einsum_diagonal", "einsum(\"ii->i\", a[:2, :2]) + einsum(\"ij->\", a)"},
+    {"amax", "amax(a, [0, 1], keepdim = true) + amin(a, 1).sum()"},
 };
 
 class CompositeParity : public testing::TestWithParam<std::string> {};
