@@ -228,6 +228,8 @@ TEST(ShapeRules, Conv2d) {
   bw.shape = {2, 3, 3, 3};
   EXPECT_EQ(shapeOf(OpKind::Conv2dBackwardWeight, {f32({1, 2, 3, 3}), f32({1, 3, 5, 5})}, bw),
             "[2, 3, 3, 3]");
+}
+
 // Fused attention keeps T, S, D and Dv symbolic (one graph for every sequence length); batch
 // dims broadcast; errors name the sizes.
 TEST(ShapeRules, Attention) {
