@@ -48,6 +48,8 @@ Outputs scatterOp(OpKind op, Inputs in, const OpAttrs& a);
 /// repeat_interleave, bincount, segment_reduce (shape_rules_jagged.cpp).
 Outputs jaggedOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
+/// max_pool2d ... interpolate and their backward ops (shape_rules_pool.cpp).
+Outputs poolOp(OpKind op, Inputs in, const OpAttrs& a);
 /// multinomial, bernoulli (shape_rules_sampling.cpp).
 Outputs samplingOp(OpKind op, Inputs in, const OpAttrs& a);
 Outputs createOp(OpKind op, Inputs in, const OpAttrs& a);

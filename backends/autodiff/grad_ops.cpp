@@ -171,6 +171,9 @@ Var repeatInterleave(const Var& x, const Var& repeats, int64_t dim, const SymInt
   a.shape = {outputSize};
   return emit(OpKind::RepeatInterleave, {x, repeats}, a);
 }
+Var poolOp(OpKind op, std::initializer_list<Var> args, const OpAttrs& attrs) {
+  return emit(op, args, attrs);
+}
 Var maskedSelect(const Var& x, const Var& mask) {
   return emit(OpKind::MaskedSelect, {x, mask});
 }

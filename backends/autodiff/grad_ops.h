@@ -86,6 +86,8 @@ Var maskedScatter(const Var& x, const Var& mask, const Var& src);
 Var segmentReduce(const Var& data, const Var& lengths, int64_t axis, shapes::ScatterMode mode,
                   std::vector<double> initial = {});
 Var repeatInterleave(const Var& x, const Var& repeats, int64_t dim, const SymInt& outputSize);
+/// One of the pooling and resizing ops (op_list.def) on `args` with the given attributes.
+Var poolOp(OpKind op, std::initializer_list<Var> args, const shapes::OpAttrs& attrs);
 
 /// Sums `g` down to `shape` (undoing NumPy broadcasting): leading dims and dims that are 1 in
 /// `shape` (decided like the broadcasting shape rule, size-obliviously) are summed away.

@@ -25,7 +25,9 @@ namespace tessel::backends::autodiff {
   X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)        \
   X(Dropout) X(Cast) X(Contiguous)                                                             \
   X(RepeatInterleave) X(SegmentReduce)                                                        \
-  X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)
+  X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)  \
+  X(MaxPool2d) X(AvgPool2d) X(AdaptiveAvgPool2d) X(Interpolate)                              \
+  X(AvgPool2dBackward) X(AdaptiveAvgPool2dBackward) X(InterpolateBackward)
 // clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined

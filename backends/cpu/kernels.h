@@ -60,6 +60,8 @@ Tensor runDataDependent(OpKind op, std::span<const Tensor> in, const OpAttrs& at
 Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
+/// max_pool2d ... interpolate and their backward ops (pool.cpp).
+Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 /// randperm, multinomial, bernoulli (sampling.cpp; the vulkan backend calls it too).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

@@ -306,7 +306,7 @@ void registerTensorBuiltins(Interpreter&, ModuleObj& prelude) {
   for (auto table :
        {tensorCreationNatives(), tensorOpNatives(), tensorGradNatives(), tensorSparseNatives(),
         tensorJaggedNatives(), tensorLossNatives(), tensorDenseUtilNatives(),
-        tensorDenseNatives()})
+        tensorDenseNatives(), tensorPoolNatives()})
     for (const TensorNative& n : table)
       // The core's sum/min/max/abs stay: they forward tensors to these natives.
       if (!prelude.lookup(n.name)) defineNative(prelude, n.name, n.fn);

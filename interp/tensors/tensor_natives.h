@@ -51,5 +51,7 @@ std::span<const TensorNative> tensorLossNatives();
 std::span<const TensorNative> tensorDenseUtilNatives();
 /// Issue 26's dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
 std::span<const TensorNative> tensorDenseNatives();
+/// max_pool2d, avg_pool2d, adaptive_avg_pool2d, interpolate (tensor_pool.cpp).
+std::span<const TensorNative> tensorPoolNatives();
 
 }  // namespace tessel::interp

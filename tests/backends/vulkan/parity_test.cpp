@@ -12,6 +12,7 @@
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
 #include "tests/backends/vulkan/vk_test_util.h"
+#include "tests/backends/pool_cases.h"
 
 namespace tessel::backends::vulkan {
 namespace {
@@ -515,6 +516,10 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
       cases.push_back(one({floats({0.1f, 0.5f, 0.9f, 0.3f, 0.7f, 0.2f}, {2, 3})}));
       break;
     default:
+      if (shapes::isPoolOp(op))
+        for (testing::PoolCase& c :
+             testing::poolCases(op, [&](const Dims& s) { return g.tensor(s, DType::F32); }))
+          cases.push_back({c.inputs, c.attrs, c.what});
       break;
   }
   return cases;
