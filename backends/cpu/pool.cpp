@@ -110,33 +110,56 @@ void windowPool(const float* x, float* y, const Planes& g, const PoolAttrs& p) {
   }
 }
 
+// One output row's argmax taps (Note [Pooling by rows]): tap (row, off) of every output
+// column, keeping the first maximum (strict >) or the last NaN with its input index.
+TESSEL_ISA_CLONES void argmaxTaps(const float* row, int32_t rowBase, float* best, int32_t* at,
+                                  int64_t lo, int64_t hi, int64_t s, int64_t off) {
+  for (int64_t ow = lo; ow < hi; ++ow) {
+    const int64_t col = ow * s + off;
+    const float v = row[col];
+    const bool take = v > best[ow] || v != v;
+    best[ow] = take ? v : best[ow];
+    at[ow] = take ? rowBase + int32_t(col) : at[ow];
+  }
+}
+
 // max_pool2d's backward: each grad goes to the first maximum of its window in row-major order
-// (a NaN counts as a maximum, the last one wins), PyTorch's choice of index.
+// (a NaN counts as a maximum, the last one wins), PyTorch's choice of index. A window whose
+// values are all -inf sends its grad to its first element inside the image, as PyTorch.
 void maxPoolBackward(const float* x, const float* gy, float* gx, const Planes& g,
                      const PoolAttrs& p) {
+  const int64_t kh = p.kernel[0], kw = p.kernel[1], sh = p.stride[0], sw = p.stride[1];
+  const int64_t ph = p.padding[0], pw = p.padding[1], dh = p.dilation[0], dw = p.dilation[1];
+  std::vector<int64_t> lo(kw), hi(kw), firstCol(g.OW);
+  for (int64_t j = 0; j < kw; ++j) tapRange(j, g.W, g.OW, sw, pw, dw, lo[j], hi[j]);
+  for (int64_t ow = 0; ow < g.OW; ++ow) {
+    int64_t w0 = ow * sw - pw;
+    while (w0 < 0) w0 += dw;
+    firstCol[ow] = w0 < std::min(ow * sw - pw + (kw - 1) * dw + 1, g.W) ? w0 : -1;
+  }
+  std::vector<float> best(g.OW);
+  std::vector<int32_t> at(g.OW);
   for (int64_t c = 0; c < g.planes; ++c) {
     const float* xp = x + c * g.H * g.W;
     float* gp = gx + c * g.H * g.W;
     for (int64_t oh = 0; oh < g.OH; ++oh) {
-      int64_t h0 = oh * p.stride[0] - p.padding[0];
-      while (h0 < 0) h0 += p.dilation[0];
-      const int64_t hEnd = std::min(oh * p.stride[0] - p.padding[0] +
-                                        (p.kernel[0] - 1) * p.dilation[0] + 1, g.H);
+      int64_t h0 = oh * sh - ph;
+      while (h0 < 0) h0 += dh;
+      if (h0 >= std::min(oh * sh - ph + (kh - 1) * dh + 1, g.H)) continue;  // padding only
       for (int64_t ow = 0; ow < g.OW; ++ow) {
-        int64_t w0 = ow * p.stride[1] - p.padding[1];
-        while (w0 < 0) w0 += p.dilation[1];
-        const int64_t wEnd = std::min(ow * p.stride[1] - p.padding[1] +
-                                          (p.kernel[1] - 1) * p.dilation[1] + 1, g.W);
-        if (h0 >= hEnd || w0 >= wEnd) continue;  // a window of padding only: no input read
-        int64_t best = h0 * g.W + w0;
-        float bestV = -std::numeric_limits<float>::infinity();
-        for (int64_t ih = h0; ih < hEnd; ih += p.dilation[0])
-          for (int64_t iw = w0; iw < wEnd; iw += p.dilation[1]) {
-            const float v = xp[ih * g.W + iw];
-            if (v > bestV || v != v) bestV = v, best = ih * g.W + iw;
-          }
-        gp[best] += gy[(c * g.OH + oh) * g.OW + ow];
+        best[ow] = -std::numeric_limits<float>::infinity();
+        at[ow] = int32_t(h0 * g.W + firstCol[ow]);
       }
+      for (int64_t i = 0; i < kh; ++i) {
+        const int64_t ih = oh * sh - ph + i * dh;
+        if (ih < 0 || ih >= g.H) continue;
+        for (int64_t j = 0; j < kw; ++j)
+          argmaxTaps(xp + ih * g.W, int32_t(ih * g.W), best.data(), at.data(), lo[j], hi[j], sw,
+                     j * dw - pw);
+      }
+      const float* gr = gy + (c * g.OH + oh) * g.OW;
+      for (int64_t ow = 0; ow < g.OW; ++ow)
+        if (firstCol[ow] >= 0) gp[at[ow]] += gr[ow];
     }
   }
 }
