@@ -60,8 +60,7 @@ struct LinearTap {
   int64_t i0 = 0, i1 = 0;
   float l0 = 1, l1 = 0;
 };
-inline LinearTap linearSource(int64_t o, int64_t in, int64_t out, bool alignCorners,
-                              double scale) {
+inline LinearTap linearSource(int64_t o, int64_t in, int64_t out, bool alignCorners, double scale) {
   if (out == in) return {o, o, 1.0f, 0.0f};
   const float s = interpScale(in, out, alignCorners, scale);
   // PyTorch computes (o + 0.5) in double, then rounds to f32.

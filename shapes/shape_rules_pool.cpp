@@ -34,8 +34,8 @@ std::string poolAttrsText(OpKind op, const OpAttrs& a) {
       field("mode", p.mode == InterpMode::Nearest ? "nearest" : "bilinear");
       if (p.alignCorners) field("align_corners", "true");
       if (p.scale[0] > 0 || p.scale[1] > 0)
-        field("scale_factor", "[" + std::to_string(p.scale[0]) + ", " +
-                                  std::to_string(p.scale[1]) + "]");
+        field("scale_factor",
+              "[" + std::to_string(p.scale[0]) + ", " + std::to_string(p.scale[1]) + "]");
       break;
     default:
       field("output_size", toString(a.shape));
@@ -72,8 +72,7 @@ void checkWindow(std::string_view nm, const PoolAttrs& p, bool max) {
            "pad should be at most half of kernel size, but got padding=" + pd +
                " and kernel_size=" + k);
   }
-  if (!max && p.divisor < 0)
-    fail(ErrorKind::ValueError, nm, "divisor_override must be non-zero");
+  if (!max && p.divisor < 0) fail(ErrorKind::ValueError, nm, "divisor_override must be non-zero");
 }
 
 // max_pool2d / avg_pool2d: (H + 2p - d(k - 1) - 1) // s + 1 per spatial dim, at least 1.

@@ -175,8 +175,10 @@ void avgPoolBackward(const float* gy, float* gx, const Planes& g, const PoolAttr
                                     : float(avgCount(oh, g.H, kh, sh, ph, p.countIncludePad) *
                                             avgCount(ow, g.W, kw, sw, pw, p.countIncludePad));
         const float v = gy[(c * g.OH + oh) * g.OW + ow] / div;
-        const int64_t h0 = std::max<int64_t>(oh * sh - ph, 0), h1 = std::min(oh * sh - ph + kh, g.H);
-        const int64_t w0 = std::max<int64_t>(ow * sw - pw, 0), w1 = std::min(ow * sw - pw + kw, g.W);
+        const int64_t h0 = std::max<int64_t>(oh * sh - ph, 0),
+                      h1 = std::min(oh * sh - ph + kh, g.H);
+        const int64_t w0 = std::max<int64_t>(ow * sw - pw, 0),
+                      w1 = std::min(ow * sw - pw + kw, g.W);
         for (int64_t ih = h0; ih < h1; ++ih)
           for (int64_t iw = w0; iw < w1; ++iw) gp[ih * g.W + iw] += v;
       }
@@ -255,7 +257,8 @@ void interpolate(const float* src, float* dst, const Planes& g, const PoolAttrs&
 
 }  // namespace
 
-Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig) {
+Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+               const OpSignature& sig) {
   Tensor out = emptyLike(sig);
   const bool backward = shapes::isPoolBackward(op);
   // Backward: in = [grad, x]; the planes are x's, the output sizes grad's.
@@ -268,15 +271,32 @@ Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, cons
   const float* xs = x.data<float>();
   const PoolAttrs& p = attrs.pool;
   switch (op) {
-    case OpKind::MaxPool2d: windowPool<true>(xs, y, g, p); break;
-    case OpKind::AvgPool2d: windowPool<false>(xs, y, g, p); break;
-    case OpKind::AdaptiveAvgPool2d: adaptivePool<false>(xs, y, g); break;
-    case OpKind::Interpolate: interpolate<false>(xs, y, g, p); break;
-    case OpKind::MaxPool2dBackward: maxPoolBackward(xs, gy.data<float>(), y, g, p); break;
-    case OpKind::AvgPool2dBackward: avgPoolBackward(gy.data<float>(), y, g, p); break;
-    case OpKind::AdaptiveAvgPool2dBackward: adaptivePool<true>(gy.data<float>(), y, g); break;
-    case OpKind::InterpolateBackward: interpolate<true>(gy.data<float>(), y, g, p); break;
-    default: TESSEL_ASSERT(false, "runPool: not a pooling op");
+    case OpKind::MaxPool2d:
+      windowPool<true>(xs, y, g, p);
+      break;
+    case OpKind::AvgPool2d:
+      windowPool<false>(xs, y, g, p);
+      break;
+    case OpKind::AdaptiveAvgPool2d:
+      adaptivePool<false>(xs, y, g);
+      break;
+    case OpKind::Interpolate:
+      interpolate<false>(xs, y, g, p);
+      break;
+    case OpKind::MaxPool2dBackward:
+      maxPoolBackward(xs, gy.data<float>(), y, g, p);
+      break;
+    case OpKind::AvgPool2dBackward:
+      avgPoolBackward(gy.data<float>(), y, g, p);
+      break;
+    case OpKind::AdaptiveAvgPool2dBackward:
+      adaptivePool<true>(gy.data<float>(), y, g);
+      break;
+    case OpKind::InterpolateBackward:
+      interpolate<true>(gy.data<float>(), y, g, p);
+      break;
+    default:
+      TESSEL_ASSERT(false, "runPool: not a pooling op");
   }
   return out;
 }

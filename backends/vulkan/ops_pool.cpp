@@ -25,10 +25,18 @@ static_assert(sizeof(PoolPush) <= 128);
 uint32_t variantOf(OpKind op, const shapes::PoolAttrs& p) {
   uint32_t v = 0;
   switch (shapes::poolForward(op)) {
-    case OpKind::MaxPool2d: v = 0; break;
-    case OpKind::AvgPool2d: v = 1; break;
-    case OpKind::AdaptiveAvgPool2d: v = 2; break;
-    default: v = p.mode == shapes::InterpMode::Nearest ? 3 : 4; break;
+    case OpKind::MaxPool2d:
+      v = 0;
+      break;
+    case OpKind::AvgPool2d:
+      v = 1;
+      break;
+    case OpKind::AdaptiveAvgPool2d:
+      v = 2;
+      break;
+    default:
+      v = p.mode == shapes::InterpMode::Nearest ? 3 : 4;
+      break;
   }
   return v | (shapes::isPoolBackward(op) ? 8u : 0u);
 }
@@ -39,7 +47,8 @@ int32_t i32(int64_t v, const char* what) {
 
 }  // namespace
 
-Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig) {
+Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
+               const OpSignature& sig) {
   const Dims shape = concreteShape(sig.shape);
   const bool backward = shapes::isPoolBackward(op);
   Tensor out = emptyDevice(shape, DType::F32);
@@ -63,7 +72,8 @@ Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, cons
   pc.sh = i32(p.stride[0], "stride"), pc.sw = i32(p.stride[1], "stride");
   pc.ph = i32(p.padding[0], "padding"), pc.pw = i32(p.padding[1], "padding");
   const bool max = shapes::poolForward(op) == OpKind::MaxPool2d;
-  pc.dh = max ? i32(p.dilation[0], "dilation") : 1, pc.dw = max ? i32(p.dilation[1], "dilation") : 1;
+  pc.dh = max ? i32(p.dilation[0], "dilation") : 1,
+  pc.dw = max ? i32(p.dilation[1], "dilation") : 1;
   pc.flags = (p.countIncludePad ? 1u : 0u) | (p.alignCorners ? 2u : 0u);
   pc.divisor = i32(p.divisor, "divisor");
   const bool nearest = p.mode == shapes::InterpMode::Nearest;

@@ -55,15 +55,16 @@ void unsupportedFlag(const ArgBinder& b, size_t i, const std::string& fn, const 
 // return_indices = false)
 Value nativeMaxPool2d(Interpreter&, CallArgs& raw) {
   const std::string fn = "max_pool2d";
-  ArgBinder b("max_pool2d", raw,
-              {"input", "kernel_size", "stride", "padding", "dilation", "ceil_mode",
-               "return_indices"},
-              2);
+  ArgBinder b(
+      "max_pool2d", raw,
+      {"input", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"}, 2);
   OpAttrs a;
   shapes::PoolAttrs& p = a.pool;
   intPair(b.at(1), fn, "kernel_size", p.kernel);
-  if (given(b, 2)) intPair(b.at(2), fn, "stride", p.stride);
-  else p.stride[0] = p.kernel[0], p.stride[1] = p.kernel[1];
+  if (given(b, 2))
+    intPair(b.at(2), fn, "stride", p.stride);
+  else
+    p.stride[0] = p.kernel[0], p.stride[1] = p.kernel[1];
   if (b.has(3)) intPair(b.at(3), fn, "padding", p.padding);
   if (b.has(4)) intPair(b.at(4), fn, "dilation", p.dilation);
   unsupportedFlag(b, 5, fn, "ceil_mode");
@@ -82,8 +83,10 @@ Value nativeAvgPool2d(Interpreter&, CallArgs& raw) {
   OpAttrs a;
   shapes::PoolAttrs& p = a.pool;
   intPair(b.at(1), fn, "kernel_size", p.kernel);
-  if (given(b, 2)) intPair(b.at(2), fn, "stride", p.stride);
-  else p.stride[0] = p.kernel[0], p.stride[1] = p.kernel[1];
+  if (given(b, 2))
+    intPair(b.at(2), fn, "stride", p.stride);
+  else
+    p.stride[0] = p.kernel[0], p.stride[1] = p.kernel[1];
   if (b.has(3)) intPair(b.at(3), fn, "padding", p.padding);
   unsupportedFlag(b, 4, fn, "ceil_mode");
   p.countIncludePad = given(b, 5) ? b.toBool(5) : true;
@@ -196,8 +199,10 @@ Value nativeInterpolate(Interpreter&, CallArgs& raw) {
   }
   unsupportedFlag(b, 6, fn, "antialias");
   const bool hasSize = given(b, 1), hasScale = given(b, 2);
-  if (hasSize && hasScale) fail(ErrorKind::ValueError, fn, "only one of size or scale_factor should be defined");
-  if (!hasSize && !hasScale) fail(ErrorKind::ValueError, fn, "either size or scale_factor should be defined");
+  if (hasSize && hasScale)
+    fail(ErrorKind::ValueError, fn, "only one of size or scale_factor should be defined");
+  if (!hasSize && !hasScale)
+    fail(ErrorKind::ValueError, fn, "either size or scale_factor should be defined");
   SymShape out;
   if (hasSize) {
     out = toSymDims(b.at(1), fn + "(): size");
@@ -216,7 +221,8 @@ Value nativeInterpolate(Interpreter&, CallArgs& raw) {
     const bool recompute = given(b, 5) && b.toBool(5);
     for (size_t d = 0; d < spatial; ++d) {
       if (!(s[d] > 0))
-        fail(ErrorKind::ValueError, fn, "scale_factor must be positive, got " + std::to_string(s[d]));
+        fail(ErrorKind::ValueError, fn,
+             "scale_factor must be positive, got " + std::to_string(s[d]));
       out.push_back(scaledSym(xs[2 + d], s[d]));
       // The kernel steps by 1/scale unless told to recompute it from the sizes (PyTorch).
       if (!recompute) p.scale[2 - spatial + d] = s[d];
@@ -228,7 +234,8 @@ Value nativeInterpolate(Interpreter&, CallArgs& raw) {
   }
   // [N, C, L] as [N, C, 1, L]: a height of 1 maps to itself in both modes.
   a.shape = {SymInt(1), out[0]};
-  Value y = emitOp(OpKind::Interpolate, {compose::reshapeTo(x, {xs[0], xs[1], SymInt(1), xs[2]})}, a);
+  Value y =
+      emitOp(OpKind::Interpolate, {compose::reshapeTo(x, {xs[0], xs[1], SymInt(1), xs[2]})}, a);
   return compose::reshapeTo(y, {xs[0], xs[1], out[0]});
 }
 

@@ -96,14 +96,17 @@ inline std::vector<PoolCase> poolCases(shapes::OpKind op,
       break;
     }
     case OpKind::AdaptiveAvgPool2d:
-      for (auto [xs, oh, ow] : std::vector<std::tuple<Dims, int64_t, int64_t>>{
-               {{2, 3, 7, 9}, 3, 4}, {{1, 2, 5, 5}, 1, 1}, {{3, 10, 6}, 4, 6},
-               {{2, 1, 4, 4}, 7, 5}, {{0, 2, 4, 4}, 2, 2}, {{1, 1, 1, 9}, 1, 2}})
-        {
-          OpAttrs a;
-          a.shape = {oh, ow};
-          add(xs, a, sized(xs, oh, ow), "adaptive");
-        }
+      for (auto [xs, oh, ow] :
+           std::vector<std::tuple<Dims, int64_t, int64_t>>{{{2, 3, 7, 9}, 3, 4},
+                                                           {{1, 2, 5, 5}, 1, 1},
+                                                           {{3, 10, 6}, 4, 6},
+                                                           {{2, 1, 4, 4}, 7, 5},
+                                                           {{0, 2, 4, 4}, 2, 2},
+                                                           {{1, 1, 1, 9}, 1, 2}}) {
+        OpAttrs a;
+        a.shape = {oh, ow};
+        add(xs, a, sized(xs, oh, ow), "adaptive");
+      }
       break;
     default: {  // interpolate
       struct I {
@@ -138,8 +141,8 @@ inline std::vector<PoolCase> poolCases(shapes::OpKind op,
   }
   // A strided view as input (the kernels make it contiguous).
   if (!backward) {
-    OpAttrs a = fwd == OpKind::MaxPool2d || fwd == OpKind::AvgPool2d ? window(2, 2, 1, 1, 1, 1)
-                                                                       : OpAttrs{};
+    OpAttrs a =
+        fwd == OpKind::MaxPool2d || fwd == OpKind::AvgPool2d ? window(2, 2, 1, 1, 1, 1) : OpAttrs{};
     if (fwd == OpKind::AdaptiveAvgPool2d || fwd == OpKind::Interpolate) a.shape = {3, 5};
     a.pool.mode = shapes::InterpMode::Bilinear;
     out.push_back({{gen({2, 6, 4}).transpose(1, 2)}, a, "strided view"});

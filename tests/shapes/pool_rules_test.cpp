@@ -23,7 +23,8 @@ OpAttrs window(int64_t k, int64_t s, int64_t p) {
 std::string shapeOf(OpKind op, std::vector<OpSignature> in, const OpAttrs& a) {
   return toString(inferShape(op, in, a)[0].shape);
 }
-std::pair<ErrorKind, std::string> errorOf(OpKind op, std::vector<OpSignature> in, const OpAttrs& a) {
+std::pair<ErrorKind, std::string> errorOf(OpKind op, std::vector<OpSignature> in,
+                                          const OpAttrs& a) {
   try {
     inferShape(op, in, a);
   } catch (const UserError& e) {
@@ -42,9 +43,9 @@ TEST(PoolRules, ConstantSizes) {
   sized.shape = {5, 2};
   EXPECT_EQ(shapeOf(OpKind::AdaptiveAvgPool2d, {f32({0, 3, 7, 9})}, sized), "[0, 3, 5, 2]");
   EXPECT_EQ(shapeOf(OpKind::Interpolate, {f32({2, 3, 7, 9})}, sized), "[2, 3, 5, 2]");
-  EXPECT_EQ(shapeOf(OpKind::MaxPool2dBackward, {f32({2, 3, 4, 5}), f32({2, 3, 7, 9})},
-                    window(3, 2, 1)),
-            "[2, 3, 7, 9]");
+  EXPECT_EQ(
+      shapeOf(OpKind::MaxPool2dBackward, {f32({2, 3, 4, 5}), f32({2, 3, 7, 9})}, window(3, 2, 1)),
+      "[2, 3, 7, 9]");
 }
 
 TEST(PoolRules, SymbolicSizesStayExpressions) {
@@ -67,7 +68,8 @@ TEST(PoolRules, ErrorsNameTheSizes) {
   std::tie(kind, msg) = errorOf(OpKind::AvgPool2d, {f32({1, 1, 6, 6})}, window(2, 1, 2));
   EXPECT_EQ(kind, ErrorKind::ValueError);
   EXPECT_NE(msg.find("padding=2 and kernel_size=2"), std::string::npos) << msg;
-  EXPECT_EQ(errorOf(OpKind::MaxPool2d, {f32({4, 4})}, window(2, 2, 0)).first, ErrorKind::ShapeError);
+  EXPECT_EQ(errorOf(OpKind::MaxPool2d, {f32({4, 4})}, window(2, 2, 0)).first,
+            ErrorKind::ShapeError);
   EXPECT_EQ(errorOf(OpKind::MaxPool2d, {f32({1, 0, 4, 4})}, window(2, 2, 0)).first,
             ErrorKind::ShapeError);
   EXPECT_EQ(errorOf(OpKind::MaxPool2d, {{{1, 1, 4, 4}, DType::I32}}, window(2, 2, 0)).first,
@@ -78,10 +80,10 @@ TEST(PoolRules, ErrorsNameTheSizes) {
   EXPECT_EQ(errorOf(OpKind::AdaptiveAvgPool2d, {f32({1, 1, 3, 3})}, zero).first,
             ErrorKind::Interrupted);  // an empty output is fine for adaptive pooling
   // A grad of the wrong shape for a backward op.
-  EXPECT_EQ(errorOf(OpKind::AvgPool2dBackward, {f32({1, 1, 3, 3}), f32({1, 1, 4, 4})},
-                    window(2, 2, 0))
-                .first,
-            ErrorKind::ShapeError);
+  EXPECT_EQ(
+      errorOf(OpKind::AvgPool2dBackward, {f32({1, 1, 3, 3}), f32({1, 1, 4, 4})}, window(2, 2, 0))
+          .first,
+      ErrorKind::ShapeError);
 }
 
 TEST(PoolRules, PrintedAttributesTellOpsApart) {
