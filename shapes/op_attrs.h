@@ -45,6 +45,29 @@ namespace tessel::shapes {
 ///   scaled_dot_product_attention / attention_logsumexp [q, k, v, (mask)] and
 ///       attention_backward [q, k, v, out, dout, lse, (mask)]: scalars = {scale} when given,
 ///       causal (op_list.def).
+///   max_pool2d / avg_pool2d [x]: pool (kernel, stride, padding; dilation for max;
+///       countIncludePad, divisor for avg). adaptive_avg_pool2d [x]: shape = {OH, OW}.
+///       interpolate [x]: shape = {OH, OW}, pool.mode, alignCorners, scale. Each *_backward
+///       [grad, x]: the forward's attributes; returns x's shape.
+/// interpolate's modes ("linear" is bilinear over a height of 1).
+enum class InterpMode : uint8_t { Nearest, Bilinear };
+
+/// The attributes of the pooling and resizing ops (shape_rules_pool.cpp). Index 0 is the
+/// height, 1 the width.
+struct PoolAttrs {
+  int64_t kernel[2] = {1, 1};
+  int64_t stride[2] = {1, 1};
+  int64_t padding[2] = {0, 0};
+  int64_t dilation[2] = {1, 1};  ///< max_pool2d
+  bool countIncludePad = true;   ///< avg_pool2d
+  int64_t divisor = 0;           ///< avg_pool2d's divisor_override (0: none)
+  InterpMode mode = InterpMode::Nearest;
+  bool alignCorners = false;
+  /// interpolate's scale_factor per dim when the kernel uses it (PyTorch passes it on unless
+  /// recompute_scale_factor): source coordinates step by 1/scale, not in/out. 0: none.
+  double scale[2] = {0, 0};
+};
+
 /// How scatter_reduce (and the other writes along a dim) combine a value with the target.
 enum class ScatterMode : uint8_t { Assign, Sum, Prod, Mean, Amax, Amin };
 /// The language name of a mode ("sum", "prod", "mean", "amax", "amin"; "assign").
@@ -80,6 +103,7 @@ struct OpAttrs {
   bool right = false;       ///< searchsorted
   ConvParams conv;          ///< conv2d and its backward ops
   bool causal = false;      ///< attention: key s takes part for query t only when s <= t
+  PoolAttrs pool;           ///< max_pool2d ... interpolate and their backward ops
   /// Data-dependent ops: the actual output size when the caller already knows it (eager).
   std::optional<int64_t> outputSize;
   /// Random ops recorded on the tpu: which of the segment's random ops this is. Its random

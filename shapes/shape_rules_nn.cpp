@@ -1,5 +1,6 @@
 // Shape rules of neural-network ops: matmul (torch.matmul semantics), softmax, layer_norm,
 // linear, losses, dropout.
+#include "shapes/pool_geometry.h"
 #include "shapes/shape_rules_util.h"
 
 namespace tessel::shapes::rules {
@@ -117,6 +118,7 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
     case OpKind::AttentionBackward:
       return attentionOp(op, in, a);
     default:
+      if (isPoolOp(op)) return poolOp(op, in, a);
       break;
   }
   TESSEL_ASSERT(false, "nnOp: not an nn op");

@@ -68,6 +68,8 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a);
 /// scaled_dot_product_attention, attention_logsumexp, attention_backward
 /// (shape_rules_attention.cpp).
 Outputs attentionOp(OpKind op, Inputs in, const OpAttrs& a);
+/// max_pool2d ... interpolate and their backward ops (shape_rules_pool.cpp).
+Outputs poolOp(OpKind op, Inputs in, const OpAttrs& a);
 /// multinomial, bernoulli (shape_rules_sampling.cpp).
 Outputs samplingOp(OpKind op, Inputs in, const OpAttrs& a);
 /// conv2d and its backward ops (shape_rules_conv.cpp).

@@ -178,6 +178,10 @@ Var conv(OpKind op, const Var& a, const Var& b, const shapes::ConvParams& params
   attrs.shape = shape;
   return emit(op, {a, b}, attrs);
 }
+
+Var poolOp(OpKind op, std::initializer_list<Var> args, const OpAttrs& attrs) {
+  return emit(op, args, attrs);
+}
 Var maskedSelect(const Var& x, const Var& mask) {
   return emit(OpKind::MaskedSelect, {x, mask});
 }

@@ -90,6 +90,8 @@ Var conv(OpKind op, const Var& a, const Var& b, const shapes::ConvParams& params
 Var segmentReduce(const Var& data, const Var& lengths, int64_t axis, shapes::ScatterMode mode,
                   std::vector<double> initial = {});
 Var repeatInterleave(const Var& x, const Var& repeats, int64_t dim, const SymInt& outputSize);
+/// One of the pooling and resizing ops (op_list.def) on `args` with the given attributes.
+Var poolOp(OpKind op, std::initializer_list<Var> args, const shapes::OpAttrs& attrs);
 
 /// Any op of the table on operands xs (the first one's emitter), for ops without a builder.
 Var opOf(OpKind op, const std::vector<Var>& xs, const shapes::OpAttrs& attrs);

@@ -63,6 +63,8 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
 /// conv2d, conv2d_backward_input, conv2d_backward_weight on oneDNN (conv.cpp).
 Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& out);
+/// max_pool2d ... interpolate and their backward ops (pool.cpp).
+Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 /// randperm, multinomial, bernoulli (sampling.cpp; the vulkan backend calls it too).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

@@ -7,6 +7,7 @@
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
 #include "backends/cpu/vec_math.h"
+#include "shapes/pool_geometry.h"
 #include "backends/rng.h"
 #include "shapes/user_error.h"
 
@@ -207,6 +208,7 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
     case OpKind::AttentionBackward:
       return runAttention(op, in, attrs, sig);
     default:
+      if (shapes::isPoolOp(op)) return runPool(op, in, attrs, sig);
       TESSEL_ASSERT(false, "not an nn op");
   }
   return {};

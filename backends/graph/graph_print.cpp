@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "backends/graph/fused_program.h"
+#include "shapes/pool_geometry.h"
 
 namespace tessel::graph {
 
@@ -67,6 +68,7 @@ std::string formatAttrs(OpKind op, const OpAttrs& a) {
     if (a.outputSize) field("output_size", std::to_string(*a.outputSize));
     return s;
   }
+  if (shapes::isPoolOp(op)) return shapes::poolAttrsText(op, a);
   switch (shapes::opCategory(op)) {
     case OpCategory::Reduce:
       if (!a.dims.empty()) field("dims", ints(a.dims));

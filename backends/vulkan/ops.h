@@ -101,6 +101,8 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
 /// conv2d, conv2d_backward_input, conv2d_backward_weight (ops_conv.cpp).
 Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& out);
+/// max_pool2d ... interpolate and their backward ops (ops_pool.cpp, shaders/pool.comp).
+Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
 /// randperm, multinomial, bernoulli (ops_sampling.cpp: the cpu kernels, same numbers).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

@@ -5,6 +5,7 @@
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/shaders/ew_ops.h"
 #include "backends/vulkan/vulkan.h"
+#include "shapes/pool_geometry.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::vulkan {
@@ -184,6 +185,7 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
     case OpKind::AttentionBackward:
       return runAttention(op, in, attrs, sig);
     default:
+      if (shapes::isPoolOp(op)) return runPool(op, in, attrs, sig);
       TESSEL_ASSERT(false, "not an nn op");
   }
   return {};

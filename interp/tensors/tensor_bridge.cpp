@@ -224,7 +224,8 @@ const std::vector<std::span<const TensorNative>>& tensorNativeTables() {
       tensorCreationNatives(), tensorOpNatives(),       tensorGradNatives(),
       tensorSparseNatives(),   tensorJaggedNatives(),   tensorLossNatives(),
       tensorDenseUtilNatives(), tensorDenseNatives(),   tensorConvNatives(),
-      tensorAttentionNatives(), tensorNormNatives(),    tensorEinsumNatives()};
+      tensorAttentionNatives(), tensorNormNatives(),    tensorEinsumNatives(),
+      tensorPoolNatives()};
   return tables;
 }
 

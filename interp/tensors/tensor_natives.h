@@ -59,5 +59,7 @@ std::span<const TensorNative> tensorAttentionNatives();
 std::span<const TensorNative> tensorNormNatives();
 /// einsum (tensor_einsum.cpp).
 std::span<const TensorNative> tensorEinsumNatives();
+/// max_pool2d, avg_pool2d, adaptive_avg_pool2d, interpolate (tensor_pool.cpp).
+std::span<const TensorNative> tensorPoolNatives();
 
 }  // namespace tessel::interp

@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 
+#include "shapes/pool_geometry.h"
 #include "test_util.h"
 
 namespace tessel::backends::testing {
@@ -127,6 +128,20 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   calls[OpKind::Conv2dBackwardWeight] = [=] {
     return run(OpKind::Conv2dBackwardWeight, {iota({1, 2, 2, 2}), img}, conv({2, 1, 1, 2}));
   };
+  Tensor img = iota({1, 2, 3});  // [C, H, W]
+  OpAttrs pool;
+  pool.pool.kernel[0] = pool.pool.kernel[1] = 2;
+  pool.pool.stride[0] = pool.pool.stride[1] = 1;
+  pool.shape = {2, 4};
+  for (OpKind op : {OpKind::MaxPool2d, OpKind::AvgPool2d, OpKind::AdaptiveAvgPool2d,
+                    OpKind::Interpolate})
+    calls[op] = [=] { return run(op, {img}, pool); };
+  for (OpKind op : {OpKind::MaxPool2dBackward, OpKind::AvgPool2dBackward,
+                    OpKind::AdaptiveAvgPool2dBackward, OpKind::InterpolateBackward})
+    calls[op] = [=] {
+      Tensor y = run(shapes::poolForward(op), {img}, pool);
+      return run(op, {y, img}, pool);
+    };
   return calls;
 }
 

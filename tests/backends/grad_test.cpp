@@ -248,6 +248,57 @@ TEST(Grad, Attention) {
     return dispatch(OpKind::Attention, std::vector<Tensor>{in[0], in[1], in[2], additive}, {})[0];
   };
   checkGrad(masked, {smooth({3, 2, 3}), smooth({4, 3}, 1.f), smooth({4, 2}, 2.f)});
+// Distinct values 0.1 apart in a scrambled order, so a finite difference of 1e-2 never moves
+// a window's maximum.
+Tensor distinct(Dims shape) {
+  std::vector<float> v(numelOf(shape));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.1f * float((i * 37 + 11) % v.size()) - 1.0f;
+  return F(v, shape);
+}
+
+TEST(Grad, Pooling) {
+  auto window = [](int64_t k, int64_t s, int64_t p, int64_t d = 1) {
+    OpAttrs a;
+    a.pool.kernel[0] = a.pool.kernel[1] = k;
+    a.pool.stride[0] = a.pool.stride[1] = s;
+    a.pool.padding[0] = a.pool.padding[1] = p;
+    a.pool.dilation[0] = a.pool.dilation[1] = d;
+    return a;
+  };
+  for (const OpAttrs& a : {window(3, 2, 1), window(2, 1, 0), window(2, 1, 1, 2)})
+    checkGrad(withAttrs(OpKind::MaxPool2d, a), {distinct({1, 2, 5, 6})});
+  for (bool include : {true, false}) {
+    OpAttrs a = window(3, 2, 1);
+    a.pool.countIncludePad = include;
+    checkGrad(withAttrs(OpKind::AvgPool2d, a), {smooth({2, 1, 5, 6})});
+    a.pool.divisor = 5;
+    checkGrad(withAttrs(OpKind::AvgPool2d, a), {smooth({2, 5, 6})});
+  }
+  OpAttrs adaptive;
+  adaptive.shape = {3, 4};
+  checkGrad(withAttrs(OpKind::AdaptiveAvgPool2d, adaptive), {smooth({1, 2, 5, 7})});
+  for (auto mode : {shapes::InterpMode::Nearest, shapes::InterpMode::Bilinear})
+    for (bool align : {false, true}) {
+      if (mode == shapes::InterpMode::Nearest && align) continue;
+      OpAttrs a;
+      a.shape = {7, 4};
+      a.pool.mode = mode;
+      a.pool.alignCorners = align;
+      checkGrad(withAttrs(OpKind::Interpolate, a), {smooth({1, 2, 3, 5})});
+      a.pool.scale[0] = a.pool.scale[1] = 2.5;
+      a.shape = {7, 12};
+      checkGrad(withAttrs(OpKind::Interpolate, a), {smooth({1, 3, 5})});
+    }
+  // The linear backward ops are differentiable too (double backward), in their grad operand.
+  OpAttrs a = window(3, 2, 1);
+  checkGrad(withAttrs(OpKind::AvgPool2dBackward, a), {smooth({1, 2, 3, 3}), smooth({1, 2, 5, 6})});
+  checkGrad(withAttrs(OpKind::AdaptiveAvgPool2dBackward, adaptive),
+            {smooth({1, 2, 3, 4}), smooth({1, 2, 5, 7})});
+  OpAttrs bilinear;
+  bilinear.shape = {7, 4};
+  bilinear.pool.mode = shapes::InterpMode::Bilinear;
+  checkGrad(withAttrs(OpKind::InterpolateBackward, bilinear),
+            {smooth({1, 2, 7, 4}), smooth({1, 2, 3, 5})});
 }
 
 TEST(Grad, ShapeOps) {

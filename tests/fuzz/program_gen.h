@@ -298,6 +298,7 @@ class ProgramGen {
     bool isF = dt == Dt::F32;
     if ((family == 3 || family == 4) && pick(5) == 0) return denseExpr(a);  // issue 26 (dense2)
     if ((family == 3 || family == 4) && pick(6) == 0) return normExpr(a);   // issue 26 (norm)
+    if (family == 3 && r >= 2 && !a.dd && pick(6) == 0) return poolExpr(a);  // issue 26
     switch (family) {
       case 0: {  // elementwise, one operand
         if (dt == Dt::Bool)
@@ -553,6 +554,30 @@ class ProgramGen {
     if (dt == Dt::F32 && r >= 1) return {"einsum(\"i...->...\", " + x + ")", r - 1, dt, a.dd};
     if (dt == Dt::Bool) return {"logical_or(" + x + ", zeros_like(" + x + "))", r, dt, a.dd};
     return {x + " + zeros_like(" + x + ")", r, dt, a.dd};
+  }
+
+  // --- issue 26: pooling and resizing of x seen as images [1, C, H, W] (H, W its last two
+  // sizes, symbolic under @compile); an empty x fails alike on both sides ---
+  TVar poolExpr(const TVar& a) {
+    const std::string& x = a.name;
+    const std::string h = x + ".shape[" + std::to_string(a.rank - 2) + "]";
+    const std::string w = x + ".shape[" + std::to_string(a.rank - 1) + "]";
+    const std::string img = x + ".to(f32).reshape([1, -1, " + h + ", " + w + "])";
+    switch (pick(6)) {
+      case 0:
+        return {"max_pool2d(" + img + ", 2, 1, 1)", 4, Dt::F32};
+      case 1:
+        return {"max_pool2d(" + img + ", (3, 2), stride = 2, padding = (1, 0))", 4, Dt::F32};
+      case 2:
+        return {"avg_pool2d(" + img + ", (2, 1), padding = (1, 0), count_include_pad = false)",
+                4, Dt::F32};
+      case 3:
+        return {"adaptive_avg_pool2d(" + img + ", (2, none))", 4, Dt::F32};
+      case 4:
+        return {"interpolate(" + img + ", scale_factor = 2.0, mode = \"bilinear\")", 4, Dt::F32};
+      default:
+        return {"interpolate(" + img + ", size = (3, " + w + " + 1))", 4, Dt::F32};
+    }
   }
 
   // --- issue 26 (dense2): losses, reductions and shape utilities (composites of table ops) ---

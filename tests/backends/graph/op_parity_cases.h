@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "shapes/pool_geometry.h"
 #include "tests/backends/graph/compile_test_util.h"
 
 namespace tessel::graph::testing {
@@ -486,6 +487,38 @@ inline std::map<OpKind, Case> cases() {
     int x = h.input("x", {h.n, 4, 5, h.m + 2}, DType::F32, Fill::Float);
     return h.op(K::Conv2dBackwardWeight, {gy, x}, convAttrs({6, 2, 3, 2}));
   };
+  // Pooling and resizing (issue 26): images whose height and width are symbolic (an empty
+  // batch where n is 0), output sizes as expressions; each backward op takes its forward's
+  // output (of the same shape as the grad it expects) as the grad.
+  auto pool = [](OpKind k, OpAttrs a) -> Case {
+    return [=](Harness& h) {
+      const SymShape xs{h.n, 2, h.m + 2, h.n + 1};
+      int x = h.input("x", xs, DType::F32, Fill::Float);
+      const OpKind fwd = shapes::poolForward(k);
+      OpAttrs b = a;  // nearest: twice the height, a width of its own
+      if (fwd == OpKind::Interpolate && b.shape.empty()) b.shape = {(h.m + 2) * 2, h.n + 3};
+      if (fwd == k) return h.op(k, {x}, b);
+      int g = h.op(fwd, {h.input("g", xs, DType::F32, Fill::Float)}, b);
+      return h.op(k, {g, x}, b);
+    };
+  };
+  OpAttrs maxA, avgA, adaptiveA, nearestA, bilinearA;
+  maxA.pool.kernel[0] = maxA.pool.kernel[1] = 3;
+  maxA.pool.stride[0] = maxA.pool.stride[1] = 2;
+  maxA.pool.padding[0] = maxA.pool.padding[1] = 1;
+  avgA.pool.kernel[0] = 3, avgA.pool.kernel[1] = 2;
+  avgA.pool.stride[0] = 2, avgA.pool.stride[1] = 1;
+  avgA.pool.padding[0] = 1;
+  avgA.pool.countIncludePad = false;
+  adaptiveA.shape = {3, 2};
+  bilinearA.shape = {SymInt(4), SymInt(7)};
+  bilinearA.pool.mode = shapes::InterpMode::Bilinear;
+  for (auto [k, a] : std::vector<std::pair<OpKind, OpAttrs>>{
+           {K::MaxPool2d, maxA}, {K::AvgPool2d, avgA}, {K::AdaptiveAvgPool2d, adaptiveA},
+           {K::Interpolate, bilinearA}, {K::MaxPool2dBackward, maxA},
+           {K::AvgPool2dBackward, avgA}, {K::AdaptiveAvgPool2dBackward, adaptiveA},
+           {K::InterpolateBackward, nearestA}})
+    c[k] = pool(k, a);
   return c;
 }
 

@@ -15,6 +15,7 @@
 #include "backends/tpu/lazy.h"
 #include "backends/tpu/program.h"
 #include "op_parity_cases.h"
+#include "tests/backends/pool_cases.h"
 
 namespace tessel::graph::testing {
 namespace {
@@ -366,6 +367,24 @@ TEST_F(TpuParity, SortsOnEveryDtypeMatchCpuEager) {
   right.right = true;
   expectSameOnTpu(K::Searchsorted, {tensorOf(rng, {2, 6}, DType::I32), tensorOf(rng, {2, 3}, DType::I32)},
                   right, "batched");
+}
+
+}  // namespace
+}  // namespace tessel::graph::testing
+
+namespace tessel::graph::testing {
+namespace {
+
+// Pooling and resizing (issue 26) lazily on the tpu against cpu eager, every case of the
+// shared list (odd sizes, windows, empty batches, errors of the same kind).
+TEST_F(TpuParity, PoolingCasesMatchCpuEager) {
+  std::mt19937 rng(26);
+  for (OpKind op : {OpKind::MaxPool2d, OpKind::AvgPool2d, OpKind::AdaptiveAvgPool2d,
+                    OpKind::Interpolate, OpKind::MaxPool2dBackward, OpKind::AvgPool2dBackward,
+                    OpKind::AdaptiveAvgPool2dBackward, OpKind::InterpolateBackward})
+    for (const backends::testing::PoolCase& c : backends::testing::poolCases(
+             op, [&](const Dims& s) { return tensorOf(rng, s, DType::F32); }))
+      expectSameOnTpu(op, c.inputs, c.attrs, c.what);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
 #include "tests/backends/vulkan/vk_test_util.h"
+#include "tests/backends/pool_cases.h"
 
 namespace tessel::backends::vulkan {
 namespace {
@@ -657,6 +658,10 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
     case OpKind::AttentionBackward:
       return attentionCases(op, g);
     default:
+      if (shapes::isPoolOp(op))
+        for (testing::PoolCase& c :
+             testing::poolCases(op, [&](const Dims& s) { return g.tensor(s, DType::F32); }))
+          cases.push_back({c.inputs, c.attrs, c.what});
       break;
   }
   return cases;

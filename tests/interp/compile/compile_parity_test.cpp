@@ -16,6 +16,16 @@ namespace {
 
 // One expression per op, over a, b (f32 [n, m]), ia (i32 [n, m]) and mask (bool [n, m]).
 const std::map<std::string, std::string> kSnippets = {
+    // Pooling and resizing over a as an image [1, 1, n, m] or [1, n, m]; the backward ops
+    // through grad.
+    {"max_pool2d", "max_pool2d(a.reshape([1, 1, a.shape[0], a.shape[1]]), 2, 1, 1)"},
+    {"avg_pool2d", "avg_pool2d(a.unsqueeze(0), (3, 2), (2, 1), 1, count_include_pad = false)"},
+    {"adaptive_avg_pool2d", "adaptive_avg_pool2d(a.unsqueeze(0), (2, 3))"},
+    {"interpolate", "interpolate(a.unsqueeze(0).unsqueeze(0), scale_factor = 2.0, mode = \"bilinear\")"},
+    {"max_pool2d_backward", "grad(fn (a) { return (max_pool2d(a.unsqueeze(0), 3, 2, 1) * 1.5).sum() })(a)"},
+    {"avg_pool2d_backward", "grad(fn (a) { return (avg_pool2d(a.unsqueeze(0), 2, 1) ** 2).sum() })(a)"},
+    {"adaptive_avg_pool2d_backward", "grad(fn (a) { return (adaptive_avg_pool2d(a.unsqueeze(0), 3) ** 2).sum() })(a)"},
+    {"interpolate_backward", "grad(fn (a) { return (interpolate(a.unsqueeze(0), size = 5) ** 2).sum() })(a)"},
     {"neg", "-a"},
     {"exp", "exp(a)"},
     {"log", "log(abs(a) + 1.0)"},
