@@ -61,13 +61,21 @@ Tensor runJagged(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs);
 Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
-/// randperm, multinomial, bernoulli (sampling.cpp; the vulkan backend calls it too).
+/// randperm, multinomial, bernoulli (sampling.cpp).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                    const OpSignature& out);
+/// The value errors of bernoulli's and multinomial's probabilities (a host tensor), which the
+/// vulkan backend raises too once its kernels flag a bad value.
+void checkSamplingInput(OpKind op, const Tensor& probs, const OpAttrs& attrs,
+                        const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
 /// argsort, topk, searchsorted (sort.cpp); nms (nms.cpp, a data-dependent op).
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& out);
 Tensor nms(std::span<const Tensor> in, const OpAttrs& attrs);
+/// The stable ascending argsort of n u32 keys (ties in index order), as argsort's rows.
+void argsortKeys(const uint32_t* keys, int64_t n, int32_t* outIdx);
+/// The indices of the k smallest (key, index) pairs of n u32 keys, ascending, as topk's rows.
+void smallestKeys(const uint32_t* keys, int64_t n, int64_t k, int32_t* outIdx);
 
 }  // namespace tessel::backends::cpu

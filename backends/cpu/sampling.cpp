@@ -1,16 +1,22 @@
 // Random sampling on the cpu: randperm, multinomial, bernoulli, with PyTorch 1.13's semantics.
-// Each draws one Philox word per output element (element i reads word i % 4 of counter
-// base + i / 4, Note [Counter-based RNG]), so a traced graph and the tpu, which reserve words
-// at the output's size, replay the same numbers, and the vulkan backend computes them here.
+// Every element's randomness is one Philox word chosen by its index alone (element i reads word
+// i % 4 of counter base + i / 4, Note [Counter-based RNG]), so the draws are data-parallel and
+// the vulkan kernels (shaders/sampling.comp) compute the same indices; a traced graph and the
+// tpu reserve the same words (graph::randomWordCount). The algorithms:
+// - bernoulli: element i is 1 when uniform(word i) < p[i].
+// - randperm(n): the indices sorted by the key word i, ties by index (a stable radix sort).
+// - multinomial without replacement: the exponential race, the n smallest keys -ln(u_c) / p_c
+//   of a row (word row * k + c); with replacement, the inverse CDF of the row's running sums,
+//   one word per draw (row * n + d). Both in integers (Note [Exact sampling keys]).
 // Values are checked here (the shape rule cannot see them): negative, non-finite or all-zero
 // probabilities and too few nonzero categories without replacement are ValueErrors.
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <numeric>
 #include <vector>
 
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/random_bits.h"
+#include "backends/cpu/sampling_keys.h"
 #include "backends/rng.h"
 #include "shapes/user_error.h"
 
@@ -18,65 +24,40 @@ namespace tessel::backends::cpu {
 
 namespace {
 
-// The words of one random op, read in order.
-class Words {
- public:
-  explicit Words(int64_t n) : s_(reserveRandom(uint64_t(n))) {}
-  uint32_t at(int64_t i) {
-    const uint64_t blk = uint64_t(i) / 4;
-    if (blk != cached_) {
-      block_ = s_.block(blk);
-      cached_ = blk;
-    }
-    return block_[size_t(i % 4)];
+using namespace sampling;
+
+// The op's words in element order: words[i] is element i's word.
+std::vector<uint32_t> drawWords(uint64_t n) {
+  const PhiloxStream s = reserveRandom(n);
+  std::vector<uint32_t> words((n + 3) / 4 * 4);
+  constexpr uint64_t kChunk = 1024;  // counters per philoxWords call
+  for (uint64_t first = 0; 4 * first < n; first += kChunk) {
+    const uint64_t count = std::min<uint64_t>(kChunk, (n + 3) / 4 - first);
+    philoxWords(s, first, int(count), words.data() + 4 * first);
   }
-
- private:
-  PhiloxStream s_;
-  std::array<uint32_t, 4> block_{};
-  uint64_t cached_ = ~uint64_t{0};
-};
-
-// A uniform double in [0, 1) from all 32 bits of a word.
-double unit(uint32_t w) {
-  return double(w) * (1.0 / 4294967296.0);
+  return words;
 }
 
-// Fisher-Yates from the back: position i swaps with j = floor(w_i * (i + 1) / 2^32), uniform in
-// [0, i] up to 2^-32. Word i belongs to position i (word 0 is reserved but unused).
 Tensor randperm(const OpSignature& sig) {
   Tensor out = emptyLike(sig);
   const int64_t n = out.numel();
-  int32_t* o = out.data<int32_t>();
-  std::iota(o, o + n, 0);
-  Words w(n);
-  for (int64_t i = n - 1; i >= 1; --i) {
-    const int64_t j = int64_t((uint64_t(w.at(i)) * uint64_t(i + 1)) >> 32);
-    std::swap(o[i], o[j]);
-  }
+  const std::vector<uint32_t> keys = drawWords(uint64_t(n));
+  argsortKeys(keys.data(), n, out.data<int32_t>());
   return out;
 }
 
-// Each element is 1 with probability p[i]: uniform(word i) < p[i].
 Tensor bernoulli(const Tensor& p0, const OpSignature& sig) {
   Tensor p = castTo(p0, DType::F32).contiguous();
   const int64_t n = p.numel();
-  const float* pv = p.data<float>();
-  for (int64_t i = 0; i < n; ++i)
-    if (!(pv[i] >= 0.0f && pv[i] <= 1.0f))
-      throwUserError(ErrorKind::ValueError, "bernoulli: probabilities must be in [0, 1], got " +
-                                                std::to_string(pv[i]) + " at flat index " +
-                                                std::to_string(i));
+  const std::vector<uint32_t> w = drawWords(uint64_t(n));
+  checkSamplingInput(OpKind::Bernoulli, p, {}, sig);
   Tensor out = emptyLike(sig);
   float* o = out.data<float>();
-  Words w(n);
-  for (int64_t i = 0; i < n; ++i) o[i] = uniformFromBits(w.at(i)) < pv[i] ? 1.0f : 0.0f;
+  const float* pv = p.data<float>();
+  for (int64_t i = 0; i < n; ++i) o[i] = uniformFromBits(w[size_t(i)]) < pv[i] ? 1.0f : 0.0f;
   return out;
 }
 
-// Row r's draws: with replacement, a binary search of the running sums (a zero-probability
-// category never holds the first running sum above u); without, n sequential draws from the
-// remaining mass, each removing its category (PyTorch's distribution; O(n k) per row).
 Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& sig) {
   Tensor p = castTo(p0, DType::F32).contiguous();
   const bool replacement = !attrs.scalars.empty() && attrs.scalars[0] != 0;
@@ -84,10 +65,56 @@ Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& si
   const int64_t rows = p.ndim() == 2 ? p.size(0) : 1;
   Tensor out = emptyLike(sig);
   const int64_t n = out.shape().back();
+  const std::vector<uint32_t> w = drawWords(uint64_t(rows * (replacement ? n : k)));
+  checkSamplingInput(OpKind::Multinomial, p, attrs, sig);
   const float* pv = p.data<float>();
-  std::string where;
+  int32_t* o = out.data<int32_t>();
+  std::vector<uint32_t> keys(static_cast<size_t>(replacement ? 0 : k));
+  std::vector<uint64_t> cum(static_cast<size_t>(replacement ? k : 0));
   for (int64_t r = 0; r < rows; ++r) {
-    where = p.ndim() == 2 ? " in row " + std::to_string(r) : "";
+    const float* row = pv + r * k;
+    int32_t* orow = o + r * n;
+    if (!replacement) {
+      const uint32_t* wr = w.data() + r * k;
+      for (int64_t c = 0; c < k; ++c)
+        keys[size_t(c)] = uint32_t(row[c] > 0 ? raceKey(wr[c], bitsOf(row[c])) : kNeverKey);
+      smallestKeys(keys.data(), k, n, orow);
+      continue;
+    }
+    uint32_t emax = 0;
+    for (int64_t c = 0; c < k; ++c)
+      if (row[c] > 0) emax = std::max(emax, std::max(1u, bitsOf(row[c]) >> 23));  // as splitFloat
+    uint64_t sum = 0;
+    for (int64_t c = 0; c < k; ++c)
+      cum[size_t(c)] = sum += row[c] > 0 ? quantized(bitsOf(row[c]), emax) : 0;
+    for (int64_t d = 0; d < n; ++d) {
+      const uint64_t t = drawTarget(w[size_t(r * n + d)], sum);
+      orow[d] = int32_t(std::upper_bound(cum.begin(), cum.end(), t) - cum.begin());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void checkSamplingInput(OpKind op, const Tensor& p0, const OpAttrs& attrs,
+                        const OpSignature& sig) {
+  const Tensor p = castTo(p0, DType::F32).contiguous();
+  const float* pv = p.data<float>();
+  if (op == OpKind::Bernoulli) {
+    for (int64_t i = 0, n = p.numel(); i < n; ++i)
+      if (!(pv[i] >= 0.0f && pv[i] <= 1.0f))
+        throwUserError(ErrorKind::ValueError, "bernoulli: probabilities must be in [0, 1], got " +
+                                                  std::to_string(pv[i]) + " at flat index " +
+                                                  std::to_string(i));
+    return;
+  }
+  const bool replacement = !attrs.scalars.empty() && attrs.scalars[0] != 0;
+  const int64_t k = p.shape().back();
+  const int64_t rows = p.ndim() == 2 ? p.size(0) : 1;
+  const int64_t n = sig.shape.back().constant();
+  for (int64_t r = 0; r < rows; ++r) {
+    const std::string where = p.ndim() == 2 ? " in row " + std::to_string(r) : "";
     int64_t nonzero = 0;
     for (int64_t c = 0; c < k; ++c) {
       const float v = pv[r * k + c];
@@ -106,45 +133,7 @@ Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& si
                                                 std::to_string(nonzero) +
                                                 " categories of nonzero probability" + where);
   }
-  int32_t* o = out.data<int32_t>();
-  Words w(rows * n);
-  std::vector<double> acc(static_cast<size_t>(k));
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* row = pv + r * k;
-    int32_t* orow = o + r * n;
-    if (replacement) {
-      double sum = 0;
-      for (int64_t c = 0; c < k; ++c) acc[size_t(c)] = sum += row[c];
-      for (int64_t d = 0; d < n; ++d) {
-        const double u = unit(w.at(r * n + d)) * sum;
-        int64_t c = std::upper_bound(acc.begin(), acc.end(), u) - acc.begin();
-        // Rounding can put u at the very top: take the last category with mass.
-        while (c >= k || row[c] == 0.0f) c = c >= k ? k - 1 : c - 1;
-        orow[d] = int32_t(c);
-      }
-      continue;
-    }
-    for (int64_t c = 0; c < k; ++c) acc[size_t(c)] = row[c];
-    for (int64_t d = 0; d < n; ++d) {
-      double left = 0;
-      for (int64_t c = 0; c < k; ++c) left += acc[size_t(c)];
-      const double u = unit(w.at(r * n + d)) * left;
-      double run = 0;
-      int64_t pick = -1;
-      for (int64_t c = 0; c < k; ++c) {
-        if (acc[size_t(c)] == 0) continue;
-        pick = c;  // the last category with mass, should rounding leave u above the sum
-        run += acc[size_t(c)];
-        if (run > u) break;
-      }
-      acc[size_t(pick)] = 0;
-      orow[d] = int32_t(pick);
-    }
-  }
-  return out;
 }
-
-}  // namespace
 
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                    const OpSignature& sig) {
