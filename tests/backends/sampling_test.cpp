@@ -2,6 +2,7 @@
 // against the probabilities, permutations, no repeats without replacement, zero-probability
 // categories never drawn), reproducibility under seed(), and the value errors.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <set>
@@ -294,6 +295,47 @@ TEST(Sampling, ExactKeysFollowTheirFormulas) {
       EXPECT_LT(t, total);
       EXPECT_EQ(t, uint64_t((static_cast<unsigned __int128>(total) * w) >> 32));
     }
+}
+
+// Note [Race key candidates]: drawing few of many categories computes exact keys for the
+// candidates only; the draws equal the n smallest of every exact key (made here from the same
+// words, read back through randint over [0, 2^32)), over weights of every scale.
+TEST(Sampling, RaceCandidatesGiveTheDrawsOfEveryExactKey) {
+  using namespace cpu::sampling;
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  for (auto [rows, k, n] : std::vector<std::array<int64_t, 3>>{
+           {1, 100000, 1}, {4, 5000, 7}, {3, 2000, 100}, {2, 700, 80}}) {
+    std::vector<float> w(size_t(rows * k));
+    for (float& v : w)
+      v = next() % 5 == 0 ? 0.0f
+                          : float(std::ldexp(1.0 + double(next() % 1000) / 1000,
+                                             int(next() % 240) - 130));
+    OpAttrs words = shapeAttr({rows * k});
+    words.dtype = DType::I32;
+    words.scalars = {0.0, 4294967296.0};
+    seed(61 + uint64_t(k));
+    const std::vector<int64_t> bits = run(OpKind::Randint, {}, words).toInts();
+    seed(61 + uint64_t(k));
+    const std::vector<int64_t> got =
+        run(OpKind::Multinomial, {F(w, {rows, k})}, count(n)).toInts();
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<uint64_t> all;
+      for (int64_t c = 0; c < k; ++c) {
+        const float p = w[size_t(r * k + c)];
+        if (p > 0)
+          all.push_back(uint64_t(raceKey(uint32_t(bits[size_t(r * k + c)]), bitsOf(p))) << 32 |
+                        uint64_t(c));
+      }
+      std::sort(all.begin(), all.end());
+      for (int64_t d = 0; d < n; ++d)
+        ASSERT_EQ(got[size_t(r * n + d)], int64_t(uint32_t(all[size_t(d)])))
+            << "row " << r << " draw " << d << " of " << k;
+    }
+  }
 }
 
 }  // namespace
