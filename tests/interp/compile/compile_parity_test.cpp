@@ -233,6 +233,8 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"roll", "roll(a, [1, -3], [0, 1])"},
     {"repeat", "a.repeat([2, 1, 3])"},
     {"outer", "outer(a[:, 0], b[0])"},
+    // Issue 25: the other algorithm of multinomial (the op's own case draws without replacement).
+    {"multinomial_replacement", "multinomial(sigmoid(a), 2 * a.shape[0] + 1, replacement = true)"},
 };
 
 class CompositeParity : public testing::TestWithParam<std::string> {};
