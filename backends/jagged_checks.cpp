@@ -42,10 +42,9 @@ void checkOutputSize(const shapes::OpAttrs& attrs, int64_t total) {
 
 void checkSegmentTotal(int64_t total, int64_t size, int64_t axis) {
   if (total != size)
-    throwUserError(ErrorKind::ShapeError, "segment_reduce: lengths sum to " +
-                                              std::to_string(total) + " but data has " +
-                                              std::to_string(size) + " rows along axis " +
-                                              std::to_string(axis));
+    throwUserError(ErrorKind::ShapeError,
+                   "segment_reduce: lengths sum to " + std::to_string(total) + " but data has " +
+                       std::to_string(size) + " rows along axis " + std::to_string(axis));
 }
 
 }  // namespace tessel::backends::jagged

@@ -106,7 +106,7 @@ TESSEL_ISA_CLONES void raceKeyBounds(const uint32_t* __restrict w, const float* 
                                      int64_t k, double* __restrict lo, double* __restrict hi) {
   for (int64_t c = 0; c < k; ++c) {
     const float u = (float(w[c]) + 1.0f) * 0x1p-32f;  // (w + 1) / 2^32, rounded
-    const double e = double(-vlog(u) * 1.44269504f);    // -log2(u)
+    const double e = double(-vlog(u) * 1.44269504f);  // -log2(u)
     const double inv = p[c] > 0 ? 1.0 / double(p[c]) : INFINITY;
     lo[c] = p[c] > 0 ? (e * (1 - kRaceMargin) - kRaceMargin) * inv : INFINITY;
     hi[c] = p[c] > 0 ? (e * (1 + kRaceMargin) + kRaceMargin) * inv : INFINITY;
@@ -202,8 +202,7 @@ Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& si
 
 }  // namespace
 
-void checkSamplingInput(OpKind op, const Tensor& p0, const OpAttrs& attrs,
-                        const OpSignature& sig) {
+void checkSamplingInput(OpKind op, const Tensor& p0, const OpAttrs& attrs, const OpSignature& sig) {
   const Tensor p = castTo(p0, DType::F32).contiguous();
   const float* pv = p.data<float>();
   if (op == OpKind::Bernoulli) {

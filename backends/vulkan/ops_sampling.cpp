@@ -23,7 +23,14 @@ struct SamplingPush {
   uint32_t replacement, chunks, totalsOff;
 };
 enum SamplingMode : uint32_t {
-  kBernoulli, kPermKeys, kRaceKeys, kRowStats, kRowCheck, kLocalScan, kChunkScan, kDraw
+  kBernoulli,
+  kPermKeys,
+  kRaceKeys,
+  kRowStats,
+  kRowCheck,
+  kLocalScan,
+  kChunkScan,
+  kDraw
 };
 constexpr uint32_t kChunk = 256;  // CHUNK in sampling.comp
 
@@ -108,10 +115,10 @@ Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& si
     Tensor keys = emptyDevice(Dims{rows, k}, DType::I32);
     const BufferArg bufs[] = {bufferOf(keys), pb, aux.arg};
     run(kRaceKeys, bufs, pc, rows * k, 1u);
-    out = rows * n == 0 ? emptyDevice(outShape, DType::I32)
-                        : reshapeDevice(contiguousDevice(argsortRows(keys, rows, k, false)
-                                                             .slice(1, 0, n, 1)),
-                                        outShape);
+    out = rows * n == 0
+              ? emptyDevice(outShape, DType::I32)
+              : reshapeDevice(contiguousDevice(argsortRows(keys, rows, k, false).slice(1, 0, n, 1)),
+                              outShape);
   } else {
     out = emptyDevice(outShape, DType::I32);
     Tensor cum = emptyDevice(Dims{2 * rows * k}, DType::I32);  // a u64 running sum per category

@@ -32,8 +32,7 @@ void expectSame(OpKind op, const std::vector<Tensor>& host, const OpAttrs& a) {
   setRngState(start);
   std::vector<Tensor> dev;
   for (const Tensor& t : host) dev.push_back(toVulkan(t));
-  const std::vector<double> got =
-      toCpu(dispatch(op, dev, a, Device::Vulkan).at(0)).toDoubles();
+  const std::vector<double> got = toCpu(dispatch(op, dev, a, Device::Vulkan).at(0)).toDoubles();
   EXPECT_EQ(rngState().next, cpuEnd.next) << "the backends reserve different word counts";
   ASSERT_EQ(got.size(), want.size());
   for (size_t i = 0; i < want.size(); ++i)
@@ -129,8 +128,8 @@ TEST_P(Sampling, ValueErrorsNameTheValue) {
   expectError(OpKind::Bernoulli, {0.5f, 1.5f}, {2}, {}, "got 1.5");
   expectError(OpKind::Bernoulli, {NAN}, {1}, {}, "flat index 0");
   // The session goes on: a good call after the errors.
-  const Tensor ok = toVulkan(Tensor::fromData(std::span<const float>(std::vector<float>{0, 1}),
-                                              Dims{2}));
+  const Tensor ok =
+      toVulkan(Tensor::fromData(std::span<const float>(std::vector<float>{0, 1}), Dims{2}));
   EXPECT_EQ(toCpu(call(OpKind::Multinomial, {ok}, draws(1, false))).toInts(),
             std::vector<int64_t>{1});
 }
