@@ -151,6 +151,40 @@ void BM_Bincount16M(benchmark::State& state) {
 }
 BENCHMARK(BM_Bincount16M)->Unit(benchmark::kMillisecond);
 
+// The sampling ops (randperm, multinomial, bernoulli): a shuffle of 1M indices, draws from 64
+// rows of 1000 weights with and without replacement, one draw from 1M weights, 1M coin flips.
+void BM_Randperm1M(benchmark::State& state) {
+  OpAttrs a;
+  a.shape = {int64_t{1} << 20};
+  for (auto _ : state) benchmark::DoNotOptimize(tessel::backends::call(OpKind::Randperm, {}, a));
+}
+BENCHMARK(BM_Randperm1M)->Unit(benchmark::kMillisecond);
+void multinomialBench(benchmark::State& state, tessel::backends::Dims probs, int64_t n,
+                      bool replacement) {
+  Tensor p = randomTensor(probs);
+  OpAttrs a;
+  a.shape = {n};
+  a.scalars = {replacement ? 1.0 : 0.0};
+  for (auto _ : state) benchmark::DoNotOptimize(tessel::backends::call(OpKind::Multinomial, {p}, a));
+}
+void BM_Multinomial64x1000Draw100(benchmark::State& state) {
+  multinomialBench(state, {64, 1000}, 100, false);
+}
+BENCHMARK(BM_Multinomial64x1000Draw100)->Unit(benchmark::kMillisecond);
+void BM_Multinomial64x1000Replace1000(benchmark::State& state) {
+  multinomialBench(state, {64, 1000}, 1000, true);
+}
+BENCHMARK(BM_Multinomial64x1000Replace1000)->Unit(benchmark::kMillisecond);
+void BM_Multinomial1MDraw1(benchmark::State& state) {
+  multinomialBench(state, {int64_t{1} << 20}, 1, false);
+}
+BENCHMARK(BM_Multinomial1MDraw1)->Unit(benchmark::kMillisecond);
+void BM_Bernoulli1M(benchmark::State& state) {
+  Tensor p = randomTensor({int64_t{1} << 20});
+  for (auto _ : state) benchmark::DoNotOptimize(tessel::backends::call(OpKind::Bernoulli, {p}));
+}
+BENCHMARK(BM_Bernoulli1M)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -1,30 +1,11 @@
 #!/usr/bin/env python3
-"""PyTorch 1.13 and torchvision on bench/bench_sort.cpp's workloads, 1 thread, CPU time (median
-of 5 runs of a loop of at least 0.3 s), so the two can be compared in docs/perf.md. Run with
+"""PyTorch 1.13 and torchvision on bench/bench_sort.cpp's workloads, 1 thread, CPU time (the
+harness of bench/torch_bench_util.py), so the two can be compared in docs/perf.md. Run with
 /usr/bin/python3 (Debian's python3-torch and python3-torchvision)."""
-import time
-
 import torch
 import torchvision
 
-torch.set_num_threads(1)
-
-
-def bench(name, fn):
-    fn()
-    runs = []
-    for _ in range(5):
-        n, t0 = 0, time.process_time()
-        while True:
-            fn()
-            n += 1
-            el = time.process_time() - t0
-            if el >= 0.3:
-                break
-        runs.append(el / n)
-    runs.sort()
-    print(f"{name:24s} {runs[2] * 1e3:9.3f} ms")
-
+from torch_bench_util import bench
 
 x = torch.rand(1 << 20)
 bench("sort 1M", lambda: torch.sort(x))

@@ -1,31 +1,10 @@
 #!/usr/bin/env python3
-"""PyTorch 1.13 on bench/bench_sparse.cpp's workloads, 1 thread, CPU time (median of 5 runs of
-a loop of at least 0.3 s), so the two can be compared in docs/perf.md. Run with /usr/bin/python3
-(Debian's python3-torch)."""
-import time
-
+"""PyTorch 1.13 on bench/bench_sparse.cpp's workloads, 1 thread, CPU time (the harness of
+bench/torch_bench_util.py), so the two can be compared in docs/perf.md. Run with
+/usr/bin/python3 (Debian's python3-torch)."""
 import torch
 
-torch.set_num_threads(1)
-
-
-def bench(name, fn, nbytes=None):
-    fn()
-    runs = []
-    for _ in range(5):
-        n, t0 = 0, time.process_time()
-        while True:
-            fn()
-            n += 1
-            el = time.process_time() - t0
-            if el >= 0.3:
-                break
-        runs.append(el / n)
-    runs.sort()
-    ms = runs[2] * 1e3
-    extra = f"  {nbytes / runs[2] / 1e9:.1f} GB/s" if nbytes else ""
-    print(f"{name:24s} {ms:9.3f} ms{extra}")
-
+from torch_bench_util import bench
 
 N16 = 1 << 24
 x = torch.rand(N16)
@@ -53,3 +32,12 @@ bench("repeat_interleave", lambda: torch.repeat_interleave(pooled, lengths, dim=
       seg_bytes)
 ids = torch.randint(0, 1000, (N16,))
 bench("bincount 16M", lambda: torch.bincount(ids), 8 * N16)
+
+# The sampling ops of bench_sparse.cpp.
+bench("randperm 1M", lambda: torch.randperm(1 << 20))
+p64 = torch.rand(64, 1000)
+bench("multinomial 64x1000 n100", lambda: torch.multinomial(p64, 100))
+bench("multinomial 64x1000 r1000", lambda: torch.multinomial(p64, 1000, replacement=True))
+p1m = torch.rand(1 << 20)
+bench("multinomial 1M n1", lambda: torch.multinomial(p1m, 1))
+bench("bernoulli 1M", lambda: torch.bernoulli(p1m))

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "backends/cpu/kernels.h"
+#include "backends/jagged_checks.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::cpu {
@@ -16,35 +17,16 @@ namespace tessel::backends::cpu {
 namespace {
 
 using shapes::ScatterMode;
-
-OpSignature sizedRule(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, int64_t size) {
-  std::vector<OpSignature> sigs;
-  for (const Tensor& t : in)
-    sigs.push_back({shapes::SymShape(t.shape().begin(), t.shape().end()), t.dtype()});
-  OpAttrs a = attrs;
-  a.outputSize = size;
-  return shapes::inferShape(op, sigs, a).at(0);
-}
-
-// The product of x's sizes before and after `dim`.
-void splitAround(const Tensor& x, int64_t dim, int64_t& outer, int64_t& inner) {
-  outer = inner = 1;
-  for (int64_t d = 0; d < dim; ++d) outer *= x.size(d);
-  for (int64_t d = dim + 1; d < x.ndim(); ++d) inner *= x.size(d);
-}
+using jagged::sizedRule;
+using jagged::splitAround;
 
 // Validated non-negative counts (repeats or lengths) and their sum.
 int64_t checkedTotal(const Tensor& counts, const char* op, const char* what) {
   Tensor c = counts.contiguous();
   const int32_t* r = c.data<int32_t>();
+  jagged::requireNonNegative(r, c.numel(), op, what);
   int64_t total = 0;
-  for (int64_t i = 0; i < c.numel(); ++i) {
-    if (r[i] < 0)
-      throwUserError(ErrorKind::ValueError,
-                     std::string(op) + ": " + what + " must be non-negative, got " +
-                         std::to_string(r[i]) + " at index " + std::to_string(i));
-    total += r[i];
-  }
+  for (int64_t i = 0; i < c.numel(); ++i) total += r[i];
   return total;
 }
 
@@ -53,12 +35,7 @@ Tensor repeatInterleave(std::span<const Tensor> in, const OpAttrs& attrs) {
   const Tensor reps = in[1].contiguous();
   const int64_t dim = wrapDim(attrs.dim, x.ndim());
   const int64_t total = checkedTotal(reps, "repeat_interleave", "repeats");
-  if (!attrs.shape.empty()) {
-    if (auto want = attrs.shape[0].maybeConstant(); want && *want != total)
-      throwUserError(ErrorKind::ValueError,
-                     "repeat_interleave: output_size " + std::to_string(*want) +
-                         " does not match sum(repeats) = " + std::to_string(total));
-  }
+  jagged::checkOutputSize(attrs, total);
   Tensor out = emptyLike(sizedRule(OpKind::RepeatInterleave, in, attrs, total));
   int64_t outer, inner;
   splitAround(x, dim, outer, inner);
@@ -93,13 +70,7 @@ Tensor bincount(std::span<const Tensor> in, const OpAttrs& attrs) {
     lo = std::min(lo, v[i]);
     hi = std::max(hi, v[i]);
   }
-  if (lo < 0) {
-    int64_t at = 0;
-    while (v[at] >= 0) ++at;
-    throwUserError(ErrorKind::ValueError, "bincount: x must be non-negative, got " +
-                                              std::to_string(v[at]) + " at index " +
-                                              std::to_string(at));
-  }
+  if (lo < 0) jagged::requireNonNegative(v, n, "bincount", "x");
   const int64_t minlength = attrs.scalars.empty() ? 0 : int64_t(attrs.scalars[0]);
   const int64_t len = std::max<int64_t>(int64_t(hi) + 1, minlength);
   Tensor out = emptyLike(sizedRule(OpKind::Bincount, in, attrs, len));
@@ -165,11 +136,7 @@ Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const 
   const Tensor lengths = in[1].contiguous();
   const int64_t axis = wrapDim(attrs.dim, data.ndim());
   const int64_t total = checkedTotal(lengths, "segment_reduce", "lengths");
-  if (total != data.size(axis))
-    throwUserError(ErrorKind::ShapeError, "segment_reduce: lengths sum to " +
-                                              std::to_string(total) + " but data has " +
-                                              std::to_string(data.size(axis)) +
-                                              " rows along axis " + std::to_string(axis));
+  jagged::checkSegmentTotal(total, data.size(axis), axis);
   Tensor out = emptyLike(sig);
   int64_t outer, inner;
   splitAround(data, axis, outer, inner);

@@ -66,9 +66,13 @@ Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
 /// max_pool2d ... interpolate and their backward ops (pool.cpp).
 Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
-/// randperm, multinomial, bernoulli (sampling.cpp; the vulkan backend calls it too).
+/// randperm, multinomial, bernoulli (sampling.cpp).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                    const OpSignature& out);
+/// The value errors of bernoulli's and multinomial's probabilities (a host tensor), which the
+/// vulkan backend raises too once its kernels flag a bad value.
+void checkSamplingInput(OpKind op, const Tensor& probs, const OpAttrs& attrs,
+                        const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
 /// scaled_dot_product_attention, attention_logsumexp, attention_backward (attention.cpp).
 Tensor runAttention(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
@@ -77,5 +81,9 @@ Tensor runAttention(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& out);
 Tensor nms(std::span<const Tensor> in, const OpAttrs& attrs);
+/// The stable ascending argsort of n u32 keys (ties in index order), as argsort's rows.
+void argsortKeys(const uint32_t* keys, int64_t n, int32_t* outIdx);
+/// The indices of the k smallest (key, index) pairs of n u32 keys, ascending, as topk's rows.
+void smallestKeys(const uint32_t* keys, int64_t n, int64_t k, int32_t* outIdx);
 
 }  // namespace tessel::backends::cpu

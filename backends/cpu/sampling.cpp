@@ -1,16 +1,25 @@
 // Random sampling on the cpu: randperm, multinomial, bernoulli, with PyTorch 1.13's semantics.
-// Each draws one Philox word per output element (element i reads word i % 4 of counter
-// base + i / 4, Note [Counter-based RNG]), so a traced graph and the tpu, which reserve words
-// at the output's size, replay the same numbers, and the vulkan backend computes them here.
+// Every element's randomness is one Philox word chosen by its index alone (element i reads word
+// i % 4 of counter base + i / 4, Note [Counter-based RNG]), so the draws are data-parallel and
+// the vulkan kernels (shaders/sampling.comp) compute the same indices; a traced graph and the
+// tpu reserve the same words (graph::randomWordCount). The algorithms:
+// - bernoulli: element i is 1 when uniform(word i) < p[i].
+// - randperm(n): the indices sorted by the key word i, ties by index (a stable radix sort).
+// - multinomial without replacement: the exponential race, the n smallest keys -ln(u_c) / p_c
+//   of a row (word row * k + c); with replacement, the inverse CDF of the row's running sums,
+//   one word per draw (row * n + d). Both in integers (Note [Exact sampling keys]).
 // Values are checked here (the shape rule cannot see them): negative, non-finite or all-zero
 // probabilities and too few nonzero categories without replacement are ValueErrors.
 #include <algorithm>
-#include <array>
+#include <bit>
 #include <cmath>
-#include <numeric>
 #include <vector>
 
+#include "backends/cpu/isa_clones.h"
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/random_bits.h"
+#include "backends/cpu/sampling_keys.h"
+#include "backends/cpu/vec_math.h"
 #include "backends/rng.h"
 #include "shapes/user_error.h"
 
@@ -18,65 +27,144 @@ namespace tessel::backends::cpu {
 
 namespace {
 
-// The words of one random op, read in order.
-class Words {
- public:
-  explicit Words(int64_t n) : s_(reserveRandom(uint64_t(n))) {}
-  uint32_t at(int64_t i) {
-    const uint64_t blk = uint64_t(i) / 4;
-    if (blk != cached_) {
-      block_ = s_.block(blk);
-      cached_ = blk;
-    }
-    return block_[size_t(i % 4)];
-  }
+using namespace sampling;
 
- private:
-  PhiloxStream s_;
-  std::array<uint32_t, 4> block_{};
-  uint64_t cached_ = ~uint64_t{0};
-};
-
-// A uniform double in [0, 1) from all 32 bits of a word.
-double unit(uint32_t w) {
-  return double(w) * (1.0 / 4294967296.0);
+// Scratch memory from the tensor allocator, whose block cache serves the next call of the same
+// size (fresh vectors of megabytes cost a page fault per 4 KiB page on every call).
+template <class T>
+T* scratchOf(Tensor& holder, int64_t count) {
+  const int64_t words = (count * int64_t(sizeof(T)) + 3) / 4;
+  holder = emptyLike(OpSignature{{words}, DType::I32});
+  return reinterpret_cast<T*>(holder.data<int32_t>());
 }
 
-// Fisher-Yates from the back: position i swaps with j = floor(w_i * (i + 1) / 2^32), uniform in
-// [0, i] up to 2^-32. Word i belongs to position i (word 0 is reserved but unused).
+// The op's words in element order: words[i] is element i's word (held by `holder`).
+const uint32_t* drawWords(uint64_t n, Tensor& holder) {
+  const PhiloxStream s = reserveRandom(n);
+  uint32_t* words = scratchOf<uint32_t>(holder, int64_t((n + 3) / 4 * 4));
+  constexpr uint64_t kChunk = 1024;  // counters per philoxWords call
+  for (uint64_t first = 0; 4 * first < n; first += kChunk) {
+    const uint64_t count = std::min<uint64_t>(kChunk, (n + 3) / 4 - first);
+    philoxWords(s, first, int(count), words + 4 * first);
+  }
+  return words;
+}
+
+// The stable argsort of randperm's keys: for large n an LSD radix sort of two 16-bit digits (two
+// scattering passes where argsortKeys' 8-bit digits take four; keys that are uniform fill the
+// 65536 buckets evenly). LSD is stable, so equal keys keep index order: the same permutation as
+// argsortKeys and as the vulkan row sort.
+void randomKeyArgsort(const uint32_t* keys, int64_t n, int32_t* out) {
+  if (n < 65536) return argsortKeys(keys, n, out);
+  Tensor countHolder, idxHolder;
+  uint32_t* low = scratchOf<uint32_t>(countHolder, 2 * 65536);
+  uint32_t* high = low + 65536;
+  uint32_t* idx = scratchOf<uint32_t>(idxHolder, n);
+  std::fill_n(low, 2 * 65536, 0u);
+  for (int64_t i = 0; i < n; ++i) ++low[keys[i] & 0xffff], ++high[keys[i] >> 16];
+  for (uint32_t d = 0, a = 0, b = 0; d < 65536; ++d) {  // counts to starts
+    const uint32_t x = low[d], y = high[d];
+    low[d] = a, high[d] = b;
+    a += x, b += y;
+  }
+  for (int64_t i = 0; i < n; ++i) idx[low[keys[i] & 0xffff]++] = uint32_t(i);
+  for (int64_t i = 0; i < n; ++i) out[high[keys[idx[i]] >> 16]++] = int32_t(idx[i]);
+}
+
 Tensor randperm(const OpSignature& sig) {
   Tensor out = emptyLike(sig);
   const int64_t n = out.numel();
-  int32_t* o = out.data<int32_t>();
-  std::iota(o, o + n, 0);
-  Words w(n);
-  for (int64_t i = n - 1; i >= 1; --i) {
-    const int64_t j = int64_t((uint64_t(w.at(i)) * uint64_t(i + 1)) >> 32);
-    std::swap(o[i], o[j]);
-  }
+  Tensor holder;
+  const uint32_t* keys = drawWords(uint64_t(n), holder);
+  randomKeyArgsort(keys, n, out.data<int32_t>());
   return out;
 }
 
-// Each element is 1 with probability p[i]: uniform(word i) < p[i].
 Tensor bernoulli(const Tensor& p0, const OpSignature& sig) {
   Tensor p = castTo(p0, DType::F32).contiguous();
   const int64_t n = p.numel();
-  const float* pv = p.data<float>();
-  for (int64_t i = 0; i < n; ++i)
-    if (!(pv[i] >= 0.0f && pv[i] <= 1.0f))
-      throwUserError(ErrorKind::ValueError, "bernoulli: probabilities must be in [0, 1], got " +
-                                                std::to_string(pv[i]) + " at flat index " +
-                                                std::to_string(i));
+  Tensor holder;
+  const uint32_t* w = drawWords(uint64_t(n), holder);
+  checkSamplingInput(OpKind::Bernoulli, p, {}, sig);
   Tensor out = emptyLike(sig);
   float* o = out.data<float>();
-  Words w(n);
-  for (int64_t i = 0; i < n; ++i) o[i] = uniformFromBits(w.at(i)) < pv[i] ? 1.0f : 0.0f;
+  const float* pv = p.data<float>();
+  for (int64_t i = 0; i < n; ++i) o[i] = uniformFromBits(w[size_t(i)]) < pv[i] ? 1.0f : 0.0f;
   return out;
 }
 
-// Row r's draws: with replacement, a binary search of the running sums (a zero-probability
-// category never holds the first running sum above u); without, n sequential draws from the
-// remaining mass, each removing its category (PyTorch's distribution; O(n k) per row).
+// Note [Race key candidates]
+// An exact race key costs 26 dependent multiplies and a division; a draw of n from k >> n
+// categories needs only the n smallest. So each category first gets bounds [lo, hi] on its key's
+// value E / p from a float log (vlog, 2 ulp) widened by a margin far above every error (vlog's,
+// the float u's, log2Fixed's 2^-26 and the key's 22-bit mantissa), T is the n-th smallest hi, and
+// only the categories with lo <= T get exact keys: n keys are <= T, so the n smallest exact ones
+// are among them. The result is the same as from every exact key (the vulkan kernels compute
+// every key; the parity tests compare).
+constexpr double kRaceMargin = 1e-5;
+TESSEL_ISA_CLONES void raceKeyBounds(const uint32_t* __restrict w, const float* __restrict p,
+                                     int64_t k, double* __restrict lo, double* __restrict hi) {
+  for (int64_t c = 0; c < k; ++c) {
+    const float u = (float(w[c]) + 1.0f) * 0x1p-32f;  // (w + 1) / 2^32, rounded
+    const double e = double(-vlog(u) * 1.44269504f);  // -log2(u)
+    const double inv = p[c] > 0 ? 1.0 / double(p[c]) : INFINITY;
+    lo[c] = p[c] > 0 ? (e * (1 - kRaceMargin) - kRaceMargin) * inv : INFINITY;
+    hi[c] = p[c] > 0 ? (e * (1 + kRaceMargin) + kRaceMargin) * inv : INFINITY;
+  }
+}
+
+// The n-th smallest of v (1 <= n <= v.size()); for small n one pass keeping the n smallest in a
+// max-heap, where almost every value fails the one compare with its top.
+double nthSmallest(double* v, int64_t size, int64_t n) {
+  if (n > 64) {
+    std::nth_element(v, v + (n - 1), v + size);
+    return v[n - 1];
+  }
+  std::vector<double> heap(v, v + n);
+  std::make_heap(heap.begin(), heap.end());
+  for (int64_t i = n; i < size; ++i)
+    if (v[i] < heap.front()) {
+      std::pop_heap(heap.begin(), heap.end());
+      heap.back() = v[i];
+      std::push_heap(heap.begin(), heap.end());
+    }
+  return heap.front();
+}
+
+// The n smallest (race key, index) pairs of one row of k weights, ascending, into out.
+struct RaceScratch {
+  std::vector<uint32_t> keys;
+  Tensor bounds;  // lo and hi, doubles
+  int64_t boundsFor = 0;
+  std::vector<uint64_t> pairs;
+};
+
+void raceRow(const float* row, const uint32_t* w, int64_t k, int64_t n, int32_t* out,
+             RaceScratch& scratch) {
+  std::vector<uint32_t>& keys = scratch.keys;
+  std::vector<uint64_t>& pairs = scratch.pairs;
+  if (n == 0) return;
+  if (k < 64 || k < 8 * n) {  // most keys are needed: all of them exactly
+    keys.resize(size_t(k));
+    for (int64_t c = 0; c < k; ++c)
+      keys[size_t(c)] = uint32_t(row[c] > 0 ? raceKey(w[c], bitsOf(row[c])) : kNeverKey);
+    smallestKeys(keys.data(), k, n, out);
+    return;
+  }
+  if (scratch.boundsFor < k) scratchOf<double>(scratch.bounds, 2 * k), scratch.boundsFor = k;
+  double* lo = reinterpret_cast<double*>(scratch.bounds.data<int32_t>());
+  double* hi = lo + k;
+  raceKeyBounds(w, row, k, lo, hi);
+  const double t = nthSmallest(hi, k, n);
+  pairs.clear();
+  for (int64_t c = 0; c < k; ++c)
+    if (lo[c] <= t)
+      pairs.push_back(uint64_t(uint32_t(raceKey(w[c], bitsOf(row[c])))) << 32 | uint32_t(c));
+  std::nth_element(pairs.begin(), pairs.begin() + (n - 1), pairs.end());
+  std::sort(pairs.begin(), pairs.begin() + n);
+  for (int64_t d = 0; d < n; ++d) out[d] = int32_t(uint32_t(pairs[size_t(d)]));
+}
+
 Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& sig) {
   Tensor p = castTo(p0, DType::F32).contiguous();
   const bool replacement = !attrs.scalars.empty() && attrs.scalars[0] != 0;
@@ -84,10 +172,53 @@ Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& si
   const int64_t rows = p.ndim() == 2 ? p.size(0) : 1;
   Tensor out = emptyLike(sig);
   const int64_t n = out.shape().back();
+  Tensor holder;
+  const uint32_t* w = drawWords(uint64_t(rows * (replacement ? n : k)), holder);
+  checkSamplingInput(OpKind::Multinomial, p, attrs, sig);
   const float* pv = p.data<float>();
-  std::string where;
+  int32_t* o = out.data<int32_t>();
+  RaceScratch scratch;
+  std::vector<uint64_t> cum(static_cast<size_t>(replacement ? k : 0));
   for (int64_t r = 0; r < rows; ++r) {
-    where = p.ndim() == 2 ? " in row " + std::to_string(r) : "";
+    const float* row = pv + r * k;
+    int32_t* orow = o + r * n;
+    if (!replacement) {
+      raceRow(row, w + r * k, k, n, orow, scratch);
+      continue;
+    }
+    uint32_t emax = 0;
+    for (int64_t c = 0; c < k; ++c)
+      if (row[c] > 0) emax = std::max(emax, std::max(1u, bitsOf(row[c]) >> 23));  // as splitFloat
+    uint64_t sum = 0;
+    for (int64_t c = 0; c < k; ++c)
+      cum[size_t(c)] = sum += row[c] > 0 ? quantized(bitsOf(row[c]), emax) : 0;
+    for (int64_t d = 0; d < n; ++d) {
+      const uint64_t t = drawTarget(w[size_t(r * n + d)], sum);
+      orow[d] = int32_t(std::upper_bound(cum.begin(), cum.end(), t) - cum.begin());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void checkSamplingInput(OpKind op, const Tensor& p0, const OpAttrs& attrs, const OpSignature& sig) {
+  const Tensor p = castTo(p0, DType::F32).contiguous();
+  const float* pv = p.data<float>();
+  if (op == OpKind::Bernoulli) {
+    for (int64_t i = 0, n = p.numel(); i < n; ++i)
+      if (!(pv[i] >= 0.0f && pv[i] <= 1.0f))
+        throwUserError(ErrorKind::ValueError, "bernoulli: probabilities must be in [0, 1], got " +
+                                                  std::to_string(pv[i]) + " at flat index " +
+                                                  std::to_string(i));
+    return;
+  }
+  const bool replacement = !attrs.scalars.empty() && attrs.scalars[0] != 0;
+  const int64_t k = p.shape().back();
+  const int64_t rows = p.ndim() == 2 ? p.size(0) : 1;
+  const int64_t n = sig.shape.back().constant();
+  for (int64_t r = 0; r < rows; ++r) {
+    const std::string where = p.ndim() == 2 ? " in row " + std::to_string(r) : "";
     int64_t nonzero = 0;
     for (int64_t c = 0; c < k; ++c) {
       const float v = pv[r * k + c];
@@ -106,45 +237,7 @@ Tensor multinomial(const Tensor& p0, const OpAttrs& attrs, const OpSignature& si
                                                 std::to_string(nonzero) +
                                                 " categories of nonzero probability" + where);
   }
-  int32_t* o = out.data<int32_t>();
-  Words w(rows * n);
-  std::vector<double> acc(static_cast<size_t>(k));
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* row = pv + r * k;
-    int32_t* orow = o + r * n;
-    if (replacement) {
-      double sum = 0;
-      for (int64_t c = 0; c < k; ++c) acc[size_t(c)] = sum += row[c];
-      for (int64_t d = 0; d < n; ++d) {
-        const double u = unit(w.at(r * n + d)) * sum;
-        int64_t c = std::upper_bound(acc.begin(), acc.end(), u) - acc.begin();
-        // Rounding can put u at the very top: take the last category with mass.
-        while (c >= k || row[c] == 0.0f) c = c >= k ? k - 1 : c - 1;
-        orow[d] = int32_t(c);
-      }
-      continue;
-    }
-    for (int64_t c = 0; c < k; ++c) acc[size_t(c)] = row[c];
-    for (int64_t d = 0; d < n; ++d) {
-      double left = 0;
-      for (int64_t c = 0; c < k; ++c) left += acc[size_t(c)];
-      const double u = unit(w.at(r * n + d)) * left;
-      double run = 0;
-      int64_t pick = -1;
-      for (int64_t c = 0; c < k; ++c) {
-        if (acc[size_t(c)] == 0) continue;
-        pick = c;  // the last category with mass, should rounding leave u above the sum
-        run += acc[size_t(c)];
-        if (run > u) break;
-      }
-      acc[size_t(pick)] = 0;
-      orow[d] = int32_t(pick);
-    }
-  }
-  return out;
 }
-
-}  // namespace
 
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                    const OpSignature& sig) {

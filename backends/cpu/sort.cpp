@@ -178,6 +178,19 @@ Tensor searchsorted(const Tensor& s0, const Tensor& v0, bool right, const OpSign
 
 }  // namespace
 
+void argsortKeys(const uint32_t* keys, int64_t n, int32_t* outIdx) {
+  std::vector<uint64_t> a, b;
+  if (n >= kRadixMin)
+    radixArgsort(keys, n, outIdx, a, b);
+  else
+    smallArgsort(keys, n, outIdx, a);
+}
+
+void smallestKeys(const uint32_t* keys, int64_t n, int64_t k, int32_t* outIdx) {
+  std::vector<uint64_t> a;
+  topkRow(keys, n, k, outIdx, 1, a);
+}
+
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& sig) {
   if (op == OpKind::Searchsorted) return searchsorted(in[0], in[1], attrs.right, sig);

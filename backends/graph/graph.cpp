@@ -57,6 +57,18 @@ bool isRandomOp(OpKind op) {
          op == OpKind::Bernoulli;
 }
 
+shapes::SymInt randomWordCount(OpKind op, const shapes::OpAttrs& attrs,
+                               const shapes::SymShape& firstInput, const shapes::SymShape& out) {
+  const bool replacement = !attrs.scalars.empty() && attrs.scalars[0] != 0;
+  if (op == OpKind::Multinomial && !replacement) {
+    // rows * k: the rows are the output's (1 for 1-D probs), k the input's last size.
+    shapes::SymShape rowsByK(out.begin(), out.end() - 1);
+    rowsByK.push_back(firstInput.back());
+    return shapes::product(rowsByK);
+  }
+  return shapes::product(out);
+}
+
 bool mayRaiseOnData(const Value& v) {
   // Integer floordiv, mod and pow check their divisors and exponents (cpu binary kernels and
   // fused programs alike); f32 follows IEEE and raises nothing.

@@ -113,6 +113,11 @@ class Graph {
 /// True for the ops whose result depends on the random stream (never folded or removed:
 /// results must equal eager execution, which draws from the same stream).
 bool isRandomOp(OpKind op);
+/// How many Philox words a random op reserves: one per output element, except multinomial
+/// without replacement, one per category of its input (the exponential race's keys). The
+/// kernels of every backend reserve this many, and the tpu reserves it at record time.
+shapes::SymInt randomWordCount(OpKind op, const shapes::OpAttrs& attrs,
+                               const shapes::SymShape& firstInput, const shapes::SymShape& out);
 /// True for a node whose kernel can raise on the data it gets (an integer division by zero or
 /// negative power, an index out of range, a masked_scatter source too short): never removed,
 /// since eager execution raises there even when nothing uses the result.

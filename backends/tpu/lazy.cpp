@@ -231,7 +231,10 @@ std::shared_ptr<LazyTensor> LazyRecorder::recordIn(const std::shared_ptr<Segment
     // Reserve the words now, at the bound of the element count (its real count may not be
     // known until the program runs).
     seg.randomStates.push_back(rngState());
-    reserveRandom(uint64_t(sizeBound({shapes::product(seg.builder.shape(id)), segPtr})));
+    const shapes::SymShape none;
+    const shapes::SymInt words = graph::randomWordCount(
+        op, attrs, ids.empty() ? none : seg.builder.shape(ids[0]), seg.builder.shape(id));
+    reserveRandom(uint64_t(sizeBound({words, segPtr})));
   } else {
     id = seg.builder.op(op, ids, attrs);
   }

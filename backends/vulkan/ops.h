@@ -104,10 +104,13 @@ Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
 /// max_pool2d ... interpolate and their backward ops (ops_pool.cpp, shaders/pool.comp).
 Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out);
 Tensor runCreate(OpKind op, const OpAttrs& attrs, const OpSignature& out);
-/// randperm, multinomial, bernoulli (ops_sampling.cpp: the cpu kernels, same numbers).
+/// randperm, multinomial, bernoulli (ops_sampling.cpp: sampling.comp, the cpu's numbers).
 Tensor runSampling(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                    const OpSignature& out);
 Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
+/// The [rows, n] i32 stable argsort of a contiguous [rows, n] device tensor of f32 or i32 keys
+/// (ops_sort.cpp: Note [Row merge sort], Note [Row radix sort]).
+Tensor argsortRows(const Tensor& keys, int64_t rows, int64_t n, bool descending);
 /// argsort, topk, searchsorted (ops_sort.cpp).
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& out);

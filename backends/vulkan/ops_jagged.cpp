@@ -6,6 +6,7 @@
 // element walking its segment). Sizes are push constants; no pipeline per size.
 #include <cstring>
 
+#include "backends/jagged_checks.h"
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
@@ -13,6 +14,9 @@
 namespace tessel::backends::vulkan {
 
 namespace {
+
+using jagged::sizedRule;
+using jagged::splitAround;
 
 struct RepeatPush {
   uint32_t count, total, n, inner, xOff, cumOff;
@@ -40,12 +44,8 @@ int32_t maxOf(const Tensor& v) {
 // Non-negative counts: else the cpu's ValueError, naming the first negative one.
 void requireNonNegative(const Tensor& counts, const char* op, const char* what) {
   if (counts.numel() == 0 || minOf(counts) >= 0) return;
-  const std::vector<int64_t> host = toCpu(counts).toInts();
-  for (size_t i = 0; i < host.size(); ++i)
-    if (host[i] < 0)
-      throwUserError(ErrorKind::ValueError,
-                     std::string(op) + ": " + what + " must be non-negative, got " +
-                         std::to_string(host[i]) + " at index " + std::to_string(i));
+  const Tensor host = toCpu(counts).contiguous();
+  jagged::requireNonNegative(host.data<int32_t>(), host.numel(), op, what);
 }
 
 // The inclusive prefix sum of a 1-D i32 device tensor (contiguous, on the device).
@@ -56,32 +56,13 @@ Tensor prefixSum(const Tensor& counts) {
                  OpSignature{{counts.numel()}, DType::I32});
 }
 
-void splitAround(const Tensor& x, int64_t dim, int64_t& outer, int64_t& inner) {
-  outer = inner = 1;
-  for (int64_t d = 0; d < dim; ++d) outer *= x.size(d);
-  for (int64_t d = dim + 1; d < x.ndim(); ++d) inner *= x.size(d);
-}
-
-OpSignature sizedRule(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, int64_t size) {
-  std::vector<OpSignature> sigs;
-  for (const Tensor& t : in)
-    sigs.push_back({shapes::SymShape(t.shape().begin(), t.shape().end()), t.dtype()});
-  OpAttrs a = attrs;
-  a.outputSize = size;
-  return shapes::inferShape(op, sigs, a).at(0);
-}
-
 Tensor repeatInterleave(std::span<const Tensor> in, const OpAttrs& attrs) {
   const Tensor& reps = in[1];
   requireNonNegative(reps, "repeat_interleave", "repeats");
   const int64_t n = reps.numel();
   Tensor cum = n > 0 ? prefixSum(reps) : Tensor();
   const int64_t total = n > 0 ? readWord(cum, n - 1) : 0;
-  if (!attrs.shape.empty())
-    if (auto want = attrs.shape[0].maybeConstant(); want && *want != total)
-      throwUserError(ErrorKind::ValueError,
-                     "repeat_interleave: output_size " + std::to_string(*want) +
-                         " does not match sum(repeats) = " + std::to_string(total));
+  jagged::checkOutputSize(attrs, total);
   const OpSignature sig = sizedRule(OpKind::RepeatInterleave, in, attrs, total);
   // Whole 32-bit words only: bool goes through i32 and back.
   const Tensor x = contiguousDevice(
@@ -136,11 +117,7 @@ Tensor runSegmentReduce(std::span<const Tensor> in, const OpAttrs& attrs, const 
   const int64_t segs = lengths.numel();
   Tensor cum = segs > 0 ? prefixSum(lengths) : Tensor();
   const int64_t total = segs > 0 ? readWord(cum, segs - 1) : 0;
-  if (total != data.size(axis))
-    throwUserError(ErrorKind::ShapeError, "segment_reduce: lengths sum to " +
-                                              std::to_string(total) + " but data has " +
-                                              std::to_string(data.size(axis)) +
-                                              " rows along axis " + std::to_string(axis));
+  jagged::checkSegmentTotal(total, data.size(axis), axis);
   Tensor out = emptyDevice(concreteShape(sig.shape), DType::F32);
   if (out.numel() == 0) return out;
   int64_t outer, inner;

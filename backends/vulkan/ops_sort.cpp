@@ -72,7 +72,8 @@ Tensor radixArgsortRows(const Tensor& keys, int64_t rows, int64_t n, bool descen
   return out;
 }
 
-// The [rows, n] i32 argsort of a contiguous [rows, n] device tensor of f32 or i32 keys.
+}  // namespace
+
 Tensor argsortRows(const Tensor& keys, int64_t rows, int64_t n, bool descending) {
   if (!rowsInWorkgroups()) return radixArgsortRows(keys, rows, n, descending);
   u32(2 * rows * n, "sort size");
@@ -98,6 +99,8 @@ Tensor argsortRows(const Tensor& keys, int64_t rows, int64_t n, bool descending)
   }
   return *src;
 }
+
+namespace {
 
 // x with `dim` moved last, contiguous, as f32 or i32 keys.
 Tensor keysLast(const Tensor& x0, int64_t dim) {

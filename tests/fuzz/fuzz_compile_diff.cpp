@@ -123,11 +123,14 @@ struct Outcome {
   Value result;
 };
 
+// Both runs of a call start from seed(call): random ops (rand, dropout, randperm, multinomial,
+// bernoulli) draw the same words eagerly and compiled, so their results must be equal too.
 Outcome runCall(Interpreter& interp, std::ostringstream& out, const std::string& fn,
-                const std::string& name) {
+                const std::string& name, size_t call) {
   Outcome o;
   out.str("");
   try {
+    interp.runSource("<seed>", "seed(" + std::to_string(call) + ")");
     interp.runSource("<" + name + ">", "__r = " + fn + "(__x, __y, __n)");
     o.result = *interp.mainModule().lookup("__r");
   } catch (const ScriptError& e) {
@@ -214,8 +217,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
               formatDiagnostic(e, interp.sources()).c_str(), gen.calls()[k].c_str());
       abort();
     }
-    Outcome eager = runCall(interp, out, "f", "eager");
-    Outcome compiled = runCall(interp, out, "cf", "compiled");
+    Outcome eager = runCall(interp, out, "f", "eager", k);
+    Outcome compiled = runCall(interp, out, "cf", "compiled", k);
     if (verbose)
       fprintf(
           stderr, "call %zu: eager %s, compiled %s\n", k,

@@ -490,8 +490,24 @@ class ProgramGen {
         if (r < 0) return {"stack([" + x + ", " + x + "])", -1, dt};
         return {"stack([" + x + ", " + x + "])", r + 1, dt};
       }
-      default: {  // creation from sizes
-        switch (pick(4)) {
+      default: {  // creation from sizes, and sampling (issue 25: same seed, same draws)
+        const std::string flat = x + ".to(f32).reshape([-1])";
+        switch (pick(8)) {
+          case 4:
+            return {"randperm(" + intExpr() + ")", 1, Dt::I32};
+          case 5:
+            return {"bernoulli(sigmoid(" + x + ".to(f32)))", r, Dt::F32};
+          case 6:  // without replacement: at most as many draws as (all nonzero) categories
+            return {"multinomial(abs(" + flat + ") + 0.5, min(" + intExpr() + ", " + flat +
+                        ".shape[0]))",
+                    1, Dt::I32};
+          case 7:
+            if (r == 2)
+              return {"multinomial(sigmoid(" + x + ".to(f32)) + 0.1, " + intExpr() +
+                          ", replacement = true)",
+                      2, Dt::I32};
+            return {"multinomial(abs(" + flat + ") + 0.5, " + intExpr() + ", replacement = true)",
+                    1, Dt::I32};
           case 0:
             return {"zeros([" + intExpr() + ", 2])", 2, Dt::F32};
           case 1:

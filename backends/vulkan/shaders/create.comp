@@ -4,6 +4,7 @@
 #version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "common.glsl"
+#include "philox.glsl"
 layout(local_size_x = 256) in;
 
 #define C_FULL 0u
@@ -27,24 +28,7 @@ layout(push_constant) uniform PC {
   int64_t start, step;   // arange; randint: start = low, step = range
 } pc;
 
-uvec4 philox(uvec4 c, uvec2 k) {
-  for (int round = 0; round < 10; ++round) {
-    if (round > 0) k += uvec2(0x9E3779B9u, 0xBB67AE85u);
-    uint hi0, lo0, hi1, lo1;
-    umulExtended(0xD2511F53u, c.x, hi0, lo0);
-    umulExtended(0xCD9E8D57u, c.z, hi1, lo1);
-    c = uvec4(hi1 ^ c.y ^ k.x, lo1, hi0 ^ c.w ^ k.y, lo0);
-  }
-  return c;
-}
-
-uvec4 block(uint blk) {
-  uint lo = pc.baseLo + blk;
-  uint hi = pc.baseHi + (lo < pc.baseLo ? 1u : 0u);
-  return philox(uvec4(lo, hi, 0u, 0u), uvec2(pc.keyLo, pc.keyHi));
-}
-
-float uniformFromBits(uint w) { return float(w >> 8) * (1.0 / 16777216.0); }
+uvec4 block(uint blk) { return philoxBlock(blk, pc.keyLo, pc.keyHi, pc.baseLo, pc.baseHi); }
 
 // Element i of a random op from word i % 4 of its Philox block w.
 void randomElement(uint i, uvec4 w) {

@@ -115,5 +115,43 @@ TEST(LazyRandom, RandomOpsDrawTheirWordsWhenRecorded) {
   EXPECT_EQ(toDevice(first->data(), Device::Cpu).toDoubles(), want.toDoubles());
 }
 
+// The sampling ops recorded on the tpu draw the cpu's numbers and reserve the cpu's word counts
+// (multinomial without replacement one per category, graph::randomWordCount): a draw after
+// them continues at the same counter on both.
+TEST(LazyRandom, SamplingOpsMatchTheCpuAndReserveItsWords) {
+  registerTpuBackend();
+  std::vector<float> w(300);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = i % 7 == 0 ? 0.0f : float(1 + i % 5);
+  const Tensor probs = Tensor::fromData(std::span<const float>(w), Dims{3, 100});
+  OpAttrs without, with, perm, next;
+  without.shape = {40};
+  without.scalars = {0.0};
+  with.shape = {250};
+  with.scalars = {1.0};
+  perm.shape = {77};
+  next.shape = {5};
+  struct Sample {
+    OpKind op;
+    std::vector<Tensor> in;
+    OpAttrs attrs;
+  };
+  for (const Sample& s : {Sample{OpKind::Multinomial, {probs}, without},
+                          Sample{OpKind::Multinomial, {probs}, with},
+                          Sample{OpKind::Bernoulli, {backends::call(OpKind::Sigmoid, {probs})}, {}},
+                          Sample{OpKind::Randperm, {}, perm}}) {
+    SCOPED_TRACE(std::string(shapes::opName(s.op)));
+    backends::seed(41);
+    const Tensor want = backends::dispatch(s.op, s.in, s.attrs).at(0);
+    const Tensor wantNext = backends::call(OpKind::Rand, {}, next);
+    backends::seed(41);
+    std::vector<LazyOperand> operands;
+    for (const Tensor& t : s.in) operands.push_back({nullptr, t});
+    auto lazy = recordOp(s.op, operands, s.attrs);
+    const Tensor gotNext = backends::call(OpKind::Rand, {}, next);
+    EXPECT_EQ(toDevice(lazy->data(), Device::Cpu).toDoubles(), want.toDoubles());
+    EXPECT_EQ(gotNext.toDoubles(), wantNext.toDoubles());
+  }
+}
+
 }  // namespace
 }  // namespace tessel::backends::tpu

@@ -288,6 +288,8 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"einsum_ellipsis", "einsum(\"...i,...i->...\", a, b[0])"},
     {"einsum_diagonal", "einsum(\"ii->i\", a[:2, :2]) + einsum(\"ij->\", a)"},
     {"amax", "amax(a, [0, 1], keepdim = true) + amin(a, 1).sum()"},
+    // Issue 25: the other algorithm of multinomial (the op's own case draws without replacement).
+    {"multinomial_replacement", "multinomial(sigmoid(a), 2 * a.shape[0] + 1, replacement = true)"},
 };
 
 class CompositeParity : public testing::TestWithParam<std::string> {};
