@@ -128,19 +128,19 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   calls[OpKind::Conv2dBackwardWeight] = [=] {
     return run(OpKind::Conv2dBackwardWeight, {iota({1, 2, 2, 2}), img}, conv({2, 1, 1, 2}));
   };
-  Tensor img = iota({1, 2, 3});  // [C, H, W]
+  Tensor chw = iota({1, 2, 3});  // [C, H, W]
   OpAttrs pool;
   pool.pool.kernel[0] = pool.pool.kernel[1] = 2;
   pool.pool.stride[0] = pool.pool.stride[1] = 1;
   pool.shape = {2, 4};
   for (OpKind op : {OpKind::MaxPool2d, OpKind::AvgPool2d, OpKind::AdaptiveAvgPool2d,
                     OpKind::Interpolate})
-    calls[op] = [=] { return run(op, {img}, pool); };
+    calls[op] = [=] { return run(op, {chw}, pool); };
   for (OpKind op : {OpKind::MaxPool2dBackward, OpKind::AvgPool2dBackward,
                     OpKind::AdaptiveAvgPool2dBackward, OpKind::InterpolateBackward})
     calls[op] = [=] {
-      Tensor y = run(shapes::poolForward(op), {img}, pool);
-      return run(op, {y, img}, pool);
+      Tensor y = run(shapes::poolForward(op), {chw}, pool);
+      return run(op, {y, chw}, pool);
     };
   return calls;
 }

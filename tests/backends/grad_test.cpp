@@ -248,6 +248,8 @@ TEST(Grad, Attention) {
     return dispatch(OpKind::Attention, std::vector<Tensor>{in[0], in[1], in[2], additive}, {})[0];
   };
   checkGrad(masked, {smooth({3, 2, 3}), smooth({4, 3}, 1.f), smooth({4, 2}, 2.f)});
+}
+
 // Distinct values 0.1 apart in a scrambled order, so a finite difference of 1e-2 never moves
 // a window's maximum.
 Tensor distinct(Dims shape) {
