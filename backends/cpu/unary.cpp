@@ -65,6 +65,8 @@ Tensor floatUnary(OpKind op, const Tensor& x, const Tensor& out) {
     auto row = op == OpKind::Exp       ? expRow
                : op == OpKind::Log     ? logRow
                : op == OpKind::Sigmoid ? sigmoidRow
+               : op == OpKind::Gelu    ? geluRow
+               : op == OpKind::Erf     ? erfRow
                                        : nullptr;
     if (row) {
       row(out.data<float>(), x.data<float>(), x.numel());
@@ -109,7 +111,7 @@ Tensor floatUnary(OpKind op, const Tensor& x, const Tensor& out) {
     case OpKind::Gelu:
       // The exact (erf) form, PyTorch's default: x * Phi(x).
       mapUnary<float, float>(x, out,
-                             [](float v) { return 0.5f * v * (1.0f + std::erf(v * kInvSqrt2)); });
+                             [](float v) { return 0.5f * v * (1.0f + verf(v * kInvSqrt2)); });
       break;
     default:
       TESSEL_ASSERT(isDenseUnary(op), "not a float unary op");

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cmath>
+
+#include "backends/cpu/vec_math.h"
 #include <cstdint>
 
 #include "shapes/op_kind.h"
@@ -34,7 +36,7 @@ inline bool isFloatTest(shapes::OpKind op) {
 inline float denseUnaryF(shapes::OpKind op, float v) {
   using K = shapes::OpKind;
   switch (op) {
-    case K::Erf: return std::erf(v);
+    case K::Erf: return verf(v);  // vectorizable (Note [Vectorizable math])
     case K::Floor: return std::floor(v);
     case K::Ceil: return std::ceil(v);
     case K::Round: return std::nearbyint(v);  // the default rounding mode: half to even

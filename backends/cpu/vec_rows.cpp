@@ -18,6 +18,14 @@ TESSEL_ISA_CLONES void sigmoidRow(float* __restrict out, const float* __restrict
   for (int64_t i = 0; i < n; ++i) out[i] = 1.0f / (1.0f + vexp(-in[i]));
 }
 
+TESSEL_ISA_CLONES void geluRow(float* __restrict out, const float* __restrict in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = 0.5f * in[i] * (1.0f + verf(in[i] * 0.70710678118654752f));
+}
+
+TESSEL_ISA_CLONES void erfRow(float* __restrict out, const float* __restrict in, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = verf(in[i]);
+}
+
 TESSEL_ISA_CLONES void accumulateRows(float* __restrict acc, const float* __restrict x,
                                       int64_t rows, int64_t B) {
   int64_t r = 0;

@@ -117,7 +117,9 @@ TESSEL_ISA_CLONES void floatUnary(OpKind op, const float* __restrict a, float* _
     case OpKind::Relu:
       return map1(o, a, n, [](float v) { return (v > 0.0f || v != v) ? v : 0.0f; });
     case OpKind::Gelu:
-      return map1(o, a, n, [](float v) { return 0.5f * v * (1.0f + std::erf(v * kInvSqrt2)); });
+      return backends::cpu::geluRow(o, a, n);
+    case OpKind::Erf:
+      return backends::cpu::erfRow(o, a, n);
     default:
       TESSEL_ASSERT(backends::cpu::isDenseUnary(op), "fused: not a float unary op");
       return map1(o, a, n, [op](float v) { return backends::cpu::denseUnaryF(op, v); });

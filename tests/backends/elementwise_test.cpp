@@ -199,5 +199,20 @@ TEST(VecMath, ExpAndLogMatchLibm) {
   EXPECT_NEAR(cpu::vlog(1e-40f), std::log(1e-40), 1e-4);  // denormal input
 }
 
+TEST(VecMath, ErfMatchesLibmInRelativeTerms) {
+  double worst = 0;
+  // Both branches (|x| <= 1 and beyond), tiny arguments (relative error, not absolute), signs.
+  for (float x = 1e-30f; x < 12.f; x *= 1.0031f)
+    for (float v : {x, -x}) {
+      const double want = std::erf(double(v));
+      worst = std::max(worst, std::fabs(cpu::verf(v) - want) / std::fabs(want));
+    }
+  EXPECT_LT(worst, 3e-7);
+  EXPECT_EQ(cpu::verf(0.f), 0.f);
+  EXPECT_EQ(cpu::verf(INFINITY), 1.f);
+  EXPECT_EQ(cpu::verf(-INFINITY), -1.f);
+  EXPECT_TRUE(std::isnan(cpu::verf(NAN)));
+}
+
 }  // namespace
 }  // namespace tessel::backends::testing
