@@ -161,7 +161,8 @@ SymFloat binary(FloatOp op, const SymFloat& a, const SymFloat& b) {
   // x - 0.0 and x + -0.0 (x + 0.0 is not one: -0.0 + 0.0 is 0.0, which prints differently).
   if (auto c = b.maybeConstant()) {
     if ((*c == 1.0 && (op == FloatOp::Mul || op == FloatOp::Div || op == FloatOp::Pow)) ||
-        (*c == 0.0 && (op == FloatOp::Add) == std::signbit(*c)))
+        (*c == 0.0 && ((op == FloatOp::Add && std::signbit(*c)) ||
+                       (op == FloatOp::Sub && !std::signbit(*c)))))
       return a;
   }
   if (auto c = a.maybeConstant(); c && *c == 1.0 && op == FloatOp::Mul) return b;

@@ -55,6 +55,10 @@ TEST(SymFloat, ConstantsFoldAndIdentitiesDisappear) {
   double negZero[] = {-0.0};
   EXPECT_FALSE(std::signbit(evalFloat(sum.expr(), [](const SymInt&) { return int64_t{0}; }, negZero)));
   EXPECT_NE(binary(FloatOp::Sub, x, SymFloat(-0.0)).expr(), x.expr());
+  // Only + and - have a zero identity (x ** 0.0 is 1, x * 0.0 is 0; found by fuzz_shapes).
+  for (FloatOp op : {FloatOp::Pow, FloatOp::Mul, FloatOp::Min, FloatOp::Max})
+    EXPECT_NE(binary(op, x, SymFloat(0.0)).expr(), x.expr()) << floatOpName(op);
+  EXPECT_EQ(*binary(FloatOp::Pow, x, SymFloat(0.0)).hint(), 1.0);
 }
 
 TEST(SymFloat, NeedingTheValueSpecializesItsLeavesAndLogs) {
