@@ -8,7 +8,7 @@ import torch
 torch.set_num_threads(1)
 
 
-def bench(name, fn, nbytes=None):
+def bench(name, fn, nbytes=None, width=24):
     """Times fn() and prints its median per call (and GB/s when nbytes is given)."""
     fn()
     runs = []
@@ -23,4 +23,4 @@ def bench(name, fn, nbytes=None):
         runs.append(el / n)
     runs.sort()
     extra = f"  {nbytes / runs[2] / 1e9:.1f} GB/s" if nbytes else ""
-    print(f"{name:24s} {runs[2] * 1e3:9.3f} ms{extra}")
+    print(f"{name:{width}s} {runs[2] * 1e3:9.3f} ms{extra}")

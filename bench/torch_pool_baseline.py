@@ -3,26 +3,14 @@
 [32, 64, 56, 56], forward and forward + backward, on 1 thread, CPU time
 (median of 5 runs of a loop of at least 0.3 s), for docs/perf.md. Run with /usr/bin/python3
 (Debian's python3-torch)."""
-import time
-
 import torch
 import torch.nn.functional as F
 
+import torch_bench_util as bench_util  # the shared harness (1 thread, CPU time)
+
 
 def bench(name, fn):
-    fn()
-    runs = []
-    for _ in range(5):
-        n, t0 = 0, time.process_time()
-        while True:
-            fn()
-            n += 1
-            el = time.process_time() - t0
-            if el >= 0.3:
-                break
-        runs.append(el / n)
-    runs.sort()
-    print(f"{name:44s} {runs[2] * 1e3:9.3f} ms")
+    bench_util.bench(name, fn, width=44)
 
 
 torch.manual_seed(0)
