@@ -17,25 +17,12 @@ using Outputs = std::vector<OpSignature>;
 [[noreturn]] void fail(ErrorKind kind, std::string_view op, const std::string& message);
 /// Checks the operand count is in [lo, hi].
 void arity(OpKind op, Inputs in, size_t lo, size_t hi);
-/// A shape as errors show it: the sizes of this call, as eager code names them ("[8, 28, 28]"),
-/// then, when some are symbols of a compiled function, the symbols ("[8, 28, 28] (traced as
-/// [s0, s1, 28])"), since the error holds for every size the graph would serve. A size
-/// without a hint (unbacked, data-dependent) can only be named by its symbol.
+/// Shapes and sizes as errors show them (errorText in shapes/sym_int.h).
 inline std::string str(const SymShape& s) {
-  std::string concrete = "[";
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (i) concrete += ", ";
-    std::optional<int64_t> h = s[i].hint();
-    concrete += h ? std::to_string(*h) : s[i].toString();
-  }
-  concrete += "]";
-  std::string traced = toString(s);
-  return traced == concrete ? concrete : concrete + " (traced as " + traced + ")";
+  return errorText(s);
 }
-/// A size as errors show it: its value in this call ("3"), or its symbol when it has no hint.
 inline std::string sizeStr(const SymInt& d) {
-  std::optional<int64_t> h = d.hint();
-  return h ? std::to_string(*h) : d.toString();
+  return errorText(d);
 }
 inline int64_t rank(const SymShape& s) {
   return static_cast<int64_t>(s.size());

@@ -185,6 +185,17 @@ std::string toString(const SymShape& shape) {
   for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + shape[i].toString();
   return s + "]";
 }
+std::string errorText(const SymInt& size) {
+  std::optional<int64_t> h = size.hint();
+  return h ? std::to_string(*h) : size.toString();
+}
+std::string errorText(const SymShape& shape) {
+  std::string concrete = "[";
+  for (size_t i = 0; i < shape.size(); ++i) concrete += (i ? ", " : "") + errorText(shape[i]);
+  concrete += "]";
+  std::string traced = toString(shape);
+  return traced == concrete ? concrete : concrete + " (traced as " + traced + ")";
+}
 bool sameShape(const SymShape& a, const SymShape& b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i)

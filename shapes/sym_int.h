@@ -123,6 +123,13 @@ SymBool operator!(const SymBool& a);
 SymInt product(const SymShape& shape);
 /// "[2, s0, 3]".
 std::string toString(const SymShape& shape);
+/// A shape as errors show it: the sizes of this call, as eager code names them ("[8, 28, 28]"),
+/// then, when some are symbols of a compiled function, the symbols ("[8, 28, 28] (traced as
+/// [s0, s1, 28])"), since the error holds for every size the graph would serve. A size
+/// without a hint (unbacked, data-dependent) can only be named by its symbol.
+std::string errorText(const SymShape& shape);
+/// A size as errors show it: its value in this call ("3"), or its symbol when it has no hint.
+std::string errorText(const SymInt& size);
 /// True when both shapes have the same rank and identical entries (no guards).
 bool sameShape(const SymShape& a, const SymShape& b);
 

@@ -20,7 +20,7 @@ void checkOperands(const Var& output, std::span<const Var> wrt) {
   if (!shapes::evaluate(output.numel() == SymInt(1)))
     throwUserError(ErrorKind::ShapeError,
                    "grad: the function must return a scalar (one element), got shape " +
-                       shapes::toString(output.shape()));
+                       shapes::errorText(output.shape()));
   for (const Var& w : wrt)
     if (w.dtype() != DType::F32)
       throwUserError(ErrorKind::TypeError,

@@ -20,12 +20,6 @@ bool isTensorType(const std::string& base) {
   return base == "tensor" || base == "f32" || base == "i32" || base == "bool";
 }
 
-std::string describeDims(const shapes::SymShape& dims) {
-  std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + dims[i].toString();
-  return out + "]";
-}
-
 using DimMap = std::unordered_map<std::string, shapes::SymInt>;
 
 std::string describeAnn(const TypeAnn& t) {
@@ -65,21 +59,22 @@ std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, 
   if (!t.hasDims) return "";
   if (shape.size() != t.dims.size())
     return what + " must have " + std::to_string(t.dims.size()) + " dimensions (" + describeAnn(t) +
-           "), got shape " + describeDims(shape);
+           "), got shape " + shapes::errorText(shape);
   for (size_t i = 0; i < shape.size(); ++i) {
     const TypeAnn::Dim& d = t.dims[i];
     if (!d.isName) {
       if (!sizesEqual(shape[i], shapes::SymInt(d.size), prove))
         return what + " dimension " + std::to_string(i) + " must be " + std::to_string(d.size) +
-               " (" + describeAnn(t) + "), got shape " + describeDims(shape);
+               " (" + describeAnn(t) + "), got shape " + shapes::errorText(shape);
       continue;
     }
     if (d.name == "_") continue;
     auto [it, inserted] = dims.emplace(d.name, shape[i]);
     if (!inserted && !sizesEqual(it->second, shape[i], prove))
       return what + " dimension " + std::to_string(i) + " is " + d.name + " = " +
-             shape[i].toString() + ", but " + d.name + " = " + it->second.toString() +
-             " from an earlier argument (" + describeAnn(t) + ", got shape " + describeDims(shape) +
+             shapes::errorText(shape[i]) + ", but " + d.name + " = " +
+             shapes::errorText(it->second) +
+             " from an earlier argument (" + describeAnn(t) + ", got shape " + shapes::errorText(shape) +
              ")";
   }
   return "";
@@ -130,7 +125,7 @@ void checkSignature(Interpreter& interp, FunctionObj& fn, Frame& frame, Span sit
     if (truthy(holds)) continue;
     std::string values;
     for (auto& [name, size] : dims)
-      values += (values.empty() ? "" : ", ") + name + " = " + size.toString();
+      values += (values.empty() ? "" : ", ") + name + " = " + shapes::errorText(size);
     raise(ErrorKind::ShapeError,
           proto.name + "(): constraint '" + sourceText(interp, w->span) + "' does not hold" +
               (values.empty() ? "" : " (" + values + ")"),
@@ -164,7 +159,7 @@ void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value
   if (!err.empty() && tracing)
     err = "the declared result " + describeAnn(*proto.result) + " of " + proto.name +
           "() could not be proven for the traced result " +
-          std::string(shapes::name(dtypeOf(result))) + describeDims(shapeOf(result)) + ": " + err;
+          std::string(shapes::name(dtypeOf(result))) + shapes::errorText(shapeOf(result)) + ": " + err;
   if (!err.empty())
     raise(
         err.find("dtype") != std::string::npos || err.find("must be a tensor") != std::string::npos

@@ -42,12 +42,6 @@ std::string operandName(BinaryOp op) {
   return std::string("operand of ") + binaryOpSymbol(op);
 }
 
-std::string dimsText(const shapes::SymShape& dims) {
-  std::string out = "[";
-  for (size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + dims[i].toString();
-  return out + "]";
-}
-
 }  // namespace
 
 Value tensorBinary(BinaryOp op, const Value& a, const Value& b) {
@@ -115,7 +109,7 @@ std::string tensorRepr(const Value& v) {
         // Its values are unknown until the graph runs: shown while tracing, they would be
         // the placeholder below at every call.
         graphBreak(ErrorKind::DataDependentError, "a tensor as text needs its data");
-        return "<traced tensor " + std::string(shapes::name(f->dtype)) + dimsText(f->shape) + ">";
+        return "<traced tensor " + std::string(shapes::name(f->dtype)) + shapes::toString(f->shape) + ">";
       }
       {
         const Tensor& t = asTensor(v);
@@ -133,7 +127,7 @@ std::string tensorRepr(const Value& v) {
           for (const shapes::SymInt& d : s.dims)
             if (d.isSymbolic())
               graphBreak(ErrorKind::DataDependentError, "a traced shape as text needs its sizes");
-        return "shape(" + dimsText(s.dims) + ")";
+        return "shape(" + shapes::toString(s.dims) + ")";
       }
       std::string out = "shape([";
       for (size_t i = 0; i < s.dims.size(); ++i)

@@ -82,12 +82,12 @@ Value nativeConv(Interpreter&, CallArgs& raw) {
   if (xs.size() != rank && xs.size() != rank - 1)
     throwUserError(ErrorKind::ShapeError, fn + "(): expected " + std::to_string(rank - 1) +
                                               "-D (unbatched) or " + std::to_string(rank) +
-                                              "-D (batched) input, got " + shapes::toString(xs));
+                                              "-D (batched) input, got " + shapes::errorText(xs));
   if (ws.size() != rank)
     throwUserError(ErrorKind::ShapeError, fn + "(): expected a " + std::to_string(rank) +
                                               "-D weight [out_channels, in_channels / groups, " +
                                               (Dims == 2 ? "kH, kW" : "kW") + "], got " +
-                                              shapes::toString(ws));
+                                              shapes::errorText(ws));
   OpAttrs attrs;
   attrs.conv = convParams(b, Dims, ws, fn);
   const bool unbatched = xs.size() == rank - 1;

@@ -244,9 +244,9 @@ Value nativeSplit(Interpreter&, CallArgs& raw) {
   }
   const SymInt size = shapeOf(x)[dim];
   if (!shapes::evaluate(total == size))
-    throwUserError(ErrorKind::ValueError, "split(): sections sum to " + total.toString() +
+    throwUserError(ErrorKind::ValueError, "split(): sections sum to " + shapes::errorText(total) +
                                               " but dim " + std::to_string(dim) + " has size " +
-                                              size.toString());
+                                              shapes::errorText(size));
   return slices(x, dim, sizes);
 }
 
@@ -285,9 +285,9 @@ Value nativePad(Interpreter&, CallArgs& raw) {
     const SymInt lo = pad[2 * i], hi = pad[2 * i + 1];
     const SymInt n = shapeOf(x)[dim];
     if (!shapes::evaluate(n + lo + hi >= SymInt(0)))
-      throwUserError(ErrorKind::ValueError, "pad(): padding (" + lo.toString() + ", " +
-                                                hi.toString() + ") of dim " + std::to_string(dim) +
-                                                " of size " + n.toString() +
+      throwUserError(ErrorKind::ValueError, "pad(): padding (" + shapes::errorText(lo) + ", " +
+                                                shapes::errorText(hi) + ") of dim " + std::to_string(dim) +
+                                                " of size " + shapes::errorText(n) +
                                                 " leaves a negative size");
     const bool loNeg = shapes::evaluate(lo < SymInt(0)), hiNeg = shapes::evaluate(hi < SymInt(0));
     if (loNeg || hiNeg)
@@ -387,13 +387,13 @@ Value nativeRepeat(Interpreter&, CallArgs& raw) {
     for (size_t i = 1; i < a.positional.size(); ++i) reps.push_back(toSymInt(a.positional[i]));
   SymShape xs = shapeOf(x);
   if (reps.size() < xs.size())
-    throwUserError(ErrorKind::ValueError, "repeat(): sizes " + shapes::toString(reps) +
+    throwUserError(ErrorKind::ValueError, "repeat(): sizes " + shapes::errorText(reps) +
                                               " must have at least the rank of x " +
-                                              shapes::toString(xs));
+                                              shapes::errorText(xs));
   for (const SymInt& r : reps)
     if (auto c = r.maybeConstant(); c && *c < 0)
       throwUserError(ErrorKind::ValueError,
-                     "repeat(): sizes must be non-negative, got " + shapes::toString(reps));
+                     "repeat(): sizes must be non-negative, got " + shapes::errorText(reps));
   xs.insert(xs.begin(), reps.size() - xs.size(), SymInt(1));
   SymShape ones, expanded, out;
   for (size_t i = 0; i < xs.size(); ++i) {
@@ -413,8 +413,8 @@ Value nativeOuter(Interpreter&, CallArgs& raw) {
   const Value& y = tensorArg(b.at(1), "outer(): b");
   if (rankOf(x) != 1 || rankOf(y) != 1)
     throwUserError(ErrorKind::ShapeError, "outer(): expects two 1-D tensors, got " +
-                                              shapes::toString(shapeOf(x)) + " and " +
-                                              shapes::toString(shapeOf(y)));
+                                              shapes::errorText(shapeOf(x)) + " and " +
+                                              shapes::errorText(shapeOf(y)));
   return op(OpKind::Mul, reshapeTo(x, {SymInt(-1), SymInt(1)}), y);
 }
 

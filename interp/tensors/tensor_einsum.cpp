@@ -323,7 +323,7 @@ Value nativeEinsum(Interpreter&, CallArgs& raw) {
     if (terms[i].ellipsis ? rank < letters : rank != letters)
       throwUserError(ErrorKind::ShapeError,
                      "einsum(): operand " + std::to_string(i) + " has " + std::to_string(rank) +
-                         " dims (shape " + shapes::toString(shapeOf(operands[i])) +
+                         " dims (shape " + shapes::errorText(shapeOf(operands[i])) +
                          ") but its term in \"" + eq + "\" names " + std::to_string(letters) +
                          (terms[i].ellipsis ? " and an ellipsis" : ""));
     ellOf[i] = terms[i].ellipsis ? rank - letters : 0;
@@ -356,9 +356,9 @@ Value nativeEinsum(Interpreter&, CallArgs& raw) {
       } else if (!shapes::evaluate(it->second == xs[d])) {
         throwUserError(ErrorKind::ShapeError,
                        "einsum(): subscript " + labelName(l) + " has size " +
-                           xs[d].toString() + " in operand " + std::to_string(i) +
-                           " (shape " + shapes::toString(xs) + "), which does not broadcast "
-                           "with its size " + it->second.toString() + " elsewhere in \"" +
+                           shapes::errorText(xs[d]) + " in operand " + std::to_string(i) +
+                           " (shape " + shapes::errorText(xs) + "), which does not broadcast "
+                           "with its size " + shapes::errorText(it->second) + " elsewhere in \"" +
                            eq + "\"");
       }
     }

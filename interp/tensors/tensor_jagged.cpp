@@ -86,7 +86,7 @@ Value nativeRepeatInterleave(Interpreter&, CallArgs& raw) {
   if (rankOf(repeats) > 1)
     throwUserError(ErrorKind::ShapeError,
                    "repeat_interleave(): repeats must be a 0-d or 1-D tensor, got shape " +
-                       shapes::toString(shapeOf(repeats)));
+                       shapes::errorText(shapeOf(repeats)));
   // A single repeat count (0-d or [1]) applies to every slice, as in PyTorch.
   const SymInt n = shapeOf(x)[size_t(dim)];
   const shapes::SymShape rs = shapeOf(repeats);
@@ -155,7 +155,7 @@ Value nativeSegmentReduce(Interpreter&, CallArgs& raw) {
     const Value& off = tensorArg(b.at(3), "segment_reduce(): offsets");
     if (rankOf(off) != 1)
       throwUserError(ErrorKind::ShapeError, "segment_reduce(): offsets must be 1-D, got shape " +
-                                                shapes::toString(shapeOf(off)));
+                                                shapes::errorText(shapeOf(off)));
     OpAttrs hi, lo;
     hi.dim = lo.dim = 0;
     hi.start = SymInt(1);

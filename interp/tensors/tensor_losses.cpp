@@ -60,8 +60,8 @@ void checkPair(Interpreter& interp, const CallArgs& args, const char* fn, const 
   if (shapes::sameShape(xs, ys)) return;
   if (strict)  // binary_cross_entropy(_with_logits) raise in PyTorch
     throwUserError(ErrorKind::ValueError,
-                   std::string(fn) + "(): target size " + shapes::toString(ys) +
-                       " must be the same as input size " + shapes::toString(xs));
+                   std::string(fn) + "(): target size " + shapes::errorText(ys) +
+                       " must be the same as input size " + shapes::errorText(xs));
   const SymShape out = shapes::broadcastShapes(xs, ys, fn);
   static std::set<std::tuple<uint32_t, uint32_t, uint32_t>> warned;
   if (!warned.insert({args.site.file, args.site.line, args.site.col}).second) return;
@@ -69,8 +69,8 @@ void checkPair(Interpreter& interp, const CallArgs& args, const char* fn, const 
   if (args.site.line)
     std::cerr << interp.sources().name(args.site.file) << ":" << args.site.line << ":"
               << args.site.col << ": ";
-  std::cerr << fn << "(): target size " << shapes::toString(ys) << " differs from input size "
-            << shapes::toString(xs) << "; they broadcast to " << shapes::toString(out)
+  std::cerr << fn << "(): target size " << shapes::errorText(ys) << " differs from input size "
+            << shapes::errorText(xs) << "; they broadcast to " << shapes::errorText(out)
             << ", which is likely not what you want\n";
 }
 
@@ -183,8 +183,8 @@ Value classLoss(const char* fn, const Value& logp, const Value& target, int64_t 
   }
   if (!ok)
     throwUserError(ErrorKind::ShapeError,
-                   std::string(fn) + "(): expects a target of size " + shapes::toString(want) +
-                       " for input " + shapes::toString(ls) + ", got " + shapes::toString(ts));
+                   std::string(fn) + "(): expects a target of size " + shapes::errorText(want) +
+                       " for input " + shapes::errorText(ls) + ", got " + shapes::errorText(ts));
   if (dtypeOf(target) != DType::I32)
     throwUserError(ErrorKind::TypeError, std::string(fn) + "(): target must hold class indices " +
                                              "(i32), got " +
@@ -253,7 +253,7 @@ Value nativeCrossEntropy(Interpreter&, CallArgs& a) {
   if (!shapes::sameShape(shapeOf(x), shapeOf(y)))
     throwUserError(ErrorKind::ShapeError,
                    "cross_entropy(): probability targets must have the input's size " +
-                       shapes::toString(shapeOf(x)) + ", got " + shapes::toString(shapeOf(y)));
+                       shapes::errorText(shapeOf(x)) + ", got " + shapes::errorText(shapeOf(y)));
   Value probs = y;
   if (smoothing > 0) {
     const SymInt classes = shapeOf(x)[classDim];

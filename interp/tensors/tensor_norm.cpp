@@ -69,8 +69,8 @@ void requireShape(const Value& p, const SymShape& want, const std::string& what)
   bool same = got.size() == want.size();
   for (size_t i = 0; same && i < got.size(); ++i) same = shapes::evaluate(got[i] == want[i]);
   if (!same)
-    throwUserError(ErrorKind::ShapeError, what + " must have shape " + shapes::toString(want) +
-                                              ", got " + shapes::toString(got));
+    throwUserError(ErrorKind::ShapeError, what + " must have shape " + shapes::errorText(want) +
+                                              ", got " + shapes::errorText(got));
 }
 
 // ---- normalization -------------------------------------------------------------------------
@@ -89,14 +89,14 @@ Value nativeGroupNorm(Interpreter&, CallArgs& raw) {
   if (xs.size() < 2)
     throwUserError(ErrorKind::ShapeError,
                    "group_norm(): x must be [N, C, *] (at least 2 dims), got shape " +
-                       shapes::toString(xs));
+                       shapes::errorText(xs));
   if (g <= 0)
     throwUserError(ErrorKind::ValueError,
                    "group_norm(): groups must be positive, got " + std::to_string(g));
   const SymInt c = xs[1];
   shapes::require(shapes::mod(c, SymInt(g)) == SymInt(0), ErrorKind::ShapeError, [&] {
-    return "group_norm(): the " + c.toString() + " channels of x " +
-           shapes::toString(xs) + " are not divisible by groups = " + std::to_string(g);
+    return "group_norm(): the " + shapes::errorText(c) + " channels of x " +
+           shapes::errorText(xs) + " are not divisible by groups = " + std::to_string(g);
   });
   SymInt per = shapes::floorDiv(c, SymInt(g));
   for (size_t i = 2; i < xs.size(); ++i) per = per * xs[i];
@@ -133,8 +133,8 @@ Value nativeRmsNorm(Interpreter&, CallArgs& raw) {
     fits = shapes::evaluate(xs[xs.size() - ns.size() + i] == ns[i]);
   if (!fits)
     throwUserError(ErrorKind::ShapeError,
-                   "rms_norm(): normalized_shape " + shapes::toString(ns) +
-                       " must be the trailing sizes of x, got x of shape " + shapes::toString(xs));
+                   "rms_norm(): normalized_shape " + shapes::errorText(ns) +
+                       " must be the trailing sizes of x, got x of shape " + shapes::errorText(xs));
   std::vector<int64_t> dims;
   for (size_t i = xs.size() - ns.size(); i < xs.size(); ++i) dims.push_back(int64_t(i));
   Value ms = reduceOp(OpKind::Mean, op(OpKind::Mul, x, x), dims, true);
@@ -166,7 +166,7 @@ Value nativeBatchNorm(Interpreter&, CallArgs& raw) {
   if (xs.size() < 2)
     throwUserError(ErrorKind::ShapeError,
                    "batch_norm(): x must be [N, C, *] (at least 2 dims), got shape " +
-                       shapes::toString(xs));
+                       shapes::errorText(xs));
   const int64_t rank = int64_t(xs.size());
   const SymInt c = xs[1];
   const bool hasRm = given(b, 1), hasRv = given(b, 2);
@@ -207,7 +207,7 @@ Value nativeBatchNorm(Interpreter&, CallArgs& raw) {
     }
     shapes::require(n > SymInt(1), ErrorKind::ValueError, [&] {
       return "batch_norm(): training needs more than 1 value per channel, got x of shape " +
-             shapes::toString(xs);
+             shapes::errorText(xs);
     });
     Value mean = reduceOp(OpKind::Mean, x, dims, true);
     Value d = op(OpKind::Sub, x, mean);
@@ -265,7 +265,7 @@ Value nativeOneHot(Interpreter&, CallArgs& raw) {
   for (const SymInt& d : xs) numel = numel * d;
   if (classes < 0)
     shapes::require(numel > SymInt(0), ErrorKind::ValueError, [&] {
-      return "one_hot(): cannot infer num_classes from x of shape " + shapes::toString(xs) +
+      return "one_hot(): cannot infer num_classes from x of shape " + shapes::errorText(xs) +
              " with no elements; pass num_classes";
     });
   const char* negative = "one_hot(): class values must be non-negative";
@@ -325,7 +325,7 @@ Value nativeLinspace(Interpreter&, CallArgs& raw) {
   if (!isIntLike(b.at(2))) b.toInt(2);  // the TypeError naming steps
   const SymInt steps = toSymInt(b.at(2));
   shapes::require(steps >= SymInt(0), ErrorKind::ValueError, [&] {
-    return "linspace(): steps must be non-negative, got " + steps.toString();
+    return "linspace(): steps must be non-negative, got " + shapes::errorText(steps);
   });
   OpAttrs ar;
   ar.start = SymInt(0);

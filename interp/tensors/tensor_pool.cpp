@@ -174,7 +174,7 @@ Value nativeInterpolate(Interpreter&, CallArgs& raw) {
   const size_t spatial = xs.size() >= 2 ? xs.size() - 2 : 0;
   if (spatial != 1 && spatial != 2)
     fail(ErrorKind::ValueError, fn,
-         "expects a 3-D [N, C, L] or 4-D [N, C, H, W] input, got " + shapes::toString(xs));
+         "expects a 3-D [N, C, L] or 4-D [N, C, H, W] input, got " + shapes::errorText(xs));
   const std::string mode = given(b, 3) ? b.toStr(3) : "nearest";
   OpAttrs a;
   shapes::PoolAttrs& p = a.pool;
@@ -209,15 +209,15 @@ Value nativeInterpolate(Interpreter&, CallArgs& raw) {
     if (out.size() == 1 && spatial == 2) out.push_back(out[0]);
     if (out.size() != spatial)
       fail(ErrorKind::ValueError, fn,
-           "size " + shapes::toString(out) + " must have " + std::to_string(spatial) +
-               " entries for input " + shapes::toString(xs));
+           "size " + shapes::errorText(out) + " must have " + std::to_string(spatial) +
+               " entries for input " + shapes::errorText(xs));
   } else {
     std::vector<double> s = floatList(b.at(2), fn);
     if (s.size() == 1 && spatial == 2) s.push_back(s[0]);
     if (s.size() != spatial)
       fail(ErrorKind::ValueError, fn,
            "scale_factor must have " + std::to_string(spatial) + " entries for input " +
-               shapes::toString(xs) + ", got " + std::to_string(s.size()));
+               shapes::errorText(xs) + ", got " + std::to_string(s.size()));
     const bool recompute = given(b, 5) && b.toBool(5);
     for (size_t d = 0; d < spatial; ++d) {
       if (!(s[d] > 0))
