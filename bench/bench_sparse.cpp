@@ -45,6 +45,28 @@ void BM_Triad(benchmark::State& state) {
 }
 BENCHMARK(BM_Triad)->Unit(benchmark::kMillisecond);
 
+__attribute__((optimize("O3"))) void copy(float* __restrict a, const float* __restrict b,
+                                          int64_t n) {
+  for (int64_t i = 0; i < n; ++i) a[i] = b[i];
+}
+
+// STREAM's copy on 16M floats (1 read and 1 write): the reference for the scans, which move the
+// same bytes.
+void BM_Copy(benchmark::State& state) {
+  auto sa = tessel::backends::Storage::allocate(k16M * sizeof(float));
+  auto sb = tessel::backends::Storage::allocate(k16M * sizeof(float));
+  float* a = static_cast<float*>(sa->data());
+  float* b = static_cast<float*>(sb->data());
+  for (int64_t i = 0; i < k16M; ++i) a[i] = 0, b[i] = 1;
+  for (auto _ : state) {
+    copy(a, b, k16M);
+    benchmark::DoNotOptimize(a);
+    benchmark::ClobberMemory();
+  }
+  setBytes(state, 2.0 * k16M * sizeof(float));
+}
+BENCHMARK(BM_Copy)->Unit(benchmark::kMillisecond);
+
 // cumsum of 16M floats (one row): reads 4 and writes 4 bytes per element.
 void BM_Cumsum16M(benchmark::State& state) {
   Tensor x = randomTensor({k16M});

@@ -62,6 +62,24 @@ T combine(ScatterMode m, T a, T b) {
   return b;
 }
 
+// Note [Uniform index rows]
+// scatter_add as graph code writes it (PyG's scatter: index = edge_index[1].unsqueeze(-1)
+// .expand_as(src)) repeats one index along the last dim, so each row of the walk adds a whole
+// contiguous source row into one contiguous target row. Such a row is detected by reading its
+// indices (which the element walk reads anyway) and added as a vector loop instead of element
+// by element; any other row takes the element walk. Only when dim is not the last dim, and the
+// target and source step by 1 along it.
+template <class I>
+bool uniformRow(const I* iv, int64_t iStep, int64_t len, int64_t oStep, int64_t sStep) {
+  if (oStep != 1 || sStep != 1) return false;
+  if (iStep == 0) return true;
+  if (iStep != 1) return false;
+  const I first = iv[0];
+  bool same = true;
+  for (int64_t c = 1; c < len; ++c) same &= iv[c] == first;  // branch-free: vectorizes
+  return same;
+}
+
 // The walk: for every position p of `iter` (src's shape for slice writes, index's otherwise),
 // the target is p with p[dim] replaced by the index there, and the value is src at p.
 template <class T>
@@ -88,6 +106,9 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
   const int64_t oDim = out.strides()[dim];
   const bool plainSum =
       mode == ScatterMode::Sum && includeSelf && !(op == OpKind::IndexAdd && alpha != 1);
+  constexpr int64_t kAhead = 16;
+  const bool prefetchRows = !slices && last > 0 && last != dim && oStep == 1 &&
+                            len * int64_t(sizeof(T)) <= 1024;
   Dims pos(rank, 0);
   auto nextRow = [&] {
     for (int64_t d = last - 1; d >= 0; --d) {
@@ -103,7 +124,26 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
       if (d != dim) to += pos[d] * out.strides()[d];
     }
     if (slices && dim != last) io = idx.ndim() ? pos[dim] * idx.strides()[0] : 0;
-    if (plainSum) {  // scatter_add / index_add without alpha: the bench's hot loop
+    if (plainSum && prefetchRows && pos[last - 1] + kAhead < iter[last - 1]) {
+      // The rows' targets are random: fetch the target kAhead rows on while adding this one.
+      const int64_t at = to + (last - 1 == dim ? 0 : kAhead * out.strides()[last - 1]);
+      const int64_t j = iv[io + kAhead * idx.strides()[last - 1]];
+      if (j >= 0 && j < size) {
+        const char* ahead = reinterpret_cast<const char*>(dst + at + j * oDim);
+        for (int64_t b = 0; b < len * int64_t(sizeof(T)); b += 64) __builtin_prefetch(ahead + b, 1);
+      }
+    }
+    if (plainSum && uniformRow(iv + io, iStep, len, oStep, sStep)) {
+      // Note [Uniform index rows]: the whole row adds into one target row.
+      const int64_t j = iv[io];
+      if (j < 0 || j >= size) [[unlikely]]
+        badIndex(op, j, dim, size);
+      T* __restrict drow = dst + to + j * oDim;
+      const T* __restrict srow = sv + so;
+      for (int64_t c = 0; c < len; ++c) drow[c] = combine(ScatterMode::Sum, drow[c], srow[c]);
+      continue;
+    }
+    if (plainSum) {  // scatter_add / index_add without alpha
       for (int64_t c = 0; c < len; ++c, io += iStep, so += sStep, to += oStep) {
         const int64_t j = iv[io];
         if (j < 0 || j >= size) [[unlikely]]
@@ -153,8 +193,16 @@ bool sliceRows(OpKind op, double alpha, const Tensor& idx, const Tensor& src, co
   T* dst = out.data<T>();
   const T* sv = src.data<T>();
   const T a = T(alpha);
+  // The target rows are random: fetch the row kAhead indices on while adding this one, so the
+  // misses overlap instead of stalling each add in turn.
+  constexpr int64_t kAhead = 16;
+  const int64_t rowBytes = inner * int64_t(sizeof(T));
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < k; ++i) {
+      if (i + kAhead < k && rowBytes <= 1024) {
+        const char* ahead = reinterpret_cast<const char*>(dst + (o * size + index[i + kAhead]) * inner);
+        for (int64_t b = 0; b < rowBytes; b += 64) __builtin_prefetch(ahead + b, 1);
+      }
       T* __restrict drow = dst + (o * size + index[i]) * inner;
       const T* __restrict srow = sv + (o * k + i) * inner;
       if (op == OpKind::IndexCopy)

@@ -60,6 +60,16 @@ for fn in ("cumsum", "cumprod"):
     case(f"{fn}_dim_out_of_range", f"{fn}(a, 2)", f"torch.{fn}(a, 2)", a=rnd(2, 3))
     case(f"{fn}_dim_negative_out_of_range", f"{fn}(a, -3)", f"torch.{fn}(a, -3)", a=rnd(2, 3))
 case("cumsum_long", "cumsum(a, 0)", "torch.cumsum(a, 0)", a=rnd(100000))
+# Rows of 16 and more take the vector scan (Note [Blocked scan]): groups of 16 and a serial tail.
+for n in (16, 17, 37, 1003):
+    case(f"cumsum_rows_{n}", "cumsum(a, 1)", "torch.cumsum(a, 1)", grad=("a",), a=rnd(3, n))
+    case(f"cumprod_rows_{n}", "cumprod(a, -1)", "torch.cumprod(a, -1)",
+         a=torch.rand(3, n) * 0.2 + 0.9)
+case("cumsum_nan_inf_vector", "cumsum(a, 0)", "torch.cumsum(a, 0)",
+     a=torch.tensor([1.0] * 9 + [float("nan")] + [2.0] * 10 + [float("inf")] + [1.0] * 12))
+case("cumprod_zero_vector", "cumprod(a, 0)", "torch.cumprod(a, 0)",
+     a=torch.tensor([1.5] * 11 + [0.0] + [2.0] * 30))
+case("cumsum_wide_dim0", "cumsum(a, 0)", "torch.cumsum(a, 0)", a=rnd(40, 300))
 case("cumprod_zeros_grad", "cumprod(a, 1)", "torch.cumprod(a, 1)", grad=("a",),
      a=torch.tensor([[0.5, 0.0, 2.0, 1.5], [0.0, 1.2, 0.0, 0.7], [0.9, 1.1, 1.3, 0.0]]))
 case("cumprod_zeros_grad_dim0", "cumprod(a, 0)", "torch.cumprod(a, 0)", grad=("a",),
