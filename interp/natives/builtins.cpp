@@ -276,6 +276,10 @@ std::optional<Value> symbolicExtremum(std::span<const Value> args, bool wantMax)
 Value extremum(Interpreter& interp, CallArgs& a, const char* name, bool wantMax) {
   if (a.positional.size() == 1 && a.positional[0].is(Type::Tensor) && a.kwNames.empty())
     return tensorReduceBuiltin(interp, name, a);
+  // max(a, b) with a tensor among the two is torch.max(a, b): the elementwise maximum.
+  if (a.positional.size() == 2 && a.kwNames.empty() &&
+      (a.positional[0].is(Type::Tensor) || a.positional[1].is(Type::Tensor)))
+    return tensorReduceBuiltin(interp, wantMax ? "maximum" : "minimum", a);
   Value key = Value::none();
   Value dflt = Value::undefined();
   for (size_t k = 0; k < a.kwNames.size(); ++k) {

@@ -101,6 +101,26 @@ Value reduceNative(Interpreter&, CallArgs& raw) {
   return emitOp(K, {tensorArg(b.at(0), argName(fn, "x"))}, attrs);
 }
 
+// max/min of a tensor: its extremum, or with `dim` a (values, indices) tuple, as torch.max and
+// torch.min (the indices of the first extremum, like argmax); amax/amin keep the plain
+// reduction over several dims.
+template <OpKind K, OpKind ArgK>
+Value extremumNative(Interpreter&, CallArgs& raw) {
+  SelfArgs s(raw);
+  const char* fn = shapes::opName(K).data();
+  ArgBinder b(fn, s.args(), {"x", "dim", "keepdim"}, 1);
+  OpAttrs attrs;
+  attrs.keepdim = b.has(2) && b.toBool(2);
+  const Value x = tensorArg(b.at(0), argName(fn, "x"));
+  if (!b.has(1) || b.at(1).is(Type::None)) return emitOp(K, {x}, attrs);
+  attrs.dims = toDimList(b.at(1), argName(fn, "dim"));
+  if (attrs.dims.size() != 1)
+    throwUserError(ErrorKind::TypeError, std::string(fn) + "(): dim must be one int, got " +
+                                             std::to_string(attrs.dims.size()) +
+                                             " dims (amax/amin reduce several)");
+  return makeTuple({emitOp(K, {x}, attrs), emitOp(ArgK, {x}, attrs)});
+}
+
 // Shape arguments may be one list or several ints: x.reshape([2, 3]) or x.reshape(2, 3).
 shapes::SymShape shapeArgs(CallArgs& a, size_t first, const char* fn) {
   const Value& v = a.positional[first];
@@ -390,8 +410,8 @@ const TensorNative kOps[] = {
     {"clamp", nativeClamp, true},
     {"sum", reduceNative<OpKind::Sum>, true},
     {"mean", reduceNative<OpKind::Mean>, true},
-    {"max", reduceNative<OpKind::Max>, true},
-    {"min", reduceNative<OpKind::Min>, true},
+    {"max", extremumNative<OpKind::Max, OpKind::Argmax>, true},
+    {"min", extremumNative<OpKind::Min, OpKind::Argmin>, true},
     {"argmax", reduceNative<OpKind::Argmax>, true},
     {"argmin", reduceNative<OpKind::Argmin>, true},
     {"all", reduceNative<OpKind::All>, true},

@@ -404,7 +404,7 @@ class ProgramGen {
           case 1:
             return {x + ".mean(dim = " + d + ", keepdim = true)", r, Dt::F32};
           case 2:
-            return {x + ".max(dim = " + d + ")", r - 1, dt};
+            return {x + ".max(dim = " + d + ")[0]", r - 1, dt};
           case 3:
             return {x + ".argmax(dim = " + d + ")", r - 1, Dt::I32};
           case 4:

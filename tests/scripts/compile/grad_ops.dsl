@@ -34,7 +34,7 @@ print(same(fn (x, w) {
 }))                                                          # expect: true
 # Reductions, over all dims and over one dim, with and without keepdim.
 print(same(fn (x, w) {
-  let a = (x.sum(dim = 0) * w).sum() + (x * w).mean() + x.max(dim = 1).sum() + x.min()
+  let a = (x.sum(dim = 0) * w).sum() + (x * w).mean() + x.max(dim = 1)[0].sum() + x.min()
   return a + (x.mean(dim = 1, keepdim = true) * w).sum() + (x * w).max()
 }))                                                          # expect: true
 # matmul: matrix @ vector, vector @ matrix, matrix @ matrix, batched.

@@ -21,7 +21,7 @@ fn loop_pool(values, lengths) {
       rows.append(cat([zeros([values.shape[1]]), full([values.shape[1]], -100.0), zeros([values.shape[1]])]))
     } else {
       let m = seq.mean(dim = 0)
-      rows.append(cat([m, maximum(seq.max(dim = 0), full([values.shape[1]], -100.0)), ((seq - m) ** 2).sum(dim = 0)]))
+      rows.append(cat([m, maximum(seq.max(dim = 0)[0], full([values.shape[1]], -100.0)), ((seq - m) ** 2).sum(dim = 0)]))
     }
     at = at + n
   }

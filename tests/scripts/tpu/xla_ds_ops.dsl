@@ -128,7 +128,7 @@ print(where(x > 0.5, x, -1.0).tolist())          # expect: [[-1.0, -1.0], [-1.0,
 print(x.sum(dim = 0).tolist(), x.sum(dim = 1).shape, x.sum(dim = 1).tolist())  # expect: [1.0, 3.0] shape([<=6]) [0.0, 2.0, 2.0]
 print(x.mean(dim = 0).tolist(), x.mean().item()) # expect: [0.3333333432674408, 1.0] 0.6666666865348816
 print(x.sum(dim = 0, keepdim = true).shape, x.sum(dim = 1, keepdim = true).shape)  # expect: shape([1, 2]) shape([<=6, 1])
-print(x.max().item(), x.argmax(dim = 0).tolist(), x.min(dim = 1).tolist())  # expect: 2.0 [2, 1] [0.0, 0.0, 1.0]
+print(x.max().item(), x.argmax(dim = 0).tolist(), x.min(dim = 1)[0].tolist())  # expect: 2.0 [2, 1] [0.0, 0.0, 1.0]
 print(index_select(x, 0, tensor([2, 0]).to("tpu")).tolist())  # expect: [[1.0, 1.0], [0.0, 0.0]]
 print(softmax(x, 1).shape, softmax(x, 0).sum(dim = 0).tolist())  # expect: shape([<=6, 2]) [1.0, 1.0]
 
