@@ -35,7 +35,9 @@ Graph foldConstants(const Graph& g, const FoldOptions& options) {
     for (ValueId a : v.args) operands.push_back(known[a].defined() ? &known[a] : nullptr);
     if (foldable(v, operands, options)) {
       std::vector<Tensor> in;
-      for (const Tensor* t : operands) in.push_back(*t);
+      // The cpu kernels read host memory: a constant captured from another device (a vulkan
+      // tensor a compiled function closes over) is copied to the cpu first.
+      for (const Tensor* t : operands) in.push_back(backends::toDevice(*t, backends::Device::Cpu));
       try {
         known[id] = backends::backendFor(backends::Device::Cpu).run(v.op, in, v.attrs).at(0);
       } catch (const UserError&) {

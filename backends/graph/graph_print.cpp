@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "backends/backend.h"
 #include "backends/graph/fused_program.h"
 #include "shapes/pool_geometry.h"
 
@@ -22,9 +23,10 @@ std::string ref(ValueId v) {
   return "%" + std::to_string(v);
 }
 
-std::string constantText(const Tensor& t) {
+std::string constantText(const Tensor& t0) {
+  if (t0.numel() > 8) return "<" + std::to_string(t0.numel()) + " elements>";
+  const Tensor t = backends::toDevice(t0, backends::Device::Cpu);  // a device constant's data
   if (t.numel() == 1 && t.ndim() == 0) return formatScalar(t.item(), t.dtype());
-  if (t.numel() > 8) return "<" + std::to_string(t.numel()) + " elements>";
   std::vector<double> v = t.toDoubles();
   std::string s = "[";
   for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + formatScalar(v[i], t.dtype());
