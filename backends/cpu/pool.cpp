@@ -45,7 +45,7 @@ void tapRange(int64_t j, int64_t W, int64_t OW, int64_t s, int64_t pad, int64_t 
 // off]), an inner loop the compiler vectorizes. Per output element the taps are still visited
 // row-major, as PyTorch's kernel visits them, so sums round the same way.
 template <bool kMax>
-TESSEL_ISA_CLONES void rowTaps(const float* row, float* acc, int64_t lo, int64_t hi, int64_t s,
+[[gnu::always_inline]] inline void rowTaps(const float* row, float* acc, int64_t lo, int64_t hi, int64_t s,
                                int64_t off) {
   if (s == 1) {
     const float* r = row + off;
@@ -75,8 +75,10 @@ int64_t avgCount(int64_t o, int64_t n, int64_t k, int64_t s, int64_t pad, bool i
   return std::min(end, n) - std::max<int64_t>(start, 0);
 }
 
+// The ISA clones are whole ops, the taps inlined into them: small images (8x8 digits: 4 output
+// columns) made a dispatched call per row and tap cost more than its work.
 template <bool kMax>
-void windowPool(const float* x, float* y, const Planes& g, const PoolAttrs& p) {
+TESSEL_ISA_CLONES void windowPool(const float* x, float* y, const Planes& g, const PoolAttrs& p) {
   const int64_t kh = p.kernel[0], kw = p.kernel[1], sh = p.stride[0], sw = p.stride[1];
   const int64_t ph = p.padding[0], pw = p.padding[1];
   const int64_t dh = kMax ? p.dilation[0] : 1, dw = kMax ? p.dilation[1] : 1;
@@ -112,7 +114,7 @@ void windowPool(const float* x, float* y, const Planes& g, const PoolAttrs& p) {
 
 // One output row's argmax taps (Note [Pooling by rows]): tap (row, off) of every output
 // column, keeping the first maximum (strict >) or the last NaN with its input index.
-TESSEL_ISA_CLONES void argmaxTaps(const float* row, int32_t rowBase, float* best, int32_t* at,
+[[gnu::always_inline]] inline void argmaxTaps(const float* row, int32_t rowBase, float* best, int32_t* at,
                                   int64_t lo, int64_t hi, int64_t s, int64_t off) {
   for (int64_t ow = lo; ow < hi; ++ow) {
     const int64_t col = ow * s + off;
@@ -126,7 +128,7 @@ TESSEL_ISA_CLONES void argmaxTaps(const float* row, int32_t rowBase, float* best
 // max_pool2d's backward: each grad goes to the first maximum of its window in row-major order
 // (a NaN counts as a maximum, the last one wins), PyTorch's choice of index. A window whose
 // values are all -inf sends its grad to its first element inside the image, as PyTorch.
-void maxPoolBackward(const float* x, const float* gy, float* gx, const Planes& g,
+TESSEL_ISA_CLONES void maxPoolBackward(const float* x, const float* gy, float* gx, const Planes& g,
                      const PoolAttrs& p) {
   const int64_t kh = p.kernel[0], kw = p.kernel[1], sh = p.stride[0], sw = p.stride[1];
   const int64_t ph = p.padding[0], pw = p.padding[1], dh = p.dilation[0], dw = p.dilation[1];
