@@ -5,9 +5,8 @@
 # trees: tensors are immutable values. Each layer is a pair: `<layer>_init(sizes...)` makes
 # its parameter tree (PyTorch's default initialization) and `<layer>_apply(p, x, options...)`
 # runs it. Sizes that are not parameters (heads, strides) are arguments of apply, since a tree
-# holds only tensors.
-
-import graph
+# holds only tensors. (Modules are imported inside the functions that use them, so that they
+# do not become members of nn.)
 
 # --- trees -------------------------------------------------------------------------------
 
@@ -263,12 +262,12 @@ fn _attention_keep(key_padding_mask, attn_mask, is_causal, t, s) {
     } elif str(m.dtype) == "bool" {
       keep = logical_and(keep, m)
     } else {
-      keep = masked_fill(m + zeros(keep.shape), logical_not(keep), -math.inf)
+      keep = masked_fill(m + zeros(keep.shape), logical_not(keep), float("-inf"))
     }
   }
   if is_causal and type(keep) != "none" {
     let causal = tril(ones([t, s], dtype = bool))
-    keep = logical_and(keep, causal) if str(keep.dtype) == "bool" else masked_fill(keep, logical_not(causal), -math.inf)
+    keep = logical_and(keep, causal) if str(keep.dtype) == "bool" else masked_fill(keep, logical_not(causal), float("-inf"))
   }
   return keep
 }
@@ -310,7 +309,7 @@ fn transformer_block_init(dim, num_heads, ff_dim) {
 fn _activation(name, x) {
   if name == "relu" { return relu(x) }
   if name == "gelu" { return gelu(x) }
-  raise ValueError(f"unknown activation {name!r} (expected \"relu\" or \"gelu\")")
+  raise ValueError(f"transformer_block_apply: unknown activation {name!r} (expected \"relu\" or \"gelu\")")
 }
 
 # x + attention(layer_norm(x)), then + ff2(activation(ff1(layer_norm(x)))), with dropout
@@ -337,6 +336,7 @@ fn gcn_conv_init(in_channels, out_channels) {
 # added unless add_self_loops is false; no scaling when normalize is false), summed at the
 # targets by index_add, then the bias.
 fn gcn_conv_apply(p, x, edge_index, edge_weight = none, add_self_loops = true, normalize = true) {
+  import graph
   let n = x.shape[0]
   let h = linear(x, p["w"])
   let (ei, w) = (edge_index, edge_weight)
@@ -363,6 +363,7 @@ fn sage_conv_init(in_channels, out_channels) {
 # PyG's SAGEConv with mean aggregation: neigh(mean of the sources' x at each target) + root(x);
 # a node with no incoming edge aggregates zeros.
 fn sage_conv_apply(p, x, edge_index) {
+  import graph
   let n = x.shape[0]
   let src = edge_index[0]
   let dst = edge_index[1]
@@ -471,6 +472,7 @@ fn step_lr(step, base_lr, step_size, gamma = 0.1) {
 # torch.optim.lr_scheduler.CosineAnnealingLR's curve from base_lr down to min_lr over
 # total_steps, held at min_lr after.
 fn cosine_lr(step, base_lr, total_steps, min_lr = 0.0) {
+  import math
   let s = min(step, total_steps)
   return min_lr + (base_lr - min_lr) * (1.0 + math.cos(math.pi * s / total_steps)) / 2.0
 }
@@ -520,7 +522,7 @@ fn clip_grad_norm(grads, max_norm, norm_type = 2.0) {
   let gs = tree_leaves(grads)
   if len(gs) == 0 { return (grads, tensor(0.0)) }
   let total = none
-  if norm_type == math.inf {
+  if norm_type == float("inf") {
     total = stack([amax(abs(g)) for g in gs]).max()
   } elif type(norm_type) == "float" or type(norm_type) == "int" {
     total = norm(stack([norm(g, norm_type) for g in gs]), norm_type)
