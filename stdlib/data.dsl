@@ -129,7 +129,7 @@ fn jagged_to_padded(values, lengths, value = 0.0) {
   let b = lengths.shape[0]
   let longest = int(lengths.max().item()) if b > 0 else 0
   let rest = list(values.shape)[1:]
-  let flat = full([b * longest] + rest, value)
+  let flat = full([b * longest] + rest, value, dtype = values.dtype)
   return index_copy(flat, 0, _padded_rows(lengths, longest), values).reshape([b, longest] + rest)
 }
 

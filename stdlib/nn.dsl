@@ -1,4 +1,4 @@
-# nn: the pieces a network is built from (docs/models.md; docs/tensors.md, "Training").
+# nn: the pieces a network is built from (docs/models.md).
 #
 # Parameters are plain lists and dicts of tensors ("trees"), so grad() and value_and_grad()
 # differentiate a whole model at once, and optimizer steps are functions that return new
