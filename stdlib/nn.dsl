@@ -98,14 +98,8 @@ fn linear_init(fan_in, fan_out) {
 }
 
 # Applies a linear layer made by linear_init (or torch_linear_init): x @ w.T + b over x's last
-# dim, which must be the layer's fan_in.
-fn linear_apply(p, x) {
-  let w = p["w"]
-  if x.ndim == 0 or x.shape[-1] != w.shape[1] {
-    raise ShapeError(f"linear_apply: input {list(x.shape)} has {x.shape[-1] if x.ndim > 0 else 0} features, the layer takes {w.shape[1]} (weight {list(w.shape)})")
-  }
-  return linear(x, w, p.get("b"))
-}
+# dim (linear's ShapeError names both sizes when it is not the layer's fan_in).
+fn linear_apply(p, x) { return linear(x, p["w"], p.get("b")) }
 
 # A linear layer with torch.nn.Linear's initialization: weight and bias uniform in
 # [-1/sqrt(fan_in), 1/sqrt(fan_in)]; without a "b" when bias is false.
@@ -274,8 +268,8 @@ fn _attention_keep(key_padding_mask, attn_mask, is_causal, t, s) {
 
 # Multi-head attention of query [B, T, E] over key and value [B, S, E] (batch first), as
 # torch.nn.MultiheadAttention(batch_first = true) returns its output: key_padding_mask [B, S]
-# bool, true at padding; attn_mask [T, S] (or [B*H... broadcastable]) bool, true where a
-# query may NOT look, or additive floats; is_causal the lower triangle. Runs on the fused
+# bool, true at padding; attn_mask [T, S] (or any shape that broadcasts to [B, H, T, S]) bool,
+# true where a query may NOT look, or additive floats; is_causal the lower triangle. Runs on the fused
 # scaled_dot_product_attention (with is_causal alone, its causal path). A query whose keys are
 # all masked gets NaN, as in torch.
 fn attention_apply(p, query, key, value, num_heads, key_padding_mask = none, attn_mask = none, is_causal = false) {

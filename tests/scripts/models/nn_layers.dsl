@@ -54,7 +54,7 @@ for i in range(20) {
 print(loss(blk).item() < first * 0.8, len(nn.tree_leaves(blk)))  # expect: true 16
 
 # Shape and option errors name the sizes.
-try { nn.linear_apply(nn.linear_init(3, 4), randn([2, 5])) } except ShapeError as err { print(err.message) }  # expect: linear_apply: input [2, 5] has 5 features, the layer takes 3 (weight [4, 3])
+try { nn.linear_apply(nn.linear_init(3, 4), randn([2, 5])) } except ShapeError as err { print(err.message) }  # expect: linear: input [2, 5] and weight [4, 3] are incompatible (5 != 3)
 try { nn.attention_init(10, 3) } except ValueError as err { print(err.message) }  # expect: attention_init: embed_dim 10 must be divisible by num_heads 3
 try { nn.attention_apply(a, q[0], q[0], q[0], 2) } except ShapeError as err { print(err.message) }  # expect: attention_apply: query, key and value must be [batch, length, embed_dim], got [5, 8], [5, 8], [5, 8]
 try { nn.attention_apply(a, q, q, q, 2, key_padding_mask = ones([2, 5])) } except TypeError as err { print(err.message) }  # expect: attention_apply: key_padding_mask must be bool (true: padding), got f32
