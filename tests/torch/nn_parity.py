@@ -86,6 +86,9 @@ def make_embedding():
         lambda x: m(x.long()), {}
 
 
+layer("embedding", "nn.embedding_apply(p, x)", lambda: (
+    lambda m: ({"w": whole(m.weight)}, torch.randint(0, 10, (5,), dtype=torch.int32),
+               lambda x: m(x.long()), {}))(torch.nn.Embedding(10, 3)), grad_x=False)
 layer("embedding_padding_idx", "nn.embedding_apply(p, x, padding_idx = 2)", make_embedding,
       grad_x=False)
 
@@ -117,6 +120,9 @@ def make_conv(stride, padding, groups):
 
 
 layer("conv2d", "nn.conv2d_apply(p, x)", make_conv(1, 0, 1))
+layer("conv2d_same_dilated", "nn.conv2d_apply(p, x, padding = \"same\", dilation = 2)",
+      lambda: (lambda m: ({"w": whole(m.weight), "b": whole(m.bias)}, torch.randn(1, 4, 9, 8), m,
+                          {}))(leaves(torch.nn.Conv2d(4, 3, 3, padding="same", dilation=2))))
 layer("conv2d_strided_padded_grouped",
       "nn.conv2d_apply(p, x, stride = 2, padding = 1, groups = 2)", make_conv(2, 1, 2))
 
@@ -143,6 +149,16 @@ for training in (True, False):
                        f"momentum = 0.2)[1])",
           extra=lambda mk=mk: {"state.running_mean": mk.module.running_mean,
                                "state.running_var": mk.module.running_var})
+
+
+def make_batch_norm_1d():
+    m = leaves(torch.nn.BatchNorm1d(5))
+    return {"w": whole(m.weight), "b": whole(m.bias)}, torch.randn(6, 5), m, \
+        {"s.running_mean": m.running_mean.clone(), "s.running_var": m.running_var.clone()}
+
+
+layer("batch_norm_1d_training", "nn.batch_norm_apply(p, sub(\"s\"), x, training = true)[0]",
+      make_batch_norm_1d)
 
 
 def attention_leaves(e):
@@ -199,11 +215,14 @@ def attention_leaves_of(params):
     return ({n: params[f"{n}.w"][0] for n in "qkvo"}, {n: params[f"{n}.b"][0] for n in "qkvo"})
 
 
-def make_block(activation, causal):
+def make_block(activation, causal, dropout=0.0):
+    """dropout > 0: the block evaluating (torch's .eval()), where dropout is the identity."""
     def make():
         e, h, ff = 8, 2, 12
-        m = leaves(torch.nn.TransformerEncoderLayer(e, h, ff, dropout=0.0, activation=activation,
-                                                    batch_first=True, norm_first=True))
+        m = leaves(torch.nn.TransformerEncoderLayer(e, h, ff, dropout=dropout,
+                                                    activation=activation, batch_first=True,
+                                                    norm_first=True))
+        m.train(dropout == 0.0)
         ipw, ipb = m.self_attn.in_proj_weight, m.self_attn.in_proj_bias
         params = {"ln1.w": whole(m.norm1.weight), "ln1.b": whole(m.norm1.bias),
                   "ln2.w": whole(m.norm2.weight), "ln2.b": whole(m.norm2.bias),
@@ -228,6 +247,9 @@ for activation in ("relu", "gelu"):
         layer(f"transformer_block_{activation}_causal_{causal}",
               f"nn.transformer_block_apply(p, x, 2, key_padding_mask = inp[\"kpm\"]{c}, "
               f"activation = \"{activation}\")", make_block(activation, causal))
+layer("transformer_block_eval_with_dropout",
+      "nn.transformer_block_apply(p, x, 2, key_padding_mask = inp[\"kpm\"], dropout_p = 0.3)",
+      make_block("relu", False, dropout=0.3))
 
 
 # ---- graph convolutions (PyG's formulas, written with index_add) ---------------------------
