@@ -69,7 +69,7 @@ TEST(Docs, HelpAndDirAgreeWithTheTables) {
                    "help(\"str.strip\")\n"
                    "help(zeros([2]).sum)\n"
                    "import nn\n"
-                   "help(nn.sgd_step)\n"
+                   "help(nn.linear_init)\n"
                    "# Doubles x.\n"
                    "fn twice(x) { return 2 * x }\n"
                    "help(twice)\n"
@@ -79,7 +79,7 @@ TEST(Docs, HelpAndDirAgreeWithTheTables) {
   EXPECT_NE(text.find("str.strip(chars = none)\n    The string without leading"), std::string::npos)
       << text;
   EXPECT_NE(text.find("tensor.sum: the method form of sum("), std::string::npos) << text;
-  EXPECT_NE(text.find("nn.sgd_step(params, grads, lr = 0.01)\n    Plain gradient descent"),
+  EXPECT_NE(text.find("nn.linear_init(fan_in, fan_out)\n    A linear layer's parameters"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("twice(x)\n    Doubles x."), std::string::npos) << text;
