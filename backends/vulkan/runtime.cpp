@@ -20,7 +20,10 @@ struct DeviceMemory {
   ~DeviceMemory() {
     if (alloc.buffer == VK_NULL_HANDLE) return;  // allocation failed
     std::lock_guard<std::recursive_mutex> lock(runtime->mutex());
-    runtime->pool().release(alloc);
+    // Pending commands may still touch the range (Note [Eager batching]); the pool outlives
+    // the stream, whose destructor flushes.
+    MemoryPool* pool = &runtime->pool();
+    runtime->stream().afterFlush([pool, a = alloc] { pool->release(a); });
   }
 };
 
@@ -37,7 +40,15 @@ std::shared_ptr<Storage> deviceStorage(size_t bytes) {
   std::shared_ptr<DeviceMemory> owner(mem, DeviceMemoryDeleter{mem});
   {
     std::lock_guard<std::recursive_mutex> lock(rt->mutex());
-    mem->alloc = rt->pool().allocate(bytes);  // on a throw `owner` frees mem, releasing nothing
+    // On a throw `owner` frees mem, releasing nothing. Ranges freed while work was pending
+    // return to the pool at the next flush: when memory runs out, flush and try once more.
+    try {
+      mem->alloc = rt->pool().allocate(bytes);
+    } catch (const UserError&) {
+      if (!rt->stream().pending()) throw;
+      rt->stream().flush();
+      mem->alloc = rt->pool().allocate(bytes);
+    }
   }
   mem->tag = Storage::allocate(0, Device::Vulkan);
   return std::shared_ptr<Storage>(owner, mem->tag.get());

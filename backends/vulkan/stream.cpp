@@ -141,6 +141,14 @@ void CommandStream::fill(const BufferArg& dst, uint32_t word) {
   ++recorded_;
 }
 
+void CommandStream::afterFlush(std::function<void()> f) {
+  if (!recording_) {
+    f();
+    return;
+  }
+  afterFlush_.push_back(std::move(f));
+}
+
 void CommandStream::flush() {
   if (!recording_) {
     alive_.clear();
@@ -166,6 +174,9 @@ void CommandStream::flush() {
   check(vkResetFences(ctx_.device(), 1, &fence), "vkResetFences");
   check(vkResetCommandBuffer(cmd_, 0), "vkResetCommandBuffer");
   alive_.clear();
+  std::vector<std::function<void()>> after;
+  after.swap(afterFlush_);
+  for (auto& f : after) f();
 }
 
 }  // namespace tessel::backends::vulkan

@@ -5,6 +5,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -37,7 +38,12 @@ constexpr uint32_t kAllSlotsWritten = 0xF;
 // buffer (with a barrier before it only when needed: Note [Barrier elision]), and the objects it reads and writes are kept alive by the
 // stream until the buffer has executed, so a tensor dropped by the program is never freed
 // while a kernel may still touch it. flush() submits and waits; it runs when the host reads
-// data, when a data-dependent op needs a count, and every kMaxBatch dispatches.
+// data, when a data-dependent op needs a count, and every kMaxBatch dispatches. keepAlive alone
+// is not enough: a flush between an op's bufferOf() and its dispatch (the batch limit, a count
+// read back) ends the keepAlive of the storage it bound, and a temporary the op then drops
+// would return its range to the pool while the recorded dispatch still reads it (the next op,
+// or a host write into the fresh mapped range, would change it first). So a device range freed
+// while work is pending goes back to the pool only after the flush (afterFlush).
 // Note [Barrier elision]
 // A barrier goes before a command only when it touches a range that a command since the last
 // barrier wrote (read after write, write after write) or writes a range one read (write after
@@ -64,6 +70,10 @@ class CommandStream {
   void fill(const BufferArg& dst, uint32_t word);
   /// Keeps `object` alive until the recorded work has run.
   void keepAlive(std::shared_ptr<const void> object) { alive_.push_back(std::move(object)); }
+  /// Runs `f` once the recorded work has run (at once when nothing is pending): device ranges
+  /// freed while commands that may touch them are pending go back to their pool here (Note
+  /// [Eager batching]).
+  void afterFlush(std::function<void()> f);
   /// Submits what was recorded and waits for it. A no-op when nothing is pending.
   void flush();
   bool pending() const { return recorded_ > 0; }
@@ -84,6 +94,7 @@ class CommandStream {
   uint32_t recorded_ = 0;
   VkPipeline bound_ = VK_NULL_HANDLE;
   std::vector<std::shared_ptr<const void>> alive_;
+  std::vector<std::function<void()>> afterFlush_;
   std::vector<Access> sinceBarrier_;  ///< ranges touched since the last barrier
 };
 
