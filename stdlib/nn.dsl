@@ -410,9 +410,12 @@ fn sgd_step(params, grads, lr = 0.01, state = none, momentum = 0.0, dampening = 
   return (new_params, {"buf": tree_unflatten(state["buf"], new_bufs), "t": state["t"] + 1})
 }
 
-# Adam's state (also AdamW's): the first and second moment estimates and the step count.
+# Adam's state (also AdamW's): the first and second moment estimates and the step count. The
+# count is a 0-d tensor, as torch.optim.Adam keeps its `step`: a compiled training step reads it
+# as data, so it compiles once rather than specializing on the first count and then making it
+# a symbol (a number would compile twice).
 fn adam_init(params) {
-  return {"m": tree_map(zeros_like, params), "v": tree_map(zeros_like, params), "t": 0}
+  return {"m": tree_map(zeros_like, params), "v": tree_map(zeros_like, params), "t": tensor(0.0)}
 }
 
 fn _adam(fname, params, grads, state, lr, b1, b2, eps, weight_decay, decoupled) {

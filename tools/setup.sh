@@ -44,6 +44,9 @@ cmake --build build -j "$jobs"
 
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
 export LP_NUM_THREADS=${LP_NUM_THREADS:-0}
+# ctest -j runs several tests per core; OpenMP's workers (oneDNN's) would spin-wait for the
+# core another test holds (a transformer step 10x slower): they sleep instead (docs/perf.md).
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 case "$mode" in
   demo) ./build/repl/tessel examples/demo.dsl ;;
   test)

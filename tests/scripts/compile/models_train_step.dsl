@@ -40,7 +40,7 @@ for epoch in range(4) {
     losses.append(r[2].item())
   }
 }
-print(len(losses), s["t"], losses[-1] < losses[0])  # expect: 20 20 true
+print(len(losses), s["t"].item(), losses[-1] < losses[0])  # expect: 20 20.0 true
 print(stats(step)["compiles"], stats(step)["graph_breaks"], stats(step)["reasons"])  # expect: 2 0 ["lr: expected 0.005, got 0.01"]
 
 # A two-layer GCN over graphs of 6 nodes and 5, 7, 9 edges.

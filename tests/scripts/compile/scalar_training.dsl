@@ -19,7 +19,7 @@ fn leaf_diff(a, b) {
   return max(abs(a["w"] - b["w"]).max().item(), abs(a["b"] - b["b"]).max().item())
 }
 
-# --- Adam: state["t"] changes at every step ------------------------------------------------
+# --- Adam: its step count is a 0-d tensor (as torch.optim.Adam's), so the step compiles once ----
 fn adam_eager(p, s, x, y) {
   let (loss, g) = value_and_grad(loss_fn)(p, x, y)
   let (q, s2) = nn.adam_step(p, g, s, lr = 0.01)
@@ -40,9 +40,9 @@ for step in range(200) {
   se = s2
 }
 print(worst < 1e-5)                       # expect: true
-print(sc["t"], type(sc["t"]))             # expect: 200 int
-print(stats(adam_compiled)["compiles"])   # expect: 2
-print(stats(adam_compiled)["reasons"])    # expect: ["s[\"t\"]: expected 0, got 1"]
+print(sc["t"].item(), type(sc["t"]))      # expect: 200.0 tensor
+print(stats(adam_compiled)["compiles"])   # expect: 1
+print(stats(adam_compiled)["reasons"])    # expect: []
 print(loss_fn(pc, x, y).item() < loss_fn(init, x, y).item())  # expect: true
 
 # --- SGD with a cosine learning-rate schedule: a float argument that changes -----------------

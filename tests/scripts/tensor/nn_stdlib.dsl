@@ -17,6 +17,6 @@ for i in range(50) {
   adam = a
   state = s
 }
-print(state["t"], loss(adam).item() < first / 2)  # expect: 50 true
+print(state["t"].item(), loss(adam).item() < first / 2)  # expect: 50.0 true
 print(nn.zeros_like(x).shape, nn.xavier_uniform(4, 2).shape)  # expect: shape([64, 3]) shape([2, 4])
 print(nn.tree_map(fn (t) { return t.shape[0] }, {"a": ones([2]), "b": [ones([5])]}))  # expect: {"a": 2, "b": [5]}
