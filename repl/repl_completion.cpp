@@ -145,6 +145,29 @@ std::vector<std::string> attributeNames(const Value& value) {
   return interp::attributeNames(value);
 }
 
+std::string helpAtCursor(interp::Interpreter& interp, std::string_view text, size_t cursor) {
+  cursor = std::min(cursor, text.size());
+  size_t end = cursor;
+  while (end < text.size() && isIdentChar(text[end])) ++end;
+  if (wordStart(text, end) == end) {  // not on a name: maybe just inside a call's '('
+    if (cursor == 0) return "";
+    size_t open = text.find_last_not_of(" \t", cursor - 1);
+    if (open == std::string_view::npos || text[open] != '(') return "";
+    end = open;
+  }
+  std::vector<std::string> chain = chainBefore(text, end);
+  if (chain.empty()) return "";
+  Value value;
+  if (resolveChain(interp, chain, value)) return interp::helpText(interp, value);
+  if (chain.size() == 1) return "";
+  // A method (`x.sum`) is no bound value of its own: its doc comes from the receiver's type.
+  std::string name = chain.back();
+  chain.pop_back();
+  Value owner;
+  if (!resolveChain(interp, chain, owner)) return "";
+  return interp::docLine(interp, &owner, name);
+}
+
 Completion completeInput(interp::Interpreter& interp, std::string_view before) {
   size_t lead = before.find_first_not_of(" \t");
   if (lead != std::string_view::npos && before[lead] == ':') {

@@ -20,6 +20,11 @@ namespace tessel::repl {
 /// nothing is evaluated, so completing never runs user code.
 Completion completeInput(interp::Interpreter& interp, std::string_view beforeCursor);
 
+/// What help() prints for the dotted name at byte `cursor` of `text` (the cursor in or just
+/// after it), or for the function whose call's '(' is just before the cursor; "" when no bound
+/// name is there. Like completion it runs no code. The Jupyter kernel's inspect_request shows it.
+std::string helpAtCursor(interp::Interpreter& interp, std::string_view text, size_t cursor);
+
 /// The attribute names `value.` offers, sorted.
 std::vector<std::string> attributeNames(const interp::Value& value);
 

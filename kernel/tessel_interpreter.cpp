@@ -1,0 +1,179 @@
+// Shell requests on the interpreter. Code runs on xeus's thread (the main one), so a cell's
+// errors, its output and its interrupt all stay on one thread; SIGINT is turned into
+// Interpreter::interrupt() by kernel/main.cpp.
+#include "kernel/tessel_interpreter.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "interp/natives/builtins.h"
+#include "interp/syntax/diagnostics.h"
+#include "kernel/rich_display.h"
+#include "repl/repl.h"
+#include "repl/repl_completion.h"
+#include "shapes/user_error.h"
+
+namespace tessel::kernel {
+
+namespace {
+
+// Jupyter counts cursor positions in Unicode code points; the REPL's functions take bytes.
+size_t byteOffset(const std::string& text, int codePoints) {
+  size_t i = 0;
+  for (int n = 0; n < codePoints && i < text.size(); ++n) {
+    ++i;
+    while (i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) ++i;
+  }
+  return i;
+}
+
+int codePointCount(const std::string& text, size_t bytes) {
+  int n = 0;
+  for (size_t i = 0; i < bytes && i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// What a continuation line starts with: the last line's indentation, one level deeper after
+// an opening bracket.
+std::string continuationIndent(const std::string& code) {
+  std::vector<std::string> all = lines(code);
+  std::string last = all.empty() ? "" : all.back();
+  std::string indent = last.substr(0, last.find_first_not_of(" \t") == std::string::npos
+                                          ? last.size()
+                                          : last.find_first_not_of(" \t"));
+  size_t end = last.find_last_not_of(" \t\r");
+  if (end != std::string::npos && (last[end] == '{' || last[end] == '(' || last[end] == '['))
+    indent += "    ";
+  return indent;
+}
+
+}  // namespace
+
+TesselInterpreter::TesselInterpreter(interp::Interpreter& interp) : interp_(interp) {
+  xeus::register_interpreter(this);
+}
+
+TesselInterpreter::~TesselInterpreter() {
+  interp_.setOutput(&std::cout);
+  interp_.setErrorOutput(&std::cerr);
+}
+
+void TesselInterpreter::configure_impl() {
+  stdout_ = std::make_unique<KernelStdout>(
+      [this](const std::string& text) {
+        if (!silent_) publish_stream("stdout", text);
+      },
+      [this](const interp::Value& value) {
+        if (!silent_) display_data(mimeBundle(value), nl::json::object(), nl::json::object());
+      });
+  stderrBuffer_ = std::make_unique<PublishingBuffer>([this](const std::string& text) {
+    if (!silent_) publish_stream("stderr", text);
+  });
+  stderr_ = std::make_unique<std::ostream>(stderrBuffer_.get());
+  interp_.setOutput(stdout_.get());
+  interp_.setErrorOutput(stderr_.get());
+}
+
+void TesselInterpreter::publishOutput() {
+  stdout_->flush();
+  stdout_->publishPending();
+  stderr_->flush();
+  stderrBuffer_->publishPending();
+}
+
+nl::json TesselInterpreter::errorReply(const std::string& ename, const std::string& evalue,
+                                       const std::vector<std::string>& traceback) {
+  publishOutput();
+  if (!silent_) publish_execution_error(ename, evalue, traceback);
+  return {{"status", "error"}, {"ename", ename}, {"evalue", evalue}, {"traceback", traceback}};
+}
+
+nl::json TesselInterpreter::execute_request_impl(int execution_counter, const std::string& code,
+                                                 bool silent, bool /*store_history*/,
+                                                 nl::json /*user_expressions*/,
+                                                 bool /*allow_stdin*/) {
+  silent_ = silent;
+  // An interrupt that came while no cell ran must not stop this one.
+  interp_.interruptFlag().store(false);
+  std::string name = "<cell " + std::to_string(execution_counter) + ">";
+  try {
+    interp::Value value = interp_.runSource(name, code, true);
+    publishOutput();
+    if (!silent && !value.is(interp::Type::None) && !value.is(interp::Type::Undefined))
+      publish_execution_result(execution_counter, mimeBundle(value), nl::json::object());
+  } catch (const interp::ScriptError& e) {
+    std::string kind(errorKindName(e.kind()));
+    return errorReply(kind, e.what(), lines(interp::formatDiagnostic(e, interp_.sources(), true)));
+  } catch (const UserError& e) {
+    std::string kind(errorKindName(e.kind()));
+    return errorReply(kind, e.what(), {kind + ": " + e.what()});
+  } catch (const std::bad_alloc&) {
+    return errorReply("MemoryError", "out of memory", {"error: out of memory"});
+  } catch (const interp::ExitRequest& e) {
+    // Ending the process would look like a crash to the notebook, which restarts the kernel.
+    return errorReply("Exit", "exit(" + std::to_string(e.status) + ")",
+                      {"exit() does not end a kernel: restart it from the notebook instead"});
+  }
+  return {{"status", "ok"}, {"payload", nl::json::array()},
+          {"user_expressions", nl::json::object()}};
+}
+
+nl::json TesselInterpreter::complete_request_impl(const std::string& code, int cursor_pos) {
+  size_t cursor = byteOffset(code, cursor_pos);
+  repl::Completion c = repl::completeInput(interp_, std::string_view(code).substr(0, cursor));
+  return {{"status", "ok"},
+          {"matches", c.candidates},
+          {"cursor_start", c.candidates.empty() ? cursor_pos : codePointCount(code, c.start)},
+          {"cursor_end", cursor_pos},
+          {"metadata", nl::json::object()}};
+}
+
+nl::json TesselInterpreter::inspect_request_impl(const std::string& code, int cursor_pos,
+                                                 int /*detail_level*/) {
+  std::string help = repl::helpAtCursor(interp_, code, byteOffset(code, cursor_pos));
+  nl::json data = nl::json::object();
+  if (!help.empty()) data["text/plain"] = help;
+  return {{"status", "ok"},
+          {"found", !help.empty()},
+          {"data", data},
+          {"metadata", nl::json::object()}};
+}
+
+nl::json TesselInterpreter::is_complete_request_impl(const std::string& code) {
+  if (repl::inputNeedsMore(code))
+    return {{"status", "incomplete"}, {"indent", continuationIndent(code)}};
+  return {{"status", "complete"}};
+}
+
+nl::json TesselInterpreter::kernel_info_request_impl() {
+  return {{"protocol_version", XEUS_KERNEL_PROTOCOL_VERSION},
+          {"implementation", "tessel"},
+          {"implementation_version", TESSEL_VERSION},
+          {"banner", "Tessel " TESSEL_VERSION ": a tensor language with dynamic shapes"},
+          {"language_info",
+           {{"name", "tessel"},
+            {"version", TESSEL_VERSION},
+            {"mimetype", "text/x-tessel"},
+            {"file_extension", ".dsl"},
+            // Most of Tessel's keywords (if/elif/for/in/and/or/not/import/try/except/raise),
+            // its `#` comments and its strings are Python's: that mode colours cells well.
+            {"codemirror_mode", "python"},
+            {"pygments_lexer", "python"}}},
+          {"help_links", nl::json::array()},
+          {"debugger", false},
+          {"status", "ok"}};
+}
+
+void TesselInterpreter::shutdown_request_impl() {
+  publishOutput();
+}
+
+}  // namespace tessel::kernel
