@@ -3,7 +3,7 @@
 each message type of docs/notebook.md, interrupts, badly signed and malformed messages, shutdown.
 Exits 77 (skipped) where jupyter_client is missing.
 
-usage: kernel_test.py path/to/tessel-kernel
+usage: kernel_test.py path/to/tessel-kernel path/to/tessel
 """
 import json
 import os
@@ -21,6 +21,7 @@ except ImportError:
     sys.exit(77)
 
 KERNEL = os.path.realpath(sys.argv[1])
+TESSEL = sys.argv[2]
 TIMEOUT = 30
 failures = []
 
@@ -59,11 +60,32 @@ def stream_text(outputs, name="stdout"):
     return "".join(c["text"] for k, c in outputs if k == "stream" and c["name"] == name)
 
 
+def png_decodes(png):
+    """Whether every chunk's CRC matches and the pixels inflate to 64 rows of RGBA."""
+    import struct
+    import zlib
+    i, pixels = 8, b""
+    while i < len(png):
+        (n,) = struct.unpack(">I", png[i:i + 4])
+        kind, body = png[i + 4:i + 8], png[i + 8:i + 8 + n]
+        if zlib.crc32(kind + body) != struct.unpack(">I", png[i + 8 + n:i + 12 + n])[0]:
+            return False
+        if kind == b"IDAT":
+            pixels += body
+        i += 12 + n
+    return len(zlib.decompress(pixels)) == 64 * (1 + 64 * 4)
+
+
 def test_install(data_dir):
     import subprocess
-    out = subprocess.run([KERNEL, "install", "--user"], capture_output=True, text=True,
+    with tempfile.TemporaryDirectory() as prefix:
+        out = subprocess.run([KERNEL, "install", "--prefix", prefix], capture_output=True, text=True)
+        check(out.returncode == 0 and os.path.isfile(
+            os.path.join(prefix, "share/jupyter/kernels/tessel/kernel.json")),
+            "tessel-kernel install --prefix writes PREFIX/share/jupyter/kernels/tessel")
+    out = subprocess.run([TESSEL, "jupyter", "install", "--user"], capture_output=True, text=True,
                          env=dict(os.environ, JUPYTER_DATA_DIR=data_dir))
-    check(out.returncode == 0, "tessel-kernel install --user succeeds: " + out.stderr)
+    check(out.returncode == 0, "tessel jupyter install --user succeeds: " + out.stderr)
     spec_dir = os.path.join(data_dir, "kernels", "tessel")
     with open(os.path.join(spec_dir, "kernel.json")) as f:
         spec = json.load(f)
@@ -73,6 +95,7 @@ def test_install(data_dir):
         png = f.read()
     check(png[:8] == b"\x89PNG\r\n\x1a\n" and png[16:24] == b"\0\0\0\x40\0\0\0\x40",
           "logo-64x64.png is a 64x64 PNG")
+    check(png_decodes(png), "logo-64x64.png's chunks and pixels decode")
     ksm = jupyter_client.kernelspec.KernelSpecManager()
     check(ksm.get_kernel_spec("tessel").resource_dir == spec_dir,
           "jupyter_client finds the kernelspec")
