@@ -1,6 +1,6 @@
 // Tab completion for the REPL: names in scope (keywords, the prelude, the session's globals),
 // attributes after a dot (module globals, methods of lists, dicts, strings and tensors, tensor
-// properties), and `:` command names.
+// properties), the keys of a dict inside `d["`, and `:` command names.
 #pragma once
 
 #include <string>

@@ -177,6 +177,9 @@ def test_complete_inspect(kc):
     check("shape" in c["matches"] and c["cursor_start"] == 8, "complete a tensor attribute")
     c = complete("math.sq")
     check("sqrt" in c["matches"], "complete a module member")
+    run(kc, 'let cfg = {"lr": 0.1, "layers": 2}')
+    c = complete('cfg["l')
+    check(c["matches"] == ["layers", "lr"] and c["cursor_start"] == 5, "complete a dict key")
     c = complete("1 + weig", 8)
     check(c["matches"] == ["weights"] and c["cursor_start"] == 4, "complete mid-expression")
 
