@@ -55,6 +55,20 @@ std::string continuationIndent(const std::string& code) {
   return indent;
 }
 
+// Some warnings are written to std::cerr directly, not to the interpreter's error stream (the
+// compiler's, a loss's size warning): while a cell runs they go to its stderr stream too.
+// Between cells std::cerr is the process's again, where xeus logs what it drops.
+class CellStderr {
+ public:
+  explicit CellStderr(std::streambuf* cell) : saved_(std::cerr.rdbuf(cell)) {}
+  ~CellStderr() { std::cerr.rdbuf(saved_); }
+  CellStderr(const CellStderr&) = delete;
+  CellStderr& operator=(const CellStderr&) = delete;
+
+ private:
+  std::streambuf* saved_;
+};
+
 }  // namespace
 
 TesselInterpreter::TesselInterpreter(interp::Interpreter& interp) : interp_(interp) {
@@ -104,6 +118,7 @@ nl::json TesselInterpreter::execute_request_impl(int execution_counter, const st
   // An interrupt that came while no cell ran must not stop this one.
   interp_.interruptFlag().store(false);
   std::string name = "<cell " + std::to_string(execution_counter) + ">";
+  CellStderr cellStderr(stderrBuffer_.get());
   try {
     interp::Value value = interp_.runSource(name, code, true);
     publishOutput();

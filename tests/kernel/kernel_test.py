@@ -121,6 +121,9 @@ def test_execute(kc):
     check(stream_text(out, "stderr") == "oops\n", "print(file = stderr) goes to stderr")
     reply, out = run(kc, "y")
     check(result_text(out) == ["6"], "state persists across cells")
+    reply, out = run(kc, "let l = mse_loss(ones([3, 1]), ones([3]))")
+    check("warning" in stream_text(out, "stderr") and "<cell" in stream_text(out, "stderr"),
+          "a warning written to the process's stderr during a cell shows in the cell")
     reply, out = run(kc, "ones([2, 3])")
     results = [c["data"] for k, c in out if k == "execute_result"]
     html = results[0].get("text/html", "") if results else ""
