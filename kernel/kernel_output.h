@@ -34,17 +34,25 @@ class PublishingBuffer : public std::streambuf {
   std::chrono::steady_clock::time_point lastSent_{};
 };
 
+/// Holds KernelStdout's buffer in a base listed before its ostream, so the buffer is constructed
+/// before the stream is given it (a member would be constructed after every base).
+struct PublishingBufferHolder {
+  explicit PublishingBufferHolder(PublishingBuffer::Sink sink) : buffer(std::move(sink)) {}
+  PublishingBuffer buffer;
+};
+
 /// The kernel's stdout: text as `stream` messages, values given to display() through
 /// `showValue` (which publishes display_data).
-class KernelStdout : public interp::RichOutput {
+class KernelStdout : private PublishingBufferHolder, public interp::RichOutput {
  public:
   KernelStdout(PublishingBuffer::Sink text, std::function<void(const interp::Value&)> showValue)
-      : interp::RichOutput(&buffer_), buffer_(std::move(text)), showValue_(std::move(showValue)) {}
+      : PublishingBufferHolder(std::move(text)),
+        interp::RichOutput(&buffer),
+        showValue_(std::move(showValue)) {}
   void display(const interp::Value& value) override;
-  void publishPending() { buffer_.publishPending(); }
+  void publishPending() { buffer.publishPending(); }
 
  private:
-  PublishingBuffer buffer_;
   std::function<void(const interp::Value&)> showValue_;
 };
 
