@@ -2,16 +2,16 @@
 // so no binary file is committed and the installed and per-user specs are the same bytes.
 #include "kernel/kernelspec.h"
 
+#include <unistd.h>
+
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <vector>
-
 #include <nlohmann/json.hpp>
-#include <unistd.h>
+#include <vector>
 
 namespace tessel::kernel {
 
@@ -91,8 +91,9 @@ std::vector<uint8_t> logoPng() {
 }
 
 std::string logoSvg() {
-  std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\" "
-                    "viewBox=\"0 0 64 64\">";
+  std::string svg =
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"64\" height=\"64\" "
+      "viewBox=\"0 0 64 64\">";
   char rect[160];
   for (int ty = 0; ty < kTiles; ++ty)
     for (int tx = 0; tx < kTiles; ++tx) {

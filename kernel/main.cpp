@@ -7,7 +7,6 @@
 #include <iostream>
 #include <string>
 #include <thread>
-
 #include <xeus/xkernel.hpp>
 #include <xeus/xkernel_configuration.hpp>
 #include <xeus/xserver_zmq.hpp>

@@ -3,6 +3,7 @@
 #include "kernel/rich_display.h"
 
 #include "backends/format.h"
+#include "interp/natives/display.h"
 #include "interp/tensors/device_support.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/printer.h"
@@ -15,11 +16,20 @@ std::string escapeHtml(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -101,10 +111,19 @@ std::string tensorHtml(const interp::Value& value) {
   return out + "</div>";
 }
 
-nlohmann::json mimeBundle(const interp::Value& value) {
+nlohmann::json mimeBundle(interp::Interpreter& interp, const interp::Value& value) {
   nlohmann::json bundle = {{"text/plain", interp::repr(value)}};
-  if (value.is(interp::Type::Tensor)) bundle["text/html"] = tensorHtml(value);
+  for (auto& [mimeType, text] : interp::richForms(interp, value)) bundle[mimeType] = text;
   return bundle;
+}
+
+void registerTensorHtml() {
+  interp::registerRichForm(
+      "tensor table", "text/html",
+      [](interp::Interpreter&, const interp::Value& v) -> std::optional<std::string> {
+        if (!v.is(interp::Type::Tensor)) return std::nullopt;
+        return tensorHtml(v);
+      });
 }
 
 }  // namespace tessel::kernel

@@ -73,6 +73,7 @@ class CellStderr {
 
 TesselInterpreter::TesselInterpreter(interp::Interpreter& interp) : interp_(interp) {
   xeus::register_interpreter(this);
+  registerTensorHtml();
 }
 
 TesselInterpreter::~TesselInterpreter() {
@@ -86,7 +87,8 @@ void TesselInterpreter::configure_impl() {
         if (!silent_) publish_stream("stdout", text);
       },
       [this](const interp::Value& value) {
-        if (!silent_) display_data(mimeBundle(value), nl::json::object(), nl::json::object());
+        if (!silent_)
+          display_data(mimeBundle(interp_, value), nl::json::object(), nl::json::object());
       });
   stderrBuffer_ = std::make_unique<PublishingBuffer>([this](const std::string& text) {
     if (!silent_) publish_stream("stderr", text);
@@ -123,7 +125,7 @@ nl::json TesselInterpreter::execute_request_impl(int execution_counter, const st
     interp::Value value = interp_.runSource(name, code, true);
     publishOutput();
     if (!silent && !value.is(interp::Type::None) && !value.is(interp::Type::Undefined))
-      publish_execution_result(execution_counter, mimeBundle(value), nl::json::object());
+      publish_execution_result(execution_counter, mimeBundle(interp_, value), nl::json::object());
   } catch (const interp::ScriptError& e) {
     std::string kind(errorKindName(e.kind()));
     return errorReply(kind, e.what(), lines(interp::formatDiagnostic(e, interp_.sources(), true)));
@@ -137,8 +139,8 @@ nl::json TesselInterpreter::execute_request_impl(int execution_counter, const st
     return errorReply("Exit", "exit(" + std::to_string(e.status) + ")",
                       {"exit() does not end a kernel: restart it from the notebook instead"});
   }
-  return {{"status", "ok"}, {"payload", nl::json::array()},
-          {"user_expressions", nl::json::object()}};
+  return {
+      {"status", "ok"}, {"payload", nl::json::array()}, {"user_expressions", nl::json::object()}};
 }
 
 nl::json TesselInterpreter::complete_request_impl(const std::string& code, int cursor_pos) {
@@ -156,10 +158,8 @@ nl::json TesselInterpreter::inspect_request_impl(const std::string& code, int cu
   std::string help = repl::helpAtCursor(interp_, code, byteOffset(code, cursor_pos));
   nl::json data = nl::json::object();
   if (!help.empty()) data["text/plain"] = help;
-  return {{"status", "ok"},
-          {"found", !help.empty()},
-          {"data", data},
-          {"metadata", nl::json::object()}};
+  return {
+      {"status", "ok"}, {"found", !help.empty()}, {"data", data}, {"metadata", nl::json::object()}};
 }
 
 nl::json TesselInterpreter::is_complete_request_impl(const std::string& code) {

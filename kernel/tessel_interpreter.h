@@ -4,9 +4,8 @@
 #pragma once
 
 #include <memory>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 #include <xeus/xinterpreter.hpp>
 
 #include "interp/interpreter.h"
@@ -27,8 +26,7 @@ class TesselInterpreter : public xeus::xinterpreter {
                                 bool store_history, nl::json user_expressions,
                                 bool allow_stdin) override;
   nl::json complete_request_impl(const std::string& code, int cursor_pos) override;
-  nl::json inspect_request_impl(const std::string& code, int cursor_pos,
-                                int detail_level) override;
+  nl::json inspect_request_impl(const std::string& code, int cursor_pos, int detail_level) override;
   nl::json is_complete_request_impl(const std::string& code) override;
   nl::json kernel_info_request_impl() override;
   void shutdown_request_impl() override;

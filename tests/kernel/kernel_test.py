@@ -79,7 +79,8 @@ def png_decodes(png):
 def test_install(data_dir):
     import subprocess
     with tempfile.TemporaryDirectory() as prefix:
-        out = subprocess.run([KERNEL, "install", "--prefix", prefix], capture_output=True, text=True)
+        out = subprocess.run([KERNEL, "install", "--prefix", prefix], capture_output=True,
+                             text=True)
         check(out.returncode == 0 and os.path.isfile(
             os.path.join(prefix, "share/jupyter/kernels/tessel/kernel.json")),
             "tessel-kernel install --prefix writes PREFIX/share/jupyter/kernels/tessel")
@@ -129,7 +130,8 @@ def test_execute(kc):
     html = results[0].get("text/html", "") if results else ""
     check(results and results[0]["text/plain"].startswith("tensor([[1., 1., 1.]"),
           "a tensor's text/plain is its repr")
-    check("shape [2, 3]" in html and "f32" in html and "cpu" in html and html.count("<td>1.</td>") == 6,
+    check("shape [2, 3]" in html and "f32" in html and "cpu" in html
+          and html.count("<td>1.</td>") == 6,
           "a tensor's text/html has shape, dtype, device and a table")
     reply, out = run(kc, "arange(5000)")
     html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
