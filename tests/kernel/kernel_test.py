@@ -137,6 +137,10 @@ def test_execute(kc):
     html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
     check(html.count("<td>&hellip;</td>") == 1 and html.count("<td>") == 7,
           "a large tensor's table is summarized: 3 + ... + 3")
+    reply, out = run(kc, 'nonzero((arange(25).reshape([5, 5]) % 3 == 0).to("tpu"))')
+    html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
+    check("shape [&lt;=25, 2] &middot; i32 &middot; tpu" in html and html.count("<tr>") == 10,
+          "a bounded size shows as <=N in the header, the real rows in the table")
     reply, out = run(kc, "ones([2, 2, 2])")
     html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
     check("[1, :, :]" in html and html.count("<td>") == 8, "a 3-d tensor shows one table per block")
