@@ -10,6 +10,7 @@
 #include "interp/syntax/diagnostics.h"
 #include "kernel/rich_display.h"
 #include "repl/repl.h"
+#include "repl/repl_commands.h"
 #include "repl/repl_completion.h"
 #include "shapes/user_error.h"
 
@@ -55,17 +56,21 @@ std::string continuationIndent(const std::string& code) {
   return indent;
 }
 
-// Some warnings are written to std::cerr directly, not to the interpreter's error stream (the
-// compiler's, a loss's size warning): while a cell runs they go to its stderr stream too.
-// Between cells std::cerr is the process's again, where xeus logs what it drops.
-class CellStderr {
+// Points a process stream (std::cout, std::cerr) at a cell's stream while the cell runs. Some
+// warnings are written to std::cerr directly, not to the interpreter's error stream (the
+// compiler's, a loss's size warning), and the REPL's `:` commands write to std::cout: in a cell
+// they show in its output. Between cells the streams are the process's again, where xeus logs
+// what it drops.
+class Redirect {
  public:
-  explicit CellStderr(std::streambuf* cell) : saved_(std::cerr.rdbuf(cell)) {}
-  ~CellStderr() { std::cerr.rdbuf(saved_); }
-  CellStderr(const CellStderr&) = delete;
-  CellStderr& operator=(const CellStderr&) = delete;
+  Redirect(std::ostream& stream, std::streambuf* cell)
+      : stream_(stream), saved_(stream.rdbuf(cell)) {}
+  ~Redirect() { stream_.rdbuf(saved_); }
+  Redirect(const Redirect&) = delete;
+  Redirect& operator=(const Redirect&) = delete;
 
  private:
+  std::ostream& stream_;
   std::streambuf* saved_;
 };
 
@@ -112,6 +117,11 @@ nl::json TesselInterpreter::errorReply(const std::string& ename, const std::stri
   return {{"status", "error"}, {"ename", ename}, {"evalue", evalue}, {"traceback", traceback}};
 }
 
+nl::json TesselInterpreter::okReply() {
+  return {
+      {"status", "ok"}, {"payload", nl::json::array()}, {"user_expressions", nl::json::object()}};
+}
+
 nl::json TesselInterpreter::execute_request_impl(int execution_counter, const std::string& code,
                                                  bool silent, bool /*store_history*/,
                                                  nl::json /*user_expressions*/,
@@ -120,8 +130,15 @@ nl::json TesselInterpreter::execute_request_impl(int execution_counter, const st
   // An interrupt that came while no cell ran must not stop this one.
   interp_.interruptFlag().store(false);
   std::string name = "<cell " + std::to_string(execution_counter) + ">";
-  CellStderr cellStderr(stderrBuffer_.get());
+  Redirect cellStderr(std::cerr, stderrBuffer_.get());
   try {
+    if (repl::isCommand(code)) {
+      // :time, :type, :load, :reset, :help as in the REPL; :quit does nothing here.
+      Redirect cellStdout(std::cout, stdout_->rdbuf());
+      repl::runCommand(interp_, code);
+      publishOutput();
+      return okReply();
+    }
     interp::Value value = interp_.runSource(name, code, true);
     publishOutput();
     if (!silent && !value.is(interp::Type::None) && !value.is(interp::Type::Undefined))
@@ -139,8 +156,7 @@ nl::json TesselInterpreter::execute_request_impl(int execution_counter, const st
     return errorReply("Exit", "exit(" + std::to_string(e.status) + ")",
                       {"exit() does not end a kernel: restart it from the notebook instead"});
   }
-  return {
-      {"status", "ok"}, {"payload", nl::json::array()}, {"user_expressions", nl::json::object()}};
+  return okReply();
 }
 
 nl::json TesselInterpreter::complete_request_impl(const std::string& code, int cursor_pos) {

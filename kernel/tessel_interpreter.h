@@ -35,6 +35,7 @@ class TesselInterpreter : public xeus::xinterpreter {
   // execute_reply content.
   nl::json errorReply(const std::string& ename, const std::string& evalue,
                       const std::vector<std::string>& traceback);
+  nl::json okReply();
   void publishOutput();
 
   interp::Interpreter& interp_;

@@ -162,6 +162,15 @@ def test_errors(kc):
     check(reply["status"] == "error", "exit() is an error, not the end of the kernel")
 
 
+def test_commands(kc):
+    reply, out = run(kc, ":type 1.5")
+    check(reply["status"] == "ok" and stream_text(out) == "float\n", ":type in a cell")
+    reply, out = run(kc, ":time x + 1")
+    check(stream_text(out).startswith("4\ntime: "), ":time in a cell: " + stream_text(out))
+    reply, out = run(kc, ":nope")
+    check("unknown command" in stream_text(out, "stderr"), "an unknown command says so")
+
+
 def test_display(kc):
     reply, out = run(kc, 'print("before")\ndisplay(ones([2]))\ndisplay(5)\nprint("after")')
     kinds = [k for k, c in out]
@@ -263,6 +272,7 @@ def main():
             test_execute(kc)
             test_errors(kc)
             test_display(kc)
+            test_commands(kc)
             test_complete_inspect(kc)
             test_is_complete(kc)
             test_interrupt(km, kc)
