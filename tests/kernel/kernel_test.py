@@ -201,6 +201,10 @@ def test_complete_inspect(kc):
     c = complete("1 + weig", 8)
     check(c["matches"] == ["weights"] and c["cursor_start"] == 4, "complete mid-expression")
 
+    c = complete('"é" + wei')  # positions count code points, not bytes
+    check(c["matches"] == ["weights"] and c["cursor_start"] == 6 and c["cursor_end"] == 9,
+          "cursor positions in code points")
+
     def inspect(code, pos):
         kc.inspect(code, pos)
         return kc.get_shell_msg(timeout=TIMEOUT)["content"]
