@@ -19,6 +19,8 @@
 
 namespace {
 
+namespace nl = nlohmann;
+
 std::atomic<tessel::interp::Interpreter*> gInterp{nullptr};
 
 const char* kUsage =
@@ -73,9 +75,14 @@ int runKernel(void* arg) {
   try {
     // The key and signature scheme of the connection file are in `config`: xeus signs every
     // message with them and drops those whose signature does not match.
+    // Strings are bytes in Tessel (read_text of a binary file), and JSON must be UTF-8: with
+    // the default handler one bad byte in an output makes the serializer throw and the
+    // request go unanswered. `replace` sends U+FFFD for it instead.
     xeus::xkernel kernel(config, xeus::get_user_name(), xeus::make_context<zmq::context_t>(),
                          std::make_unique<tessel::kernel::TesselInterpreter>(interp),
-                         xeus::make_xserver_zmq);
+                         xeus::make_xserver_zmq, xeus::make_in_memory_history_manager(), nullptr,
+                         xeus::make_null_debugger, nl::json::object(),
+                         nl::json::error_handler_t::replace);
     kernel.start();
   } catch (const std::exception& e) {
     std::cerr << "tessel-kernel: " << e.what() << "\n";

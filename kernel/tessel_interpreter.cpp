@@ -155,13 +155,31 @@ nl::json TesselInterpreter::execute_request_impl(int execution_counter, const st
     // Ending the process would look like a crash to the notebook, which restarts the kernel.
     return errorReply("Exit", "exit(" + std::to_string(e.status) + ")",
                       {"exit() does not end a kernel: restart it from the notebook instead"});
+  } catch (const std::exception& e) {
+    // A fault of the kernel or of a native rather than of the cell; the cell still gets an
+    // answer (xeus would log it and send none, and the notebook would wait for ever).
+    return errorReply("InternalError", e.what(), {std::string("internal error: ") + e.what()});
   }
   return okReply();
 }
 
+// The reply to a request that failed inside the kernel: an error reply rather than none (xeus
+// would log the exception and leave the client waiting).
+static nl::json failedReply(const std::exception& e) {
+  return {{"status", "error"},
+          {"ename", "InternalError"},
+          {"evalue", e.what()},
+          {"traceback", {std::string("internal error: ") + e.what()}}};
+}
+
 nl::json TesselInterpreter::complete_request_impl(const std::string& code, int cursor_pos) {
   size_t cursor = byteOffset(code, cursor_pos);
-  repl::Completion c = repl::completeInput(interp_, std::string_view(code).substr(0, cursor));
+  repl::Completion c;
+  try {
+    c = repl::completeInput(interp_, std::string_view(code).substr(0, cursor));
+  } catch (const std::exception& e) {
+    return failedReply(e);
+  }
   return {{"status", "ok"},
           {"matches", c.candidates},
           {"cursor_start", c.candidates.empty() ? cursor_pos : codePointCount(code, c.start)},
@@ -171,7 +189,12 @@ nl::json TesselInterpreter::complete_request_impl(const std::string& code, int c
 
 nl::json TesselInterpreter::inspect_request_impl(const std::string& code, int cursor_pos,
                                                  int /*detail_level*/) {
-  std::string help = repl::helpAtCursor(interp_, code, byteOffset(code, cursor_pos));
+  std::string help;
+  try {
+    help = repl::helpAtCursor(interp_, code, byteOffset(code, cursor_pos));
+  } catch (const std::exception& e) {
+    return failedReply(e);
+  }
   nl::json data = nl::json::object();
   if (!help.empty()) data["text/plain"] = help;
   return {

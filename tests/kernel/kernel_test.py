@@ -171,6 +171,18 @@ def test_commands(kc):
     check("unknown command" in stream_text(out, "stderr"), "an unknown command says so")
 
 
+def test_bytes_that_are_not_utf8(kc):
+    with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
+        f.write(b"a\xffb")
+    try:
+        reply, out = run(kc, f'let raw = read_text("{f.name}")\nprint(raw)\nraw')
+    finally:
+        os.unlink(f.name)
+    check(reply["status"] == "ok" and stream_text(out) == "a\ufffdb\n"
+          and result_text(out) == ['"a\ufffdb"'],
+          "a string that is not UTF-8 is sent with U+FFFD, and answered")
+
+
 def test_display(kc):
     reply, out = run(kc, 'print("before")\ndisplay(ones([2]))\ndisplay(5)\nprint("after")')
     kinds = [k for k, c in out]
@@ -276,6 +288,7 @@ def main():
             test_execute(kc)
             test_errors(kc)
             test_display(kc)
+            test_bytes_that_are_not_utf8(kc)
             test_commands(kc)
             test_complete_inspect(kc)
             test_is_complete(kc)
