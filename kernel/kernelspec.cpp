@@ -150,11 +150,16 @@ std::string userKernelsDir() {
 }
 
 int installCommand(int argc, char** argv) {
-  const char* usage = "usage: tessel-kernel install [--user | --prefix DIR]\n";
+  const char* usage =
+      "usage: tessel-kernel install [--user | --prefix DIR] [--kernel PATH]\n"
+      "  --kernel PATH  the kernel kernel.json runs (default: this program)\n";
   std::string kernels = "/usr/local/share/jupyter/kernels";  // jupyter kernelspec's default
+  std::string kernel = selfPath();
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--user") {
+    if (a == "--kernel" && i + 1 < argc) {
+      kernel = argv[++i];
+    } else if (a == "--user") {
       kernels = userKernelsDir();
     } else if (a == "--prefix" && i + 1 < argc) {
       kernels = (fs::path(argv[++i]) / "share" / "jupyter" / "kernels").string();
@@ -167,7 +172,7 @@ int installCommand(int argc, char** argv) {
     }
   }
   std::string dir = (fs::path(kernels) / "tessel").string();
-  std::string error = writeKernelspec(dir, selfPath());
+  std::string error = writeKernelspec(dir, kernel);
   if (!error.empty()) {
     std::cerr << "tessel-kernel install: " << error << "\n";
     return 1;

@@ -15,7 +15,7 @@ std::string writeKernelspec(const std::string& dir, const std::string& kernelPat
 /// $XDG_DATA_HOME/jupyter/kernels, else ~/.local/share/jupyter/kernels (jupyter_core's order).
 std::string userKernelsDir();
 
-/// `tessel-kernel install [--user | --prefix DIR]`; returns the exit status.
+/// `tessel-kernel install [--user | --prefix DIR] [--kernel PATH]`; returns the exit status.
 int installCommand(int argc, char** argv);
 
 }  // namespace tessel::kernel
