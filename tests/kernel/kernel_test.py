@@ -141,6 +141,16 @@ def test_execute(kc):
     html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
     check("shape [&lt;=25, 2] &middot; i32 &middot; tpu" in html and html.count("<tr>") == 10,
           "a bounded size shows as <=N in the header, the real rows in the table")
+    reply, out = run(kc, "zeros([0, 3])")
+    html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
+    check("shape [0, 3]" in html and "no elements" in html, "an empty tensor says so")
+    reply, out = run(kc, "arange(3) > 0")
+    html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
+    check("bool" in html and "<td>false</td><td>true</td><td>true</td>" in html,
+          "a bool tensor's cells read true and false")
+    reply, out = run(kc, "tensor(2.5)")
+    html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
+    check("shape []" in html and "<pre>2.5000</pre>" in html, "a 0-d tensor shows its value")
     reply, out = run(kc, "ones([2, 2, 2])")
     html = [c["data"] for k, c in out if k == "execute_result"][0]["text/html"]
     check("[1, :, :]" in html and html.count("<td>") == 8, "a 3-d tensor shows one table per block")
