@@ -174,4 +174,19 @@ std::string formatTensor(const Tensor& t, const PrintOptions& opt) {
   return out + ")";
 }
 
+PrintedElements printedElements(const Tensor& t, const PrintOptions& opt) {
+  PrintedElements out;
+  if (t.numel() == 0) {
+    for (int64_t d = 0; d < t.ndim(); ++d) out.indices.emplace_back();
+    return out;
+  }
+  Printer p{t, opt, t.numel() > opt.threshold};
+  for (int64_t d = 0; d < t.ndim(); ++d) out.indices.push_back(p.indices(d));
+  std::vector<double> values;
+  p.collect(t, 0, values);
+  ElementFormatter fmt(t.dtype(), values, opt.precision);
+  for (double v : values) out.texts.push_back(fmt.format(v));
+  return out;
+}
+
 }  // namespace tessel::backends

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "backends/tensor.h"
 
@@ -17,5 +18,15 @@ struct PrintOptions {
 
 /// "tensor([[1., 2.],\n        [3., 4.]])". See docs/tensors.md for the rules.
 std::string formatTensor(const Tensor& t, const PrintOptions& options = {});
+
+/// What formatTensor shows of a tensor, for renderers other than text (the notebook's HTML
+/// table, kernel/): for each dim the indices printed, -1 standing for the "..." of a
+/// summarized dim, and the text of each printed element (unpadded, in formatTensor's format),
+/// row-major over those indices.
+struct PrintedElements {
+  std::vector<std::vector<int64_t>> indices;
+  std::vector<std::string> texts;
+};
+PrintedElements printedElements(const Tensor& t, const PrintOptions& options = {});
 
 }  // namespace tessel::backends

@@ -67,4 +67,11 @@ if have bench_dist && command -v mpirun >/dev/null; then
   run dist_step_2 mpirun --allow-run-as-root --oversubscribe -n 2 -x OMP_NUM_THREADS=1 \
     -x OPENBLAS_NUM_THREADS=1 "$build/repl/tessel" bench/data_parallel_step.dsl
 fi
+
+# the Jupyter kernel, through jupyter_client
+if [ -x "$build/kernel/tessel-kernel" ] && /usr/bin/python3 -c "import jupyter_client" 2>/dev/null; then
+  run kernel /usr/bin/python3 bench/kernel_latency.py "$build/kernel/tessel-kernel"
+else
+  echo "== kernel: tessel-kernel or jupyter_client missing, skipped"
+fi
 echo "logs in $out"

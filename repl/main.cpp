@@ -1,6 +1,10 @@
 // The `tessel` command: run a script, run -c code, or open the REPL.
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -45,6 +49,7 @@ const char* kUsage =
     "       tessel pgo show [script.dsl...]   the PGO profiles (all, or those of scripts)\n"
     "       tessel report DIR [-o report.html] a page from a --trace-dir directory\n"
     "       tessel reference [-o FILE]   docs/reference.md: every built-in's documentation\n"
+    "       tessel jupyter install [--user]  the Jupyter kernelspec (docs/notebook.md)\n"
     "\n"
     "options:\n"
     "  -c CODE        run CODE as a program\n"
@@ -194,6 +199,35 @@ int referenceCommand(const std::vector<std::string>& args) {
   return 0;
 }
 
+// `tessel jupyter install [--user | --prefix DIR]`: tessel-kernel (kernel/) writes its own
+// kernelspec, so this runs it: the one next to this program (an install's bin/), else the one
+// of the build tree this program was built in. It exists only where xeus was found.
+int jupyterCommand(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] != "install") {
+    std::cerr << "usage: tessel jupyter install [--user | --prefix DIR]\n";
+    return 2;
+  }
+  std::vector<std::string> candidates;
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) candidates.push_back((self.parent_path() / "tessel-kernel").string());
+#ifdef TESSEL_KERNEL_PATH
+  candidates.push_back(TESSEL_KERNEL_PATH);
+#endif
+  for (const std::string& kernel : candidates) {
+    if (access(kernel.c_str(), X_OK) != 0) continue;
+    std::vector<char*> argv = {const_cast<char*>(kernel.c_str())};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(kernel.c_str(), argv.data());
+    std::cerr << "tessel jupyter: cannot run " << kernel << ": " << std::strerror(errno) << "\n";
+    return 1;
+  }
+  std::cerr << "tessel jupyter: tessel-kernel is not installed (it is built where xeus, Debian's "
+               "xeus-dev, is found)\n";
+  return 1;
+}
+
 int main(int argc, char** argv) {
   Invocation inv;
   int i = 1;
@@ -201,6 +235,8 @@ int main(int argc, char** argv) {
     return pgoCommand({argv + 2, argv + argc});
   if (argc > 1 && std::string(argv[1]) == "reference")
     return referenceCommand({argv + 2, argv + argc});
+  if (argc > 1 && std::string(argv[1]) == "jupyter")
+    return jupyterCommand({argv + 2, argv + argc});
   if (argc > 1 && std::string(argv[1]) == "report")
     return tessel::repl::runReport({argv + 2, argv + argc}, std::cout, std::cerr);
   for (; i < argc; ++i) {

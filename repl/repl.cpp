@@ -60,14 +60,6 @@ class Session {
     std::string text;  // what to run (for EndOfInput, an unfinished input, run to report it)
   };
 
-  // Whether `text` is unfinished: open brackets or a trailing backslash, in code or in the
-  // expression of :type / :time. Other commands are always one line.
-  static bool needsMore(const std::string& text) {
-    if (isCommand(text))
-      return commandTakesExpression(text) && interp::needsMoreInput(commandArgument(text));
-    return interp::needsMoreInput(text) || endsWithDecorator(text);
-  }
-
   Input readInput() {
     std::string text;
     for (;;) {
@@ -77,7 +69,7 @@ class Session {
       remember(r.text);
       if (text.empty() && r.text.find_first_not_of(" \t") == std::string::npos) continue;
       text += text.empty() ? r.text : "\n" + r.text;
-      if (!needsMore(text)) return {Input::Kind::Complete, text};
+      if (!inputNeedsMore(text)) return {Input::Kind::Complete, text};
     }
   }
 
@@ -101,6 +93,13 @@ class Session {
 };
 
 }  // namespace
+
+// Commands other than :type and :time are always one line.
+bool inputNeedsMore(const std::string& text) {
+  if (isCommand(text))
+    return commandTakesExpression(text) && interp::needsMoreInput(commandArgument(text));
+  return interp::needsMoreInput(text) || endsWithDecorator(text);
+}
 
 int runRepl(interp::Interpreter& interp) {
   std::unique_ptr<LineEditor> editor = LineEditor::forStdin();

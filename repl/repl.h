@@ -2,11 +2,18 @@
 // and the `:` commands.
 #pragma once
 
+#include <string>
+
 namespace tessel::interp {
 class Interpreter;
 }
 
 namespace tessel::repl {
+
+/// Whether REPL input is unfinished and the next line continues it: open brackets, a trailing
+/// backslash or a decorator alone on its last line (in code, or in the expression of :type and
+/// :time). The Jupyter kernel's is_complete_request asks the same.
+bool inputNeedsMore(const std::string& text);
 
 /// Runs the REPL on stdin/stdout until EOF or :quit; returns the exit status.
 int runRepl(interp::Interpreter& interp);

@@ -1,5 +1,5 @@
 // Completion: finding the word before the cursor, resolving a dotted chain of names to a value,
-// and listing what is in scope or on that value.
+// and listing what is in scope or on that value (or, inside `d["`, the dict's keys).
 #include "repl/repl_completion.h"
 
 #include <algorithm>
@@ -113,7 +113,26 @@ Completion finish(size_t start, std::string_view prefix, std::vector<std::string
   return c;
 }
 
+// `d["pre` (or `d['pre`): the keys of the dict `d`, a bound chain of names, that start with
+// what is typed inside the string. False when the text does not end so.
+bool completeDictKey(interp::Interpreter& interp, std::string_view text, Completion& out) {
+  size_t quote = text.find_last_of("\"'");
+  if (quote == std::string_view::npos || quote == 0 || text[quote - 1] != '[') return false;
+  if (text.substr(quote + 1).find('\\') != std::string_view::npos) return false;
+  if (!insideString(text)) return false;  // the quote closes a string instead of opening one
+  std::vector<std::string> chain = chainBefore(text, quote - 1);
+  Value object;
+  if (chain.empty() || !resolveChain(interp, chain, object) || !object.is(Type::Dict))
+    return false;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : object.as<interp::DictObj>()->entries) keys.push_back(key);
+  out = finish(quote + 1, text.substr(quote + 1), std::move(keys));
+  return true;
+}
+
 Completion completeCode(interp::Interpreter& interp, std::string_view text) {
+  Completion keys;
+  if (completeDictKey(interp, text, keys)) return keys;
   if (insideString(text)) return {};
   size_t start = wordStart(text, text.size());
   std::string_view word = text.substr(start);
@@ -143,6 +162,29 @@ Completion completeCode(interp::Interpreter& interp, std::string_view text) {
 // method added to the interpreter is offered without an edit here.
 std::vector<std::string> attributeNames(const Value& value) {
   return interp::attributeNames(value);
+}
+
+std::string helpAtCursor(interp::Interpreter& interp, std::string_view text, size_t cursor) {
+  cursor = std::min(cursor, text.size());
+  size_t end = cursor;
+  while (end < text.size() && isIdentChar(text[end])) ++end;
+  if (wordStart(text, end) == end) {  // not on a name: maybe just inside a call's '('
+    if (cursor == 0) return "";
+    size_t open = text.find_last_not_of(" \t", cursor - 1);
+    if (open == std::string_view::npos || text[open] != '(') return "";
+    end = open;
+  }
+  std::vector<std::string> chain = chainBefore(text, end);
+  if (chain.empty()) return "";
+  Value value;
+  if (resolveChain(interp, chain, value)) return interp::helpText(interp, value);
+  if (chain.size() == 1) return "";
+  // A method (`x.sum`) is no bound value of its own: its doc comes from the receiver's type.
+  std::string name = chain.back();
+  chain.pop_back();
+  Value owner;
+  if (!resolveChain(interp, chain, owner)) return "";
+  return interp::docLine(interp, &owner, name);
 }
 
 Completion completeInput(interp::Interpreter& interp, std::string_view before) {

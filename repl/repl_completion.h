@@ -1,6 +1,6 @@
 // Tab completion for the REPL: names in scope (keywords, the prelude, the session's globals),
 // attributes after a dot (module globals, methods of lists, dicts, strings and tensors, tensor
-// properties), and `:` command names.
+// properties), the keys of a dict inside `d["`, and `:` command names.
 #pragma once
 
 #include <string>
@@ -19,6 +19,11 @@ namespace tessel::repl {
 /// Completions for the text before the cursor. Only values already bound are inspected and
 /// nothing is evaluated, so completing never runs user code.
 Completion completeInput(interp::Interpreter& interp, std::string_view beforeCursor);
+
+/// What help() prints for the dotted name at byte `cursor` of `text` (the cursor in or just
+/// after it), or for the function whose call's '(' is just before the cursor; "" when no bound
+/// name is there. Like completion it runs no code. The Jupyter kernel's inspect_request shows it.
+std::string helpAtCursor(interp::Interpreter& interp, std::string_view text, size_t cursor);
 
 /// The attribute names `value.` offers, sorted.
 std::vector<std::string> attributeNames(const interp::Value& value);

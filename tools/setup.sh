@@ -26,6 +26,8 @@ packages=(
   libzip-dev zlib1g-dev                     # load/save: .npz archives (libzip), .gz text (zlib)
   python3-sklearn                           # the digits CSV that examples/digits.dsl trains on
   wamerican                                 # /usr/share/dict/words: the text bench/transformer trains on
+  xeus-dev                                  # tessel-kernel: the Jupyter protocol and its transport
+  python3-jupyter-client python3-nbconvert  # the client and the notebook run of the kernel's tests
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "interp/natives/dist_module.h"
+#include "interp/natives/display.h"
 #include "interp/natives/file_natives.h"
 #include "interp/natives/gc_natives.h"
 #include "interp/interpreter.h"
@@ -52,6 +53,7 @@ void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude) {
   registerTensorBuiltins(interp, prelude);
   registerFileBuiltins(interp, prelude);
   registerGcBuiltins(prelude);
+  registerDisplayBuiltins(prelude);
   prelude.define("dist", makeDistModule());
   if (gPlugin) gPlugin->registerBuiltins(interp, prelude);
 }

@@ -99,4 +99,16 @@ fn f(x) { return x * 2 }
 print(len(nn.mlp_init([2, 3, 1])), f(ones([3])).sum().item())')
 [ "$out" = "2 6.0" ] || fail "bin/tessel printed '$out', not '2 6.0'"
 echo "$out"
+
+# Where xeus was found the Jupyter kernel is installed too, with a kernelspec that runs it.
+if [ -x "$prefix/bin/tessel-kernel" ]; then
+  echo "== the installed Jupyter kernelspec"
+  spec=$prefix/share/jupyter/kernels/tessel
+  for f in kernel.json logo-64x64.png logo-svg.svg; do
+    [ -f "$spec/$f" ] || fail "share/jupyter/kernels/tessel/$f is not installed"
+  done
+  grep -q "\"$prefix/bin/tessel-kernel\"" "$spec/kernel.json" ||
+    fail "kernel.json does not run $prefix/bin/tessel-kernel: $(cat "$spec/kernel.json")"
+  echo "ok"
+fi
 echo "PASS"

@@ -52,6 +52,29 @@ TEST_F(CompletionTest, MethodsAfterDot) {
     EXPECT_TRUE(tessel::interp::findMethod(tessel::interp::Type::List, name)) << name;
 }
 
+TEST_F(CompletionTest, DictKeysInsideTheBrackets) {
+  run("let cfg = {\"lr\": 0.1, \"layers\": 2, \"seed\": 1}\nlet xs = [1]");
+  Completion c = completeInput(interp_, "print(cfg[\"l");
+  EXPECT_EQ(c.start, 11u);
+  EXPECT_EQ(c.candidates, (std::vector<std::string>{"layers", "lr"}));
+  EXPECT_EQ(completeInput(interp_, "cfg['s").candidates, std::vector<std::string>{"seed"});
+  EXPECT_TRUE(completeInput(interp_, "xs[\"").candidates.empty());   // not a dict
+  EXPECT_TRUE(completeInput(interp_, "cfg[\"lr\"] + \"l").candidates.empty());  // a plain string
+}
+
+// What the Jupyter kernel's inspect_request shows: help() of the name at the cursor.
+TEST_F(CompletionTest, HelpAtCursor) {
+  run("let t = ones([2])\nimport nn");
+  using tessel::repl::helpAtCursor;
+  EXPECT_NE(helpAtCursor(interp_, "print", 2).find("print(*values"), std::string::npos);
+  EXPECT_NE(helpAtCursor(interp_, "x = len(", 8).find("len("), std::string::npos);
+  EXPECT_NE(helpAtCursor(interp_, "math.sqrt", 9).find("sqrt"), std::string::npos);
+  EXPECT_NE(helpAtCursor(interp_, "t.sum()", 3).find("sum("), std::string::npos);  // a method
+  EXPECT_EQ(helpAtCursor(interp_, "no_such_name", 3), "");
+  EXPECT_EQ(helpAtCursor(interp_, "1 + 2", 2), "");
+  EXPECT_EQ(helpAtCursor(interp_, "", 0), "");
+}
+
 // Tab on a complete name shows its signature and first sentence: the docs help() prints.
 TEST_F(CompletionTest, ACompleteNameShowsItsDoc) {
   run("let s = \"x\"\n# Adds one.\nfn inc(n) { return n + 1 }\n");
