@@ -159,8 +159,11 @@ const Plan& planFor(OpKind op, const Geometry& g, bool bias) {
   return *slot;
 }
 
-// A buffer for an operand in the layout a primitive wants, from the block cache.
+// A buffer for an operand in the layout a primitive wants, from the block cache. It is the
+// kernel's scratch, not a tensor of the program: it bypasses an allocation hook (a tpu
+// program's static plan holds its tensors; oneDNN's own scratch was never in it either).
 memory blockedMemory(const memory::desc& d, std::shared_ptr<Storage>& keep) {
+  ScopedAllocationHook heap(nullptr);
   keep = Storage::allocate(d.get_size());
   return memory(d, engine(), keep->data());
 }
@@ -168,8 +171,8 @@ memory blockedMemory(const memory::desc& d, std::shared_ptr<Storage>& keep) {
 // Runs a plan on plain tensors: a, b, out and bias (the forward's bias, read; the backward
 // weights' bias gradient, written). For the backward ops a is gy, whose blocked copy the other
 // backward op may have left (Note [Conv backward reuse]).
-void run(const Plan& p, OpKind op, const Tensor& a, const Tensor& b, const Tensor& bias,
-         const Tensor& out, bool shareGy) {
+void run(const Plan& p, OpKind op, const Tensor& a, const Tensor& b, float* bias,
+         int64_t channels, const Tensor& out, bool shareGy) {
   dnnl::stream s(engine());
   std::shared_ptr<Storage> keepA, keepB, keepOut;
   auto in = [&](const Operand& o, const Tensor& t, std::shared_ptr<Storage>& keep) {
@@ -198,7 +201,7 @@ void run(const Plan& p, OpKind op, const Tensor& a, const Tensor& b, const Tenso
   std::unordered_map<int, memory> args = {{p.argA, ma}, {p.argB, mb}, {p.argOut, mo}};
   if (p.bias)
     args.insert({backward ? DNNL_ARG_DIFF_BIAS : DNNL_ARG_BIAS,
-                 memory(plainDesc({bias.numel()}, false), engine(), bias.data<float>())});
+                 memory(plainDesc({channels}, false), engine(), bias)});
   p.prim.execute(s, args);
   if (p.out.reorder) p.out.reorder->execute(s, mo, user);
   s.wait();
@@ -240,11 +243,12 @@ Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   const Geometry g = geometry(x, w, y, attrs.conv);
   try {
     const Plan& p = planFor(op, g, bias);
-    if (op == OpKind::Conv2dBackwardWeight) bv = Tensor::empty({y[1]}, DType::F32);
     // Only a gy used as it came is worth sharing: a converted copy dies with this call.
     const bool shareGy = op != OpKind::Conv2d && a.storage() == in[0].storage();
-    run(p, op, a, b, bv, out, shareGy);
-    if (op == OpKind::Conv2dBackwardWeight && shareGy) conv_reuse::keepBiasGrad(a, bv);
+    std::vector<float> biasGrad(op == OpKind::Conv2dBackwardWeight ? size_t(y[1]) : 0);
+    float* biasData = bias ? bv.data<float>() : biasGrad.data();
+    run(p, op, a, b, biasData, y[1], out, shareGy);
+    if (!biasGrad.empty() && shareGy) conv_reuse::keepBiasGrad(a, std::move(biasGrad));
   } catch (const dnnl::error& e) {
     throwUserError(ErrorKind::DeviceError,
                    std::string(shapes::opName(op)) + ": oneDNN failed: " + e.what());

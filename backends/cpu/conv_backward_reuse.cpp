@@ -17,8 +17,9 @@ namespace tessel::backends::cpu::conv_reuse {
 //   backward op keeps its blocked copy here and the second takes it instead of reordering
 //   again (a 25 MB pass on [32, 64, 56, 56]).
 // - the backward-weights primitive sums the bias gradient in the same pass over gy (a diff_bias
-//   argument) at almost no cost; it is kept here and the cpu `sum` kernel returns it when asked
-//   for exactly that reduction of exactly that gy, instead of reading gy once more.
+//   argument) at almost no cost; it is kept here and the cpu `sum` kernel copies it into its
+//   result when asked for exactly that reduction of exactly that gy, instead of reading gy
+//   once more.
 // Both are taken at most once and keyed on gy's buffer (BufferId): a live storage object with
 // the same first element and shape holds the same values, because tensors are never written
 // after they are made. A storage that died (its memory perhaps reused) no longer matches. On
@@ -32,7 +33,7 @@ namespace {
 struct Cache {
   BlockedGy gy;
   BufferId biasSource;
-  Tensor bias;
+  std::optional<std::vector<float>> bias;
 };
 thread_local Cache tCache;
 
@@ -60,14 +61,14 @@ void keepBlockedGy(const Tensor& gy, const dnnl::memory::desc& layout,
   tCache.gy = {BufferId::of(gy), layout, std::move(bytes)};
 }
 
-void keepBiasGrad(const Tensor& gy, Tensor sums) {
+void keepBiasGrad(const Tensor& gy, std::vector<float> sums) {
   tCache.biasSource = BufferId::of(gy);
   tCache.bias = std::move(sums);
 }
 
-std::optional<Tensor> takeBiasGrad(const Tensor& input, const OpAttrs& attrs,
-                                   const OpSignature& result) {
-  if (!tCache.bias.defined() || input.ndim() != 4 || attrs.keepdim ||
+std::optional<std::vector<float>> takeBiasGrad(const Tensor& input, const OpAttrs& attrs,
+                                               const OpSignature& result) {
+  if (!tCache.bias || input.ndim() != 4 || attrs.keepdim ||
       result.dtype != DType::F32 || input.dtype() != DType::F32 || attrs.dims.size() != 3)
     return std::nullopt;
   std::vector<int64_t> dims;
@@ -76,7 +77,7 @@ std::optional<Tensor> takeBiasGrad(const Tensor& input, const OpAttrs& attrs,
   if (dims != std::vector<int64_t>{0, 2, 3} || !tCache.biasSource.sameAs(input))
     return std::nullopt;
   tCache.biasSource = {};
-  return std::exchange(tCache.bias, Tensor());
+  return std::exchange(tCache.bias, std::nullopt);
 }
 
 }  // namespace tessel::backends::cpu::conv_reuse

@@ -8,6 +8,7 @@
 #include <dnnl.hpp>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "backends/cpu/kernels.h"
 #include "backends/storage.h"
@@ -39,11 +40,11 @@ std::shared_ptr<Storage> takeBlockedGy(const Tensor& gy, const dnnl::memory::des
 void keepBlockedGy(const Tensor& gy, const dnnl::memory::desc& layout,
                    std::shared_ptr<Storage> bytes);
 
-/// Keeps the bias gradient `sums` ([C], f32) of gy [N, C, H, W].
-void keepBiasGrad(const Tensor& gy, Tensor sums);
+/// Keeps the bias gradient `sums` (C floats) of gy [N, C, H, W].
+void keepBiasGrad(const Tensor& gy, std::vector<float> sums);
 /// The kept bias gradient when `input` is that gy, reduced over [0, 2, 3] to `result` [C]
 /// (f32, no kept dims); removed from the cache. Empty otherwise: the caller sums.
-std::optional<Tensor> takeBiasGrad(const Tensor& input, const OpAttrs& attrs,
-                                   const OpSignature& result);
+std::optional<std::vector<float>> takeBiasGrad(const Tensor& input, const OpAttrs& attrs,
+                                               const OpSignature& result);
 
 }  // namespace tessel::backends::cpu::conv_reuse

@@ -231,7 +231,11 @@ void runTyped(OpKind op, const Layout& l, const Tensor& out) {
 Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpSignature& sig) {
   // conv2d's bias gradient, summed already by the backward-weights primitive.
   if (op == OpKind::Sum)
-    if (std::optional<Tensor> kept = conv_reuse::takeBiasGrad(input, attrs, sig)) return *kept;
+    if (std::optional<std::vector<float>> kept = conv_reuse::takeBiasGrad(input, attrs, sig)) {
+      Tensor out = emptyLike(sig);
+      std::copy(kept->begin(), kept->end(), out.data<float>());
+      return out;
+    }
   const int64_t rank = input.ndim();
   std::vector<bool> reduced(rank, attrs.dims.empty());
   for (int64_t d : attrs.dims) reduced[wrapDim(d, rank)] = true;
