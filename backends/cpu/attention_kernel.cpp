@@ -24,7 +24,9 @@
 //   dK += dS^T q * scale,  dQ += dS k * scale.
 // The products are small register tiles (4 rows x 64 columns of f32 = 16 AVX-512 registers)
 // written with GCC's vector extensions and compiled for each ISA level (Note [ISA clones]),
-// where GCC contracts acc += x * b into one multiply-add.
+// where GCC contracts acc += x * b into one multiply-add. Their rate is the core's multiply-add
+// rate, so the softmax step around them is kept vector-wide too: row maxes by halving,
+// rescale factors 16 rows at a time, and an exp specialised to its x <= 0 (expNonPositive).
 // Masked keys: a bool mask's false, an additive -inf, causal s > t and the padding past S all
 // become a score of -inf. A query whose every key is masked has m = -inf and l = 0: its output
 // is 0 / 0 = NaN, as PyTorch's softmax over a row of -inf gives (the subtraction uses 0 for an
