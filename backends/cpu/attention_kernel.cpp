@@ -283,17 +283,59 @@ TESSEL_ISA_CLONES void copyPadded(const float* x, int64_t n, int64_t rows, int64
   }
 }
 
-// dst [n][ld] = x [rows][n] transposed, columns past rows zero. In blocks of 16 rows, whose
-// reads stay in L1 while each writes 16 consecutive floats (a plain column walk read one
-// float of each row from L2 and was most of the forward's own time).
-TESSEL_ISA_CLONES void transposePadded(const float* x, int64_t rows, int64_t n, float* dst, int64_t ld) {
-  int64_t r0 = 0;
-  for (; r0 + 16 <= rows; r0 += 16)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t r = 0; r < 16; ++r) dst[i * ld + r0 + r] = x[(r0 + r) * n + i];
+// One stage of a 16 x 16 transpose in registers: rows i and i + S (bit S of i clear) swap
+// their off-diagonal S x S blocks, which swaps bit S of each element's row and column where
+// they differ. After the stages 8, 4, 2, 1 element (i, c) is at (c, i).
+template <int S>
+TESSEL_ATTN_INLINE void transposeStage(V16* r) {
+#pragma GCC unroll 16
+  for (int k = 0; k < 8; ++k) {
+    const int i = k / S * 2 * S + k % S;  // the k-th row with bit S clear
+    const V16 a = r[i], b = r[i + S];
+    if constexpr (S == 8) {
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    } else if constexpr (S == 4) {
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    } else if constexpr (S == 2) {
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+    } else {
+      r[i] = __builtin_shufflevector(a, b, 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+    }
+  }
+}
+
+// dst [n][ld] = x [rows][n] transposed, columns past rows zero. Whole 16 x 16 blocks go
+// through registers (a column walk read one float of each row from L2 and was most of the
+// forward's own time); the rest element by element.
+TESSEL_ISA_CLONES void transposePadded(const float* x, int64_t rows, int64_t n, float* dst,
+                                       int64_t ld) {
+  const int64_t rows16 = rows / 16 * 16, n16 = n / 16 * 16;
+  for (int64_t r0 = 0; r0 < rows16; r0 += 16) {
+    for (int64_t i0 = 0; i0 < n16; i0 += 16) {
+      V16 r[16];
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; ++i) r[i] = load(x + (r0 + i) * n + i0);
+      transposeStage<8>(r);
+      transposeStage<4>(r);
+      transposeStage<2>(r);
+      transposeStage<1>(r);
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; ++i) store(dst + (i0 + i) * ld + r0, r[i]);
+    }
+    for (int64_t i = n16; i < n; ++i)
+      for (int64_t r = r0; r < r0 + 16; ++r) dst[i * ld + r] = x[r * n + i];
+  }
   for (int64_t i = 0; i < n; ++i) {
     float* d = dst + i * ld;
-    for (int64_t r = r0; r < rows; ++r) d[r] = x[r * n + i];
+    for (int64_t r = rows16; r < rows; ++r) d[r] = x[r * n + i];
     std::fill(d + rows, d + ld, 0.0f);
   }
 }

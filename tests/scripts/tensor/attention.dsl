@@ -36,3 +36,7 @@ let qt = randn([2, 150, 16]) * 2.0
 let kt = randn([2, 200, 16]) + arange(200).reshape([200, 1]) * 0.05
 let vt = randn([2, 200, 24])
 print(abs(scaled_dot_product_attention(qt, kt, vt) - unfused(qt, kt, vt, 0.0)).max().item() < 1e-5)  # expect: true
+let wt = randn([2, 150, 24])
+let gft = grad(fn (q, k, v) { return (scaled_dot_product_attention(q, k, v) * wt).sum() }, argnums = [0, 1, 2])(qt, kt, vt)
+let gut = grad(fn (q, k, v) { return (unfused(q, k, v, 0.0) * wt).sum() }, argnums = [0, 1, 2])(qt, kt, vt)
+print([abs(gft[i] - gut[i]).max().item() < 1e-4 for i in range(3)])  # expect: [true, true, true]
