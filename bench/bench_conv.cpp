@@ -24,7 +24,9 @@ OpAttrs pad1(const Dims& result = {}) {
   return a;
 }
 
-// One backward step: the three gradients of conv2d(x, w, b) given gy.
+// One backward step: the three gradients of conv2d(x, w, b) given gy, in the order autodiff
+// emits them, so the sum takes the bias gradient the weight backward summed and the weight
+// backward the blocked gy the data backward made (Note [Conv backward reuse]).
 void backward(const Tensor& gy, const Tensor& x, const Tensor& w) {
   using tessel::backends::call;
   benchmark::DoNotOptimize(call(OpKind::Conv2dBackwardInput, {gy, w}, pad1(x.shape())));

@@ -8,7 +8,6 @@
 #include <limits>
 
 #include "backends/cpu/isa_clones.h"
-#include "backends/cpu/vec_math.h"
 
 // Note [Fused attention]
 // ~~~~~~~~~~~~~~~~~~~~~~
@@ -25,7 +24,9 @@
 //   dK += dS^T q * scale,  dQ += dS k * scale.
 // The products are small register tiles (4 rows x 64 columns of f32 = 16 AVX-512 registers)
 // written with GCC's vector extensions and compiled for each ISA level (Note [ISA clones]),
-// where GCC contracts acc += x * b into one multiply-add.
+// where GCC contracts acc += x * b into one multiply-add. Their rate is the core's multiply-add
+// rate, so the softmax step around them is kept vector-wide too: row maxes by halving,
+// rescale factors 16 rows at a time, and an exp specialised to its x <= 0 (expNonPositive).
 // Masked keys: a bool mask's false, an additive -inf, causal s > t and the padding past S all
 // become a score of -inf. A query whose every key is masked has m = -inf and l = 0: its output
 // is 0 / 0 = NaN, as PyTorch's softmax over a row of -inf gives (the subtraction uses 0 for an
@@ -167,14 +168,26 @@ void maskTile(float* tile, int64_t rows, int64_t t0, int64_t s0, int64_t cols, c
   }
 }
 
+typedef int32_t I16 __attribute__((vector_size(64)));
+
+TESSEL_ATTN_INLINE V16 splat(float x) {
+  return V16{} + x;
+}
+// The largest of a vector's 16 lanes, by halving (four dependent steps, not fifteen).
+TESSEL_ATTN_INLINE float laneMax(V16 a) {
+  V16 b = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
+  a = a > b ? a : b;
+  b = __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3);
+  a = a > b ? a : b;
+  b = __builtin_shufflevector(a, a, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1);
+  a = a > b ? a : b;
+  return a[0] > a[1] ? a[0] : a[1];
+}
 TESSEL_ATTN_INLINE float rowMax(const float* row) {
   V16 a = load(row), b = load(row + 16), c = load(row + 32), d = load(row + 48);
   a = a > b ? a : b;
   c = c > d ? c : d;
-  a = a > c ? a : c;
-  float mx = a[0];
-  for (int i = 1; i < 16; ++i) mx = std::max(mx, a[i]);
-  return mx;
+  return laneMax(a > c ? a : c);
 }
 // The sum of a row's 16 lane sums.
 float laneSum(const float* lanes) {
@@ -183,13 +196,39 @@ float laneSum(const float* lanes) {
   return total;
 }
 
-// row[c] = exp(row[c] - sub), vectorized (vexp is branch-free).
-TESSEL_ATTN_INLINE void expShiftedRow(float* row, float sub) {
-  for (int64_t c = 0; c < kBlock; ++c) row[c] = vexp(row[c] - sub);
+// e^x of 16 lanes for x <= 0, -inf or NaN: the softmax's exp(score - max). vexp's polynomial
+// (vec_math.h), with what that domain allows left out: no upper clamp, and 2^n read straight
+// from the bits of the rounding sum (n in [-127, 0] after clamping x at -88; n = -127 gives
+// the bits of 0.0). Below -88 the result is 0 where e^x is a denormal under 6e-39, nothing
+// next to the row's largest term, 1. -inf gives 0. NaN needs no test: the clamp lets it
+// through (a comparison with NaN is false), the polynomial keeps it, and NaN times the
+// scale, whatever its bits, is NaN (the bits are reinterpreted, not converted: no UB).
+TESSEL_ATTN_INLINE V16 expNonPositive(V16 x) {
+  const V16 lo = splat(-88.0f);
+  const V16 xc = x < lo ? lo : x;
+  const float kRound = 12582912.0f;  // 1.5 * 2^23: t's low mantissa bits hold n
+  const V16 t = xc * 1.44269504088896341f + kRound;
+  const V16 n = t - kRound;
+  V16 r = xc - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  V16 p = splat(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  const V16 y = p * r * r + r + 1.0f;
+  // (bits(t) + 127) << 23: kRound's own bits shift out past bit 31, leaving (n + 127) << 23.
+  const V16 scale = (V16)(((I16)t + 127) << 23);  // vector casts reinterpret the bits
+  return y * scale;
 }
-// The backward's P = exp(score - lse) of a whole tile, and dS = P * (dP - delta) in place of P.
+
+// The backward's P = exp(score - lse) of a whole tile (score <= lse; padding rows have lse
+// +inf), and dS = P * (dP - delta) in place of P.
 TESSEL_ISA_CLONES void probabilities(float* tile, const float* lse) {
-  for (int64_t r = 0; r < kBlock; ++r) expShiftedRow(tile + r * kBlock, lse[r]);
+  for (int64_t r = 0; r < kBlock; ++r)
+    for (int64_t c = 0; c < kBlock; c += 16)
+      store(tile + r * kBlock + c, expNonPositive(load(tile + r * kBlock + c) - lse[r]));
 }
 TESSEL_ISA_CLONES void scoreGradients(float* p, const float* dp, const float* delta) {
   for (int64_t r = 0; r < kBlock; ++r)
@@ -201,25 +240,38 @@ TESSEL_ISA_CLONES void scoreGradients(float* p, const float* dp, const float* de
 // rows, the new max, P = exp(score - max) in place, the running sum, and the output rows
 // rescaled when the max grew (o may be null: logsumexp only). The running sums stay 16 lane
 // sums per row (l [rows][16]), added up once at the end. One cloned function, so that the
-// row loops use the widest vectors too.
+// row loops use the widest vectors too. The maxes and rescale factors of all rows come first,
+// 16 rows to a vector, so that no row waits on a scalar exp.
 TESSEL_ISA_CLONES void softmaxStep(float* tile, int64_t rows, float* m, float* l, float* o,
                                    int64_t ldo) {
+  alignas(64) float ref[kBlock], alpha[kBlock];
+  for (int64_t r = 0; r < rows; ++r) {
+    const float mNew = std::max(m[r], rowMax(tile + r * kBlock));
+    alpha[r] = m[r];
+    ref[r] = mNew == -kInf ? 0.0f : mNew;
+    m[r] = mNew;
+  }
+  for (int64_t r = rows; r < roundUp(rows, 16); ++r) alpha[r] = ref[r] = 0.0f;
+  for (int64_t r = 0; r < rows; r += 16)
+    store(alpha + r, expNonPositive(load(alpha + r) - load(ref + r)));
   for (int64_t r = 0; r < rows; ++r) {
     float* row = tile + r * kBlock;
-    const float mNew = std::max(m[r], rowMax(row));
-    const float ref = mNew == -kInf ? 0.0f : mNew;
-    expShiftedRow(row, ref);
-    const float alpha = vexp(m[r] - ref);
-    const V16 lanes = (load(row) + load(row + 16)) + (load(row + 32) + load(row + 48));
-    store(l + r * 16, load(l + r * 16) * alpha + lanes);
-    m[r] = mNew;
-    if (o && alpha != 1.0f)
-      for (int64_t e = 0; e < ldo; ++e) o[r * ldo + e] *= alpha;
+    const V16 sub = splat(ref[r]);
+    const V16 p0 = expNonPositive(load(row) - sub), p1 = expNonPositive(load(row + 16) - sub);
+    const V16 p2 = expNonPositive(load(row + 32) - sub), p3 = expNonPositive(load(row + 48) - sub);
+    store(row, p0);
+    store(row + 16, p1);
+    store(row + 32, p2);
+    store(row + 48, p3);
+    const float a = alpha[r];
+    store(l + r * 16, load(l + r * 16) * a + ((p0 + p1) + (p2 + p3)));
+    if (o && a != 1.0f)
+      for (int64_t e = 0; e < ldo; e += 16) store(o + r * ldo + e, load(o + r * ldo + e) * a);
   }
 }
 
 // Copies rows [r0, r0 + rows) of x [*, n] into dst [rows][ld] times `mul`, zero padded.
-void copyPadded(const float* x, int64_t n, int64_t rows, int64_t padRows, float mul, float* dst,
+TESSEL_ISA_CLONES void copyPadded(const float* x, int64_t n, int64_t rows, int64_t padRows, float mul, float* dst,
                 int64_t ld) {
   for (int64_t r = 0; r < padRows; ++r) {
     float* d = dst + r * ld;
@@ -231,12 +283,74 @@ void copyPadded(const float* x, int64_t n, int64_t rows, int64_t padRows, float 
   }
 }
 
-// dst [n][ld] = x [rows][n] transposed, columns past rows zero.
-void transposePadded(const float* x, int64_t rows, int64_t n, float* dst, int64_t ld) {
+// One stage of a 16 x 16 transpose in registers: rows i and i + S (bit S of i clear) swap
+// their off-diagonal S x S blocks, which swaps bit S of each element's row and column where
+// they differ. After the stages 8, 4, 2, 1 element (i, c) is at (c, i).
+template <int S>
+TESSEL_ATTN_INLINE void transposeStage(V16* r) {
+#pragma GCC unroll 16
+  for (int k = 0; k < 8; ++k) {
+    const int i = k / S * 2 * S + k % S;  // the k-th row with bit S clear
+    const V16 a = r[i], b = r[i + S];
+    if constexpr (S == 8) {
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    } else if constexpr (S == 4) {
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    } else if constexpr (S == 2) {
+      r[i] = __builtin_shufflevector(a, b, 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+    } else {
+      r[i] = __builtin_shufflevector(a, b, 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+      r[i + S] =
+          __builtin_shufflevector(a, b, 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+    }
+  }
+}
+
+// dst [n][ld] = x [rows][n] transposed, columns past rows zero. Whole 16 x 16 blocks go
+// through registers (a column walk read one float of each row from L2 and was most of the
+// forward's own time); the rest element by element.
+TESSEL_ISA_CLONES void transposePadded(const float* x, int64_t rows, int64_t n, float* dst,
+                                       int64_t ld) {
+  const int64_t rows16 = rows / 16 * 16, n16 = n / 16 * 16;
+  for (int64_t r0 = 0; r0 < rows16; r0 += 16) {
+    for (int64_t i0 = 0; i0 < n16; i0 += 16) {
+      V16 r[16];
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; ++i) r[i] = load(x + (r0 + i) * n + i0);
+      transposeStage<8>(r);
+      transposeStage<4>(r);
+      transposeStage<2>(r);
+      transposeStage<1>(r);
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; ++i) store(dst + (i0 + i) * ld + r0, r[i]);
+    }
+    for (int64_t i = n16; i < n; ++i)
+      for (int64_t r = r0; r < r0 + 16; ++r) dst[i * ld + r] = x[r * n + i];
+  }
   for (int64_t i = 0; i < n; ++i) {
     float* d = dst + i * ld;
-    for (int64_t r = 0; r < rows; ++r) d[r] = x[r * n + i];
+    for (int64_t r = rows16; r < rows; ++r) d[r] = x[r * n + i];
     std::fill(d + rows, d + ld, 0.0f);
+  }
+}
+
+// The end of a query tile: out = o / l and lse = m + log(l) for each of its rows (either
+// output may be null).
+TESSEL_ISA_CLONES void finishRows(int64_t rows, const float* m, const float* l, const float* o,
+                                  int64_t ldo, int64_t Dv, float* out, float* lse) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float sum = laneSum(l + r * 16);
+    if (out) {
+      const float inv = 1.0f / sum;  // sum == 0 (every key masked): 0 * inf = NaN
+      for (int64_t e = 0; e < Dv; ++e) out[r * Dv + e] = o[r * ldo + e] * inv;
+    }
+    if (lse) lse[r] = m[r] + std::log(sum);
   }
 }
 
@@ -258,10 +372,12 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
   const int64_t Sp = roundUp(S, kBlock), Dvp = roundUp(Dv, 16);
   float* kt = sized(sc.kt, D * Sp);
   transposePadded(k, S, D, kt, Sp);
-  float* vp = nullptr;
-  if (out) {
-    vp = sized(sc.vp, Sp * Dvp);
-    copyPadded(v, Dv, S, Sp, 1.0f, vp, Dvp);
+  // v as the P V tiles read it: whole key tiles of 16-float rows (v itself when it is so).
+  const float* vp = v;
+  if (out && (Sp != S || Dvp != Dv)) {
+    float* padded = sized(sc.vp, Sp * Dvp);
+    copyPadded(v, Dv, S, Sp, 1.0f, padded, Dvp);
+    vp = padded;
   }
   float* qs = sized(sc.qs, kBlock * D);
   float* tile = sized(sc.tile, kBlock * kBlock);
@@ -286,14 +402,7 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
         nnRows(tile, kBlock, rowsP, kBlock, vp + kb * Dvp, Dvp, Dvp, o, Dvp);
       }
     }
-    for (int64_t r = 0; r < rows; ++r) {
-      const float sum = laneSum(l + r * 16);
-      if (out) {
-        const float inv = 1.0f / sum;  // sum == 0 (every key masked): 0 * inf = NaN
-        for (int64_t e = 0; e < Dv; ++e) out[(qb + r) * Dv + e] = o[r * Dvp + e] * inv;
-      }
-      if (lse) lse[qb + r] = m[r] + std::log(sum);
-    }
+    finishRows(rows, m, l, o, Dvp, Dv, out ? out + qb * Dv : nullptr, lse ? lse + qb : nullptr);
   }
 }
 

@@ -11,6 +11,11 @@
 // costs one creation per distinct size, after which a call is the reorders and the run. The
 // backward ops are oneDNN's backward-data and backward-weights primitives, made with a forward
 // primitive as their hint, as oneDNN requires. Threads: oneDNN's OpenMP (OMP_NUM_THREADS).
+// The blocked copies are Storage buffers, so they come from the block cache (Note [Block
+// cache]): oneDNN's own allocation of a [32, 64, 56, 56] copy page-faulted afresh on most
+// calls and cost as much as the reorder. The backward-weights primitive also sums the bias
+// gradient (diff_bias), and the two backward ops share one blocked copy of the output
+// gradient (Note [Conv backward reuse] in conv_backward_reuse.cpp).
 #include <dnnl.hpp>
 #include <map>
 #include <memory>
@@ -18,6 +23,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "backends/cpu/conv_backward_reuse.h"
 #include "backends/cpu/kernels.h"
 #include "shapes/user_error.h"
 
@@ -49,7 +55,8 @@ struct Operand {
 };
 
 // A cached primitive and its three tensor operands: two read (a, b) and one written (out),
-// with oneDNN's argument names. The forward op's bias is read as it is (1-D, plain).
+// with oneDNN's argument names. The forward op's bias is read as it is (1-D, plain); the
+// backward-weights op's bias gradient is written that way.
 struct Plan {
   dnnl::primitive prim;
   Operand a, b, out;
@@ -122,15 +129,18 @@ std::unique_ptr<Plan> makePlan(OpKind op, const Geometry& g, bool bias) {
     plan->argA = DNNL_ARG_DIFF_DST, plan->argB = DNNL_ARG_WEIGHTS;
     plan->argOut = DNNL_ARG_DIFF_SRC;
   } else {
-    dnnl::convolution_backward_weights::desc d(alg, anyDesc(g.x), anyDesc(g.w), anyDesc(g.y),
+    // With diff_bias: the bias gradient comes out of the same pass over gy.
+    dnnl::convolution_backward_weights::desc d(alg, anyDesc(g.x), anyDesc(g.w),
+                                               plainDesc({g.y[1]}, false), anyDesc(g.y),
                                                g.strides, g.dilates, g.padL, g.padR);
-    dnnl::convolution_backward_weights::primitive_desc pd(d, engine(), forwardPd(g, false));
+    dnnl::convolution_backward_weights::primitive_desc pd(d, engine(), forwardPd(g, true));
     plan->prim = dnnl::convolution_backward_weights(pd);
     plan->a.init(py, pd.diff_dst_desc(), true);
     plan->b.init(px, pd.src_desc(), true);
     plan->out.init(pw, pd.diff_weights_desc(), false);
     plan->argA = DNNL_ARG_DIFF_DST, plan->argB = DNNL_ARG_SRC;
     plan->argOut = DNNL_ARG_DIFF_WEIGHTS;
+    plan->bias = true;
   }
   return plan;
 }
@@ -149,23 +159,49 @@ const Plan& planFor(OpKind op, const Geometry& g, bool bias) {
   return *slot;
 }
 
-// Runs a plan on plain buffers (a, b, out and, for a biased forward, bias).
-void run(const Plan& p, const float* a, const float* b, const float* bias, float* out) {
+// A buffer for an operand in the layout a primitive wants, from the block cache. It is the
+// kernel's scratch, not a tensor of the program: it bypasses an allocation hook (a tpu
+// program's static plan holds its tensors; oneDNN's own scratch was never in it either).
+memory blockedMemory(const memory::desc& d, std::shared_ptr<Storage>& keep) {
+  ScopedAllocationHook heap(nullptr);
+  keep = Storage::allocate(d.get_size());
+  return memory(d, engine(), keep->data());
+}
+
+// Runs a plan on plain tensors: a, b, out and bias (the forward's bias, read; the backward
+// weights' bias gradient, written). For the backward ops a is gy, whose blocked copy the other
+// backward op may have left (Note [Conv backward reuse]).
+void run(const Plan& p, OpKind op, const Tensor& a, const Tensor& b, float* bias,
+         int64_t channels, const Tensor& out, bool shareGy) {
   dnnl::stream s(engine());
-  auto in = [&](const Operand& o, const float* data) {
-    memory user(o.plain, engine(), const_cast<float*>(data));
+  std::shared_ptr<Storage> keepA, keepB, keepOut;
+  auto in = [&](const Operand& o, const Tensor& t, std::shared_ptr<Storage>& keep) {
+    memory user(o.plain, engine(), t.data<float>());
     if (!o.reorder) return user;
-    memory m(o.wanted, engine());
+    memory m = blockedMemory(o.wanted, keep);
     o.reorder->execute(s, user, m);
     return m;
   };
-  memory ma = in(p.a, a), mb = in(p.b, b);
-  memory user(p.out.plain, engine(), out);
-  memory mo = p.out.reorder ? memory(p.out.wanted, engine()) : user;
+  const bool backward = op != OpKind::Conv2d;
+  memory ma;
+  if (shareGy && p.a.reorder) {
+    keepA = conv_reuse::takeBlockedGy(a, p.a.wanted);
+    if (keepA) {
+      ma = memory(p.a.wanted, engine(), keepA->data());
+    } else {
+      ma = in(p.a, a, keepA);
+      conv_reuse::keepBlockedGy(a, p.a.wanted, keepA);
+    }
+  } else {
+    ma = in(p.a, a, keepA);
+  }
+  memory mb = in(p.b, b, keepB);
+  memory user(p.out.plain, engine(), out.data<float>());
+  memory mo = p.out.reorder ? blockedMemory(p.out.wanted, keepOut) : user;
   std::unordered_map<int, memory> args = {{p.argA, ma}, {p.argB, mb}, {p.argOut, mo}};
   if (p.bias)
-    args.insert({DNNL_ARG_BIAS, memory(plainDesc({p.out.plain.dims()[1]}, false), engine(),
-                                       const_cast<float*>(bias))});
+    args.insert({backward ? DNNL_ARG_DIFF_BIAS : DNNL_ARG_BIAS,
+                 memory(plainDesc({channels}, false), engine(), bias)});
   p.prim.execute(s, args);
   if (p.out.reorder) p.out.reorder->execute(s, mo, user);
   s.wait();
@@ -207,7 +243,12 @@ Tensor runConv(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   const Geometry g = geometry(x, w, y, attrs.conv);
   try {
     const Plan& p = planFor(op, g, bias);
-    run(p, a.data<float>(), b.data<float>(), bias ? bv.data<float>() : nullptr, out.data<float>());
+    // Only a gy used as it came is worth sharing: a converted copy dies with this call.
+    const bool shareGy = op != OpKind::Conv2d && a.storage() == in[0].storage();
+    std::vector<float> biasGrad(op == OpKind::Conv2dBackwardWeight ? size_t(y[1]) : 0);
+    float* biasData = bias ? bv.data<float>() : biasGrad.data();
+    run(p, op, a, b, biasData, y[1], out, shareGy);
+    if (!biasGrad.empty() && shareGy) conv_reuse::keepBiasGrad(a, std::move(biasGrad));
   } catch (const dnnl::error& e) {
     throwUserError(ErrorKind::DeviceError,
                    std::string(shapes::opName(op)) + ": oneDNN failed: " + e.what());

@@ -2,7 +2,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "backends/cpu/conv_backward_reuse.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/vec_rows.h"
 #include "shapes/user_error.h"
@@ -227,6 +229,13 @@ void runTyped(OpKind op, const Layout& l, const Tensor& out) {
 }  // namespace
 
 Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpSignature& sig) {
+  // conv2d's bias gradient, summed already by the backward-weights primitive.
+  if (op == OpKind::Sum)
+    if (std::optional<std::vector<float>> kept = conv_reuse::takeBiasGrad(input, attrs, sig)) {
+      Tensor out = emptyLike(sig);
+      std::copy(kept->begin(), kept->end(), out.data<float>());
+      return out;
+    }
   const int64_t rank = input.ndim();
   std::vector<bool> reduced(rank, attrs.dims.empty());
   for (int64_t d : attrs.dims) reduced[wrapDim(d, rank)] = true;

@@ -25,3 +25,18 @@ let w = randn([2, 3, 5, 6])
 let gf = grad(fn (q, k, v) { return (scaled_dot_product_attention(q, k, v, add) * w).sum() }, argnums = [0, 1, 2])(q, k, vv)
 let gu = grad(fn (q, k, v) { return (unfused(q, k, v, add) * w).sum() }, argnums = [0, 1, 2])(q, k, vv)
 print([abs(gf[i] - gu[i]).max().item() < 1e-4 for i in range(3)], gf[1].shape, gf[2].shape)  # expect: [true, true, true] shape([3, 7, 4]) shape([1, 7, 6])
+# The kernel's exp (issue 26's faster softmax step): a NaN score stays NaN in its row only; a
+# key 500 above the rest takes all the weight (the others' exp is exactly 0); over several
+# tiles of 64 keys, with the running max growing from tile to tile, it equals the formula.
+let qn = tensor([[1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 1.0]])
+print(scaled_dot_product_attention(qn / qn, zeros([3, 4]), v).tolist())  # expect: [[2.0, 20.0], [nan, nan]]
+let kd = tensor([[100.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]])
+print(scaled_dot_product_attention(tensor([[10.0, 0.0, 0.0, 0.0]]), kd, v).tolist())  # expect: [[1.0, 10.0]]
+let qt = randn([2, 150, 16]) * 2.0
+let kt = randn([2, 200, 16]) + arange(200).reshape([200, 1]) * 0.05
+let vt = randn([2, 200, 24])
+print(abs(scaled_dot_product_attention(qt, kt, vt) - unfused(qt, kt, vt, 0.0)).max().item() < 1e-5)  # expect: true
+let wt = randn([2, 150, 24])
+let gft = grad(fn (q, k, v) { return (scaled_dot_product_attention(q, k, v) * wt).sum() }, argnums = [0, 1, 2])(qt, kt, vt)
+let gut = grad(fn (q, k, v) { return (unfused(q, k, v, 0.0) * wt).sum() }, argnums = [0, 1, 2])(qt, kt, vt)
+print([abs(gft[i] - gut[i]).max().item() < 1e-4 for i in range(3)])  # expect: [true, true, true]
