@@ -24,13 +24,13 @@ if len(args) > 1 and args[1] == "check" {
   let ckpt = load(checkpoint)
   let predictions = nn.mlp_apply(ckpt["params"], x)
   let saved = load(dir + "/predictions.npy")
-  print("loaded epoch", ckpt["epoch"], "adam step", ckpt["opt"]["t"])
+  print("loaded epoch", ckpt["epoch"], "adam step", int(ckpt["opt"]["t"].item()))
   print("same predictions:", (predictions == saved).all().item())
   # Training goes on from the saved optimizer state.
   let step = value_and_grad(loss_fn)
   let (loss, grads) = step(ckpt["params"], x, labels)
   let (params, opt) = nn.adam_step(ckpt["params"], grads, ckpt["opt"], lr = 0.01)
-  print("resumed at adam step", opt["t"])
+  print("resumed at adam step", int(opt["t"].item()))
 } else {
   let params = nn.mlp_init([2, 32, 2])
   let opt = nn.adam_init(params)

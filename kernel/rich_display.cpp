@@ -7,33 +7,13 @@
 #include "interp/tensors/device_support.h"
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/printer.h"
+#include "repl/report/html.h"
 
 namespace tessel::kernel {
 
 namespace {
 
-std::string escapeHtml(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+using repl::report::escapeHtml;  // the report page's escaping (& < > " ')
 
 // "[4, <=8]" from the repr of x.shape ("shape([4, <=8])").
 std::string shapeText(const interp::Value& tensor) {

@@ -465,8 +465,9 @@ case("prod_zeros_grad", "prod(a, 1)", "torch.prod(a, 1)", grad=("a",),
 case("prod_dim_list", "prod(a, [0, 2])", "torch.prod(torch.prod(a, 2), 0)", grad=("a",),
      a=rnd(2, 3, 4))
 case("prod_scalar", "prod(a)", "torch.prod(a)", a=torch.tensor(3.0))
-for fn, want in (("max", "torch.amax(a, dim=[0, 2], keepdim=True)"),
-                 ("min", "torch.amin(a, dim=[0, 2], keepdim=True)"),
+# max/min take one dim (and give values and indices); torch.max with a list raises, as Tessel.
+for fn, want in (("max", "torch.max(a, dim=[0, 2], keepdim=True)"),
+                 ("min", "torch.min(a, dim=[0, 2], keepdim=True)"),
                  ("all", "a.all(dim=2, keepdim=True).all(dim=0, keepdim=True)"),
                  ("any", "a.any(dim=2, keepdim=True).any(dim=0, keepdim=True)")):
     case(f"{fn}_dim_list", f"a.{fn}(dim = [0, 2], keepdim = true)", want,
@@ -799,8 +800,13 @@ for dim, keep in ((1, False), ([0, 2], True), ([-1, 0], False), (None, False)):
         case(f"{fn}_int_{dim}", f"a.{fn}({'' if dim is None else dim})", f"a.{fn}({td})", a=ints(2, 3, 4))
 for fn in ("sum", "mean", "max", "min", "amax", "logsumexp", "norm"):
     case(f"{fn}_dim_tuple", f"{fn}(a, dim = (0, 2))" if fn != "norm" else "norm(a, 2, (0, 2))",
-         {"norm": "torch.linalg.vector_norm(a, 2, (0, 2))", "max": "torch.amax(a, (0, 2))",
-          "min": "torch.amin(a, (0, 2))"}.get(fn, f"torch.{fn}(a, dim=(0, 2))"), grad=("a",), a=rnd(2, 3, 4))
+         {"norm": "torch.linalg.vector_norm(a, 2, (0, 2))"}.get(fn, f"torch.{fn}(a, dim=(0, 2))"),
+         grad=("a",), a=rnd(2, 3, 4))
+for fn in ("max", "min"):
+    case(f"{fn}_dim_values_indices", f"{fn}(a, dim = 1)", f"torch.{fn}(a, dim=1)", a=rnd(3, 5))
+    case(f"{fn}_dim_keepdim_method", f"a.{fn}(dim = -1, keepdim = true)",
+         f"a.{fn}(dim=-1, keepdim=True)", a=rnd(2, 3, 4))
+    case(f"{fn}_two_tensors", f"{fn}(a, b)", f"torch.{fn}(a, b)", grad=("a", "b"), a=rnd(3, 4), b=rnd(3, 4))
 for fn in ("all", "any"):
     case(f"{fn}_dim_list", f"{fn}(m, dim = [0, 1])", f"m.{fn}(1).{fn}(0)", m=bools(2, 3, 4))
 

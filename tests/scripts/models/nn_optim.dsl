@@ -10,7 +10,7 @@ let (p1, s1) = nn.sgd_step(params, grads, 0.1, s, momentum = 0.5)
 let (p2, s2) = nn.sgd_step(p1, grads, 0.1, s1, momentum = 0.5)
 print(s2["t"], s2["buf"]["w"], p2["w"])  # expect: 2 tensor([0.7500, 0.7500]) tensor([ 0.8750, -2.1250])
 let (pa, sa) = nn.adam_step(params, grads, nn.adam_init(params), lr = 0.1)
-print(sa["t"], pa["w"])  # expect: 1 tensor([ 0.9000, -2.1000])
+print(sa["t"].item(), pa["w"])  # expect: 1.0 tensor([ 0.9000, -2.1000])
 let (pw, sw) = nn.adamw_step(params, grads, nn.adam_init(params), lr = 0.1, weight_decay = 0.5)
 print(pw["w"])  # expect: tensor([ 0.8500, -2.0000])
 
