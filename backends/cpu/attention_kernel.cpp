@@ -32,6 +32,20 @@
 // is 0 / 0 = NaN, as PyTorch's softmax over a row of -inf gives (the subtraction uses 0 for an
 // infinite max, so no inf - inf NaN appears in rows that do have keys).
 
+// Note [Key tile width]
+// ~~~~~~~~~~~~~~~~~~~~~
+// Key tiles start every 64 keys, but a tile is only as wide as the keys it holds rounded up to
+// 16 (one vector): min(64, roundUp(S - kb, 16)), and under causal masking only up to the query
+// tile's last query. A batch of 14-character words (S = 14) works on 16 key columns, not 64,
+// and S = 80 on 64 + 16. The products, the mask and the softmax step are templates on the
+// number of 16-column groups (the 64-wide code unchanged); the tile's row stride stays 64. K
+// transposed, V and the backward's copies are padded to a multiple of 16 keys, not 64. The
+// backward's query tiles stop at the last query rounded up to 4 rows, as the forward's do.
+// For finite inputs the results are the same bits as with 64-wide tiles: the columns left out
+// were masked (exp gives exact zeros), the softmax sum keeps the full width's addition order,
+// and the products only drop trailing zero terms. (An inf or NaN in a key or value that every
+// query of the tile masks out no longer reaches the tile's products.)
+
 namespace tessel::backends::cpu::attn {
 
 namespace {
@@ -66,26 +80,28 @@ T* sized(std::vector<T>& v, int64_t n) {
   return v.data();
 }
 
-// c[4][64] = a[4][K] (row stride lda) @ bt[K][64] (row stride ldb): scores, dP.
+// c[4][16 G] = a[4][K] (row stride lda) @ bt[K][16 G] (row stride ldb): scores, dP. c's row
+// stride is kBlock whatever the width (Note [Key tile width]).
+template <int G>
 TESSEL_ATTN_INLINE void ntTile(const float* a, int64_t lda, const float* bt, int64_t ldb, int64_t K,
                    float* c) {
-  V16 acc[kRows][4] = {};
+  V16 acc[kRows][G] = {};
   for (int64_t k = 0; k < K; ++k) {
     const float* b = bt + k * ldb;
-    const V16 b0 = load(b), b1 = load(b + 16), b2 = load(b + 32), b3 = load(b + 48);
+    V16 bv[G];
+#pragma GCC unroll 4
+    for (int w = 0; w < G; ++w) bv[w] = load(b + 16 * w);
 #pragma GCC unroll 4
     for (int r = 0; r < kRows; ++r) {
       const float x = a[r * lda + k];
-      acc[r][0] += x * b0;
-      acc[r][1] += x * b1;
-      acc[r][2] += x * b2;
-      acc[r][3] += x * b3;
+#pragma GCC unroll 4
+      for (int w = 0; w < G; ++w) acc[r][w] += x * bv[w];
     }
   }
 #pragma GCC unroll 4
   for (int r = 0; r < kRows; ++r)
 #pragma GCC unroll 4
-    for (int w = 0; w < 4; ++w) store(c + r * kBlock + 16 * w, acc[r][w]);
+    for (int w = 0; w < G; ++w) store(c + r * kBlock + 16 * w, acc[r][w]);
 }
 
 // c[4][16 W] += a[4][K] (row stride lda) @ b[K][16 W] (row stride ldb). With kTransA, a is
@@ -139,16 +155,29 @@ TESSEL_ISA_CLONES void nnRowsT(const float* a, int64_t lda, int64_t rows, int64_
   nnRowsOf<true>(a, lda, rows, K, b, ldb, width, c, ldc);
 }
 
-// c[rows][64] = a[rows][K] @ bt[K][64]; rows a multiple of 4.
+template <int G>
+TESSEL_ATTN_INLINE void ntRowsOf(const float* a, int64_t lda, int64_t rows, const float* bt,
+                                 int64_t ldb, int64_t K, float* c) {
+  for (int64_t r = 0; r < rows; r += kRows)
+    ntTile<G>(a + r * lda, lda, bt, ldb, K, c + r * kBlock);
+}
+// c[rows][width] = a[rows][K] @ bt[K][width] (row stride kBlock); rows a multiple of 4, width
+// one of 16, 32, 48, 64.
 TESSEL_ISA_CLONES void ntRows(const float* a, int64_t lda, int64_t rows, const float* bt,
-                              int64_t ldb, int64_t K, float* c) {
-  for (int64_t r = 0; r < rows; r += kRows) ntTile(a + r * lda, lda, bt, ldb, K, c + r * kBlock);
+                              int64_t ldb, int64_t K, int64_t width, float* c) {
+  switch (width / 16) {
+    case 1: return ntRowsOf<1>(a, lda, rows, bt, ldb, K, c);
+    case 2: return ntRowsOf<2>(a, lda, rows, bt, ldb, K, c);
+    case 3: return ntRowsOf<3>(a, lda, rows, bt, ldb, K, c);
+    default: return ntRowsOf<4>(a, lda, rows, bt, ldb, K, c);
+  }
 }
 
-// Sets masked scores of a tile to -inf (and adds an additive mask): keys past S, the mask,
-// causal keys after the query. Tiles with none of these are skipped by the caller.
-void maskTile(float* tile, int64_t rows, int64_t t0, int64_t s0, int64_t cols, const MaskView& m,
-              bool causal) {
+// Sets masked scores of a tile `width` keys wide to -inf (and adds an additive mask): keys past
+// S (cols is the number before it), the mask, causal keys after the query. Tiles with none of
+// these are skipped by the caller.
+void maskTile(float* tile, int64_t rows, int64_t t0, int64_t s0, int64_t cols, int64_t width,
+              const MaskView& m, bool causal) {
   for (int64_t r = 0; r < rows; ++r) {
     float* row = tile + r * kBlock;
     const int64_t t = t0 + r;
@@ -164,7 +193,7 @@ void maskTile(float* tile, int64_t rows, int64_t t0, int64_t s0, int64_t cols, c
     }
     // Causal: key s0 + c takes part while s0 + c <= t.
     const int64_t visible = causal ? std::clamp<int64_t>(t - s0 + 1, 0, cols) : cols;
-    for (int64_t c = visible; c < kBlock; ++c) row[c] = -kInf;
+    for (int64_t c = visible; c < width; ++c) row[c] = -kInf;
   }
 }
 
@@ -183,11 +212,22 @@ TESSEL_ATTN_INLINE float laneMax(V16 a) {
   a = a > b ? a : b;
   return a[0] > a[1] ? a[0] : a[1];
 }
+// The largest of a row of 16 G scores (a pairwise tree for the full width).
+template <int G>
 TESSEL_ATTN_INLINE float rowMax(const float* row) {
-  V16 a = load(row), b = load(row + 16), c = load(row + 32), d = load(row + 48);
-  a = a > b ? a : b;
-  c = c > d ? c : d;
-  return laneMax(a > c ? a : c);
+  V16 a = load(row);
+  if constexpr (G == 4) {
+    V16 b = load(row + 16), c = load(row + 32), d = load(row + 48);
+    a = a > b ? a : b;
+    c = c > d ? c : d;
+    return laneMax(a > c ? a : c);
+  }
+#pragma GCC unroll 4
+  for (int w = 1; w < G; ++w) {
+    const V16 b = load(row + 16 * w);
+    a = a > b ? a : b;
+  }
+  return laneMax(a);
 }
 // The sum of a row's 16 lane sums.
 float laneSum(const float* lanes) {
@@ -223,17 +263,22 @@ TESSEL_ATTN_INLINE V16 expNonPositive(V16 x) {
   return y * scale;
 }
 
-// The backward's P = exp(score - lse) of a whole tile (score <= lse; padding rows have lse
-// +inf), and dS = P * (dP - delta) in place of P.
-TESSEL_ISA_CLONES void probabilities(float* tile, const float* lse) {
-  for (int64_t r = 0; r < kBlock; ++r)
-    for (int64_t c = 0; c < kBlock; c += 16)
+// The backward's P = exp(score - lse) of a tile's `rows` x `width` (score <= lse; padding
+// rows have lse +inf), and dS = P * (dP - delta) in place of P.
+TESSEL_ISA_CLONES void probabilities(float* tile, const float* lse, int64_t rows, int64_t width) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < width; c += 16)
       store(tile + r * kBlock + c, expNonPositive(load(tile + r * kBlock + c) - lse[r]));
 }
-TESSEL_ISA_CLONES void scoreGradients(float* p, const float* dp, const float* delta) {
-  for (int64_t r = 0; r < kBlock; ++r)
-    for (int64_t c = 0; c < kBlock; ++c)
-      p[r * kBlock + c] = p[r * kBlock + c] * (dp[r * kBlock + c] - delta[r]);
+TESSEL_ISA_CLONES void scoreGradients(float* p, const float* dp, const float* delta, int64_t rows,
+                                      int64_t width) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const V16 d = splat(delta[r]);
+    for (int64_t c = 0; c < width; c += 16) {
+      float* pr = p + r * kBlock + c;
+      store(pr, load(pr) * (load(dp + r * kBlock + c) - d));
+    }
+  }
 }
 
 // The online softmax step of one tile of scores (Note [Fused attention]): for each of `rows`
@@ -241,12 +286,13 @@ TESSEL_ISA_CLONES void scoreGradients(float* p, const float* dp, const float* de
 // rescaled when the max grew (o may be null: logsumexp only). The running sums stay 16 lane
 // sums per row (l [rows][16]), added up once at the end. One cloned function, so that the
 // row loops use the widest vectors too. The maxes and rescale factors of all rows come first,
-// 16 rows to a vector, so that no row waits on a scalar exp.
-TESSEL_ISA_CLONES void softmaxStep(float* tile, int64_t rows, float* m, float* l, float* o,
-                                   int64_t ldo) {
+// 16 rows to a vector, so that no row waits on a scalar exp. The tile is 16 G keys wide.
+template <int G>
+TESSEL_ATTN_INLINE void softmaxStepOf(float* tile, int64_t rows, float* m, float* l, float* o,
+                                      int64_t ldo) {
   alignas(64) float ref[kBlock], alpha[kBlock];
   for (int64_t r = 0; r < rows; ++r) {
-    const float mNew = std::max(m[r], rowMax(tile + r * kBlock));
+    const float mNew = std::max(m[r], rowMax<G>(tile + r * kBlock));
     alpha[r] = m[r];
     ref[r] = mNew == -kInf ? 0.0f : mNew;
     m[r] = mNew;
@@ -257,16 +303,32 @@ TESSEL_ISA_CLONES void softmaxStep(float* tile, int64_t rows, float* m, float* l
   for (int64_t r = 0; r < rows; ++r) {
     float* row = tile + r * kBlock;
     const V16 sub = splat(ref[r]);
-    const V16 p0 = expNonPositive(load(row) - sub), p1 = expNonPositive(load(row + 16) - sub);
-    const V16 p2 = expNonPositive(load(row + 32) - sub), p3 = expNonPositive(load(row + 48) - sub);
-    store(row, p0);
-    store(row + 16, p1);
-    store(row + 32, p2);
-    store(row + 48, p3);
+    V16 p[G];
+#pragma GCC unroll 4
+    for (int w = 0; w < G; ++w) {
+      p[w] = expNonPositive(load(row + 16 * w) - sub);
+      store(row + 16 * w, p[w]);
+    }
+    // The full width's pairwise order; a narrower tile's sum is the same bits as the full
+    // one's would be, its padding adding exact zeros.
+    V16 sum;
+    if constexpr (G == 4) sum = (p[0] + p[1]) + (p[2] + p[3]);
+    else if constexpr (G == 3) sum = (p[0] + p[1]) + p[2];
+    else if constexpr (G == 2) sum = p[0] + p[1];
+    else sum = p[0];
     const float a = alpha[r];
-    store(l + r * 16, load(l + r * 16) * a + ((p0 + p1) + (p2 + p3)));
+    store(l + r * 16, load(l + r * 16) * a + sum);
     if (o && a != 1.0f)
       for (int64_t e = 0; e < ldo; e += 16) store(o + r * ldo + e, load(o + r * ldo + e) * a);
+  }
+}
+TESSEL_ISA_CLONES void softmaxStep(float* tile, int64_t rows, int64_t width, float* m, float* l,
+                                   float* o, int64_t ldo) {
+  switch (width / 16) {
+    case 1: return softmaxStepOf<1>(tile, rows, m, l, o, ldo);
+    case 2: return softmaxStepOf<2>(tile, rows, m, l, o, ldo);
+    case 3: return softmaxStepOf<3>(tile, rows, m, l, o, ldo);
+    default: return softmaxStepOf<4>(tile, rows, m, l, o, ldo);
   }
 }
 
@@ -354,8 +416,15 @@ TESSEL_ISA_CLONES void finishRows(int64_t rows, const float* m, const float* l, 
   }
 }
 
-bool tileNeedsMask(const Problem& p, const MaskView& m, int64_t t0, int64_t s0) {
-  return m.data != nullptr || s0 + kBlock > p.S || (p.causal && s0 + kBlock - 1 > t0);
+// Whether a tile of keys [s0, s0 + width) for the queries from t0 on has any masked score.
+bool tileNeedsMask(const Problem& p, const MaskView& m, int64_t t0, int64_t s0, int64_t width) {
+  return m.data != nullptr || s0 + width > p.S || (p.causal && s0 + width - 1 > t0);
+}
+
+// The keys of the tile starting at kb when the keys that matter end at sEnd (Note [Key tile
+// width]).
+int64_t tileWidth(int64_t kb, int64_t sEnd) {
+  return std::min(kBlock, roundUp(sEnd - kb, 16));
 }
 
 }  // namespace
@@ -369,10 +438,10 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
     if (lse) std::fill(lse + t0, lse + t1, -kInf);
     return;
   }
-  const int64_t Sp = roundUp(S, kBlock), Dvp = roundUp(Dv, 16);
+  const int64_t Sp = roundUp(S, 16), Dvp = roundUp(Dv, 16);
   float* kt = sized(sc.kt, D * Sp);
   transposePadded(k, S, D, kt, Sp);
-  // v as the P V tiles read it: whole key tiles of 16-float rows (v itself when it is so).
+  // v as the P V tiles read it: key tiles of 16-float rows (v itself when it is so).
   const float* vp = v;
   if (out && (Sp != S || Dvp != Dv)) {
     float* padded = sized(sc.vp, Sp * Dvp);
@@ -393,13 +462,14 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
     // Causal: no query of this tile sees a key past its last query.
     const int64_t sEnd = p.causal ? std::min(S, qb + rows) : S;
     for (int64_t kb = 0; kb < sEnd; kb += kBlock) {
-      ntRows(qs, D, rowsP, kt + kb, Sp, D, tile);
-      if (tileNeedsMask(p, mask, qb, kb))
-        maskTile(tile, rows, qb, kb, std::min(kBlock, S - kb), mask, p.causal);
-      softmaxStep(tile, rows, m, l, out ? o : nullptr, Dvp);
+      const int64_t width = tileWidth(kb, sEnd);
+      ntRows(qs, D, rowsP, kt + kb, Sp, D, width, tile);
+      if (tileNeedsMask(p, mask, qb, kb, width))
+        maskTile(tile, rows, qb, kb, std::min(width, S - kb), width, mask, p.causal);
+      softmaxStep(tile, rows, width, m, l, out ? o : nullptr, Dvp);
       if (out) {
         std::fill(tile + rows * kBlock, tile + rowsP * kBlock, 0.0f);
-        nnRows(tile, kBlock, rowsP, kBlock, vp + kb * Dvp, Dvp, Dvp, o, Dvp);
+        nnRows(tile, kBlock, rowsP, width, vp + kb * Dvp, Dvp, Dvp, o, Dvp);
       }
     }
     finishRows(rows, m, l, o, Dvp, Dv, out ? out + qb * Dv : nullptr, lse ? lse + qb : nullptr);
@@ -414,7 +484,7 @@ void backward(const Problem& p, const float* q, const float* k, const float* v, 
   std::fill(dk, dk + S * D, 0.0f);
   std::fill(dv, dv + S * Dv, 0.0f);
   if (T == 0 || S == 0) return;
-  const int64_t Sp = roundUp(S, kBlock), Tp = roundUp(T, kBlock);
+  const int64_t Sp = roundUp(S, 16), Tp = roundUp(T, kBlock);
   const int64_t Dp = roundUp(D, 16), Dvp = roundUp(Dv, 16);
   float* kt = sized(sc.kt, D * Sp);
   transposePadded(k, S, D, kt, Sp);
@@ -443,24 +513,26 @@ void backward(const Problem& p, const float* q, const float* k, const float* v, 
   float* tile = sized(sc.tile, kBlock * kBlock);
   float* tile2 = sized(sc.tile2, kBlock * kBlock);
   for (int64_t kb = 0; kb < S; kb += kBlock) {
-    const int64_t cols = std::min(kBlock, S - kb);
-    std::fill(dka, dka + kBlock * Dp, 0.0f);
-    std::fill(dva, dva + kBlock * Dvp, 0.0f);
+    const int64_t cols = std::min(kBlock, S - kb), width = tileWidth(kb, S);
+    std::fill(dka, dka + width * Dp, 0.0f);
+    std::fill(dva, dva + width * Dvp, 0.0f);
     // Causal: queries before kb see none of these keys.
     const int64_t qStart = p.causal ? kb / kBlock * kBlock : 0;
     for (int64_t qb = qStart; qb < T; qb += kBlock) {
-      const int64_t rows = std::min(kBlock, T - qb);
-      ntRows(qs + qb * Dp, Dp, kBlock, kt + kb, Sp, D, tile);
-      if (tileNeedsMask(p, mask, qb, kb)) maskTile(tile, rows, qb, kb, cols, mask, p.causal);
-      probabilities(tile, lp + qb);
+      // Query rows past T up to a multiple of 4 are zero with lse +inf: P = 0 there.
+      const int64_t rows = std::min(kBlock, T - qb), rowsP = roundUp(rows, kRows);
+      ntRows(qs + qb * Dp, Dp, rowsP, kt + kb, Sp, D, width, tile);
+      if (tileNeedsMask(p, mask, qb, kb, width))
+        maskTile(tile, rows, qb, kb, cols, width, mask, p.causal);
+      probabilities(tile, lp + qb, rowsP, width);
       // dV += P^T dO
-      nnRowsT(tile, kBlock, kBlock, kBlock, dop + qb * Dvp, Dvp, Dvp, dva, Dvp);
+      nnRowsT(tile, kBlock, width, rowsP, dop + qb * Dvp, Dvp, Dvp, dva, Dvp);
       // dP = dO V^T, then dS = P * (dP - delta) in place of P
-      ntRows(dop + qb * Dvp, Dvp, kBlock, vt + kb, Sp, Dv, tile2);
-      scoreGradients(tile, tile2, delta + qb);
+      ntRows(dop + qb * Dvp, Dvp, rowsP, vt + kb, Sp, Dv, width, tile2);
+      scoreGradients(tile, tile2, delta + qb, rowsP, width);
       // dQ += dS k (scaled at the end); dK += dS^T (q * scale)
-      nnRows(tile, kBlock, kBlock, kBlock, kp + kb * Dp, Dp, Dp, dqa + qb * Dp, Dp);
-      nnRowsT(tile, kBlock, kBlock, kBlock, qs + qb * Dp, Dp, Dp, dka, Dp);
+      nnRows(tile, kBlock, rowsP, width, kp + kb * Dp, Dp, Dp, dqa + qb * Dp, Dp);
+      nnRowsT(tile, kBlock, width, rowsP, qs + qb * Dp, Dp, Dp, dka, Dp);
     }
     for (int64_t c = 0; c < cols; ++c) {
       std::copy(dka + c * Dp, dka + c * Dp + D, dk + (kb + c) * D);

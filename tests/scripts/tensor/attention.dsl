@@ -40,3 +40,23 @@ let wt = randn([2, 150, 24])
 let gft = grad(fn (q, k, v) { return (scaled_dot_product_attention(q, k, v) * wt).sum() }, argnums = [0, 1, 2])(qt, kt, vt)
 let gut = grad(fn (q, k, v) { return (unfused(q, k, v, 0.0) * wt).sum() }, argnums = [0, 1, 2])(qt, kt, vt)
 print([abs(gft[i] - gut[i]).max().item() < 1e-4 for i in range(3)])  # expect: [true, true, true]
+# Key tiles narrower than 64 (16, 32 or 48 keys when fewer remain; Note [Key tile width]): short
+# sequences, a last partial tile, causal, and a key-padding mask that keeps S, S - 3 or 1 keys,
+# forward and gradients against the formula (-1e9 for a masked key).
+seed(2)
+let narrow = []
+for n in [[14, 14], [25, 25], [7, 40], [80, 80], [70, 97]] {
+  let q = randn([3, n[0], 16])
+  let k = randn([3, n[1], 16])
+  let v = randn([3, n[1], 8])
+  let w = randn([3, n[0], 8])
+  let keep = arange(n[1])[none, :] < tensor([n[1], n[1] - 3, 1])[:, none, none]
+  let causal = where(arange(n[1])[none, :] > arange(n[0])[:, none], -1e9, 0.0)
+  let pad = where(keep, 0.0, -1e9)
+  let fused = fn (q, k, v) { return scaled_dot_product_attention(q, k, v, is_causal = true) + scaled_dot_product_attention(q, k, v, keep) }
+  let formula = fn (q, k, v) { return unfused(q, k, v, causal) + unfused(q, k, v, pad) }
+  let gf = grad(fn (q, k, v) { return (fused(q, k, v) * w).sum() }, argnums = [0, 1, 2])(q, k, v)
+  let gu = grad(fn (q, k, v) { return (formula(q, k, v) * w).sum() }, argnums = [0, 1, 2])(q, k, v)
+  narrow = narrow + [abs(fused(q, k, v) - formula(q, k, v)).max().item() < 1e-5 and all([abs(gf[i] - gu[i]).max().item() < 1e-4 for i in range(3)])]
+}
+print(narrow)  # expect: [true, true, true, true, true]
