@@ -42,12 +42,14 @@ struct Frame {
   double left, top, width, height;
   Axes axes;
   bool rowsDown;  // an image: row 0 at the top
+  double pad;     // pixels between the data's range and the frame
   double px(double ax) const {
-    return left + (ax - axes.x.lo) / (axes.x.hi - axes.x.lo) * width;
+    return left + pad + (ax - axes.x.lo) / (axes.x.hi - axes.x.lo) * (width - 2 * pad);
   }
   double py(double ay) const {
     double t = (ay - axes.y.lo) / (axes.y.hi - axes.y.lo);
-    return rowsDown ? top + t * height : top + height - t * height;
+    return rowsDown ? top + pad + t * (height - 2 * pad)
+                    : top + height - pad - t * (height - 2 * pad);
   }
 };
 
@@ -175,7 +177,12 @@ void drawLegend(std::string& out, const Frame& fr, const Figure& f) {
 
 std::string renderSvg(const Figure& f, int width, int height) {
   bool image = !f.series.empty() && f.series[0].kind == SeriesKind::Image;
-  Frame fr{72, 36, width - 72.0 - 20, height - 36.0 - 56, figureAxes(f), image};
+  // Lines and points keep off the frame, as matplotlib's margins do; bars and images fill it
+  // (a bar stands on the frame's bottom).
+  bool fills = image;
+  for (const Series& s : f.series) fills = fills || s.kind == SeriesKind::Hist;
+  double pad = fills ? 0 : 10;
+  Frame fr{72, 36, width - 72.0 - 20, height - 36.0 - 56, figureAxes(f), image, pad};
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
                     std::to_string(width) + "\" height=\"" + std::to_string(height) +
                     "\" viewBox=\"0 0 " + std::to_string(width) + " " +
