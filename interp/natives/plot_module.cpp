@@ -290,16 +290,29 @@ Value nativeSave(Interpreter& interp, CallArgs& a) {
   return Value::none();
 }
 
+const Figure* shownFigure(const Value& v) {
+  if (!v.is(Type::Native) || std::string(v.as<NativeObj>()->kind()) != "figure") return nullptr;
+  const Figure& f = static_cast<const FigureObj*>(v.as<NativeObj>())->figure;
+  return f.series.empty() ? nullptr : &f;
+}
+
+// A figure in a notebook: its SVG, and the same SVG as an <img> in HTML. Frontends show the
+// HTML form first (Jupyter's and nbconvert's orders put text/html before image/svg+xml);
+// nbconvert's HTML export strips an inline <svg>'s children, but keeps an <img>.
 void registerSvgForm() {
   static std::once_flag once;
   std::call_once(once, [] {
     registerRichForm("plot.figure", "image/svg+xml",
                      [](Interpreter&, const Value& v) -> std::optional<std::string> {
-                       if (!v.is(Type::Native) || std::string(v.as<NativeObj>()->kind()) != "figure")
-                         return std::nullopt;
-                       const Figure& f = static_cast<const FigureObj*>(v.as<NativeObj>())->figure;
-                       if (f.series.empty()) return std::nullopt;
-                       return plot::renderSvg(f);
+                       const Figure* f = shownFigure(v);
+                       if (!f) return std::nullopt;
+                       return plot::renderSvg(*f);
+                     });
+    registerRichForm("plot.figure.html", "text/html",
+                     [](Interpreter&, const Value& v) -> std::optional<std::string> {
+                       const Figure* f = shownFigure(v);
+                       if (!f) return std::nullopt;
+                       return plot::svgImgTag(plot::renderSvg(*f), 640, 400);
                      });
   });
 }

@@ -173,7 +173,28 @@ void drawLegend(std::string& out, const Frame& fr, const Figure& f) {
   out += "</g>\n";
 }
 
+std::string base64(const std::string& in) {
+  static const char* kDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < in.size(); i += 3) {
+    uint32_t n = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
+    if (i + 2 < in.size()) n |= static_cast<unsigned char>(in[i + 2]);
+    out += kDigits[n >> 18 & 63];
+    out += kDigits[n >> 12 & 63];
+    out += i + 1 < in.size() ? kDigits[n >> 6 & 63] : '=';
+    out += i + 2 < in.size() ? kDigits[n & 63] : '=';
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string svgImgTag(const std::string& svg, int width, int height) {
+  return "<img class=\"tessel-figure\" width=\"" + std::to_string(width) + "\" height=\"" +
+         std::to_string(height) + "\" src=\"data:image/svg+xml;base64," + base64(svg) + "\"/>";
+}
 
 std::string renderSvg(const Figure& f, int width, int height) {
   bool image = !f.series.empty() && f.series[0].kind == SeriesKind::Image;

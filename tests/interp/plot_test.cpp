@@ -94,9 +94,12 @@ TEST(Plot, AFigureDisplaysAsSvgInANotebook) {
   interp::Value* f = interp.mainModule().lookup("f");
   ASSERT_NE(f, nullptr);
   auto forms = interp::richForms(interp, *f);
-  ASSERT_EQ(forms.size(), 1u);
+  ASSERT_EQ(forms.size(), 2u);
   EXPECT_EQ(forms[0].first, "image/svg+xml");
   EXPECT_EQ(forms[0].second.rfind("<svg", 0), 0u);
+  EXPECT_EQ(forms[1].first, "text/html");
+  EXPECT_EQ(forms[1].second.rfind("<img class=\"tessel-figure\"", 0), 0u);
+  EXPECT_NE(forms[1].second.find("src=\"data:image/svg+xml;base64,PHN2Zy"), std::string::npos);
 }
 
 TEST(Progress, TheLineSaysCountPercentRateAndEta) {
