@@ -27,4 +27,13 @@ try { p.reset() } except TypeError as e { print(e.message) }
 # expect: 'progress' has no attribute 'reset'
 try { progress([1], total = -1) } except ValueError as e { print(e.message) }
 # expect: progress(): total must not be negative, not -1
+# A progress bar in a cycle (the list it iterates holds it) is found by the cycle collector.
+fn make_cycle() {
+  let l = [1]
+  let bar = progress(l)
+  l.append(bar)
+  for x in bar { }
+}
+make_cycle()
+print(gc())  # expect: 2
 progress(5)   # expect error: TypeError: progress(): iterable must be something a for loop can iterate, not int
