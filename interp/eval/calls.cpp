@@ -2,6 +2,7 @@
 #include "interp/natives/attributes.h"
 #include "interp/eval/engine.h"
 #include "interp/interpreter.h"
+#include "interp/values/native_object.h"
 #include "interp/values/printer.h"
 #include "interp/eval/signature.h"
 #include "interp/syntax/suggest.h"
@@ -204,6 +205,9 @@ inline Value Engine::methodCall(Call* c, Value object, EvalArg&& evalArg) {
   NativeFn method = nullptr;
   if (object.type() == c->cachedType) {
     method = c->cachedMethod;
+  } else if (object.is(Type::Native)) {
+    // Not cached: native objects of every kind share their type (Note [Native objects]).
+    method = object.as<NativeObj>()->method(attr->name);
   } else if (!object.is(Type::Module)) {
     method = findMethod(object.type(), attr->name);
     if (method) {

@@ -4,6 +4,7 @@
 
 #include "interp/eval/engine.h"
 #include "interp/tensors/tensor_bridge.h"
+#include "interp/values/native_object.h"
 #include "interp/values/printer.h"
 
 namespace tessel::interp {
@@ -34,6 +35,25 @@ Flow Engine::eachItem(const Value& iterable, const Span& iterableSpan, Body&& bo
       }
       return Flow::Normal;
     }
+    case Type::Native: {
+      auto* native = iterable.as<NativeObj>();
+      if (!native->iterable()) break;
+      // The object hears how the loop ended (Note [Native objects]), also when it throws.
+      struct End {
+        NativeObj* native;
+        bool completed = false;
+        ~End() { native->end(completed); }
+      } end{native};
+      native->begin();
+      Value item;
+      while (native->next(item)) {
+        Flow flow = body(std::move(item));
+        if (flow == Flow::Break) return Flow::Normal;
+        if (flow == Flow::Return) return flow;
+      }
+      end.completed = true;
+      return Flow::Normal;
+    }
     default:
       break;
   }
@@ -54,8 +74,7 @@ Flow Engine::eachItem(const Value& iterable, const Span& iterableSpan, Body&& bo
       items = iterateTensorLike(iterable);
       break;
     default:
-      raise(ErrorKind::TypeError,
-            "'" + std::string(typeName(iterable.type())) + "' is not iterable", iterableSpan);
+      raise(ErrorKind::TypeError, "'" + kindName(iterable) + "' is not iterable", iterableSpan);
   }
   for (Value& item : items) {
     Flow flow = body(std::move(item));

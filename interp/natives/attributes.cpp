@@ -6,6 +6,7 @@
 #include "interp/interpreter.h"
 #include "interp/natives/errors.h"
 #include "interp/values/format.h"
+#include "interp/values/native_object.h"
 #include "interp/natives/native_args.h"
 #include "interp/syntax/suggest.h"
 #include "interp/values/operators.h"
@@ -324,6 +325,14 @@ Value getAttribute(Interpreter& interp, const Value& object, const std::string& 
   if (object.is(Type::Error)) {
     Value v;
     if (errorAttribute(interp, object, name, v)) return v;
+  }
+  if (object.is(Type::Native)) {
+    const NativeObj* native = object.as<NativeObj>();
+    if (NativeFn fn = native->method(name))
+      return Value::object(new BuiltinObj(name, fn, object));
+    throwUserError(ErrorKind::TypeError, "'" + std::string(native->kind()) +
+                                             "' has no attribute '" + name + "'" +
+                                             didYouMean(name, native->methodNames()));
   }
   if (NativeFn fn = findMethod(object.type(), name))
     return Value::object(new BuiltinObj(name, fn, object));

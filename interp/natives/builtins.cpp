@@ -17,6 +17,7 @@
 #include "interp/syntax/suggest.h"
 #include "interp/tensors/tensor_bridge.h"
 #include "interp/values/format.h"
+#include "interp/values/native_object.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
 #include "interp/values/sorting.h"
@@ -389,7 +390,7 @@ Value builtinSum(Interpreter& interp, CallArgs& a) {
 
 Value builtinType(Interpreter&, CallArgs& a) {
   ArgBinder b("type", a, {"value"}, 1);
-  return makeStr(std::string(typeName(b.at(0).type())));
+  return makeStr(kindName(b.at(0)));
 }
 
 // isinstance(v, T): T is a type name ("int"), a conversion built-in (int), or a tuple/list of
@@ -409,7 +410,7 @@ bool matchesType(const Value& v, const Value& t) {
     throwUserError(ErrorKind::TypeError,
                    "isinstance(): the type must be a type name or a built-in like int");
   if (name == "fn") name = "function";
-  return typeName(v.type()) == name;
+  return kindName(v) == name;
 }
 Value builtinIsinstance(Interpreter&, CallArgs& a) {
   ArgBinder b("isinstance", a, {"value", "type"}, 2);

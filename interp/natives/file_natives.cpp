@@ -14,12 +14,8 @@
 
 namespace tessel::interp {
 
-namespace {
-
 namespace io = backends::io;
 
-/// The path to open after the file policy allowed it; a file function inside a @compile
-/// function is a side effect that runs at every call (a graph break).
 std::string allowedPath(Interpreter& interp, const char* fn, const std::string& path, bool write) {
   graphBreak(ErrorKind::ValueError, std::string(fn) + "() touches a file");
   const io::FilePolicy& policy = interp.options().files;
@@ -30,6 +26,8 @@ std::string allowedPath(Interpreter& interp, const char* fn, const std::string& 
   }
   return io::checkAccess(policy, path, write);
 }
+
+namespace {
 
 Value nativeLoad(Interpreter& interp, CallArgs& a) {
   ArgBinder b("load", a, {"path", "device"}, 1);

@@ -2,11 +2,18 @@
 // (docs/tensors.md, "Files"), each checked against the interpreter's file policy.
 #pragma once
 
+#include <string>
+
 #include "interp/values/objects.h"
 
 namespace tessel::interp {
 
 class Interpreter;
+
+/// The path to open after the interpreter's file policy allowed it (an IOError otherwise); a
+/// file function inside a @compile function is a side effect that runs at every call (a
+/// graph break). `fn` names the function in errors.
+std::string allowedPath(Interpreter& interp, const char* fn, const std::string& path, bool write);
 
 /// Adds the file functions to the prelude.
 void registerFileBuiltins(Interpreter& interp, ModuleObj& prelude);

@@ -16,6 +16,7 @@
 #include "interp/syntax/ast.h"
 #include "interp/syntax/suggest.h"
 #include "interp/tensors/tensor_bridge.h"
+#include "interp/values/native_object.h"
 #include "interp/values/printer.h"
 #include "shapes/user_error.h"
 
@@ -327,6 +328,9 @@ std::vector<std::string> attributeNames(const Value& v) {
       names = tensorPropertyNames(false);
       for (auto& m : tensorMethodNames()) names.push_back(m);
       break;
+    case Type::Native:
+      names = v.as<NativeObj>()->methodNames();
+      break;
     default:
       names = methodNames(v.type());
       break;
@@ -436,6 +440,10 @@ std::vector<std::string> documentableNames(Interpreter& interp) {
     if (v.is(Type::Undefined)) continue;
     keys.push_back(prelude.globalNames[i]);
     if (v.is(Type::Module)) addModule(prelude.globalNames[i] + ".", *v.as<ModuleObj>());
+  }
+  for (const std::string& name : nativeModuleNames()) {
+    keys.push_back(name);
+    addModule(name + ".", *findNativeModule(interp, name).as<ModuleObj>());
   }
   for (const std::string& name : embeddedModuleNames()) {
     keys.push_back(name);

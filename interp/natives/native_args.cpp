@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "interp/values/native_object.h"
 #include "interp/values/printer.h"
 #include "interp/values/sym_value.h"
 #include "interp/tensors/tensor_bridge.h"
@@ -126,9 +127,11 @@ std::vector<Value> iterate(const Value& v, const std::string& what) {
     case Type::Tensor:
     case Type::Shape:
       return iterateTensorLike(v);
+    case Type::Native:
+      if (v.as<NativeObj>()->iterable()) return nativeItems(*v.as<NativeObj>());
+      [[fallthrough]];
     default:
-      throwUserError(ErrorKind::TypeError,
-                     what + ": '" + std::string(typeName(v.type())) + "' is not iterable");
+      throwUserError(ErrorKind::TypeError, what + ": '" + kindName(v) + "' is not iterable");
   }
 }
 

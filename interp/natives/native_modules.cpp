@@ -8,6 +8,8 @@
 #include "interp/natives/display.h"
 #include "interp/natives/file_natives.h"
 #include "interp/natives/gc_natives.h"
+#include "interp/natives/plot_module.h"
+#include "interp/natives/progress.h"
 #include "interp/interpreter.h"
 #include "interp/tensors/tensor_bridge.h"
 
@@ -33,6 +35,10 @@ const std::string_view* findEmbeddedModule(const std::string& name) {
   return nullptr;
 }
 
+std::vector<std::string> nativeModuleNames() {
+  return {"plot"};
+}
+
 std::vector<std::string> embeddedModuleNames() {
   std::vector<std::string> names;
   for (const auto& [n, text] : embeddedModules()) names.push_back(n);
@@ -54,12 +60,14 @@ void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude) {
   registerFileBuiltins(interp, prelude);
   registerGcBuiltins(prelude);
   registerDisplayBuiltins(prelude);
+  registerProgressBuiltins(prelude);
   prelude.define("dist", makeDistModule());
   if (gPlugin) gPlugin->registerBuiltins(interp, prelude);
 }
 
 Value findNativeModule(Interpreter& interp, const std::string& name) {
   if (name == "dist" || name == "math") return *interp.prelude().lookup(name);
+  if (name == "plot") return makePlotModule();
   return gPlugin ? gPlugin->findModule(interp, name) : Value::none();
 }
 

@@ -18,6 +18,8 @@ class CompilerState;
 void registerNativeBuiltins(Interpreter& interp, ModuleObj& prelude);
 /// A built-in module by name (`config`), or none.
 Value findNativeModule(Interpreter& interp, const std::string& name);
+/// The built-in modules that are only imported (`import plot`), not names of the prelude.
+std::vector<std::string> nativeModuleNames();
 
 // Note [The compiler plugin]
 // The tracing compiler (interp/compile/) is a layer above the core: it uses the evaluator,

@@ -53,6 +53,7 @@ inline bool isGcType(Type t) {
     case Type::Module:
     case Type::Cell:
     case Type::Compiled:
+    case Type::Native:
       return true;
     default:
       return false;

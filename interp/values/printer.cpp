@@ -8,6 +8,7 @@
 
 #include "interp/syntax/ast.h"
 #include "interp/eval/graph_break.h"
+#include "interp/values/native_object.h"
 #include "interp/values/objects.h"
 #include "interp/values/sym_value.h"
 #include "interp/tensors/tensor_bridge.h"
@@ -162,6 +163,9 @@ void appendRepr(std::string& out, const Value& v, int depth) {
       break;
     case Type::Cell:
       out += "<cell>";
+      break;
+    case Type::Native:
+      out += v.as<NativeObj>()->repr();
       break;
     case Type::SymInt:
       // A traced size as text would be its symbol ("s0"), which no user may see.

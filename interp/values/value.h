@@ -31,7 +31,8 @@ namespace tessel::interp {
   X(SymBool, "bool")          \
   X(SymFloat, "float")        \
   X(Compiled, "compiled")     \
-  X(Error, "error")
+  X(Error, "error")           \
+  X(Native, "native")
 
 enum class Type : uint8_t {
 #define TESSEL_X(t, name) t,

@@ -34,6 +34,13 @@ CELLS = [
     "display(x * 10)\nx.shape",
     "let y = x + ones([4])",  # a ShapeError: the notebook goes on (--allow-errors)
     'print("after the error", x[1, 2].item())',
+    # A figure shows as SVG (the plot module's rich form); one that fails to draw is an error
+    # and the next cell runs.
+    'import plot\nlet fig = plot.line([2.3, 1.6, 1.2, 0.95, 0.8, 0.72, 0.68, 0.66], label = "train",'
+    ' title = "training loss", xlabel = "epoch")\nplot.line([2.4, 1.8, 1.5, 1.35, 1.3, 1.28, 1.3,'
+    ' 1.33], label = "val", fig = fig)',
+    "plot.line(zeros([2, 3, 4]))",
+    'print("still here")',
 ]
 
 
@@ -74,6 +81,9 @@ def main():
         check("<td>50</td>" in html, "display(x * 10) shows its table")
         check("ShapeError" in html and "not broadcastable" in html, "the error is shown")
         check("after the error 5" in html, "cells after an error run")
+        check("data:image/svg+xml;base64,PHN2Zy" in html, "a figure shows as SVG")
+        check("plot.line(): ys must be 1-D" in html and "still here" in html,
+              "a figure that cannot be drawn is an error, and the notebook goes on")
 
         blank = os.path.join(tmp, "blank.html")
         with open(blank, "w") as f:
@@ -83,7 +93,7 @@ def main():
             png = os.path.join(tmp, name + ".png")
             subprocess.run(["timeout", "120", CHROMIUM, "--headless", "--no-sandbox",
                             "--disable-gpu", "--user-data-dir=" + os.path.join(tmp, "profile"),
-                            "--hide-scrollbars", "--window-size=1000,640",
+                            "--hide-scrollbars", "--window-size=1000,1300",
                             "--screenshot=" + png, "file://" + target],
                            capture_output=True, env=env)
             shots[name] = os.path.getsize(png) if os.path.exists(png) else 0
