@@ -20,13 +20,13 @@ namespace {
 // elements (the second group adds carry + the first group's total, which is off the chain). The
 // sums are still accumulated in double from the row's start, so results equal the serial scan's
 // up to double rounding (far below float's). Products use the same scheme with multiplies.
-// GCC's vector extensions keep this portable; the ISA clones give it zmm registers.
+// Vector extensions (GCC's and clang's __builtin_shufflevector) keep this portable; the ISA
+// clones give it zmm registers.
 // The helpers below are always inlined, so the psABI note about passing 64-byte vectors by value
 // (which the baseline clone would do through memory) never applies to a real call.
-#pragma GCC diagnostic ignored "-Wpsabi"
+#pragma GCC diagnostic ignored "-Wpsabi"  // clang reads GCC's pragmas too
 using D8 = double __attribute__((vector_size(64)));
 using F8 = float __attribute__((vector_size(32)));
-using I8 = int64_t __attribute__((vector_size(64)));
 
 template <bool kProd>
 [[gnu::always_inline]] inline D8 combine(D8 a, D8 b) {
@@ -39,16 +39,15 @@ template <bool kProd>
 // The inclusive scan of the 8 lanes of v.
 template <bool kProd>
 [[gnu::always_inline]] inline D8 scanLanes(D8 v, D8 id) {
-  v = combine<kProd>(v, __builtin_shuffle(v, id, I8{8, 0, 1, 2, 3, 4, 5, 6}));
-  v = combine<kProd>(v, __builtin_shuffle(v, id, I8{8, 9, 0, 1, 2, 3, 4, 5}));
-  return combine<kProd>(v, __builtin_shuffle(v, id, I8{8, 9, 10, 11, 0, 1, 2, 3}));
+  v = combine<kProd>(v, __builtin_shufflevector(v, id, 8, 0, 1, 2, 3, 4, 5, 6));
+  v = combine<kProd>(v, __builtin_shufflevector(v, id, 8, 9, 0, 1, 2, 3, 4, 5));
+  return combine<kProd>(v, __builtin_shufflevector(v, id, 8, 9, 10, 11, 0, 1, 2, 3));
 }
 
 template <bool kProd>
 [[gnu::always_inline]] inline void scanRowVector(const float* x, float* out, int64_t n) {
   const double identity = kProd ? 1.0 : 0.0;
   const D8 id = D8{} + identity;
-  const I8 last = {7, 7, 7, 7, 7, 7, 7, 7};
   int64_t i = 0;
   D8 carry = id;
   for (; i + 16 <= n; i += 16) {
@@ -57,7 +56,8 @@ template <bool kProd>
     std::memcpy(&b, x + i + 8, sizeof b);
     const D8 u = scanLanes<kProd>(__builtin_convertvector(a, D8), id);
     const D8 w = scanLanes<kProd>(__builtin_convertvector(b, D8), id);
-    const D8 tu = __builtin_shuffle(u, last), tw = __builtin_shuffle(w, last);
+    const D8 tu = __builtin_shufflevector(u, u, 7, 7, 7, 7, 7, 7, 7, 7);
+    const D8 tw = __builtin_shufflevector(w, w, 7, 7, 7, 7, 7, 7, 7, 7);
     const F8 ou = __builtin_convertvector(combine<kProd>(u, carry), F8);
     const F8 ow = __builtin_convertvector(combine<kProd>(w, combine<kProd>(carry, tu)), F8);
     std::memcpy(out + i, &ou, sizeof ou);
