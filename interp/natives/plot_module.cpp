@@ -130,6 +130,14 @@ void drawing(const char* fn) {
   graphBreak(ErrorKind::ValueError, std::string("plot.") + fn + "() draws a figure");
 }
 
+// A series' xs and ys pair up one to one.
+void requirePairs(const char* fn, const Series& s) {
+  if (s.xs.size() != s.ys.size())
+    throwUserError(ErrorKind::ValueError, std::string("plot.") + fn + "(): xs has " +
+                                              std::to_string(s.xs.size()) + " values but ys has " +
+                                              std::to_string(s.ys.size()));
+}
+
 Value nativeLine(Interpreter&, CallArgs& a) {
   drawing("line");
   ArgBinder b("plot.line", a, {"ys", "xs", TESSEL_FIGURE_PARAMS}, 1);
@@ -138,10 +146,7 @@ Value nativeLine(Interpreter&, CallArgs& a) {
   s.ys = numbersOf(b.at(0), "plot.line(): ys");
   if (b.has(1) && !b.at(1).is(Type::None)) {
     s.xs = numbersOf(b.at(1), "plot.line(): xs");
-    if (s.xs.size() != s.ys.size())
-      throwUserError(ErrorKind::ValueError,
-                     "plot.line(): xs has " + std::to_string(s.xs.size()) + " values but ys has " +
-                         std::to_string(s.ys.size()));
+    requirePairs("line", s);
   } else {
     for (size_t i = 0; i < s.ys.size(); ++i) s.xs.push_back(static_cast<double>(i));
   }
@@ -155,10 +160,7 @@ Value nativeScatter(Interpreter&, CallArgs& a) {
   s.kind = SeriesKind::Scatter;
   s.xs = numbersOf(b.at(0), "plot.scatter(): xs");
   s.ys = numbersOf(b.at(1), "plot.scatter(): ys");
-  if (s.xs.size() != s.ys.size())
-    throwUserError(ErrorKind::ValueError,
-                   "plot.scatter(): xs has " + std::to_string(s.xs.size()) +
-                       " values but ys has " + std::to_string(s.ys.size()));
+  requirePairs("scatter", s);
   return addSeries("scatter", b, 2, std::move(s));
 }
 
