@@ -40,6 +40,7 @@ Value gcStatsDict(const GcHeap& heap) {
   d->set("collections", Value::integer(total));
   d->set("collections_by_generation", makeList(std::move(byGen)));
   d->set("freed", Value::integer(s.freed));
+  d->set("untracked", Value::integer(s.untracked));
   d->set("time_ms", Value::real(s.totalMs));
   d->set("max_pause_ms", Value::real(s.maxPauseMs));
   d->set("tracked", makeList(std::move(tracked)));

@@ -39,6 +39,17 @@ namespace tessel::interp {
 // `ListObj*` borrowed from a Value) is safe as long as the Value it was borrowed from lives,
 // as under reference counting alone.
 //
+// Note [Fused passes]
+// A full collection is bound by memory traffic: a million containers are some 100 MB of
+// objects and item arrays, and each pass over them is a walk through all of it. So steps 1 and
+// 2 are one pass: a container's gcRefs is set from refs the first time the pass touches it,
+// whether as the container scanned or as a referent of one, and its gcEpoch records that it
+// was (the collected set is known without a pass: the tracked containers of the generations
+// collected). States carry the epoch too, so no pass resets them afterwards. The collector also
+// untracks tuples that hold nothing tracked, as CPython does: a tuple never changes, so one
+// that references no container that could be in a cycle never will, and records of numbers,
+// strings and tensors then cost the collector nothing.
+//
 // Note [When]
 // Making a container counts it in the young generation (track()); past thresholds[0] the heap
 // asks the engine (poll) to collect at its next statement, loop iteration or call, through the
@@ -83,30 +94,69 @@ void splice(GcLink& from, GcLink& to) {
   initHead(from);
 }
 
-GcObject* collected(Object* child) {
+// A container's state during a collection, valid while its gcEpoch is the collection's.
+enum GcState : uint32_t {
+  kCounted = 0,    // gcRefs initialized and being reduced by the subtraction pass
+  kTentative = 1,  // on the unreachable list, for now
+  kScanned = 2,    // found reachable and scanned: it has left the collected set
+};
+
+// What the passes share: the collection's epoch and oldest generation, the list being
+// scanned, and whether the container being scanned references a container that needs tracking.
+struct Pass {
+  uint32_t epoch;
+  uint32_t gen;
+  GcLink* young;
+  bool holdsTracked = false;
+};
+
+// The collected set is the tracked containers of generations <= gen, minus those already
+// scanned reachable (Note [Fused passes]).
+GcObject* collected(Object* child, const Pass& p) {
   if (!isGcType(child->type)) return nullptr;
   auto* g = static_cast<GcObject*>(child);
-  return g->gcCollecting ? g : nullptr;
+  if (!g->gcTracked || g->gcGen > p.gen) return nullptr;
+  if (g->gcEpoch == p.epoch && g->gcState == kScanned) return nullptr;
+  return g;
 }
 
-void subtractRef(Object* child, void*) {
-  if (GcObject* g = collected(child)) {
+// Step 1, on first touch: gcRefs = refs.
+void count(GcObject* g, const Pass& p) {
+  if (g->gcEpoch == p.epoch) return;
+  g->gcEpoch = p.epoch;
+  g->gcRefs = g->refs;
+  g->gcState = kCounted;
+}
+
+void subtractRef(Object* child, void* ctx) {
+  const Pass& p = *static_cast<const Pass*>(ctx);
+  if (GcObject* g = collected(child, p)) {
+    count(g, p);
     TESSEL_ASSERT(g->gcRefs > 0, "gc: a traverse() reported a reference that is not counted");
     --g->gcRefs;
   }
 }
 
+// Whether a reference keeps its holder worth tracking: any container but an untracked tuple
+// (immutable, and holding nothing tracked, so it can never be part of a cycle).
+bool needsTracking(Object* child) {
+  if (!isGcType(child->type)) return false;
+  auto* g = static_cast<GcObject*>(child);
+  return child->type != Type::Tuple || g->gcTracked;
+}
+
 // A reachable container references `child`: it is reachable too (step 3).
 void markReachable(Object* child, void* ctx) {
-  GcObject* g = collected(child);
+  Pass& p = *static_cast<Pass*>(ctx);
+  if (!p.holdsTracked && needsTracking(child)) p.holdsTracked = true;
+  GcObject* g = collected(child, p);
   if (!g) return;
-  auto* young = static_cast<GcLink*>(ctx);
-  if (g->gcRefs == 0 && g->gcTentative) {
+  if (g->gcRefs == 0 && g->gcState == kTentative) {
     // Moved to the unreachable list earlier: back to the end of the list being scanned,
     // where the scan reaches it and visits its references in turn.
-    g->gcTentative = false;
+    g->gcState = kCounted;
     unlink(g);
-    append(g, *young);
+    append(g, *p.young);
     g->gcRefs = 1;
   } else if (g->gcRefs == 0) {
     g->gcRefs = 1;  // not scanned yet: found reachable when the scan gets there
@@ -194,38 +244,58 @@ int64_t GcHeap::collect(int gen) {
   return freed;
 }
 
+uint32_t GcHeap::nextEpoch() {
+  constexpr uint32_t kEpochs = 1u << 26;
+  epoch_ = (epoch_ + 1) % kEpochs;
+  if (epoch_ == 0) {  // wrapped: no object may keep an epoch a later collection will reuse
+    for (GcLink& head : gens_)
+      for (GcLink* l = head.gcNext; l != &head; l = l->gcNext) asGc(l)->gcEpoch = 0;
+    epoch_ = 1;
+  }
+  return epoch_;
+}
+
 int64_t GcHeap::collectGenerations(int gen) {
   for (int g = 0; g < gen; ++g) splice(gens_[g], gens_[gen]);
   GcLink& young = gens_[gen];
-  // 1. gcRefs = refs.
+  Pass pass{nextEpoch(), static_cast<uint32_t>(gen), &young};
+  // 1 and 2 in one pass: gcRefs = refs (on first touch, as a container or as a referent),
+  // minus the references from inside the collected set.
   for (GcLink* l = young.gcNext; l != &young; l = l->gcNext) {
+    __builtin_prefetch(l->gcNext->gcNext);
     GcObject* o = asGc(l);
-    o->gcRefs = o->refs;
-    o->gcCollecting = true;
+    count(o, pass);
+    o->traverse(subtractRef, &pass);
   }
-  // 2. Subtract the references from inside the collected set.
-  for (GcLink* l = young.gcNext; l != &young; l = l->gcNext)
-    asGc(l)->traverse(subtractRef, nullptr);
   // 3. What is referenced from outside, and what that reaches, stays in `young`. A container
   // found reachable leaves the collected set as it is scanned (markReachable ignores it from
-  // then on, which is right: it is known reachable) and joins the next generation.
+  // then on, which is right: it is known reachable) and joins the next generation. A tuple
+  // that references nothing tracked is untracked (CPython's rule): it cannot be in a cycle.
   int to = gen + 1 < kGenerations ? gen + 1 : gen;
   int64_t survivors = 0;
   GcLink unreachable;
   initHead(unreachable);
   for (GcLink* l = young.gcNext; l != &young;) {
+    __builtin_prefetch(l->gcNext->gcNext);
     GcObject* o = asGc(l);
     GcLink* next = l->gcNext;
     if (o->gcRefs > 0) {
-      o->traverse(markReachable, &young);
+      pass.holdsTracked = false;
+      o->traverse(markReachable, &pass);
       next = l->gcNext;  // markReachable may have appended objects after the last one
-      o->gcCollecting = false;
-      o->gcGen = static_cast<uint8_t>(to);
-      ++survivors;
+      o->gcState = kScanned;
+      if (o->type == Type::Tuple && !pass.holdsTracked) {
+        unlink(o);
+        o->gcTracked = false;
+        ++stats_.untracked;
+      } else {
+        o->gcGen = static_cast<uint32_t>(to);
+        ++survivors;
+      }
     } else {
       unlink(o);
       append(o, unreachable);
-      o->gcTentative = true;
+      o->gcState = kTentative;
     }
     l = next;
   }
@@ -244,8 +314,7 @@ int64_t GcHeap::collectGenerations(int gen) {
   for (GcLink* l = unreachable.gcNext; l != &unreachable; l = l->gcNext) {
     GcObject* o = asGc(l);
     ++o->refs;
-    o->gcCollecting = false;
-    o->gcTentative = false;
+    o->gcState = kCounted;
     o->gcGen = kGenerations - 1;
     garbage.push_back(o);
   }

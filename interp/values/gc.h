@@ -36,10 +36,12 @@ class GcObject : public Object, public GcLink {
   virtual void clearRefs() = 0;
 
   uint32_t gcRefs = 0;  // during a collection: refs not accounted for by the collected set
-  uint8_t gcGen = 0;    // the generation whose list holds it
-  bool gcCollecting = false;
-  bool gcTentative = false;  // during a collection: on the unreachable list, for now
-  bool gcTracked = false;    // false: made with no current heap, or its heap is gone
+  // The collection that last set gcRefs and gcState (Note [Fused passes] in gc.cpp): a field
+  // older than the current collection is stale, so no pass has to reset them.
+  uint32_t gcEpoch : 26 = 0;
+  uint32_t gcGen : 2 = 0;    // the generation whose list holds it
+  uint32_t gcState : 2 = 0;  // during a collection: GcState
+  uint32_t gcTracked : 1 = 0;  // 0: made with no current heap, untracked, or its heap is gone
 };
 
 /// Whether values of type `t` are GcObjects.
@@ -72,6 +74,7 @@ void gcVisit(const Ref<T>& r, GcVisit visit, void* ctx) {
 struct GcStats {
   int64_t collections[3] = {0, 0, 0};  // by the oldest generation collected
   int64_t freed = 0;                   // containers found unreachable and freed
+  int64_t untracked = 0;               // tuples untracked: they hold nothing tracked
   double totalMs = 0;
   double maxPauseMs = 0;
   double lastPauseMs = 0;
@@ -131,6 +134,8 @@ class GcHeap {
     head.gcPrev = o;
   }
   int64_t collectGenerations(int gen);
+  /// The next collection's epoch; at the field's wrap, every object's epoch is reset first.
+  uint32_t nextEpoch();
 
   GcLink gens_[kGenerations];
   int64_t young_ = 0;  // tracked minus freed young objects since its last collection
@@ -138,6 +143,7 @@ class GcHeap {
   int64_t longLivedTotal_ = 0;         // objects that survived a full collection
   int64_t longLivedPending_ = 0;       // objects moved into the old generation since
   bool collecting_ = false;
+  uint32_t epoch_ = 0;  // the current collection's number, modulo 2^26 (GcObject::gcEpoch)
   GcStats stats_;
 };
 
