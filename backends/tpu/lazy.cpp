@@ -42,6 +42,24 @@ shapes::ShapeEnvConfig lazyEnvConfig() {
 
 constexpr uint32_t kNoInput = UINT32_MAX;
 
+// Note [Segment limit]
+// A loop that never reads a tpu value (nor calls sync()) would record into one segment
+// forever: every op it ran, dropped results included, stays a node, and memory grows with the
+// iterations. PyTorch/XLA lets that graph grow until mark_step; here a segment that reaches
+// kMaxSegmentValues values is run first, as if the script had called sync() there. Only the
+// live pending tensors become its outputs, so a loop cut at such points finds its program in
+// the cache after the first cuts, and a loop that syncs once per step never reaches the limit.
+constexpr size_t kMaxSegmentValues = 16384;
+
+// Note [Program cache size]
+// Each cached program keeps the segment it was recorded in (its graph's ShapeEnv points into
+// it). A script whose syncs cut differently each time (a loop that never syncs, whose live
+// pending tensors vary with what the cycle collector has freed) would fill the cache without
+// end, so it keeps the kMaxCachedPrograms most recently run programs (PyTorch/XLA's
+// XLA_COMPILATION_CACHE_SIZE does the same with an LRU of 1024); a training loop's few
+// programs stay in it.
+constexpr size_t kMaxCachedPrograms = 32;
+
 }  // namespace
 
 class Segment {
@@ -129,6 +147,7 @@ class LazyRuntime {
   struct CacheEntry {
     std::shared_ptr<Segment> origin;  ///< its graph's ShapeEnv
     std::unique_ptr<TpuProgram> program;
+    uint64_t lastUse = 0;  ///< the `uses_` count at its last run (Note [Program cache size])
   };
   using Live = std::vector<std::shared_ptr<LazyTensor>>;
   std::string key(const graph::Graph& g, const Segment& seg) const;
@@ -139,6 +158,8 @@ class LazyRuntime {
 
   std::shared_ptr<Segment> current_;
   std::unordered_map<std::string, CacheEntry> cache_;
+  uint64_t uses_ = 0;      ///< runs of cached programs so far
+  uint64_t compiled_ = 0;  ///< programs compiled so far (their names)
   std::unordered_map<const shapes::ShapeEnv*, std::weak_ptr<Segment>> byEnv_;
 };
 
@@ -269,6 +290,10 @@ std::shared_ptr<LazyTensor> recordOp(shapes::OpKind op, std::span<const LazyOper
     return LazyTensor::fromData(toDevice(out, Device::Tpu));
   }
   std::shared_ptr<Segment> seg = rt.current();
+  if (seg->builder.size() >= kMaxSegmentValues) {
+    rt.sync();  // Note [Segment limit]
+    seg = rt.current();
+  }
   try {
     return LazyRecorder::recordIn(seg, op, operands, attrs);
   } catch (const UserError& e) {
@@ -444,7 +469,13 @@ void LazyRuntime::execute(const graph::Graph& g, const std::shared_ptr<Segment>&
   auto it = cache_.find(k);
   const auto t0 = std::chrono::steady_clock::now();
   if (it == cache_.end()) {
-    const std::string name = "lazy#" + std::to_string(cache_.size());
+    if (cache_.size() >= kMaxCachedPrograms) {
+      auto oldest = cache_.begin();
+      for (auto c = cache_.begin(); c != cache_.end(); ++c)
+        if (c->second.lastUse < oldest->second.lastUse) oldest = c;
+      cache_.erase(oldest);
+    }
+    const std::string name = "lazy#" + std::to_string(compiled_++);
     CacheEntry e;
     // The program keeps the segment whose ShapeEnv its graph points into.
     e.origin = segPtr;
@@ -463,6 +494,7 @@ void LazyRuntime::execute(const graph::Graph& g, const std::shared_ptr<Segment>&
                                              .count()) +
                           " us lookup)");
   }
+  it->second.lastUse = ++uses_;
   TpuProgram& program = *it->second.program;
   program.setRandomStates(seg.randomStates);
   std::vector<int64_t> values(seg.env.numSymbols(), 0);

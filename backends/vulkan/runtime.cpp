@@ -35,7 +35,17 @@ struct DeviceMemoryDeleter {
 
 std::shared_ptr<Storage> deviceStorage(size_t bytes) {
   const std::shared_ptr<Runtime>& rt = Runtime::instance();
-  MemoryCharge charge = chargeMemory(bytes);
+  // Tensors dropped while work is pending keep their charge until the flush frees them: past
+  // the budget, flush and charge once more before saying the memory is gone.
+  MemoryCharge charge;
+  try {
+    charge = chargeMemory(bytes);
+  } catch (const UserError&) {
+    std::lock_guard<std::recursive_mutex> lock(rt->mutex());
+    if (!rt->stream().pending()) throw;
+    rt->stream().flush();
+    charge = chargeMemory(bytes);
+  }
   auto* mem = new DeviceMemory{rt, {}, nullptr, std::move(charge)};
   std::shared_ptr<DeviceMemory> owner(mem, DeviceMemoryDeleter{mem});
   {

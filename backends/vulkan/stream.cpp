@@ -124,6 +124,7 @@ void CommandStream::dispatch(VkPipeline pipeline, std::span<const BufferArg> buf
 
 void CommandStream::copy(const BufferArg& src, const BufferArg& dst, VkDeviceSize bytes) {
   if (bytes == 0) return;
+  if (recorded_ >= kMaxBatch) flush();
   begin();
   const Access acc[] = {{src.buffer, src.offset, src.offset + bytes, false},
                         {dst.buffer, dst.offset, dst.offset + bytes, true}};
@@ -134,6 +135,7 @@ void CommandStream::copy(const BufferArg& src, const BufferArg& dst, VkDeviceSiz
 }
 
 void CommandStream::fill(const BufferArg& dst, uint32_t word) {
+  if (recorded_ >= kMaxBatch) flush();  // a loop of fills alone keeps its dropped ranges too
   begin();
   const Access acc[] = {{dst.buffer, dst.offset, dst.offset + (dst.size + 3) / 4 * 4, true}};
   hazard(acc);

@@ -317,6 +317,7 @@ Value nativeStats(Interpreter& interp, CallArgs& a) {
   Value d = statsDict(total, nullptr, entries);
   d.as<DictObj>()->set("tpu", tpuStatsDict());
   d.as<DictObj>()->set("gc", gcStatsDict(interp.gcHeap()));
+  d.as<DictObj>()->set("memory", memoryStatsDict());
   return d;
 }
 

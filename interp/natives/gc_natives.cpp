@@ -2,6 +2,11 @@
 // interp/values/gc.cpp).
 #include "interp/natives/gc_natives.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "interp/interpreter.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/native_args.h"
@@ -45,6 +50,21 @@ Value gcStatsDict(const GcHeap& heap) {
   d->set("max_pause_ms", Value::real(s.maxPauseMs));
   d->set("tracked", makeList(std::move(tracked)));
   d->set("enabled", Value::boolean(heap.enabled));
+  return d.value();
+}
+
+Value memoryStatsDict() {
+  Ref<DictObj> d = make<DictObj>();
+  // statm's second field: resident pages now (Linux); getrusage: the peak, in KiB.
+  long pages = 0, resident = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  d->set("rss_bytes", Value::integer(int64_t(resident) * sysconf(_SC_PAGESIZE)));
+  d->set("peak_rss_bytes", Value::integer(int64_t(u.ru_maxrss) * 1024));
   return d.value();
 }
 

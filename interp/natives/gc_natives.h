@@ -1,4 +1,4 @@
-// gc() and stats()["gc"]: the cycle collector as scripts see it (language.md, "Memory").
+// gc(), stats()["gc"] and stats()["memory"]: the cycle collector and memory as scripts see it (language.md, "Memory").
 #pragma once
 
 #include "interp/values/gc.h"
@@ -13,5 +13,8 @@ void registerGcBuiltins(ModuleObj& prelude);
 /// stats()["gc"]: collections (all, and by generation), freed, time_ms, max_pause_ms,
 /// tracked.
 Value gcStatsDict(const GcHeap& heap);
+/// stats()["memory"]: the process's resident memory now and at its peak (soak tests, long
+/// notebooks), in bytes.
+Value memoryStatsDict();
 
 }  // namespace tessel::interp

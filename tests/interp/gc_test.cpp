@@ -318,4 +318,34 @@ d["self"] = d
   EXPECT_EQ(kept.as<interp::DictObj>()->find("list")->as<interp::ListObj>()->items.size(), 2u);
 }
 
+// The runtime's caches hold no user value strongly (docs/reliability.md, "Memory: cycles"):
+// the compiler's list of compiled functions is cleared as they die, PGO states are keyed by
+// source names, a trace's bookkeeping ends with it. So a compiled function (and one made by
+// value_and_grad) that closes over a tensor gives its storage back the moment the last
+// reference goes: no collection runs (config.gc = false), and the second 3 MiB tensor fits a
+// 4 MiB budget only if the first was freed.
+TEST(Gc, CompileCachesKeepNoDeadValueAlive) {
+  for (const char* wrap : {"compile(f)", "compile(value_and_grad(f))"}) {
+    interp::InterpreterOptions o;
+    o.maxMemoryBytes = 4 << 20;
+    Interpreter interp(o);
+    std::string script = R"(
+config.gc = false
+fn make() {
+  let big = ones([768, 1024])
+  fn f(x) { return (x * big[1, 2]).sum() }
+  return WRAP
+}
+let g = make()
+let r = g(ones([3]))
+print(r[0].item() if type(r) == "tuple" else r.item())
+g = none
+let u = zeros([768, 1024])
+print(u.shape)
+)";
+    script.replace(script.find("WRAP"), 4, wrap);
+    EXPECT_EQ(run(interp, script), "3.0\nshape([768, 1024])\n") << wrap;
+  }
+}
+
 }  // namespace
