@@ -45,6 +45,7 @@ struct CompilerConfig {
   int64_t gc_threshold0 = 2000;
   int64_t gc_threshold1 = 10;
   int64_t gc_threshold2 = 10;
+  int64_t gc_increment = 20000;  // old containers per step; 0: the old generation at once
 };
 
 class CompilerState {

@@ -50,6 +50,7 @@ const Field kFields[] = {
     TESSEL_INT_FIELD(gc_threshold0, 1),
     TESSEL_INT_FIELD(gc_threshold1, 1),
     TESSEL_INT_FIELD(gc_threshold2, 1),
+    TESSEL_INT_FIELD(gc_increment, 0),
 };
 
 // The tpu's settings are the device's and the collectives' timeout the world's (both
@@ -69,6 +70,7 @@ void mirrorGcConfig(const CompilerConfig& c) {
   heap->thresholds[0] = c.gc_threshold0;
   heap->thresholds[1] = c.gc_threshold1;
   heap->thresholds[2] = c.gc_threshold2;
+  heap->increment = c.gc_increment;
 }
 
 void setConfigField(ModuleObj& self, const std::string& name, Value v) {

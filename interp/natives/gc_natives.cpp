@@ -48,6 +48,8 @@ Value gcStatsDict(const GcHeap& heap) {
   d->set("untracked", Value::integer(s.untracked));
   d->set("time_ms", Value::real(s.totalMs));
   d->set("max_pause_ms", Value::real(s.maxPauseMs));
+  d->set("max_pause_cpu_ms", Value::real(s.maxPauseCpuMs));
+  d->set("incremental", Value::integer(s.incremental));
   d->set("tracked", makeList(std::move(tracked)));
   d->set("enabled", Value::boolean(heap.enabled));
   return d.value();

@@ -2,7 +2,9 @@
 // deletion, and breaking the cycles it finds.
 #include "interp/values/gc.h"
 
+#include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <vector>
 
@@ -49,6 +51,39 @@ namespace tessel::interp {
 // untracks tuples that hold nothing tracked, as CPython does: a tuple never changes, so one
 // that references no container that could be in a cycle never will, and records of numbers,
 // strings and tensors then cost the collector nothing.
+//
+// Note [Incremental old generation]
+// A full collection is linear in the heap: with a million containers it pauses the program for
+// tens of milliseconds (docs/perf.md). So when the old generation is due (Note [When]) and
+// config.gc_increment is not 0, it is collected in steps of at most that many containers, one
+// step after each young collection while the program runs between them:
+// - mark: each old container is marked (gcGen 3) and its count copied (step 1);
+// - subtract: each subtracts its references to marked containers (step 2);
+// - scan: each with a count left is reachable and makes what it references reachable; the
+//   others are candidates (step 3).
+// The program runs between the steps and changes counts and references, so these counts are
+// only a guess: a container may look reachable when it became garbage meanwhile (it is found
+// at the next collection), or look unreachable when the program took a reference to it. The
+// last step therefore collects the candidates exactly, at once, as one collection over them
+// alone (steps 1 to 4 with the set being the candidates): a candidate referenced from
+// anything else, the marked containers found reachable included, keeps a count and is kept.
+// That is safe for any set of candidates (Note [Cycle collection]: references from outside
+// the set are never subtracted), and complete for what was garbage when the collection began:
+// garbage never changes (nothing can reach it), so its counts are exact, it is never reached
+// from a reachable container, and all of it ends among the candidates. Its pause is linear in
+// the candidates, which is mostly the garbage. Containers made or promoted meanwhile are not
+// marked (gcGen 2) and wait for the next collection. Marked containers stay marked (gcGen 3
+// counts as old everywhere else); gc() and gc(2) put an unfinished collection back and
+// collect everything at once, as before.
+//
+// Note [Large containers]
+// A list of a million items made by one comprehension is young when it is made, and a young
+// or middle collection visits all its items at once: a pause of milliseconds that no step
+// size bounds. So young and middle collections move a container with at least
+// config.gc_increment references straight to the old generation, unvisited, where the
+// incremental collection visits it in parts. Any generation is a safe place for a container
+// (it only decides when the collector looks at it); what it references counts as referenced
+// from outside the young collection, and waits for the old one.
 //
 // Note [When]
 // Making a container counts it in the young generation (track()); past thresholds[0] the heap
@@ -101,21 +136,34 @@ enum GcState : uint32_t {
   kScanned = 2,    // found reachable and scanned: it has left the collected set
 };
 
+// gcGen of the old containers an incremental collection marked; as a Pass's gen: the exact
+// collection of its candidates (Note [Incremental old generation]).
+constexpr uint32_t kIncGen = 3;
+
+}  // namespace
+
 // What the passes share: the collection's epoch and oldest generation, the list being
 // scanned, and whether the container being scanned references a container that needs tracking.
-struct Pass {
+struct GcHeap::Pass {
   uint32_t epoch;
   uint32_t gen;
   GcLink* young;
   bool holdsTracked = false;
 };
+using Pass = GcHeap::Pass;
 
-// The collected set is the tracked containers of generations <= gen, minus those already
-// scanned reachable (Note [Fused passes]).
+namespace {
+
+// The collected set is the tracked containers of generations <= gen (marked old ones count as
+// old), minus those already scanned reachable (Note [Fused passes]); for the exact collection
+// of an incremental one's candidates, the marked containers not found reachable.
 GcObject* collected(Object* child, const Pass& p) {
   if (!isGcType(child->type)) return nullptr;
   auto* g = static_cast<GcObject*>(child);
-  if (!g->gcTracked || g->gcGen > p.gen) return nullptr;
+  if (!g->gcTracked) return nullptr;
+  if (p.gen == kIncGen) return g->gcGen == kIncGen && g->gcState != kScanned ? g : nullptr;
+  const uint32_t gen = g->gcGen == kIncGen ? GcHeap::kGenerations - 1 : g->gcGen;
+  if (gen > p.gen) return nullptr;
   if (g->gcEpoch == p.epoch && g->gcState == kScanned) return nullptr;
   return g;
 }
@@ -163,9 +211,47 @@ void markReachable(Object* child, void* ctx) {
   }
 }
 
-double msSince(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+// The incremental phases' visits: the set is the marked old containers. Counts may be
+// off by what the program did between steps, so they only pick candidates.
+GcObject* marked(Object* child) {
+  if (!isGcType(child->type)) return nullptr;
+  auto* g = static_cast<GcObject*>(child);
+  return g->gcTracked && g->gcGen == kIncGen ? g : nullptr;
 }
+
+void subtractMarked(Object* child, void*) {
+  if (GcObject* g = marked(child); g && g->gcRefs > 0) --g->gcRefs;
+}
+
+void markReachableMarked(Object* child, void* ctx) {
+  GcObject* g = marked(child);
+  if (!g || g->gcState == kScanned) return;
+  if (g->gcState == kTentative) {
+    g->gcState = kCounted;
+    unlink(g);
+    append(g, *static_cast<GcLink*>(ctx));
+    g->gcRefs = 1;
+  } else if (g->gcRefs == 0) {
+    g->gcRefs = 1;
+  }
+}
+
+// A pause: wall time, and this thread's CPU time (what the pause costs on a machine where
+// other processes take the CPU from it midway, as on a shared build machine).
+struct PauseClock {
+  std::chrono::steady_clock::time_point wall = std::chrono::steady_clock::now();
+  double cpu = cpuMs();
+  static double cpuMs() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) * 1e-6;
+  }
+  double wallMs() const {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall)
+        .count();
+  }
+  double cpuSinceMs() const { return cpuMs() - cpu; }
+};
 
 }  // namespace
 
@@ -191,9 +277,11 @@ GcObject::~GcObject() {
 
 GcHeap::GcHeap() {
   for (GcLink& g : gens_) initHead(g);
+  for (GcLink* g : {&inc_, &incDone_, &incMaybe_}) initHead(*g);
 }
 
 GcHeap::~GcHeap() {
+  abortIncremental();
   for (GcLink& head : gens_) {
     for (GcLink* l = head.gcNext; l != &head;) {
       GcLink* next = l->gcNext;
@@ -207,41 +295,64 @@ GcHeap::~GcHeap() {
 
 int64_t GcHeap::tracked(int gen) const {
   int64_t n = 0;
-  for (const GcLink* l = gens_[gen].gcNext; l != &gens_[gen]; l = l->gcNext) ++n;
+  std::vector<const GcLink*> lists{&gens_[gen]};
+  if (gen == kGenerations - 1) lists.insert(lists.end(), {&inc_, &incDone_, &incMaybe_});
+  for (const GcLink* head : lists)
+    for (const GcLink* l = head->gcNext; l != head; l = l->gcNext) ++n;
   return n;
 }
 
 void GcHeap::collectDue() {
   if (!due() || collecting_) return;
+  if (phase_ != Phase::Idle) {  // a young (or middle) collection and the next step
+    collect(counts_[1] > thresholds[1] ? 1 : 0);
+    incrementalStep();
+    return;
+  }
   for (int gen = kGenerations - 1; gen > 0; --gen) {
     if (counts_[gen] <= thresholds[gen]) continue;
     if (gen == kGenerations - 1 && longLivedPending_ < longLivedTotal_ / 4) continue;
+    if (gen == kGenerations - 1 && increment > 0) {
+      collect(gen - 1);
+      beginIncremental();
+      incrementalStep();
+      return;
+    }
     collect(gen);
     return;
   }
   collect(0);
 }
 
+bool GcHeap::safeNow() const {
+  return !collecting_ && !traceContext().hooks && !traceContext().regions &&
+         traceContext().epoch == 0;
+}
+
 int64_t GcHeap::collect(int gen) {
-  if (collecting_ || traceContext().hooks || traceContext().regions || traceContext().epoch != 0)
-    return 0;
+  if (!safeNow()) return 0;
   collecting_ = true;
-  auto start = std::chrono::steady_clock::now();
+  PauseClock clock;
+  if (gen == kGenerations - 1) abortIncremental();  // a full collection takes all of it
   int64_t freed = collectGenerations(gen);
-  double ms = msSince(start);
   collecting_ = false;
   ++stats_.collections[gen];
+  recordPause("collection", gen, freed, clock.wallMs(), clock.cpuSinceMs());
+  return freed;
+}
+
+void GcHeap::recordPause(const char* what, int gen, int64_t freed, double ms, double cpuMs) {
   stats_.freed += freed;
   stats_.totalMs += ms;
   stats_.lastPauseMs = ms;
-  if (ms > stats_.maxPauseMs) stats_.maxPauseMs = ms;
+  stats_.maxPauseMs = std::max(stats_.maxPauseMs, ms);
+  stats_.maxPauseCpuMs = std::max(stats_.maxPauseCpuMs, cpuMs);
   if (perfLog) {
     char line[160];
-    std::snprintf(line, sizeof line, "collection of generation %d: %lld freed, %.3f ms", gen,
-                  static_cast<long long>(freed), ms);
+    std::snprintf(line, sizeof line, "%s of generation %d: %lld freed, %.3f ms (%.3f ms CPU)",
+                  what, gen, static_cast<long long>(freed), ms, cpuMs);
     perfLog(line);
   }
-  return freed;
 }
 
 uint32_t GcHeap::nextEpoch() {
@@ -259,23 +370,48 @@ int64_t GcHeap::collectGenerations(int gen) {
   for (int g = 0; g < gen; ++g) splice(gens_[g], gens_[gen]);
   GcLink& young = gens_[gen];
   Pass pass{nextEpoch(), static_cast<uint32_t>(gen), &young};
+  // Survivors join the next generation.
+  const int to = gen + 1 < kGenerations ? gen + 1 : gen;
+  int64_t survivors = 0;
+  int64_t freed = trialDeletion(young, pass, static_cast<uint32_t>(to), survivors);
+  if (to != gen) splice(young, gens_[to]);
+  for (int g = 0; g <= gen; ++g) counts_[g] = 0;
+  young_ = 0;
+  if (gen + 1 < kGenerations) ++counts_[gen + 1];
+  if (gen == kGenerations - 2) longLivedPending_ += survivors;
+  if (gen == kGenerations - 1) {
+    longLivedPending_ = 0;
+    longLivedTotal_ = survivors;
+  }
+  return freed;
+}
+
+int64_t GcHeap::trialDeletion(GcLink& set, Pass& pass, uint32_t to, int64_t& survivors) {
   // 1 and 2 in one pass: gcRefs = refs (on first touch, as a container or as a referent),
   // minus the references from inside the collected set.
-  for (GcLink* l = young.gcNext; l != &young; l = l->gcNext) {
+  // A container too large for a young collection's pause goes to the old generation at once
+  // (Note [Large containers]).
+  const bool large = pass.gen < kGenerations - 1 && increment > 0;
+  for (GcLink* l = set.gcNext; l != &set;) {
     __builtin_prefetch(l->gcNext->gcNext);
     GcObject* o = asGc(l);
+    l = l->gcNext;
+    if (large && o->gcSlots() >= static_cast<size_t>(increment)) [[unlikely]] {
+      unlink(o);
+      append(o, gens_[kGenerations - 1]);
+      o->gcGen = kGenerations - 1;
+      continue;
+    }
     count(o, pass);
     o->traverse(subtractRef, &pass);
   }
-  // 3. What is referenced from outside, and what that reaches, stays in `young`. A container
+  // 3. What is referenced from outside, and what that reaches, stays in `set`. A container
   // found reachable leaves the collected set as it is scanned (markReachable ignores it from
-  // then on, which is right: it is known reachable) and joins the next generation. A tuple
-  // that references nothing tracked is untracked (CPython's rule): it cannot be in a cycle.
-  int to = gen + 1 < kGenerations ? gen + 1 : gen;
-  int64_t survivors = 0;
+  // then on, which is right: it is known reachable). A tuple that references nothing tracked
+  // is untracked (CPython's rule): it cannot be in a cycle.
   GcLink unreachable;
   initHead(unreachable);
-  for (GcLink* l = young.gcNext; l != &young;) {
+  for (GcLink* l = set.gcNext; l != &set;) {
     __builtin_prefetch(l->gcNext->gcNext);
     GcObject* o = asGc(l);
     GcLink* next = l->gcNext;
@@ -289,7 +425,7 @@ int64_t GcHeap::collectGenerations(int gen) {
         o->gcTracked = false;
         ++stats_.untracked;
       } else {
-        o->gcGen = static_cast<uint32_t>(to);
+        o->gcGen = to;
         ++survivors;
       }
     } else {
@@ -298,15 +434,6 @@ int64_t GcHeap::collectGenerations(int gen) {
       o->gcState = kTentative;
     }
     l = next;
-  }
-  if (to != gen) splice(young, gens_[to]);
-  for (int g = 0; g <= gen; ++g) counts_[g] = 0;
-  young_ = 0;
-  if (gen + 1 < kGenerations) ++counts_[gen + 1];
-  if (gen == kGenerations - 2) longLivedPending_ += survivors;
-  if (gen == kGenerations - 1) {
-    longLivedPending_ = 0;
-    longLivedTotal_ = survivors;
   }
   // 4. Garbage: hold each, clear them all (no count reaches zero while held), let go. They go
   // to the old list first, so a container clearRefs() could not empty (a bug) stays tracked.
@@ -326,6 +453,128 @@ int64_t GcHeap::collectGenerations(int gen) {
     if (--o->refs == 0) destroyObject(o);
   }
   return freed;
+}
+
+// ---- The incremental collection of the old generation ---------------------------------------
+
+void GcHeap::beginIncremental() {
+  splice(gens_[kGenerations - 1], inc_);
+  phase_ = Phase::Mark;
+  incSurvivors_ = 0;
+  counts_[kGenerations - 1] = 0;
+  longLivedPending_ = 0;
+}
+
+void GcHeap::incrementalStep() {
+  if (phase_ == Phase::Idle || !safeNow()) return;
+  collecting_ = true;
+  PauseClock clock;
+  // The budget counts containers marked, and references visited (a container counts one).
+  const int64_t budget = std::max<int64_t>(increment, 1);
+  int64_t n = 0, freed = 0;
+  const char* what = "";
+  auto done = [&] { return inc_.gcNext == &inc_; };
+  switch (phase_) {
+    case Phase::Mark:  // S: the old containers now; gcRefs = refs
+      what = "incremental mark";
+      for (; n < budget && !done(); ++n) {
+        GcObject* o = asGc(inc_.gcNext);
+        o->gcGen = kIncGen;
+        o->gcRefs = o->refs;
+        o->gcState = kCounted;
+        unlink(o);
+        append(o, incDone_);
+      }
+      if (done()) {
+        splice(incDone_, inc_);
+        phase_ = Phase::Subtract;
+      }
+      break;
+    case Phase::Subtract:  // minus the references from inside S
+      what = "incremental subtraction";
+      while (n < budget && !done()) {
+        GcObject* o = asGc(inc_.gcNext);
+        if (!visitHead(o, subtractMarked, nullptr, budget, n)) break;
+        unlink(o);
+        append(o, incDone_);
+      }
+      if (done()) {
+        splice(incDone_, inc_);
+        phase_ = Phase::Propagate;
+        incPartial_ = nullptr;
+      }
+      break;
+    case Phase::Propagate:  // reachable from outside S, or tentatively not
+      what = "incremental scan";
+      while (n < budget && !done()) {
+        GcObject* o = asGc(inc_.gcNext);
+        if (o->gcRefs > 0) {
+          if (!visitHead(o, markReachableMarked, &inc_, budget, n)) break;
+          unlink(o);
+          o->gcState = kScanned;
+          append(o, incDone_);
+          ++incSurvivors_;
+        } else {
+          unlink(o);
+          o->gcState = kTentative;
+          append(o, incMaybe_);
+          ++n;
+        }
+      }
+      if (done()) {
+        what = "incremental collection";
+        freed = finishIncremental();
+      }
+      break;
+    case Phase::Idle:
+      break;
+  }
+  collecting_ = false;
+  recordPause(what, kGenerations - 1, freed, clock.wallMs(), clock.cpuSinceMs());
+}
+
+bool GcHeap::visitHead(GcObject* o, GcVisit visit, void* ctx, int64_t budget, int64_t& work) {
+  const size_t slots = o->gcSlots();
+  ++work;
+  if (slots == 0) {
+    o->traverse(visit, ctx);
+    return true;
+  }
+  // A list of a million items is one container but a million references: it is visited over
+  // several steps, resuming where the last one stopped (if the program shrank or freed it in
+  // between, the counts are off, which only changes the candidates: the last step is exact).
+  if (o != incPartial_) {
+    incPartial_ = o;
+    incOffset_ = 0;
+  }
+  const size_t to = std::min(slots, incOffset_ + static_cast<size_t>(std::max<int64_t>(budget - work, 1)));
+  o->traverseSlots(visit, ctx, incOffset_, to);
+  work += static_cast<int64_t>(to - incOffset_);
+  incOffset_ = to;
+  if (to < slots) return false;
+  incPartial_ = nullptr;
+  return true;
+}
+
+int64_t GcHeap::finishIncremental() {
+  // The candidates are exactly collected now, in one step: whatever the program did between
+  // the steps, a candidate referenced from outside them is kept.
+  Pass pass{nextEpoch(), kIncGen, &incMaybe_};
+  int64_t survivors = 0;
+  int64_t freed = trialDeletion(incMaybe_, pass, kIncGen, survivors);
+  splice(incMaybe_, gens_[kGenerations - 1]);
+  splice(incDone_, gens_[kGenerations - 1]);
+  phase_ = Phase::Idle;
+  longLivedTotal_ = incSurvivors_ + survivors;
+  ++stats_.collections[kGenerations - 1];
+  ++stats_.incremental;
+  return freed;
+}
+
+void GcHeap::abortIncremental() {
+  for (GcLink* l : {&inc_, &incDone_, &incMaybe_}) splice(*l, gens_[kGenerations - 1]);
+  phase_ = Phase::Idle;
+  incPartial_ = nullptr;
 }
 
 }  // namespace tessel::interp

@@ -34,12 +34,18 @@ class GcObject : public Object, public GcLink {
   /// Drops every reference traverse() reports (the collector breaking a cycle). The object is
   /// unreachable then: nothing will read it again but its destructor.
   virtual void clearRefs() = 0;
+  /// For steps of bounded work (Note [Incremental old generation]): how many references
+  /// traverseSlots() can visit in parts, or 0 for an object visited whole by traverse().
+  virtual size_t gcSlots() const { return 0; }
+  /// Visits the references in slots [from, min(to, gcSlots())).
+  virtual void traverseSlots(GcVisit, void*, size_t /*from*/, size_t /*to*/) {}
 
   uint32_t gcRefs = 0;  // during a collection: refs not accounted for by the collected set
   // The collection that last set gcRefs and gcState (Note [Fused passes] in gc.cpp): a field
   // older than the current collection is stale, so no pass has to reset them.
   uint32_t gcEpoch : 26 = 0;
-  uint32_t gcGen : 2 = 0;    // the generation whose list holds it
+  uint32_t gcGen : 2 = 0;  // the generation whose list holds it; 3: old, and marked by an
+                           // incremental collection (Note [Incremental old generation])
   uint32_t gcState : 2 = 0;  // during a collection: GcState
   uint32_t gcTracked : 1 = 0;  // 0: made with no current heap, untracked, or its heap is gone
 };
@@ -75,8 +81,10 @@ struct GcStats {
   int64_t collections[3] = {0, 0, 0};  // by the oldest generation collected
   int64_t freed = 0;                   // containers found unreachable and freed
   int64_t untracked = 0;               // tuples untracked: they hold nothing tracked
+  int64_t incremental = 0;             // old-generation collections done in steps
   double totalMs = 0;
   double maxPauseMs = 0;
+  double maxPauseCpuMs = 0;  // the longest pause in this thread's CPU time
   double lastPauseMs = 0;
 };
 
@@ -103,6 +111,11 @@ class GcHeap {
   /// the younger generation between collections of the next).
   bool enabled = true;
   int64_t thresholds[kGenerations] = {2000, 10, 10};
+  /// config.gc_increment: the old containers one step of an incremental collection of the
+  /// old generation handles (Note [Incremental old generation]); 0 collects it all at once.
+  int64_t increment = 20000;
+  /// Whether an incremental collection of the old generation is under way (tests).
+  bool incremental() const { return phase_ != Phase::Idle; }
 
   /// Asked (with `pollCtx`) when a collection becomes due: the engine arranges to call
   /// collectDue() at its next statement, loop iteration or call.
@@ -112,6 +125,8 @@ class GcHeap {
   std::function<void(const std::string&)> perfLog;
 
   const GcStats& stats() const { return stats_; }
+  /// What one collection's passes share (gc.cpp).
+  struct Pass;
   /// Tracked containers now, by generation (tests, benchmarks).
   int64_t tracked(int gen) const;
 
@@ -133,7 +148,24 @@ class GcHeap {
     head.gcPrev->gcNext = o;
     head.gcPrev = o;
   }
+  enum class Phase : uint8_t { Idle, Mark, Subtract, Propagate };
   int64_t collectGenerations(int gen);
+  /// Steps 1-4 of Note [Cycle collection] over `set`: survivors stay in it with gcGen `to`,
+  /// garbage is freed. Returns the containers freed; adds the survivors to `survivors`.
+  int64_t trialDeletion(GcLink& set, Pass& pass, uint32_t to, int64_t& survivors);
+  /// Whether a collection may run now (not inside a trace or another collection).
+  bool safeNow() const;
+  void beginIncremental();
+  /// One step of the incremental collection's current phase.
+  void incrementalStep();
+  /// Visits the references of the container at inc_'s head, in part when it is large;
+  /// returns whether it was visited to its end. Adds the references visited to `work`.
+  bool visitHead(GcObject* o, GcVisit visit, void* ctx, int64_t budget, int64_t& work);
+  /// The exact collection of the candidates the phases found; returns the containers freed.
+  int64_t finishIncremental();
+  /// Puts the old generation back whole (before a full collection).
+  void abortIncremental();
+  void recordPause(const char* what, int gen, int64_t freed, double ms, double cpuMs);
   /// The next collection's epoch; at the field's wrap, every object's epoch is reset first.
   uint32_t nextEpoch();
 
@@ -144,6 +176,14 @@ class GcHeap {
   int64_t longLivedPending_ = 0;       // objects moved into the old generation since
   bool collecting_ = false;
   uint32_t epoch_ = 0;  // the current collection's number, modulo 2^26 (GcObject::gcEpoch)
+  // The incremental collection of the old generation (Note [Incremental old generation]): its
+  // containers not yet handled by the current phase, those handled (or found reachable), and
+  // those tentatively unreachable.
+  Phase phase_ = Phase::Idle;
+  GcLink inc_, incDone_, incMaybe_;
+  int64_t incSurvivors_ = 0;
+  const GcObject* incPartial_ = nullptr;  // a large container at inc_'s head visited in part,
+  size_t incOffset_ = 0;                  // up to this slot
   GcStats stats_;
 };
 

@@ -1,6 +1,8 @@
 // Small out-of-line pieces of the heap objects.
 #include "interp/values/objects.h"
 
+#include <algorithm>
+
 #include <utility>
 
 #include "interp/values/dict_keys.h"
@@ -143,6 +145,18 @@ void ListObj::traverse(GcVisit visit, void* ctx) {
 void ListObj::clearRefs() {
   std::vector<Value> old;
   old.swap(items);
+}
+
+// Large lists and tuples are visited in parts by incremental collections (gc.h).
+static void visitSlots(const std::vector<Value>& items, GcVisit visit, void* ctx, size_t from,
+                       size_t to) {
+  for (size_t i = from; i < std::min(to, items.size()); ++i) gcVisit(items[i], visit, ctx);
+}
+void ListObj::traverseSlots(GcVisit visit, void* ctx, size_t from, size_t to) {
+  visitSlots(items, visit, ctx, from, to);
+}
+void TupleObj::traverseSlots(GcVisit visit, void* ctx, size_t from, size_t to) {
+  visitSlots(items, visit, ctx, from, to);
 }
 
 void TupleObj::traverse(GcVisit visit, void* ctx) {

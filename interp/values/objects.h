@@ -45,6 +45,8 @@ struct ListObj : GcObject {
   ListObj() : GcObject(Type::List) {}
   explicit ListObj(std::vector<Value> v) : GcObject(Type::List), items(std::move(v)) {}
   TESSEL_GC_MEMBERS
+  size_t gcSlots() const override { return items.size(); }
+  void traverseSlots(GcVisit visit, void* ctx, size_t from, size_t to) override;
   std::vector<Value> items;
   uint64_t traceEpoch = currentTraceEpoch();
 };
@@ -52,6 +54,8 @@ struct ListObj : GcObject {
 struct TupleObj : GcObject {
   explicit TupleObj(std::vector<Value> v) : GcObject(Type::Tuple), items(std::move(v)) {}
   TESSEL_GC_MEMBERS
+  size_t gcSlots() const override { return items.size(); }
+  void traverseSlots(GcVisit visit, void* ctx, size_t from, size_t to) override;
   std::vector<Value> items;
 };
 
