@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include "interp/eval/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/natives/builtins.h"
+#include "interp/natives/display.h"
 #include "interp/natives/native_args.h"
 #include "interp/plot/figure.h"
 #include "interp/tensors/device_support.h"
@@ -30,7 +32,10 @@ namespace tessel::interp {
 // the last draw ends the line. Anywhere else (a CI log, a file, a notebook's stream) redrawing
 // in place would leave every frame in the log, so a plain line is written each time another
 // tenth of the total is done. TESSEL_PROGRESS=tty or =plain overrides the choice (tests, and
-// terminals that isatty() misjudges). An item costs a counter and a compare: on a terminal the
+// terminals that isatty() misjudges). In a notebook (the interpreter's output is a RichOutput
+// that updates displays, Note [Rich display]) the bar is a display of its own, replaced in
+// place as on a terminal, at most ten times a second and once more at the end: Jupyter's
+// display_data with a display_id, then update_display_data for it. An item costs a counter and a compare: on a terminal the
 // clock is read only every so many items (redrawDue), elsewhere never between lines; and
 // set_postfix keeps its values, formatting them only for a line drawn.
 
@@ -118,7 +123,11 @@ struct ProgressObj : NativeObj {
   std::vector<std::string> postfixNames;
   std::vector<Value> postfixValues;
   std::ostream* err = nullptr;
-  bool tty = false;
+  // Where the bar is drawn (Note [Progress output]): redrawn in place on a terminal or in a
+  // notebook's display, a line each tenth anywhere else.
+  enum class Form { Terminal, Log, Display } form = Form::Log;
+  RichOutput* display = nullptr;  // Form::Display's host
+  std::string displayId;          // this pass's display
   // The state of one pass.
   int64_t done = 0, lastDecile = -1;
   bool started = false;
@@ -161,12 +170,13 @@ struct ProgressObj : NativeObj {
     lastDecile = -1;
     checkEvery = nextCheck = 1;
     start = lastDraw = lastCheck = Clock::now();
+    if (form == Form::Display) displayId = newDisplayId();
     draw();
   }
   bool next(Value& item) override {
     if (started) {
       ++done;
-      if (tty ? --nextCheck == 0 && redrawDue() : decile() > lastDecile) draw();
+      if (form != Form::Log ? --nextCheck == 0 && redrawDue() : decile() > lastDecile) draw();
     }
     started = true;
     if (done >= count) return false;
@@ -180,7 +190,7 @@ struct ProgressObj : NativeObj {
   }
   void end(bool completed) override {
     // The last state (at 100%, or where a break or an error left the loop) stays on screen.
-    if (tty || lastDecile < decile()) draw(tty ? "\n" : "");
+    if (form != Form::Log || lastDecile < decile()) draw(form == Form::Terminal ? "\n" : "");
     items.clear();
   }
 
@@ -206,13 +216,23 @@ struct ProgressObj : NativeObj {
 
   std::string postfix() const;
 
+  static std::string newDisplayId() {
+    static std::atomic<int64_t> passes{0};
+    return "tessel-progress-" + std::to_string(getpid()) + "-" + std::to_string(++passes);
+  }
+
   // One write per line: stderr is unbuffered, and each write a system call.
   void draw(const char* after = "") {
+    bool first = lastDecile < 0;
     lastDraw = Clock::now();
     lastDecile = decile();
     double seconds = std::chrono::duration<double>(lastDraw - start).count();
     std::string line = progressLine(desc, done, shownTotal(), seconds, postfix());
-    line = tty ? "\r" + line + "\x1b[K" + after : line + "\n";
+    if (form == Form::Display) {
+      display->showUpdatable(displayId, line, first);
+      return;
+    }
+    line = form == Form::Terminal ? "\r" + line + "\x1b[K" + after : line + "\n";
     err->write(line.data(), static_cast<std::streamsize>(line.size()));
     err->flush();
   }
@@ -266,12 +286,20 @@ NativeFn ProgressObj::method(const std::string& name) const {
   return name == "set_postfix" ? methodSetPostfix : nullptr;
 }
 
-bool onTerminal(Interpreter& interp) {
+// TESSEL_PROGRESS=tty or =plain wins; then a notebook's display, then stderr's kind.
+void chooseForm(Interpreter& interp, ProgressObj& p) {
+  using Form = ProgressObj::Form;
   if (const char* mode = std::getenv("TESSEL_PROGRESS")) {
-    if (std::string(mode) == "tty") return true;
-    if (std::string(mode) == "plain") return false;
+    if (std::string(mode) == "tty") return void(p.form = Form::Terminal);
+    if (std::string(mode) == "plain") return void(p.form = Form::Log);
   }
-  return &interp.err() == &std::cerr && isatty(STDERR_FILENO);
+  auto* rich = dynamic_cast<RichOutput*>(&interp.out());
+  if (rich && rich->updatesDisplays()) {
+    p.form = Form::Display;
+    p.display = rich;
+    return;
+  }
+  p.form = &interp.err() == &std::cerr && isatty(STDERR_FILENO) ? Form::Terminal : Form::Log;
 }
 
 Value builtinProgress(Interpreter& interp, CallArgs& a) {
@@ -296,7 +324,7 @@ Value builtinProgress(Interpreter& interp, CallArgs& a) {
                    "progress(): iterable must be something a for loop can iterate, not " +
                        kindName(it));
   p->err = &interp.err();
-  p->tty = onTerminal(interp);
+  chooseForm(interp, *p);
   return out;
 }
 
