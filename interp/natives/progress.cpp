@@ -9,9 +9,9 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 
 #include "interp/eval/graph_break.h"
 #include "interp/interpreter.h"
@@ -35,8 +35,9 @@ namespace tessel::interp {
 // terminals that isatty() misjudges). In a notebook (the interpreter's output is a RichOutput
 // that updates displays, Note [Rich display]) the bar is a display of its own, replaced in
 // place as on a terminal, at most ten times a second and once more at the end: Jupyter's
-// display_data with a display_id, then update_display_data for it. An item costs a counter and a compare: on a terminal the
-// clock is read only every so many items (redrawDue), elsewhere never between lines; and
+// display_data with a display_id, then update_display_data for it. An item only counts one
+// counter down (untilCheck): on a terminal or in a display the clock is read when it reaches
+// zero, every so many items (redrawDue), and in a log it reaches zero at the next tenth; and
 // set_postfix keeps its values, formatting them only for a line drawn.
 
 namespace {
@@ -50,6 +51,12 @@ void twoDigits(std::string& out, int64_t v) {
   out += static_cast<char>('0' + v % 10);
 }
 
+void appendInt(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
 void appendClock(std::string& out, double seconds) {
   if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e12) {
     out += '?';
@@ -57,7 +64,8 @@ void appendClock(std::string& out, double seconds) {
   }
   auto s = static_cast<int64_t>(seconds);
   if (s >= 3600) {
-    out += std::to_string(s / 3600) + ":";
+    appendInt(out, s / 3600);
+    out += ':';
     twoDigits(out, s / 60 % 60);
   } else {
     twoDigits(out, s / 60);
@@ -82,23 +90,34 @@ void appendBar(std::string& out, double fraction, int width) {
 
 }  // namespace
 
-std::string progressLine(const std::string& desc, int64_t done, int64_t total, double seconds,
-                         const std::string& postfix) {
-  std::string out;
-  out.reserve(128 + desc.size() + postfix.size());
-  if (!desc.empty()) out += desc + ": ";
+namespace {
+
+// progressLine, appended to `out`: a drawn line is built in one string, with no temporaries.
+void appendProgressLine(std::string& out, const std::string& desc, int64_t done, int64_t total,
+                        double seconds) {
+  if (!desc.empty()) {
+    out += desc;
+    out += ": ";
+  }
   double rate = seconds > 0 ? done / seconds : 0;
   if (total > 0) {
     double fraction = std::min(1.0, static_cast<double>(done) / total);
-    std::string pct = std::to_string(static_cast<int>(fraction * 100));
-    out += std::string(3 - pct.size(), ' ') + pct + "%|";
+    int pct = static_cast<int>(fraction * 100);
+    out.append(pct < 10 ? 2 : pct < 100 ? 1 : 0, ' ');
+    appendInt(out, pct);
+    out += "%|";
     appendBar(out, fraction, 20);
-    out += "| " + std::to_string(done) + "/" + std::to_string(total) + " [";
+    out += "| ";
+    appendInt(out, done);
+    out += '/';
+    appendInt(out, total);
+    out += " [";
     appendClock(out, seconds);
     out += '<';
     appendClock(out, rate > 0 ? std::max<int64_t>(0, total - done) / rate : NAN);
   } else {
-    out += std::to_string(done) + " [";
+    appendInt(out, done);
+    out += " [";
     appendClock(out, seconds);
   }
   out += ", ";
@@ -107,7 +126,19 @@ std::string progressLine(const std::string& desc, int64_t done, int64_t total, d
   else
     out += '?';
   out += "it/s";
-  if (!postfix.empty()) out += ", " + postfix;
+}
+
+}  // namespace
+
+std::string progressLine(const std::string& desc, int64_t done, int64_t total, double seconds,
+                         const std::string& postfix) {
+  std::string out;
+  out.reserve(128 + desc.size() + postfix.size());
+  appendProgressLine(out, desc, done, total, seconds);
+  if (!postfix.empty()) {
+    out += ", ";
+    out += postfix;
+  }
   return out + "]";
 }
 
@@ -131,8 +162,10 @@ struct ProgressObj : NativeObj {
   // The state of one pass.
   int64_t done = 0, lastDecile = -1;
   bool started = false;
-  // A terminal's clock is read every `checkEvery` items (Note [Progress output]).
-  int64_t checkEvery = 1, nextCheck = 1;
+  // Items left before the next look: at the clock every `checkEvery` items on a terminal or
+  // in a display, at the next tenth in a log (Note [Progress output]). An item only counts
+  // this down, as tqdm's miniters: no clock, no division.
+  int64_t untilCheck = 1, checkEvery = 1;
   Clock::time_point start, lastDraw, lastCheck;
 
   const char* kind() const override { return "progress"; }
@@ -168,15 +201,16 @@ struct ProgressObj : NativeObj {
     done = 0;
     started = false;
     lastDecile = -1;
-    checkEvery = nextCheck = 1;
+    checkEvery = 1;
     start = lastDraw = lastCheck = Clock::now();
     if (form == Form::Display) displayId = newDisplayId();
     draw();
+    untilCheck = form == Form::Log ? itemsToNextDecile() : 1;
   }
   bool next(Value& item) override {
     if (started) {
       ++done;
-      if (form != Form::Log ? --nextCheck == 0 && redrawDue() : decile() > lastDecile) draw();
+      if (--untilCheck == 0) check();
     }
     started = true;
     if (done >= count) return false;
@@ -194,6 +228,26 @@ struct ProgressObj : NativeObj {
     items.clear();
   }
 
+  void check() {
+    if (form != Form::Log) {
+      if (redrawDue()) draw();  // sets untilCheck
+    } else {
+      draw();
+      untilCheck = itemsToNextDecile();
+    }
+  }
+
+  // How many more items reach the next tenth of the total (a log's next line); every item
+  // when the total is 0, none after the last tenth.
+  int64_t itemsToNextDecile() const {
+    int64_t t = shownTotal();
+    if (t <= 0) return 1;
+    int64_t next = decile() + 1;
+    if (next > 10) return std::numeric_limits<int64_t>::max();
+    // The first count whose tenth is `next`: ceil(next * t / 10), without overflowing.
+    return next * (t / 10) + (next * (t % 10) + 9) / 10 - done;
+  }
+
   // Whether 100 ms passed since the last draw. The clock costs tens of nanoseconds, as much
   // as a loop's item: it is read about once a millisecond, every checkEvery items, that
   // number doubling while checks come faster than that and halving when they come slower.
@@ -205,7 +259,7 @@ struct ProgressObj : NativeObj {
       checkEvery *= 2;
     else if (since > std::chrono::milliseconds(10) && checkEvery > 1)
       checkEvery /= 2;
-    nextCheck = checkEvery;
+    untilCheck = checkEvery;
     return now - lastDraw >= std::chrono::milliseconds(100);
   }
 
@@ -214,7 +268,7 @@ struct ProgressObj : NativeObj {
     return t > 0 ? std::min<int64_t>(10, done * 10 / t) : done;
   }
 
-  std::string postfix() const;
+  void appendPostfix(std::string& out) const;
 
   static std::string newDisplayId() {
     static std::atomic<int64_t> passes{0};
@@ -227,12 +281,22 @@ struct ProgressObj : NativeObj {
     lastDraw = Clock::now();
     lastDecile = decile();
     double seconds = std::chrono::duration<double>(lastDraw - start).count();
-    std::string line = progressLine(desc, done, shownTotal(), seconds, postfix());
+    std::string line;
+    line.reserve(160 + desc.size());
+    if (form == Form::Terminal) line += '\r';
+    appendProgressLine(line, desc, done, shownTotal(), seconds);
+    appendPostfix(line);
+    line += ']';
     if (form == Form::Display) {
       display->showUpdatable(displayId, line, first);
       return;
     }
-    line = form == Form::Terminal ? "\r" + line + "\x1b[K" + after : line + "\n";
+    if (form == Form::Terminal) {
+      line += "\x1b[K";
+      line += after;
+    } else {
+      line += '\n';
+    }
     err->write(line.data(), static_cast<std::streamsize>(line.size()));
     err->flush();
   }
@@ -247,19 +311,21 @@ std::string postfixValue(const Value& v) {
   return str(v);
 }
 
-std::string ProgressObj::postfix() const {
-  std::string text;
-  for (size_t i = 0; i < postfixNames.size(); ++i)
-    text += (i ? ", " : "") + postfixNames[i] + "=" + postfixValue(postfixValues[i]);
-  return text;
+// `, name=value` for each set_postfix value, after the rate.
+void ProgressObj::appendPostfix(std::string& out) const {
+  for (size_t i = 0; i < postfixNames.size(); ++i) {
+    out += ", ";
+    out += postfixNames[i];
+    out += '=';
+    out += postfixValue(postfixValues[i]);
+  }
 }
 
 // Called once per step of a training loop: it keeps the values (a loss tensor stays on its
 // device) and formats them only when the line is drawn.
 Value methodSetPostfix(Interpreter&, CallArgs& a) {
   auto* self = static_cast<ProgressObj*>(a.self.as<NativeObj>());
-  if (a.positional.size() > 1 ||
-      (a.positional.size() == 1 && !a.positional[0].is(Type::Dict)))
+  if (a.positional.size() > 1 || (a.positional.size() == 1 && !a.positional[0].is(Type::Dict)))
     throwUserError(ErrorKind::TypeError,
                    "set_postfix() takes keywords (set_postfix(loss = l)) or one dict");
   size_t n = a.kwNames.size();
@@ -320,9 +386,9 @@ Value builtinProgress(Interpreter& interp, CallArgs& a) {
   if (!(it.is(Type::List) || it.is(Type::Tuple) || it.is(Type::Range) || it.is(Type::Dict) ||
         it.is(Type::Str) || it.is(Type::Tensor) || it.is(Type::Shape) ||
         (it.is(Type::Native) && it.as<NativeObj>()->iterable())))
-    throwUserError(ErrorKind::TypeError,
-                   "progress(): iterable must be something a for loop can iterate, not " +
-                       kindName(it));
+    throwUserError(
+        ErrorKind::TypeError,
+        "progress(): iterable must be something a for loop can iterate, not " + kindName(it));
   p->err = &interp.err();
   chooseForm(interp, *p);
   return out;
