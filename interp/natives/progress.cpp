@@ -88,10 +88,6 @@ void appendBar(std::string& out, double fraction, int width) {
   for (int i = eighths / 8 + (eighths % 8 ? 1 : 0); i < width; ++i) out += ' ';
 }
 
-}  // namespace
-
-namespace {
-
 // progressLine, appended to `out`: a drawn line is built in one string, with no temporaries.
 void appendProgressLine(std::string& out, const std::string& desc, int64_t done, int64_t total,
                         double seconds) {
