@@ -32,4 +32,12 @@ void KernelStdout::display(const interp::Value& value) {
   showValue_(value);
 }
 
+void KernelStdout::showUpdatable(const std::string& id, const std::string& text, bool first) {
+  if (first) {  // text printed before the bar shows above it
+    flush();
+    publishPending();
+  }
+  showText_(id, text, first);
+}
+
 }  // namespace tessel::kernel

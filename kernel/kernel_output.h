@@ -42,18 +42,25 @@ struct PublishingBufferHolder {
 };
 
 /// The kernel's stdout: text as `stream` messages, values given to display() through
-/// `showValue` (which publishes display_data).
+/// `showValue` (which publishes display_data), and the updatable displays of progress bars
+/// through `showText` (display_data with a display_id, then update_display_data).
 class KernelStdout : private PublishingBufferHolder, public interp::RichOutput {
  public:
-  KernelStdout(PublishingBuffer::Sink text, std::function<void(const interp::Value&)> showValue)
+  using ShowText = std::function<void(const std::string& id, const std::string& text, bool first)>;
+  KernelStdout(PublishingBuffer::Sink text, std::function<void(const interp::Value&)> showValue,
+               ShowText showText)
       : PublishingBufferHolder(std::move(text)),
         interp::RichOutput(&buffer),
-        showValue_(std::move(showValue)) {}
+        showValue_(std::move(showValue)),
+        showText_(std::move(showText)) {}
   void display(const interp::Value& value) override;
+  bool updatesDisplays() const override { return true; }
+  void showUpdatable(const std::string& id, const std::string& text, bool first) override;
   void publishPending() { buffer.publishPending(); }
 
  private:
   std::function<void(const interp::Value&)> showValue_;
+  ShowText showText_;
 };
 
 }  // namespace tessel::kernel

@@ -9,10 +9,10 @@
 #include <thread>
 #include <xeus/xkernel.hpp>
 #include <xeus/xkernel_configuration.hpp>
-#include <xeus/xserver_zmq.hpp>
 #include <zmq.hpp>
 
 #include "interp/interpreter.h"
+#include "kernel/checked_server.h"
 #include "kernel/kernelspec.h"
 #include "kernel/tessel_interpreter.h"
 #include "repl/runner.h"
@@ -74,14 +74,15 @@ int runKernel(void* arg) {
   int status = 0;
   try {
     // The key and signature scheme of the connection file are in `config`: xeus signs every
-    // message with them and drops those whose signature does not match.
+    // message with them and drops those whose signature does not match. Requests whose
+    // content xeus would choke on are answered with an error first (Note [Malformed requests]).
     // Strings are bytes in Tessel (read_text of a binary file), and JSON must be UTF-8: with
     // the default handler one bad byte in an output makes the serializer throw and the
     // request go unanswered. `replace` sends U+FFFD for it instead.
     xeus::xkernel kernel(config, xeus::get_user_name(), xeus::make_context<zmq::context_t>(),
                          std::make_unique<tessel::kernel::TesselInterpreter>(interp),
-                         xeus::make_xserver_zmq, xeus::make_in_memory_history_manager(), nullptr,
-                         xeus::make_null_debugger, nl::json::object(),
+                         tessel::kernel::makeCheckedServer, xeus::make_in_memory_history_manager(),
+                         nullptr, xeus::make_null_debugger, nl::json::object(),
                          nl::json::error_handler_t::replace);
     kernel.start();
   } catch (const std::exception& e) {

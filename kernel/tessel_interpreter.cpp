@@ -94,6 +94,15 @@ void TesselInterpreter::configure_impl() {
       [this](const interp::Value& value) {
         if (!silent_)
           display_data(mimeBundle(interp_, value), nl::json::object(), nl::json::object());
+      },
+      [this](const std::string& id, const std::string& text, bool first) {
+        if (silent_) return;
+        nl::json data = {{"text/plain", text}};
+        nl::json transient = {{"display_id", id}};
+        if (first)
+          display_data(std::move(data), nl::json::object(), std::move(transient));
+        else
+          update_display_data(std::move(data), nl::json::object(), std::move(transient));
       });
   stderrBuffer_ = std::make_unique<PublishingBuffer>([this](const std::string& text) {
     if (!silent_) publish_stream("stderr", text);

@@ -28,6 +28,7 @@ packages=(
   wamerican                                 # /usr/share/dict/words: the text bench/transformer trains on
   xeus-dev                                  # tessel-kernel: the Jupyter protocol and its transport
   python3-jupyter-client python3-nbconvert  # the client and the notebook run of the kernel's tests
+  librsvg2-dev                              # plot.save(fig, "x.png"): SVG drawn to PNG (with cairo)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -29,6 +29,12 @@ class RichOutput : public std::ostream {
   explicit RichOutput(std::streambuf* buffer) : std::ostream(buffer) {}
   /// Shows `value` (the kernel publishes a display_data message).
   virtual void display(const Value& value) = 0;
+  /// Whether the host can show a text and later replace it in place (Jupyter's display_id):
+  /// progress() then draws its bar there instead of writing lines (Note [Progress output]).
+  virtual bool updatesDisplays() const { return false; }
+  /// Shows `text` as the display named `id` when `first`, else replaces what `id` shows.
+  virtual void showUpdatable(const std::string& /*id*/, const std::string& /*text*/,
+                             bool /*first*/) {}
 };
 
 /// Renders `value` in a MIME type, or nullopt when this form does not apply to it.

@@ -6,13 +6,14 @@
 #include <cmath>
 #include <mutex>
 
-#include "backends/io/text.h"
+#include "backends/io/file_access.h"
 #include "interp/eval/graph_break.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/display.h"
 #include "interp/natives/file_natives.h"
 #include "interp/natives/native_args.h"
 #include "interp/plot/braille.h"
+#include "interp/plot/png.h"
 #include "interp/plot/svg.h"
 #include "interp/tensors/device_support.h"
 #include "interp/tensors/tensor_value.h"
@@ -274,21 +275,22 @@ Value nativeText(Interpreter&, CallArgs& a) {
   return makeStr(plot::renderBraille(f, static_cast<int>(w), static_cast<int>(h)));
 }
 
-// SVG by default; PNG needs an SVG rasterizer (librsvg), which this build does not link.
+// The format is the path's extension: SVG, or PNG drawn from the same SVG (interp/plot/png.h).
 Value nativeSave(Interpreter& interp, CallArgs& a) {
   ArgBinder b("plot.save", a, {"fig", "path"}, 2);
   const Figure& f = drawable(b.at(0), "plot.save(): fig");
   const std::string& path = b.toStr(1);
   std::string lower = path;
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.ends_with(".png"))
+  bool png = lower.ends_with(".png");
+  if (!png && !lower.ends_with(".svg"))
     throwUserError(ErrorKind::ValueError,
-                   "plot.save(): writing PNG needs librsvg, and Tessel was built without it; "
-                   "save as .svg (a browser or `rsvg-convert` turns it into PNG)");
-  if (!lower.ends_with(".svg"))
-    throwUserError(ErrorKind::ValueError,
-                   "plot.save(): cannot tell the format of '" + path + "' (.svg)");
-  backends::io::writeText(allowedPath(interp, "plot.save", path, true), plot::renderSvg(f));
+                   "plot.save(): cannot tell the format of '" + path + "' (.svg or .png)");
+  std::string svg = plot::renderSvg(f);
+  // The PNG is drawn before the path is opened: a build without librsvg names what it lacks
+  // rather than the folder.
+  std::string bytes = png ? plot::svgToPng(svg, 640, 400, "plot.save()") : std::move(svg);
+  backends::io::writeFileAtomically(allowedPath(interp, "plot.save", path, true), bytes);
   return Value::none();
 }
 

@@ -5,16 +5,18 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 
 #include "interp/eval/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/natives/builtins.h"
+#include "interp/natives/display.h"
 #include "interp/natives/native_args.h"
 #include "interp/plot/figure.h"
 #include "interp/tensors/device_support.h"
@@ -30,8 +32,12 @@ namespace tessel::interp {
 // the last draw ends the line. Anywhere else (a CI log, a file, a notebook's stream) redrawing
 // in place would leave every frame in the log, so a plain line is written each time another
 // tenth of the total is done. TESSEL_PROGRESS=tty or =plain overrides the choice (tests, and
-// terminals that isatty() misjudges). An item costs a counter and a compare: on a terminal the
-// clock is read only every so many items (redrawDue), elsewhere never between lines; and
+// terminals that isatty() misjudges). In a notebook (the interpreter's output is a RichOutput
+// that updates displays, Note [Rich display]) the bar is a display of its own, replaced in
+// place as on a terminal, at most ten times a second and once more at the end: Jupyter's
+// display_data with a display_id, then update_display_data for it. An item only counts one
+// counter down (untilCheck): on a terminal or in a display the clock is read when it reaches
+// zero, every so many items (redrawDue), and in a log it reaches zero at the next tenth; and
 // set_postfix keeps its values, formatting them only for a line drawn.
 
 namespace {
@@ -45,6 +51,12 @@ void twoDigits(std::string& out, int64_t v) {
   out += static_cast<char>('0' + v % 10);
 }
 
+void appendInt(std::string& out, int64_t v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
 void appendClock(std::string& out, double seconds) {
   if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e12) {
     out += '?';
@@ -52,7 +64,8 @@ void appendClock(std::string& out, double seconds) {
   }
   auto s = static_cast<int64_t>(seconds);
   if (s >= 3600) {
-    out += std::to_string(s / 3600) + ":";
+    appendInt(out, s / 3600);
+    out += ':';
     twoDigits(out, s / 60 % 60);
   } else {
     twoDigits(out, s / 60);
@@ -75,25 +88,32 @@ void appendBar(std::string& out, double fraction, int width) {
   for (int i = eighths / 8 + (eighths % 8 ? 1 : 0); i < width; ++i) out += ' ';
 }
 
-}  // namespace
-
-std::string progressLine(const std::string& desc, int64_t done, int64_t total, double seconds,
-                         const std::string& postfix) {
-  std::string out;
-  out.reserve(128 + desc.size() + postfix.size());
-  if (!desc.empty()) out += desc + ": ";
+// progressLine, appended to `out`: a drawn line is built in one string, with no temporaries.
+void appendProgressLine(std::string& out, const std::string& desc, int64_t done, int64_t total,
+                        double seconds) {
+  if (!desc.empty()) {
+    out += desc;
+    out += ": ";
+  }
   double rate = seconds > 0 ? done / seconds : 0;
   if (total > 0) {
     double fraction = std::min(1.0, static_cast<double>(done) / total);
-    std::string pct = std::to_string(static_cast<int>(fraction * 100));
-    out += std::string(3 - pct.size(), ' ') + pct + "%|";
+    int pct = static_cast<int>(fraction * 100);
+    out.append(pct < 10 ? 2 : pct < 100 ? 1 : 0, ' ');
+    appendInt(out, pct);
+    out += "%|";
     appendBar(out, fraction, 20);
-    out += "| " + std::to_string(done) + "/" + std::to_string(total) + " [";
+    out += "| ";
+    appendInt(out, done);
+    out += '/';
+    appendInt(out, total);
+    out += " [";
     appendClock(out, seconds);
     out += '<';
     appendClock(out, rate > 0 ? std::max<int64_t>(0, total - done) / rate : NAN);
   } else {
-    out += std::to_string(done) + " [";
+    appendInt(out, done);
+    out += " [";
     appendClock(out, seconds);
   }
   out += ", ";
@@ -102,7 +122,19 @@ std::string progressLine(const std::string& desc, int64_t done, int64_t total, d
   else
     out += '?';
   out += "it/s";
-  if (!postfix.empty()) out += ", " + postfix;
+}
+
+}  // namespace
+
+std::string progressLine(const std::string& desc, int64_t done, int64_t total, double seconds,
+                         const std::string& postfix) {
+  std::string out;
+  out.reserve(128 + desc.size() + postfix.size());
+  appendProgressLine(out, desc, done, total, seconds);
+  if (!postfix.empty()) {
+    out += ", ";
+    out += postfix;
+  }
   return out + "]";
 }
 
@@ -118,12 +150,18 @@ struct ProgressObj : NativeObj {
   std::vector<std::string> postfixNames;
   std::vector<Value> postfixValues;
   std::ostream* err = nullptr;
-  bool tty = false;
+  // Where the bar is drawn (Note [Progress output]): redrawn in place on a terminal or in a
+  // notebook's display, a line each tenth anywhere else.
+  enum class Form { Terminal, Log, Display } form = Form::Log;
+  RichOutput* display = nullptr;  // Form::Display's host
+  std::string displayId;          // this pass's display
   // The state of one pass.
   int64_t done = 0, lastDecile = -1;
   bool started = false;
-  // A terminal's clock is read every `checkEvery` items (Note [Progress output]).
-  int64_t checkEvery = 1, nextCheck = 1;
+  // Items left before the next look: at the clock every `checkEvery` items on a terminal or
+  // in a display, at the next tenth in a log (Note [Progress output]). An item only counts
+  // this down, as tqdm's miniters: no clock, no division.
+  int64_t untilCheck = 1, checkEvery = 1;
   Clock::time_point start, lastDraw, lastCheck;
 
   const char* kind() const override { return "progress"; }
@@ -159,14 +197,16 @@ struct ProgressObj : NativeObj {
     done = 0;
     started = false;
     lastDecile = -1;
-    checkEvery = nextCheck = 1;
+    checkEvery = 1;
     start = lastDraw = lastCheck = Clock::now();
+    if (form == Form::Display) displayId = newDisplayId();
     draw();
+    untilCheck = form == Form::Log ? itemsToNextDecile() : 1;
   }
   bool next(Value& item) override {
     if (started) {
       ++done;
-      if (tty ? --nextCheck == 0 && redrawDue() : decile() > lastDecile) draw();
+      if (--untilCheck == 0) check();
     }
     started = true;
     if (done >= count) return false;
@@ -180,8 +220,28 @@ struct ProgressObj : NativeObj {
   }
   void end(bool completed) override {
     // The last state (at 100%, or where a break or an error left the loop) stays on screen.
-    if (tty || lastDecile < decile()) draw(tty ? "\n" : "");
+    if (form != Form::Log || lastDecile < decile()) draw(form == Form::Terminal ? "\n" : "");
     items.clear();
+  }
+
+  void check() {
+    if (form != Form::Log) {
+      if (redrawDue()) draw();  // sets untilCheck
+    } else {
+      draw();
+      untilCheck = itemsToNextDecile();
+    }
+  }
+
+  // How many more items reach the next tenth of the total (a log's next line); every item
+  // when the total is 0, none after the last tenth.
+  int64_t itemsToNextDecile() const {
+    int64_t t = shownTotal();
+    if (t <= 0) return 1;
+    int64_t next = decile() + 1;
+    if (next > 10) return std::numeric_limits<int64_t>::max();
+    // The first count whose tenth is `next`: ceil(next * t / 10), without overflowing.
+    return next * (t / 10) + (next * (t % 10) + 9) / 10 - done;
   }
 
   // Whether 100 ms passed since the last draw. The clock costs tens of nanoseconds, as much
@@ -195,7 +255,7 @@ struct ProgressObj : NativeObj {
       checkEvery *= 2;
     else if (since > std::chrono::milliseconds(10) && checkEvery > 1)
       checkEvery /= 2;
-    nextCheck = checkEvery;
+    untilCheck = checkEvery;
     return now - lastDraw >= std::chrono::milliseconds(100);
   }
 
@@ -204,15 +264,35 @@ struct ProgressObj : NativeObj {
     return t > 0 ? std::min<int64_t>(10, done * 10 / t) : done;
   }
 
-  std::string postfix() const;
+  void appendPostfix(std::string& out) const;
+
+  static std::string newDisplayId() {
+    static std::atomic<int64_t> passes{0};
+    return "tessel-progress-" + std::to_string(getpid()) + "-" + std::to_string(++passes);
+  }
 
   // One write per line: stderr is unbuffered, and each write a system call.
   void draw(const char* after = "") {
+    bool first = lastDecile < 0;
     lastDraw = Clock::now();
     lastDecile = decile();
     double seconds = std::chrono::duration<double>(lastDraw - start).count();
-    std::string line = progressLine(desc, done, shownTotal(), seconds, postfix());
-    line = tty ? "\r" + line + "\x1b[K" + after : line + "\n";
+    std::string line;
+    line.reserve(160 + desc.size());
+    if (form == Form::Terminal) line += '\r';
+    appendProgressLine(line, desc, done, shownTotal(), seconds);
+    appendPostfix(line);
+    line += ']';
+    if (form == Form::Display) {
+      display->showUpdatable(displayId, line, first);
+      return;
+    }
+    if (form == Form::Terminal) {
+      line += "\x1b[K";
+      line += after;
+    } else {
+      line += '\n';
+    }
     err->write(line.data(), static_cast<std::streamsize>(line.size()));
     err->flush();
   }
@@ -227,19 +307,21 @@ std::string postfixValue(const Value& v) {
   return str(v);
 }
 
-std::string ProgressObj::postfix() const {
-  std::string text;
-  for (size_t i = 0; i < postfixNames.size(); ++i)
-    text += (i ? ", " : "") + postfixNames[i] + "=" + postfixValue(postfixValues[i]);
-  return text;
+// `, name=value` for each set_postfix value, after the rate.
+void ProgressObj::appendPostfix(std::string& out) const {
+  for (size_t i = 0; i < postfixNames.size(); ++i) {
+    out += ", ";
+    out += postfixNames[i];
+    out += '=';
+    out += postfixValue(postfixValues[i]);
+  }
 }
 
 // Called once per step of a training loop: it keeps the values (a loss tensor stays on its
 // device) and formats them only when the line is drawn.
 Value methodSetPostfix(Interpreter&, CallArgs& a) {
   auto* self = static_cast<ProgressObj*>(a.self.as<NativeObj>());
-  if (a.positional.size() > 1 ||
-      (a.positional.size() == 1 && !a.positional[0].is(Type::Dict)))
+  if (a.positional.size() > 1 || (a.positional.size() == 1 && !a.positional[0].is(Type::Dict)))
     throwUserError(ErrorKind::TypeError,
                    "set_postfix() takes keywords (set_postfix(loss = l)) or one dict");
   size_t n = a.kwNames.size();
@@ -266,12 +348,20 @@ NativeFn ProgressObj::method(const std::string& name) const {
   return name == "set_postfix" ? methodSetPostfix : nullptr;
 }
 
-bool onTerminal(Interpreter& interp) {
+// TESSEL_PROGRESS=tty or =plain wins; then a notebook's display, then stderr's kind.
+void chooseForm(Interpreter& interp, ProgressObj& p) {
+  using Form = ProgressObj::Form;
   if (const char* mode = std::getenv("TESSEL_PROGRESS")) {
-    if (std::string(mode) == "tty") return true;
-    if (std::string(mode) == "plain") return false;
+    if (std::string(mode) == "tty") return void(p.form = Form::Terminal);
+    if (std::string(mode) == "plain") return void(p.form = Form::Log);
   }
-  return &interp.err() == &std::cerr && isatty(STDERR_FILENO);
+  auto* rich = dynamic_cast<RichOutput*>(&interp.out());
+  if (rich && rich->updatesDisplays()) {
+    p.form = Form::Display;
+    p.display = rich;
+    return;
+  }
+  p.form = &interp.err() == &std::cerr && isatty(STDERR_FILENO) ? Form::Terminal : Form::Log;
 }
 
 Value builtinProgress(Interpreter& interp, CallArgs& a) {
@@ -292,11 +382,11 @@ Value builtinProgress(Interpreter& interp, CallArgs& a) {
   if (!(it.is(Type::List) || it.is(Type::Tuple) || it.is(Type::Range) || it.is(Type::Dict) ||
         it.is(Type::Str) || it.is(Type::Tensor) || it.is(Type::Shape) ||
         (it.is(Type::Native) && it.as<NativeObj>()->iterable())))
-    throwUserError(ErrorKind::TypeError,
-                   "progress(): iterable must be something a for loop can iterate, not " +
-                       kindName(it));
+    throwUserError(
+        ErrorKind::TypeError,
+        "progress(): iterable must be something a for loop can iterate, not " + kindName(it));
   p->err = &interp.err();
-  p->tty = onTerminal(interp);
+  chooseForm(interp, *p);
   return out;
 }
 

@@ -2,8 +2,8 @@
 #include "interp/plot/figure.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "shapes/user_error.h"
@@ -22,11 +22,13 @@ std::string Axis::label(double tick) const {
   return shortNumber(log ? std::pow(10.0, tick) : tick);
 }
 
+// std::to_chars in general form writes what printf's %.*g writes, without printf's locale and
+// format parsing: a progress bar's postfix formats a loss at every line it draws.
 std::string shortNumber(double v, int digits) {
   if (v == 0) return "0";  // also -0
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  return buf;
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, digits);
+  return std::string(buf, r.ptr);
 }
 
 namespace {

@@ -45,7 +45,7 @@ def run(kc, code):
         kind = msg["msg_type"]
         if kind == "status" and msg["content"]["execution_state"] == "idle":
             break
-        if kind in ("stream", "execute_result", "display_data", "error"):
+        if kind in ("stream", "execute_result", "display_data", "update_display_data", "error"):
             outputs.append((kind, msg["content"]))
     reply = kc.get_shell_msg(timeout=TIMEOUT)
     assert reply["parent_header"]["msg_id"] == msg_id
@@ -272,6 +272,65 @@ def no_reply(kc, what):
         check(True, what)
 
 
+def test_progress(kc):
+    reply, out = run(kc, 'print("before")\nlet total = 0\n'
+                         'for i in progress(range(50), desc = "steps") { total += i }\ntotal')
+    check(reply["status"] == "ok" and result_text(out) == ["1225"], "a progress loop runs")
+    shown = [c for k, c in out if k == "display_data" and "display_id" in c.get("transient", {})]
+    check(len(shown) == 1, f"the bar is one display_data with a display_id ({len(shown)})")
+    if not shown:
+        return
+    bar_id = shown[0]["transient"]["display_id"]
+    check("steps:" in shown[0]["data"]["text/plain"] and "0/50" in shown[0]["data"]["text/plain"],
+          "it first shows the bar at 0/50: " + shown[0]["data"]["text/plain"])
+    updates = [c for k, c in out if k == "update_display_data"]
+    check(bool(updates) and all(c["transient"]["display_id"] == bar_id for c in updates),
+          "update_display_data messages replace that display")
+    check(bool(updates) and "50/50" in updates[-1]["data"]["text/plain"]
+          and "100%" in updates[-1]["data"]["text/plain"],
+          "the last update is the final count: " + (updates[-1]["data"]["text/plain"]
+                                                     if updates else "none"))
+    # 50 cheap items take well under 100 ms: the first frame and the last, little between.
+    check(len(updates) <= 3, f"updates are rate-limited ({len(updates)} for 50 quick items)")
+    kinds = [k for k, _ in out]
+    check(kinds.index("stream") < kinds.index("display_data") and "stdout" not in
+          [c.get("name") for k, c in out[kinds.index("display_data"):] if k == "stream"],
+          "text printed before the bar shows above it; the bar writes no stream lines")
+    # 40 items of 10 ms: redrawn while it runs, but at most ten times a second (+ the last).
+    reply, out = run(kc, "for i in progress(range(40)) {\n"
+                         "  let t0 = now_ms()\n  while now_ms() - t0 < 10 { }\n}")
+    updates = [c["data"]["text/plain"] for k, c in out if k == "update_display_data"]
+    check(reply["status"] == "ok" and 3 <= len(updates) <= 7 and "40/40" in updates[-1],
+          f"a 0.4 s loop is redrawn 3 to 6 times and once at the end ({len(updates)} updates)")
+    reply, out = run(kc, "let again = 0\nfor i in progress([1, 2, 3]) { again += i }\nagain")
+    ids = {c["transient"]["display_id"] for k, c in out
+           if k in ("display_data", "update_display_data")}
+    check(len(ids) == 1 and bar_id not in ids, "another loop gets a display of its own")
+
+
+def no_reply(kc, what):
+    try:
+        kc.get_shell_msg(timeout=1.5)
+        check(False, what)
+    except queue.Empty:
+        check(True, what)
+
+
+def error_reply(kc, channel, msg_type, content, ename, evalue, what):
+    """Sends a request with `content` as is; checks the error reply on the same channel."""
+    sent = kc.session.send(getattr(kc, channel + "_channel").socket, msg_type, content)
+    get = kc.get_shell_msg if channel == "shell" else kc.get_control_msg
+    try:
+        reply = get(timeout=TIMEOUT)
+    except queue.Empty:
+        return check(False, what + ": no reply")
+    c = reply["content"]
+    check(reply["parent_header"].get("msg_id") == sent["header"]["msg_id"]
+          and reply["msg_type"] == msg_type.replace("_request", "") + "_reply"
+          and c.get("status") == "error" and c.get("ename") == ename
+          and evalue in c.get("evalue", ""), f"{what}: {reply['msg_type']} {c}")
+
+
 def test_bad_messages(kc):
     socket = kc.shell_channel.socket
     for key, what in ((b"not-the-key", "badly signed"), (b"", "unsigned")):
@@ -279,12 +338,36 @@ def test_bad_messages(kc):
         bad.send(socket, "execute_request", {"code": 'print("pwned")', "silent": False})
         no_reply(kc, f"a {what} message is not answered")
     socket.send_multipart([b"<IDS|MSG>", b"garbage", b"{", b"}", b"", b""])
-    no_reply(kc, "a malformed message is not answered")
-    kc.session.send(socket, "execute_request", {"code": 5})
-    no_reply(kc, "an execute_request whose code is not a string is dropped")
+    no_reply(kc, "a message of garbage frames is not answered")
+    frames = [b"{not json", b"{}", b"{}", b"{}"]
+    socket.send_multipart([b"<IDS|MSG>", kc.session.sign(frames)] + frames)
+    no_reply(kc, "a signed message whose header is not JSON is not answered")
+    error_reply(kc, "shell", "execute_request", {"code": 5}, "BadRequest",
+                "content.code must be a string, not number (5)",
+                "an execute_request whose code is a number is an error reply")
+    error_reply(kc, "shell", "execute_request", {"silent": False}, "BadRequest",
+                "content.code is missing", "an execute_request without code is an error reply")
+    error_reply(kc, "shell", "complete_request", {"code": "x", "cursor_pos": "1"}, "BadRequest",
+                "content.cursor_pos must be an integer", "a complete_request with a bad cursor")
+    error_reply(kc, "shell", "frobnicate_request", {}, "UnknownMessageType",
+                "unknown message type 'frobnicate_request'", "an unknown request type")
+    error_reply(kc, "control", "shutdown_request", {"restart": "yes"}, "BadRequest",
+                "content.restart must be a boolean",
+                "a bad shutdown_request is answered on control, and shuts nothing down")
     reply, out = run(kc, "x")
     check(result_text(out) == ["3"] and "pwned" not in stream_text(out),
           "the kernel still answers, and ran none of them")
+
+
+def check_log(log_path):
+    with open(log_path, errors="replace") as f:
+        log = f.read()
+    for needle, what in (("Signatures don't match", "a badly signed message"),
+                         ("parse error", "a header that is not JSON"),
+                         ("bad execute_request on shell: content.code must be a string",
+                          "a bad execute_request"),
+                         ("bad shutdown_request on control", "a bad control request")):
+        check(needle in log, f"the kernel's stderr logs {what}")
 
 
 def main():
@@ -292,12 +375,15 @@ def main():
         os.environ["JUPYTER_DATA_DIR"] = data_dir
         os.environ["JUPYTER_RUNTIME_DIR"] = os.path.join(data_dir, "runtime")
         test_install(data_dir)
-        km, kc = start_new_kernel(kernel_name="tessel", startup_timeout=TIMEOUT)
+        log_path = os.path.join(data_dir, "kernel.log")
+        log = open(log_path, "w")
+        km, kc = start_new_kernel(kernel_name="tessel", startup_timeout=TIMEOUT, stderr=log)
         try:
             test_kernel_info(kc)
             test_execute(kc)
             test_errors(kc)
             test_display(kc)
+            test_progress(kc)
             test_bytes_that_are_not_utf8(kc)
             test_commands(kc)
             test_complete_inspect(kc)
@@ -312,6 +398,8 @@ def main():
             check(not km.is_alive(), "shutdown_request ends the kernel")
             check(km.provisioner.process.returncode == 0 if km.provisioner else True,
                   "the kernel exits with status 0")
+            log.close()
+            check_log(log_path)
         finally:
             kc.stop_channels()
             if km.is_alive():

@@ -41,8 +41,6 @@ print(plot.text(fig, width = 4, height = 2))
 # expect:    0  1
 print(message(fn () { plot.svg(plot.figure()) }))
 # expect: ValueError: plot.svg(): fig has nothing to draw yet (plot.line(ys, fig = f) adds a series)
-print(message(fn () { plot.save(fig, "out.png") }))
-# expect: ValueError: plot.save(): writing PNG needs librsvg, and Tessel was built without it; save as .svg (a browser or `rsvg-convert` turns it into PNG)
 print(message(fn () { plot.save(fig, "out.pdf") }))
-# expect: ValueError: plot.save(): cannot tell the format of 'out.pdf' (.svg)
+# expect: ValueError: plot.save(): cannot tell the format of 'out.pdf' (.svg or .png)
 plot.line(ones([1, 5]))   # expect error: ShapeError: plot.line(): ys must be 1-D (a list, or a tensor of shape [n]), not a tensor of shape [1, 5]
