@@ -7,7 +7,8 @@
 
 namespace tessel::plot {
 
-/// Whether this build links librsvg (CMake found librsvg-2.0 and cairo with pkg-config).
+/// Whether PNG can be written: this build has librsvg's headers (CMake found librsvg-2.0 and
+/// cairo with pkg-config) and the library opens.
 bool pngAvailable();
 
 /// The bytes of a PNG file of `svg` drawn at `width` x `height` pixels. `what` names the caller
