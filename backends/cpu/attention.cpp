@@ -31,7 +31,9 @@ void parallelTasks(int64_t tasks, int64_t flopsPerTask, F&& fn) {
   // Below ~1 Mflop in all, starting a thread costs more than it saves.
   const int threads = tasks * flopsPerTask < (int64_t{1} << 20) ? 1 : threadsFor(tasks);
   auto worker = [&](int id) {
-    attn::Scratch sc;
+    // Kept per thread from call to call: a training step runs these ops a few times per layer,
+    // and fresh buffers each time were page faults in the profile (glibc trims the heap).
+    thread_local attn::Scratch sc;
     for (int64_t t = id; t < tasks; t += threads) fn(t, sc);
   };
   std::vector<std::thread> pool;
@@ -40,18 +42,14 @@ void parallelTasks(int64_t tasks, int64_t flopsPerTask, F&& fn) {
   for (auto& th : pool) th.join();
 }
 
-// Offset (in elements) of the [rows, cols] matrix of each broadcast batch entry in the
-// contiguous tensor x, whose last `tail` dims are the matrix (0 where x broadcasts).
+// Offset (in elements) of the [rows, cols] matrix of each broadcast batch entry in x, whose
+// last `tail` dims are the matrix (0 where x broadcasts), from x's strides.
 std::vector<int64_t> batchOffsets(const Tensor& x, const Dims& batch, int tail) {
   const int64_t nb = static_cast<int64_t>(batch.size());
   const int64_t xb = x.ndim() - tail;  // x's batch rank (<= nb)
   Dims stride(static_cast<size_t>(nb), 0);
-  int64_t s = 1;
-  for (int64_t d = x.ndim() - 1; d >= 0; --d) {
-    const int64_t size = x.size(d);
-    if (d < xb && size != 1) stride[static_cast<size_t>(nb - xb + d)] = s;
-    s *= size;
-  }
+  for (int64_t d = 0; d < xb; ++d)
+    if (x.size(d) != 1) stride[static_cast<size_t>(nb - xb + d)] = x.strides()[d];
   int64_t n = 1;
   for (int64_t b : batch) n *= b;
   std::vector<int64_t> off(static_cast<size_t>(n));
@@ -77,12 +75,35 @@ struct Layout {
   attn::MaskView maskView;  // data and strides; the batch offset is added per entry
 };
 
+// Note [Strided attention operands]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A transformer's q, k and v are views of one projection, [B, T, 3, H, D] permuted to
+// [3, B, H, T, D] and selected: each row of D floats is contiguous, but rows are 3 H D apart
+// and heads D apart. The kernels copy every row they read into padded or transposed scratch
+// anyway (copyPadded, transposePadded), so they take such views as they lie, with a row stride
+// and per-entry offsets from the strides, instead of a contiguous copy of each operand first
+// (done by the forward and again by the backward, it was a tenth of a small model's attention
+// time). Only a view whose rows are not contiguous (a transposed last dim) is copied.
+Tensor rowsContiguous(const Tensor& x) {
+  const int64_t n = x.ndim();
+  if (n >= 2 && (x.size(n - 1) <= 1 || x.strides()[n - 1] == 1)) return x;
+  return x.contiguous();
+}
+// The distance between rows of x's last two dims (any value serves a single row).
+int64_t rowStride(const Tensor& x) {
+  const int64_t n = x.ndim();
+  return x.size(n - 2) > 1 ? x.strides()[n - 2] : x.size(n - 1);
+}
+
 Layout layoutOf(std::span<const Tensor> in, const Dims& batch, std::optional<Tensor> mask,
                 const OpAttrs& attrs) {
   Layout L;
-  L.q = castTo(in[0], DType::F32).contiguous();
-  L.k = castTo(in[1], DType::F32).contiguous();
-  L.v = castTo(in[2], DType::F32).contiguous();
+  L.q = rowsContiguous(castTo(in[0], DType::F32));
+  L.k = rowsContiguous(castTo(in[1], DType::F32));
+  L.v = rowsContiguous(castTo(in[2], DType::F32));
+  L.p.ldq = rowStride(L.q);
+  L.p.ldk = rowStride(L.k);
+  L.p.ldv = rowStride(L.v);
   L.batch = batch;
   for (int64_t b : batch) L.n *= b;
   L.p.T = L.q.size(L.q.ndim() - 2);
@@ -128,33 +149,32 @@ Dims dropTail(const Dims& shape, int tail) {
   return Dims(shape.begin(), shape.end() - tail);
 }
 
-// scaled_dot_product_attention (lse == false) or attention_logsumexp (lse == true).
-Tensor attentionForward(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig,
-                        bool lse) {
-  Tensor out = emptyLike(sig);
-  const Dims batch = dropTail(out.shape(), lse ? 1 : 2);
+// scaled_dot_product_attention into `out` and/or attention_logsumexp into `lse` (either may be
+// null; both come out of one pass).
+void attentionForward(std::span<const Tensor> in, const OpAttrs& attrs, Tensor* out,
+                      Tensor* lse) {
+  const Dims batch = out ? dropTail(out->shape(), 2) : dropTail(lse->shape(), 1);
   std::optional<Tensor> mask;
   if (in.size() == 4) mask = in[3];
   Layout L = layoutOf(in, batch, mask, attrs);
   const attn::Problem& p = L.p;
-  if (out.numel() == 0) return out;
+  if ((!out || out->numel() == 0) && (!lse || lse->numel() == 0)) return;
   // Tasks: batch entries, each cut into query chunks (whole tiles of 64) when there are fewer
   // entries than threads, so that a single head still uses every core.
   const int64_t tiles = (p.T + 63) / 64;
   const int threads = threadsFor(L.n * tiles);
   const int64_t chunks = L.n >= threads ? 1 : std::min<int64_t>((threads + L.n - 1) / L.n, tiles);
   const int64_t perChunk = (tiles + chunks - 1) / chunks * 64;
-  float* o = out.data<float>();
+  float* o = out ? out->data<float>() : nullptr;
+  float* ls = lse ? lse->data<float>() : nullptr;
   parallelTasks(L.n * chunks, 2 * perChunk * p.S * (p.D + p.Dv), [&](int64_t task, attn::Scratch& sc) {
     const int64_t i = task / chunks, c = task % chunks;
     const int64_t t0 = std::min(p.T, c * perChunk), t1 = std::min(p.T, t0 + perChunk);
     if (t0 >= t1) return;
-    float* dst = lse ? nullptr : o + i * p.T * p.Dv;
-    float* l = lse ? o + i * p.T : nullptr;
     attn::forward(p, L.q.data<float>() + L.qo[i], L.k.data<float>() + L.ko[i],
-                  L.v.data<float>() + L.vo[i], maskAt(L, i), dst, l, t0, t1, sc);
+                  L.v.data<float>() + L.vo[i], maskAt(L, i), o ? o + i * p.T * p.Dv : nullptr,
+                  ls ? ls + i * p.T : nullptr, t0, t1, sc);
   });
-  return out;
 }
 
 // attention_backward [q, k, v, out, dout, lse, (mask)] -> dq | dk | dv over the broadcast
@@ -162,12 +182,14 @@ Tensor attentionForward(std::span<const Tensor> in, const OpAttrs& attrs, const 
 Tensor attentionBackward(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig) {
   Tensor grads = emptyLike(sig);
   const Tensor out = castTo(in[3], DType::F32).contiguous();
-  const Tensor dout = castTo(in[4], DType::F32).contiguous();
+  const Tensor dout = rowsContiguous(castTo(in[4], DType::F32));
   const Tensor lse = castTo(in[5], DType::F32).contiguous();
   const Dims batch = dropTail(out.shape(), 2);
   std::optional<Tensor> mask;
   if (in.size() == 7) mask = in[6];
   Layout L = layoutOf(in.subspan(0, 3), batch, mask, attrs);
+  L.p.lddo = rowStride(dout);
+  const std::vector<int64_t> doo = batchOffsets(dout, batch, 2);
   const attn::Problem& p = L.p;
   float* g = grads.data<float>();
   float* dq = g;
@@ -176,7 +198,7 @@ Tensor attentionBackward(std::span<const Tensor> in, const OpAttrs& attrs, const
   parallelTasks(L.n, 5 * p.T * p.S * (p.D + p.Dv), [&](int64_t i, attn::Scratch& sc) {
     attn::backward(p, L.q.data<float>() + L.qo[i], L.k.data<float>() + L.ko[i],
                    L.v.data<float>() + L.vo[i], out.data<float>() + i * p.T * p.Dv,
-                   dout.data<float>() + i * p.T * p.Dv, lse.data<float>() + i * p.T, maskAt(L, i),
+                   dout.data<float>() + doo[i], lse.data<float>() + i * p.T, maskAt(L, i),
                    dq + i * p.T * p.D, dk + i * p.S * p.D, dv + i * p.S * p.Dv, sc);
   });
   return grads;
@@ -187,7 +209,20 @@ Tensor attentionBackward(std::span<const Tensor> in, const OpAttrs& attrs, const
 Tensor runAttention(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                     const OpSignature& sig) {
   if (op == OpKind::AttentionBackward) return attentionBackward(in, attrs, sig);
-  return attentionForward(in, attrs, sig, op == OpKind::AttentionLse);
+  Tensor out = emptyLike(sig);
+  if (op == OpKind::AttentionLse)
+    attentionForward(in, attrs, nullptr, &out);
+  else
+    attentionForward(in, attrs, &out, nullptr);
+  return out;
+}
+
+Tensor attentionWithLse(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig,
+                        Tensor& lse) {
+  Tensor out = emptyLike(sig);
+  lse = emptyLike({shapes::SymShape(sig.shape.begin(), sig.shape.end() - 1), DType::F32});
+  attentionForward(in, attrs, &out, &lse);
+  return out;
 }
 
 }  // namespace tessel::backends::cpu

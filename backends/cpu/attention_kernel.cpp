@@ -332,13 +332,14 @@ TESSEL_ISA_CLONES void softmaxStep(float* tile, int64_t rows, int64_t width, flo
   }
 }
 
-// Copies rows [r0, r0 + rows) of x [*, n] into dst [rows][ld] times `mul`, zero padded.
-TESSEL_ISA_CLONES void copyPadded(const float* x, int64_t n, int64_t rows, int64_t padRows, float mul, float* dst,
-                int64_t ld) {
+// Copies `rows` rows of x [*, n] (row stride ldx) into dst [padRows][ld] times `mul`, zero
+// padded.
+TESSEL_ISA_CLONES void copyPadded(const float* x, int64_t n, int64_t ldx, int64_t rows,
+                                  int64_t padRows, float mul, float* dst, int64_t ld) {
   for (int64_t r = 0; r < padRows; ++r) {
     float* d = dst + r * ld;
     if (r < rows)
-      for (int64_t i = 0; i < n; ++i) d[i] = x[r * n + i] * mul;
+      for (int64_t i = 0; i < n; ++i) d[i] = x[r * ldx + i] * mul;
     else
       std::fill(d, d + n, 0.0f);
     std::fill(d + n, d + ld, 0.0f);
@@ -374,17 +375,17 @@ TESSEL_ATTN_INLINE void transposeStage(V16* r) {
   }
 }
 
-// dst [n][ld] = x [rows][n] transposed, columns past rows zero. Whole 16 x 16 blocks go
+// dst [n][ld] = x [rows][n] (row stride ldx) transposed, columns past rows zero. Whole 16 x 16 blocks go
 // through registers (a column walk read one float of each row from L2 and was most of the
 // forward's own time); the rest element by element.
-TESSEL_ISA_CLONES void transposePadded(const float* x, int64_t rows, int64_t n, float* dst,
-                                       int64_t ld) {
+TESSEL_ISA_CLONES void transposePadded(const float* x, int64_t rows, int64_t n, int64_t ldx,
+                                       float* dst, int64_t ld) {
   const int64_t rows16 = rows / 16 * 16, n16 = n / 16 * 16;
   for (int64_t r0 = 0; r0 < rows16; r0 += 16) {
     for (int64_t i0 = 0; i0 < n16; i0 += 16) {
       V16 r[16];
 #pragma GCC unroll 16
-      for (int i = 0; i < 16; ++i) r[i] = load(x + (r0 + i) * n + i0);
+      for (int i = 0; i < 16; ++i) r[i] = load(x + (r0 + i) * ldx + i0);
       transposeStage<8>(r);
       transposeStage<4>(r);
       transposeStage<2>(r);
@@ -393,11 +394,11 @@ TESSEL_ISA_CLONES void transposePadded(const float* x, int64_t rows, int64_t n, 
       for (int i = 0; i < 16; ++i) store(dst + (i0 + i) * ld + r0, r[i]);
     }
     for (int64_t i = n16; i < n; ++i)
-      for (int64_t r = r0; r < r0 + 16; ++r) dst[i * ld + r] = x[r * n + i];
+      for (int64_t r = r0; r < r0 + 16; ++r) dst[i * ld + r] = x[r * ldx + i];
   }
   for (int64_t i = 0; i < n; ++i) {
     float* d = dst + i * ld;
-    for (int64_t r = rows16; r < rows; ++r) d[r] = x[r * n + i];
+    for (int64_t r = rows16; r < rows; ++r) d[r] = x[r * ldx + i];
     std::fill(d + rows, d + ld, 0.0f);
   }
 }
@@ -440,13 +441,16 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
   }
   const int64_t Sp = roundUp(S, 16), Dvp = roundUp(Dv, 16);
   float* kt = sized(sc.kt, D * Sp);
-  transposePadded(k, S, D, kt, Sp);
-  // v as the P V tiles read it: key tiles of 16-float rows (v itself when it is so).
+  transposePadded(k, S, D, p.ldk, kt, Sp);
+  // v as the P V tiles read it: key tiles of 16-float rows (v itself, with its row stride,
+  // when it is so).
   const float* vp = v;
+  int64_t ldvp = p.ldv;
   if (out && (Sp != S || Dvp != Dv)) {
     float* padded = sized(sc.vp, Sp * Dvp);
-    copyPadded(v, Dv, S, Sp, 1.0f, padded, Dvp);
+    copyPadded(v, Dv, p.ldv, S, Sp, 1.0f, padded, Dvp);
     vp = padded;
+    ldvp = Dvp;
   }
   float* qs = sized(sc.qs, kBlock * D);
   float* tile = sized(sc.tile, kBlock * kBlock);
@@ -455,7 +459,7 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
   float* l = sized(sc.l, kBlock * 16);
   for (int64_t qb = t0; qb < t1; qb += kBlock) {
     const int64_t rows = std::min(kBlock, t1 - qb), rowsP = roundUp(rows, kRows);
-    copyPadded(q + qb * D, D, rows, rowsP, p.scale, qs, D);
+    copyPadded(q + qb * p.ldq, D, p.ldq, rows, rowsP, p.scale, qs, D);
     if (out) std::fill(o, o + rowsP * Dvp, 0.0f);
     std::fill(m, m + rows, -kInf);
     std::fill(l, l + rows * 16, 0.0f);
@@ -469,7 +473,7 @@ void forward(const Problem& p, const float* q, const float* k, const float* v, M
       softmaxStep(tile, rows, width, m, l, out ? o : nullptr, Dvp);
       if (out) {
         std::fill(tile + rows * kBlock, tile + rowsP * kBlock, 0.0f);
-        nnRows(tile, kBlock, rowsP, width, vp + kb * Dvp, Dvp, Dvp, o, Dvp);
+        nnRows(tile, kBlock, rowsP, width, vp + kb * ldvp, ldvp, Dvp, o, Dvp);
       }
     }
     finishRows(rows, m, l, o, Dvp, Dv, out ? out + qb * Dv : nullptr, lse ? lse + qb : nullptr);
@@ -487,15 +491,15 @@ void backward(const Problem& p, const float* q, const float* k, const float* v, 
   const int64_t Sp = roundUp(S, 16), Tp = roundUp(T, kBlock);
   const int64_t Dp = roundUp(D, 16), Dvp = roundUp(Dv, 16);
   float* kt = sized(sc.kt, D * Sp);
-  transposePadded(k, S, D, kt, Sp);
+  transposePadded(k, S, D, p.ldk, kt, Sp);
   float* vt = sized(sc.vt, Dv * Sp);
-  transposePadded(v, S, Dv, vt, Sp);
+  transposePadded(v, S, Dv, p.ldv, vt, Sp);
   float* kp = sized(sc.vp, Sp * Dp);
-  copyPadded(k, D, S, Sp, 1.0f, kp, Dp);
+  copyPadded(k, D, p.ldk, S, Sp, 1.0f, kp, Dp);
   float* qs = sized(sc.qs, Tp * Dp);
-  copyPadded(q, D, T, Tp, p.scale, qs, Dp);
+  copyPadded(q, D, p.ldq, T, Tp, p.scale, qs, Dp);
   float* dop = sized(sc.dop, Tp * Dvp);
-  copyPadded(dout, Dv, T, Tp, 1.0f, dop, Dvp);
+  copyPadded(dout, Dv, p.lddo, T, Tp, 1.0f, dop, Dvp);
   // Padding rows get lse = +inf, so their P is exp(-inf) = 0 and they add nothing.
   float* lp = sized(sc.lse, Tp);
   float* delta = sized(sc.delta, Tp);
@@ -503,7 +507,7 @@ void backward(const Problem& p, const float* q, const float* k, const float* v, 
     lp[t] = t < T ? lse[t] : kInf;
     float s = 0;
     if (t < T)
-      for (int64_t e = 0; e < Dv; ++e) s += dout[t * Dv + e] * out[t * Dv + e];
+      for (int64_t e = 0; e < Dv; ++e) s += dout[t * p.lddo + e] * out[t * Dv + e];
     delta[t] = s;
   }
   float* dqa = sized(sc.dq, Tp * Dp);

@@ -18,9 +18,12 @@ struct MaskView {
   int64_t strideT = 0, strideS = 0;
 };
 
-/// Sizes of one batch entry: q [T, D], k [S, D], v [S, Dv], all row-major and contiguous.
+/// Sizes of one batch entry: q [T, D], k [S, D], v [S, Dv] and the backward's dout [T, Dv],
+/// row-major with rows ldq, ldk, ldv and lddo elements apart (Note [Strided attention
+/// operands] in attention.cpp); the forward's out is contiguous.
 struct Problem {
   int64_t T = 0, S = 0, D = 0, Dv = 0;
+  int64_t ldq = 0, ldk = 0, ldv = 0, lddo = 0;
   float scale = 1.0f;
   bool causal = false;  ///< key s takes part for query t only when s <= t (top-left aligned)
 };

@@ -77,6 +77,11 @@ Tensor matmul(const Tensor& a, const Tensor& b, const OpSignature& out);
 /// scaled_dot_product_attention, attention_logsumexp, attention_backward (attention.cpp).
 Tensor runAttention(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                     const OpSignature& out);
+/// scaled_dot_product_attention of `in` that also sets `lse` to what attention_logsumexp of
+/// the same operands gives, from the same pass (Note [Attention and its logsumexp in one pass]
+/// in backends/graph/cpu_executor.cpp).
+Tensor attentionWithLse(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& out,
+                        Tensor& lse);
 /// argsort, topk, searchsorted (sort.cpp); nms (nms.cpp, a data-dependent op).
 Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& out);

@@ -7,6 +7,7 @@
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
 #include "backends/cpu/vec_math.h"
+#include "backends/cpu/vec_rows.h"
 #include "shapes/pool_geometry.h"
 #include "backends/rng.h"
 #include "shapes/user_error.h"
@@ -25,7 +26,7 @@ float rowMax(const float* x, int64_t n) {
 float logSumExp(const float* x, int64_t n, float* tmp) {
   const float m = rowMax(x, n);
   if (std::isinf(m)) return m;  // all -inf (-inf) or some +inf (+inf)
-  for (int64_t i = 0; i < n; ++i) tmp[i] = vexp(x[i] - m);
+  expShiftedRow(tmp, x, m, n);
   return m + static_cast<float>(std::log(sumFloats(tmp, n)));
 }
 
@@ -52,13 +53,13 @@ Tensor softmax(const Tensor& x, int64_t dim, bool log) {
         for (int64_t i = 0; i < n; ++i) out[i] = in[i] - m;
         return;
       }
-      for (int64_t i = 0; i < n; ++i) out[i] = vexp(in[i] - m);
+      expShiftedRow(out, in, m, n);
       const float logSum = static_cast<float>(std::log(sumFloats(out, n)));
       for (int64_t i = 0; i < n; ++i) out[i] = (in[i] - m) - logSum;
       return;
     }
     const float m = rowMax(in, n);
-    for (int64_t i = 0; i < n; ++i) out[i] = vexp(in[i] - m);
+    expShiftedRow(out, in, m, n);
     const float inv = static_cast<float>(1.0 / sumFloats(out, n));
     for (int64_t i = 0; i < n; ++i) out[i] *= inv;
   });

@@ -8,6 +8,9 @@ namespace tessel::backends::cpu {
 // Row loops compiled for several ISA levels (Note [ISA clones] in isa_clones.h).
 
 void expRow(float* __restrict out, const float* __restrict in, int64_t n);
+/// out[i] = e^(in[i] - shift): the exp row of softmax, log_softmax and cross_entropy (Note
+/// [Softmax rows in every ISA] in vec_rows.cpp).
+void expShiftedRow(float* __restrict out, const float* __restrict in, float shift, int64_t n);
 void logRow(float* __restrict out, const float* __restrict in, int64_t n);
 void sigmoidRow(float* __restrict out, const float* __restrict in, int64_t n);
 /// gelu's exact form x * Phi(x) and erf (vec_math.h's verf).

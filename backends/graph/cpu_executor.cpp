@@ -2,12 +2,32 @@
 #include "backends/graph/cpu_executor.h"
 
 #include <chrono>
+#include <utility>
 
 #include "backends/cpu/kernels.h"
 
 namespace tessel::graph {
 
 using shapes::OpCategory;
+
+namespace {
+
+// Note [Attention and its logsumexp in one pass]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The gradient of scaled_dot_product_attention reads the softmax statistics of the forward,
+// attention_logsumexp of the same operands (a graph value has one output, so they are two
+// ops). Run apart, the logsumexp repeats the whole forward pass (the score products and the
+// exps) to keep only m + log(l): a training step's attention cost one and a half times its
+// forward. The cpu kernel makes both in one pass at no extra cost, so when a graph holds both
+// ops on the same operands and attributes, the attention's step computes the logsumexp too
+// and leaves it for the later step, which takes it instead of running the kernel. The two
+// results are the bits each op gives on its own (the same kernel, the same order).
+bool sameAttention(const Value& a, const Value& b) {
+  return a.args == b.args && a.attrs.causal == b.attrs.causal &&
+         a.attrs.scalars == b.attrs.scalars;
+}
+
+}  // namespace
 
 CpuGraphExecutor::CpuGraphExecutor(const Graph& g, const CompileOptions& options)
     : ExecutorBase(g, options) {
@@ -16,6 +36,18 @@ CpuGraphExecutor::CpuGraphExecutor(const Graph& g, const CompileOptions& options
   for (size_t i = 0; i < steps().size(); ++i)
     if (steps()[i].value->kind == ValueKind::Fused)
       fused_[i] = std::make_unique<CpuFusedKernel>(steps()[i].value->fused);
+  lseStep_.assign(steps().size(), -1);
+  lseReady_.resize(steps().size());
+  auto isOp = [](const Value& v, OpKind op) { return v.kind == ValueKind::Op && v.op == op; };
+  for (size_t j = 0; j < steps().size(); ++j) {
+    if (!isOp(*steps()[j].value, OpKind::AttentionLse)) continue;
+    for (size_t i = 0; i < j; ++i)
+      if (isOp(*steps()[i].value, OpKind::Attention) && lseStep_[i] < 0 &&
+          sameAttention(*steps()[i].value, *steps()[j].value)) {
+        lseStep_[i] = static_cast<int>(j);
+        break;
+      }
+  }
   stats_.loweringMs +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -63,6 +95,9 @@ Tensor runNodeOnCpu(const Value& v, std::span<const Tensor> args, const shapes::
 
 Tensor CpuGraphExecutor::launch(size_t index, const Step& s, std::span<const Tensor> args,
                                 const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) {
+  if (lseStep_[index] >= 0)
+    return backends::cpu::attentionWithLse(args, attrs, sig, lseReady_[lseStep_[index]]);
+  if (lseReady_[index].defined()) return std::exchange(lseReady_[index], Tensor());
   return runNodeOnCpu(*s.value, args, sig, attrs, fused_[index].get());
 }
 

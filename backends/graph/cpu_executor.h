@@ -31,6 +31,10 @@ class CpuGraphExecutor final : public ExecutorBase {
                 const shapes::OpSignature& sig, const shapes::OpAttrs& attrs) override;
 
   std::vector<std::unique_ptr<CpuFusedKernel>> fused_;  ///< per step, for Fused values
+  /// Per step: for an attention whose logsumexp a later step computes, that step (else -1);
+  /// the logsumexp its run left for that step (Note [Attention and its logsumexp in one pass]).
+  std::vector<int> lseStep_;
+  std::vector<Tensor> lseReady_;
 };
 
 /// Runs one node of an optimized graph on the host: the eager cpu kernel of its op (called

@@ -27,6 +27,10 @@ ValueId GraphRewriter::replace(ValueId old, Value v) {
   return map_[old] = out_.append(std::move(v));
 }
 
+ValueId GraphRewriter::add(Value v) {
+  return out_.append(std::move(v));
+}
+
 Graph GraphRewriter::finish(std::span<const ValueId> outputs,
                             std::vector<RuntimeAssert> asserts) {
   for (RuntimeAssert& a : asserts)

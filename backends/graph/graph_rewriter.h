@@ -17,6 +17,10 @@ class GraphRewriter {
   ValueId copy(ValueId old);
   /// Emits `v` (operands already in new ids) as the replacement of `old`.
   ValueId replace(ValueId old, Value v);
+  /// Emits a value (operands in new ids) that replaces no old value: a pass's helper value.
+  ValueId add(Value v);
+  /// Makes the new value `now` stand for the old value `old` (a pass found it equal).
+  void alias(ValueId old, ValueId now) { map_[old] = now; }
   /// The new id of an old value that was copied or replaced.
   ValueId mapped(ValueId old) const;
   bool isMapped(ValueId old) const { return map_[old] != kNone; }

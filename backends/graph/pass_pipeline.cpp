@@ -8,6 +8,7 @@
 #include "backends/graph/dead_code.h"
 #include "backends/graph/elementwise_fusion.h"
 #include "backends/graph/fused_program.h"
+#include "backends/graph/zero_padded_cats.h"
 
 namespace tessel::graph {
 
@@ -62,6 +63,12 @@ OptimizedGraph optimize(const Graph& g, const CompileOptions& options) {
     run("constant_folding", [&](const Graph& x) { return foldConstants(x, options.fold); });
     r.stats.constantsFolded = before - r.graph.numNodes();
     if (options.deadCode && r.stats.constantsFolded) run("dce", eliminateDeadCode);
+  }
+  if (options.zeroPaddedCats) {
+    const size_t before = r.graph.numNodes();
+    run("zero_padded_cats", sumZeroPaddedCats);
+    // The cats and fills the rewritten sums used are dead now.
+    if (options.deadCode && r.graph.numNodes() != before) run("dce", eliminateDeadCode);
   }
   if (options.fusion) {
     const size_t before = r.graph.numNodes();

@@ -14,13 +14,14 @@ namespace tessel::graph {
 struct CompileOptions {
   bool deadCode = true;
   bool constantFolding = true;
+  bool zeroPaddedCats = true;  ///< sumZeroPaddedCats (zero_padded_cats.h)
   bool fusion = true;
   FoldOptions fold;
 };
 
 /// One pass run: how long it took and what it did to the node count.
 struct PassStats {
-  std::string name;  ///< "dce", "constant_folding", "fusion"
+  std::string name;  ///< "dce", "constant_folding", "zero_padded_cats", "fusion"
   double ms = 0;
   size_t nodesBefore = 0, nodesAfter = 0;
 };
@@ -45,8 +46,9 @@ struct OptimizedGraph {
   CompileStats stats;
 };
 
-/// DCE, constant folding, DCE again (folded operands die), elementwise fusion, DCE again
-/// (constants inlined into fused programs die). The later DCE runs only when needed.
+/// DCE, constant folding, DCE again (folded operands die), sums of zero-padded cats, DCE again
+/// (the cats they replaced die), elementwise fusion, DCE again (constants inlined into fused
+/// programs die). The later DCE runs only when needed.
 OptimizedGraph optimize(const Graph& g, const CompileOptions& options = {});
 
 }  // namespace tessel::graph

@@ -4,6 +4,7 @@
 #include "backends/graph/dead_code.h"
 #include "backends/graph/elementwise_fusion.h"
 #include "backends/graph/fused_program.h"
+#include "backends/graph/zero_padded_cats.h"
 #include "backends/rng.h"
 #include "compile_test_util.h"
 
@@ -294,7 +295,7 @@ TEST(Fusion, PassesCanBeTurnedOff) {
   Env e;
   Graph g = chain20(e);
   CompileOptions none;
-  none.deadCode = none.constantFolding = none.fusion = false;
+  none.deadCode = none.constantFolding = none.zeroPaddedCats = none.fusion = false;
   CpuGraphExecutor exe(g, none);
   EXPECT_TRUE(exe.stats().passes.empty());
   EXPECT_EQ(exe.graph().numNodes(), 20u);
@@ -304,6 +305,64 @@ TEST(Fusion, PassesCanBeTurnedOff) {
   EXPECT_EQ(countKind(eliminateDeadCode(direct), ValueKind::Constant), 0u);
 }
 
+// The gradient of three selects of one value (a transformer's q, k and v): each is zeros with
+// the part's gradient in its place, and their sum is the cat of the parts.
+TEST(ZeroPaddedCats, ASumOfSelectGradientsBecomesOneCat) {
+  Env e;
+  SymInt s0 = dynamicSize(e.env, "x.shape[0]", 3);
+  std::vector<ValueId> parts;
+  for (const char* name : {"a", "b", "c"}) parts.push_back(e.b.input(name, {1, s0, 2}, DType::F32));
+  auto zeros = [&](int64_t n) {
+    OpAttrs f;
+    f.shape = {n, s0, 2};
+    f.scalars = {0.0};
+    return e.b.op(OpKind::Full, {}, f);
+  };
+  OpAttrs cat0;
+  cat0.dim = 0;
+  ValueId ga = e.b.op(OpKind::Cat, {parts[0], zeros(2)}, cat0);
+  ValueId gb = e.b.op(OpKind::Cat, {zeros(1), parts[1], zeros(1)}, cat0);
+  ValueId gc = e.b.op(OpKind::Cat, {zeros(2), parts[2]}, cat0);
+  e.b.output(e.b.op(OpKind::Add, {e.b.op(OpKind::Add, {ga, gb}), gc}));
+  Graph g = e.b.build();
+  CpuGraphExecutor exe(g);
+  EXPECT_EQ(exe.graph().numNodes(), 1u) << exe.graph().toString();
+  const Value& out = exe.graph().value(exe.graph().outputs()[0]);
+  EXPECT_EQ(out.op, OpKind::Cat);
+  EXPECT_EQ(out.args.size(), 3u);
+  CompileOptions off;
+  off.zeroPaddedCats = false;
+  CpuGraphExecutor plain(g, off);
+  std::mt19937 rng(5);
+  for (int64_t n : {3, 1, 6}) {
+    std::vector<Tensor> in;
+    for (int i = 0; i < 3; ++i) in.push_back(randomTensor(rng, {1, n, 2}, Fill::Float));
+    Tensor want = plain.run(in)[0];
+    EXPECT_EQ(want.shape(), (Dims{3, n, 2}));
+    EXPECT_TRUE(sameTensor(exe.run(in)[0], want, 0));
+  }
+}
+
+// Where both sides have a part that is not zeros at one position, or the cats run along
+// different dims, the add stays.
+TEST(ZeroPaddedCats, KeepsSumsWhosePartsOverlap) {
+  Env e;
+  ValueId a = e.b.input("a", {2, 3}, DType::F32);
+  ValueId b = e.b.input("b", {2, 3}, DType::F32);
+  OpAttrs f;
+  f.shape = {1, 3};
+  f.scalars = {0.0};
+  OpAttrs cat0;
+  cat0.dim = 0;
+  ValueId x = e.b.op(OpKind::Cat, {a, e.b.op(OpKind::Full, {}, f)}, cat0);  // [a; 0]
+  ValueId y = e.b.op(OpKind::Cat, {e.b.op(OpKind::Full, {}, f), b}, cat0);  // [0; b]
+  e.b.output(e.b.op(OpKind::Add, {x, y}));  // rows 1: a[1] + b[0]
+  Graph g = sumZeroPaddedCats(e.b.build());
+  size_t adds = 0;
+  for (const Value& v : g.values()) adds += v.kind == ValueKind::Op && v.op == OpKind::Add;
+  EXPECT_EQ(adds, 1u);
+}
+
 TEST(CompileStats, RecordsPassTimingsAndNodeCounts) {
   Env e;
   Graph g = chain20(e);
@@ -311,12 +370,13 @@ TEST(CompileStats, RecordsPassTimingsAndNodeCounts) {
   const CompileStats& s = exe.stats();
   EXPECT_EQ(s.nodesBefore, 20u);
   EXPECT_EQ(s.nodesAfter, 1u);
-  ASSERT_GE(s.passes.size(), 3u);
+  ASSERT_GE(s.passes.size(), 4u);
   EXPECT_EQ(s.passes[0].name, "dce");
   EXPECT_EQ(s.passes[1].name, "constant_folding");
-  EXPECT_EQ(s.passes[2].name, "fusion");
-  EXPECT_EQ(s.passes[2].nodesBefore, 20u);
-  EXPECT_EQ(s.passes[2].nodesAfter, 1u);
+  EXPECT_EQ(s.passes[2].name, "zero_padded_cats");
+  EXPECT_EQ(s.passes[3].name, "fusion");
+  EXPECT_EQ(s.passes[3].nodesBefore, 20u);
+  EXPECT_EQ(s.passes[3].nodesAfter, 1u);
   for (const PassStats& p : s.passes) EXPECT_GE(p.ms, 0.0);
   EXPECT_GE(s.passesMs, 0.0);
   const std::string text = s.toString();
