@@ -50,9 +50,10 @@ bool layerAvailable(const char* layer) {
 
 #ifdef TESSEL_SANITIZED
 // Note [Pinned Vulkan drivers]: the loader unloads the driver (ICD: lavapipe's
-// libvulkan_lvp.so) at vkDestroyInstance. The driver keeps process-wide allocations of its own
-// (made under pthread_once, its shader caches), and LeakSanitizer's report at exit would show
-// them at "<unknown module>" addresses that no suppression can name. Sanitized builds keep the
+// libvulkan_lvp.so) at vkDestroyInstance. The driver leaves allocations of its own behind (one
+// made under pthread_once at vkEnumeratePhysicalDevices; blocks lost while it made our
+// pipelines and memory), and LeakSanitizer's report at exit would show them at
+// "<unknown module>" addresses that no suppression can name. Sanitized builds keep the
 // loaded drivers and layers mapped (RTLD_NODELETE), so tools/lsan.supp names them by module.
 void pinVulkanDrivers() {
   std::vector<std::string> names;
