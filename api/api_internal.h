@@ -19,9 +19,13 @@ namespace tessel {
 
 /// A Value holds an internal value and, for values an interpreter made, that interpreter's
 /// state: functions and modules point into its code and globals, so they keep it alive.
+/// `owner` is declared first so that it is released last: when this Value is the last holder of
+/// its interpreter, the value goes before the interpreter, whose end collects the cycles it was
+/// part of (a function and its module). The other way round the interpreter would be gone when
+/// the value is released, and a cycle no collector tracks any more would leak.
 struct Value::Impl {
-  interp::Value value;
   std::shared_ptr<void> owner;  ///< the interpreter state; null for values an app made
+  interp::Value value;
 };
 
 struct Tensor::Impl {

@@ -13,7 +13,7 @@ using interp::Type;
 namespace api {
 
 Value wrap(interp::Value v, std::shared_ptr<void> owner) {
-  return Value(std::make_shared<Value::Impl>(Value::Impl{std::move(v), std::move(owner)}));
+  return Value(std::make_shared<Value::Impl>(Value::Impl{std::move(owner), std::move(v)}));
 }
 
 const interp::Value& unwrap(const Value& v) {

@@ -146,6 +146,10 @@ std::vector<std::string> stdlibDirs() {
 
 Value Interpreter::importModule(const std::string& name, bool isPath, const std::string& fromFile,
                                 Span site) {
+  // Entered here as well: a module imported from C++ (help's tables, docs tests) is then made in
+  // this interpreter's heap and collected with it, as one imported by a script is; outside an
+  // entry its cycles (the module and its functions) would never be tracked, hence never freed.
+  Entry entry(*this);
   if (!isPath)
     if (Value native = findNativeModule(*this, name); !native.is(Type::None)) return native;
   fs::path base = fromFile.empty() ? fs::current_path() : fs::path(fromFile).parent_path();

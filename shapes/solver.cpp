@@ -43,17 +43,20 @@ z3::expr pyFloorDiv(const z3::expr& a, const z3::expr& b, std::optional<int64_t>
 }  // namespace
 
 // One Z3 context per thread, shared by every ShapeEnv on it: making a context costs ~10 ms,
-// more than a whole typical compile. Contexts are never freed (they would have to outlive
-// every Solver of the thread, and threads that compile are few). Solvers keep their own
-// expression caches, keyed by their ShapeEnv's nodes, so sharing the context shares nothing
-// else.
-z3::context& threadContext() {
-  thread_local z3::context* ctx = new z3::context();
-  return *ctx;
+// more than a whole typical compile. Solvers keep their own expression caches, keyed by their
+// ShapeEnv's nodes, so sharing the context shares nothing else. The thread and each Solver made
+// on it share ownership: the context is freed when the thread has ended and its last Solver is
+// gone, whichever comes later (a ShapeEnv may outlive its thread, and a static one is destroyed
+// after the main thread's thread_locals), so LeakSanitizer sees nothing left (reliability.md).
+std::shared_ptr<z3::context> threadContext() {
+  thread_local std::shared_ptr<z3::context> ctx = std::make_shared<z3::context>();
+  return ctx;
 }
 
 struct Solver::Impl {
-  z3::context& ctx = threadContext();
+  // Declared before every z3 object below, so the context is released after them.
+  std::shared_ptr<z3::context> owner = threadContext();
+  z3::context& ctx = *owner;
   std::unordered_map<Expr, z3::expr> cache;
 
   z3::expr sym(uint32_t s) { return ctx.int_const(("s!" + std::to_string(s)).c_str()); }

@@ -6,9 +6,10 @@
 # tests/fuzz/tessel.dict; fuzz_load (file readers) gets a file of each format from
 # tests/fuzz/load_seeds; the generator targets (fuzz_shapes, fuzz_compile_diff decode their
 # bytes into choices, not text) start from an empty corpus. A crash, a mismatch (the target
-# aborts), a hang past FUZZ_TIMEOUT seconds per input (default 30) or a memory blow-up leaves
-# its input in build-fuzz/artifacts/TARGET/ and exits non-zero. FUZZ_SEED fixes libFuzzer's
-# seed (CI sets it, so a submission is not failed by a new random find; by hand it is random).
+# aborts), a hang past FUZZ_TIMEOUT seconds per input (default 30), a memory blow-up or a leak
+# (LeakSanitizer) leaves its input in build-fuzz/artifacts/TARGET/ and exits non-zero.
+# FUZZ_SEED fixes libFuzzer's seed (CI sets it, so a submission is not failed by a new random
+# find; by hand it is random).
 # Needs clang and libfuzzer-14-dev.
 set -euo pipefail
 target=${1:?usage: tools/fuzz.sh TARGET SECONDS}
@@ -40,7 +41,10 @@ case "$target" in
 esac
 stamp=$(mktemp)
 trap 'rm -f "$stamp"' EXIT
-ASAN_OPTIONS=${asan}detect_leaks=0:allocator_may_return_null=1 \
+# Leaks are checked (issue 32): libFuzzer runs LeakSanitizer after an input that freed less than
+# it allocated, and a leak fails the run like a crash (a leak-* artifact).
+ASAN_OPTIONS=${asan}detect_leaks=1:allocator_may_return_null=1 \
+  LSAN_OPTIONS=suppressions="$PWD/tools/lsan.supp":print_suppressions=0 \
   "build-fuzz/tests/fuzz/$target" -max_total_time="$seconds" "${options[@]}" \
   -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -artifact_prefix="$artifacts/" \
   -print_final_stats=1 -seed="${FUZZ_SEED:-0}" "$corpus" 2>&1 |

@@ -122,9 +122,16 @@ class Segment {
 class LazyRuntime {
  public:
   /// One per thread: interpreters on different threads record and run their own segments.
+  /// Freed when its thread ends (LeakSanitizer checks it, issue 32): tensors that outlive it
+  /// keep their segments (shared) and never touch the runtime as they die.
   static LazyRuntime& get() {
-    thread_local LazyRuntime* r = new LazyRuntime;  // leaked: tensors may die after exit
-    return *r;
+    thread_local LazyRuntime r;
+    return r;
+  }
+  /// The segment being recorded keeps its data-dependent results (sizeProducers), and they
+  /// keep it: a cycle of shared pointers, broken here since it will never run.
+  ~LazyRuntime() {
+    if (current_) current_->sizeProducers.clear();
   }
   std::shared_ptr<Segment> current() {
     if (!current_) {

@@ -7,6 +7,11 @@
 #include <cstring>
 #include <string>
 
+#ifdef TESSEL_SANITIZED
+#include <dlfcn.h>
+#include <link.h>
+#endif
+
 #include "backends/vulkan/counters.h"
 #include "backends/vulkan/vk_check.h"
 #include "shapes/user_error.h"
@@ -43,6 +48,28 @@ bool layerAvailable(const char* layer) {
   return false;
 }
 
+#ifdef TESSEL_SANITIZED
+// Note [Pinned Vulkan drivers]: the loader unloads the driver (ICD: lavapipe's
+// libvulkan_lvp.so) at vkDestroyInstance. The driver leaves allocations of its own behind (one
+// made under pthread_once at vkEnumeratePhysicalDevices; blocks lost while it made our
+// pipelines and memory), and LeakSanitizer's report at exit would show them at
+// "<unknown module>" addresses that no suppression can name. Sanitized builds keep the
+// loaded drivers and layers mapped (RTLD_NODELETE), so tools/lsan.supp names them by module.
+void pinVulkanDrivers() {
+  std::vector<std::string> names;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* out) {
+        const char* name = info->dlpi_name;
+        if (name && (std::strstr(name, "libvulkan_") || std::strstr(name, "libVkLayer_")))
+          static_cast<std::vector<std::string>*>(out)->push_back(name);
+        return 0;
+      },
+      &names);
+  // Outside the iteration: dlopen takes the loader lock that dl_iterate_phdr holds.
+  for (const std::string& n : names) dlopen(n.c_str(), RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+#endif
+
 VkInstance makeInstance(bool validation) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "tessel";
@@ -60,6 +87,9 @@ VkInstance makeInstance(bool validation) {
   info.ppEnabledExtensionNames = extensions.data();
   VkInstance instance = VK_NULL_HANDLE;
   check(vkCreateInstance(&info, nullptr, &instance), "vkCreateInstance");
+#ifdef TESSEL_SANITIZED
+  pinVulkanDrivers();
+#endif
   return instance;
 }
 
