@@ -23,13 +23,8 @@ except ImportError:
 KERNEL = os.path.realpath(sys.argv[1])
 TESSEL = sys.argv[2]
 TIMEOUT = 30
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        failures.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checklist import check, finish  # noqa: E402
 
 
 def run(kc, code):
@@ -404,11 +399,7 @@ def main():
             kc.stop_channels()
             if km.is_alive():
                 km.shutdown_kernel(now=True)
-    if failures:
-        print(f"{len(failures)} failed: " + "; ".join(failures))
-        return 1
-    print("all kernel checks passed")
-    return 0
+    return finish("all kernel")
 
 
 if __name__ == "__main__":

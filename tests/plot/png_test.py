@@ -13,13 +13,8 @@ import sys
 import tempfile
 
 TESSEL, HAVE_RSVG = sys.argv[1], sys.argv[2] == "1"
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        failures.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checklist import check, finish  # noqa: E402
 
 
 def run(script, tmp):
@@ -54,7 +49,7 @@ def main():
             r = run('import plot\nplot.save(plot.line([1, 2]), "{dir}/a.png")\n', tmp)
             check(r.returncode != 0 and "needs librsvg (Debian: librsvg2-dev)" in r.stderr,
                   "without librsvg a .png path is an error naming it: " + r.stderr[-500:])
-            return finish()
+            return finish("png")
         r = run("""import plot
 let f = plot.line([3.0, 2.0, 1.5, 1.2], label = "train", title = "loss")
 plot.save(f, "{dir}/line.png")
@@ -72,15 +67,8 @@ try { plot.save(f, "{dir}/missing/x.png") } except IOError as e { print("IOError
             check(near and (255, 255, 255) in colours,
                   "the line is drawn in the first series colour on white")
         check_png(os.path.join(tmp, "HEAT.PNG"), "HEAT.PNG (the extension in any case)")
-    return finish()
+    return finish("png")
 
-
-def finish():
-    if failures:
-        print(f"{len(failures)} failed: " + "; ".join(failures))
-        return 1
-    print("png checks passed")
-    return 0
 
 
 if __name__ == "__main__":

@@ -27,13 +27,8 @@ plot.save(plot.image(arange(0, 12).reshape([3, 4])), "{dir}/heat.svg")
 plot.save(plot.image(ones([3, 300, 200])), "{dir}/big.svg")
 """
 
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        failures.append(what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checklist import check, finish  # noqa: E402
 
 
 def points(polyline):
@@ -96,7 +91,7 @@ def main():
             except (ET.ParseError, OSError) as e:
                 check(False, f"{n}.svg is well-formed XML ({e})")
         if len(roots) != len(names):
-            return finish()
+            return finish("svg")
         r = roots["lines"]
         check(r.tag == NS + "svg" and r.get("width") == "640", "the root is a 640-wide <svg>")
         lines = by_class(r, "polyline", "line")
@@ -130,15 +125,8 @@ def main():
         check(0 < len(big) <= 128 * 128, f"a large image is drawn in blocks ({len(big)} rects)")
         check({p.get("fill") for p in big} == {"#ffffff"}, "RGB ones are white")
         render(names, tmp)
-    return finish()
+    return finish("svg")
 
-
-def finish():
-    if failures:
-        print(f"{len(failures)} failed: " + "; ".join(failures))
-        return 1
-    print("svg checks passed")
-    return 0
 
 
 if __name__ == "__main__":
