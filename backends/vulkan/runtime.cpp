@@ -33,32 +33,30 @@ struct DeviceMemoryDeleter {
   void operator()(DeviceMemory* p) const { delete p; }
 };
 
+// Tensors and ranges dropped while work is pending keep their budget charge and their pool
+// range until the flush frees them (Note [Eager batching]): when `get` finds the memory gone,
+// flush and try once more before saying so.
+template <class F>
+auto orAfterFlush(Runtime& rt, F get) {
+  try {
+    return get();
+  } catch (const UserError&) {
+    std::lock_guard<std::recursive_mutex> lock(rt.mutex());
+    if (!rt.stream().pending()) throw;
+    rt.stream().flush();
+    return get();
+  }
+}
+
 std::shared_ptr<Storage> deviceStorage(size_t bytes) {
   const std::shared_ptr<Runtime>& rt = Runtime::instance();
-  // Tensors dropped while work is pending keep their charge until the flush frees them: past
-  // the budget, flush and charge once more before saying the memory is gone.
-  MemoryCharge charge;
-  try {
-    charge = chargeMemory(bytes);
-  } catch (const UserError&) {
-    std::lock_guard<std::recursive_mutex> lock(rt->mutex());
-    if (!rt->stream().pending()) throw;
-    rt->stream().flush();
-    charge = chargeMemory(bytes);
-  }
+  MemoryCharge charge = orAfterFlush(*rt, [&] { return chargeMemory(bytes); });
   auto* mem = new DeviceMemory{rt, {}, nullptr, std::move(charge)};
   std::shared_ptr<DeviceMemory> owner(mem, DeviceMemoryDeleter{mem});
   {
+    // On a throw `owner` frees mem, releasing nothing.
     std::lock_guard<std::recursive_mutex> lock(rt->mutex());
-    // On a throw `owner` frees mem, releasing nothing. Ranges freed while work was pending
-    // return to the pool at the next flush: when memory runs out, flush and try once more.
-    try {
-      mem->alloc = rt->pool().allocate(bytes);
-    } catch (const UserError&) {
-      if (!rt->stream().pending()) throw;
-      rt->stream().flush();
-      mem->alloc = rt->pool().allocate(bytes);
-    }
+    mem->alloc = orAfterFlush(*rt, [&] { return rt->pool().allocate(bytes); });
   }
   mem->tag = Storage::allocate(0, Device::Vulkan);
   return std::shared_ptr<Storage>(owner, mem->tag.get());

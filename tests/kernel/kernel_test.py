@@ -303,14 +303,6 @@ def test_progress(kc):
     check(len(ids) == 1 and bar_id not in ids, "another loop gets a display of its own")
 
 
-def no_reply(kc, what):
-    try:
-        kc.get_shell_msg(timeout=1.5)
-        check(False, what)
-    except queue.Empty:
-        check(True, what)
-
-
 def error_reply(kc, channel, msg_type, content, ename, evalue, what):
     """Sends a request with `content` as is; checks the error reply on the same channel."""
     sent = kc.session.send(getattr(kc, channel + "_channel").socket, msg_type, content)
