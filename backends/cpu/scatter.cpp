@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "backends/cpu/kernels.h"
+#include "backends/cpu/scatter_rows.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::cpu {
@@ -106,9 +107,20 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
   const int64_t oDim = out.strides()[dim];
   const bool plainSum =
       mode == ScatterMode::Sum && includeSelf && !(op == OpKind::IndexAdd && alpha != 1);
-  constexpr int64_t kAhead = 16;
-  const bool prefetchRows = !slices && last > 0 && last != dim && oStep == 1 &&
-                            len * int64_t(sizeof(T)) <= 1024;
+  if constexpr (std::is_same_v<T, float>) {
+    if (plainSum && !slices && rank == 2 && dim == 0 && !scalarSrc && oStep == 1 &&
+        sStep == 1 && iStep == 1) {
+      // Note [Random target rows] (scatter_rows.cpp): the GNN case, prefetched and ISA-cloned.
+      const int64_t rows = iter[0], iRow = idx.strides()[0];
+      const int64_t bad = scatterAddRowsF32(dst, oDim, sv, src.strides()[0], iv, iRow, rows,
+                                            len, size);
+      if (bad < rows)
+        for (int64_t c = 0; c < len; ++c)
+          if (iv[bad * iRow + c] < 0 || iv[bad * iRow + c] >= size)
+            badIndex(op, iv[bad * iRow + c], dim, size);
+      return;
+    }
+  }
   Dims pos(rank, 0);
   auto nextRow = [&] {
     for (int64_t d = last - 1; d >= 0; --d) {
@@ -124,15 +136,6 @@ void scatterTyped(OpKind op, ScatterMode mode, bool includeSelf, double alpha, c
       if (d != dim) to += pos[d] * out.strides()[d];
     }
     if (slices && dim != last) io = idx.ndim() ? pos[dim] * idx.strides()[0] : 0;
-    if (plainSum && prefetchRows && pos[last - 1] + kAhead < iter[last - 1]) {
-      // The rows' targets are random: fetch the target kAhead rows on while adding this one.
-      const int64_t at = to + (last - 1 == dim ? 0 : kAhead * out.strides()[last - 1]);
-      const int64_t j = iv[io + kAhead * idx.strides()[last - 1]];
-      if (j >= 0 && j < size) {
-        const char* ahead = reinterpret_cast<const char*>(dst + at + j * oDim);
-        for (int64_t b = 0; b < len * int64_t(sizeof(T)); b += 64) __builtin_prefetch(ahead + b, 1);
-      }
-    }
     if (plainSum && uniformRow(iv + io, iStep, len, oStep, sStep)) {
       // Note [Uniform index rows]: the whole row adds into one target row.
       const int64_t j = iv[io];
@@ -186,23 +189,26 @@ bool sliceRows(OpKind op, double alpha, const Tensor& idx, const Tensor& src, co
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= out.size(d);
   for (int64_t d = dim + 1; d < out.ndim(); ++d) inner *= out.size(d);
-  const std::vector<int64_t> index = idx.toInts();
-  const int64_t size = out.size(dim), k = int64_t(index.size());
-  for (int64_t i : index)
-    if (i < 0 || i >= size) badIndex(op, i, dim, size);
+  const int64_t size = out.size(dim), k = idx.numel();
+  const int32_t* index = idx.data<int32_t>();
   T* dst = out.data<T>();
   const T* sv = src.data<T>();
+  if constexpr (std::is_same_v<T, float>) {
+    if (op == OpKind::IndexAdd) {
+      // Note [Random target rows] (scatter_rows.cpp): prefetched and ISA-cloned.
+      for (int64_t o = 0; o < outer; ++o) {
+        const int64_t i = indexAddRowsF32(dst + o * size * inner, sv + o * k * inner, index, k,
+                                          inner, size, float(alpha));
+        if (i < k) badIndex(op, index[i], dim, size);
+      }
+      return true;
+    }
+  }
+  for (int64_t i = 0; i < k; ++i)
+    if (index[i] < 0 || index[i] >= size) badIndex(op, index[i], dim, size);
   const T a = T(alpha);
-  // The target rows are random: fetch the row kAhead indices on while adding this one, so the
-  // misses overlap instead of stalling each add in turn.
-  constexpr int64_t kAhead = 16;
-  const int64_t rowBytes = inner * int64_t(sizeof(T));
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < k; ++i) {
-      if (i + kAhead < k && rowBytes <= 1024) {
-        const char* ahead = reinterpret_cast<const char*>(dst + (o * size + index[i + kAhead]) * inner);
-        for (int64_t b = 0; b < rowBytes; b += 64) __builtin_prefetch(ahead + b, 1);
-      }
       T* __restrict drow = dst + (o * size + index[i]) * inner;
       const T* __restrict srow = sv + (o * k + i) * inner;
       if (op == OpKind::IndexCopy)

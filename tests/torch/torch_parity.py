@@ -127,6 +127,30 @@ for dt, mk in (("f32", rnd), ("i32", ints)):
                  f"scatter_reduce(a, 1, i, s, \"{reduce}\", include_self = {self_})",
                  f"torch.scatter_reduce(a, 1, i.long(), s, '{reduce}', include_self={self_.title()})",
                  grad=rg, a=mk(3, 4), i=idx(0, 0, 3, 1, 1, 1, 2, 0, 2, shape=(3, 3)), s=mk(3, 3))
+# Many wide rows: the prefetched, ISA-cloned row loops of scatter_rows.cpp (Note [Random target
+# rows]), with duplicate targets, an outer dim, a source wider than the index, PyG's expanded
+# index mixed with rows of differing indices, and a bad index past the prefetch distance.
+_rows = torch.randint(0, 50, (300,), dtype=torch.int32)
+case("index_add_wide_rows", "index_add(a, 0, i, s)", "torch.index_add(a, 0, i.long(), s)",
+     grad=("a", "s"), a=rnd(50, 70), i=_rows, s=rnd(300, 70))
+case("index_add_wide_rows_alpha", "index_add(a, 0, i, s, alpha = 0.5)",
+     "torch.index_add(a, 0, i.long(), s, alpha=0.5)", a=rnd(50, 70), i=_rows, s=rnd(300, 70))
+case("index_add_wide_rows_dim1", "index_add(a, 1, i, s)", "torch.index_add(a, 1, i.long(), s)",
+     a=rnd(3, 50, 24), i=_rows[:40], s=rnd(3, 40, 24))
+_mixed = _rows[:200].reshape(200, 1).expand(200, 33).clone()
+_mixed[1::3] = torch.randint(0, 50, (67, 33), dtype=torch.int32)
+case("scatter_add_wide_rows", "scatter_add(a, 0, i, s)", "torch.scatter_add(a, 0, i.long(), s)",
+     grad=("a", "s"), a=rnd(50, 40), i=_mixed, s=rnd(200, 33))
+case("scatter_add_wide_rows_larger_source", "scatter_add(a, 0, i, s)",
+     "torch.scatter_add(a, 0, i.long(), s)", a=rnd(50, 40), i=_mixed, s=rnd(210, 40))
+_bad = _mixed.clone()
+_bad[150, 7] = 50
+case("scatter_add_wide_rows_out_of_range", "scatter_add(a, 0, i, s)",
+     "torch.scatter_add(a, 0, i.long(), s)", a=rnd(50, 40), i=_bad, s=rnd(210, 40))
+_bad_rows = _rows.clone()
+_bad_rows[200] = -3
+case("index_add_wide_rows_negative", "index_add(a, 0, i, s)",
+     "torch.index_add(a, 0, i.long(), s)", a=rnd(50, 70), i=_bad_rows, s=rnd(300, 70))
 case("scatter_value", "scatter(a, 0, i, 2.5)", "torch.scatter(a, 0, i.long(), 2.5)",
      a=rnd(3, 2), i=idx(2, 0, shape=(1, 2)))
 case("scatter_bool", "scatter(a, 1, i, s)", "torch.scatter(a, 1, i.long(), s)",
