@@ -4,6 +4,9 @@
 // bench/torch_sparse_baseline.py times PyTorch 1.13 on the same sizes.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+
+#include "backends/cpu/scatter_rows.h"
 #include "backends/dispatch.h"
 #include "backends/storage.h"
 #include "bench/bench_util.h"
@@ -110,6 +113,38 @@ void BM_IndexAdd(benchmark::State& state) {
   setBytes(state, 4.0 * kRows * kCols + 4.0 * kRows + 8.0 * kTargets * kCols);
 }
 BENCHMARK(BM_IndexAdd)->Unit(benchmark::kMillisecond);
+
+// What the random targets cost (Note [Random target rows]): the same index_add with its index
+// sorted (identical bytes, but the target rows are visited in order), and the target-row
+// updates alone (the same kernel adding one 1024-row block of source over and over: no source
+// stream), which bound how close the random case can come to the triad.
+void BM_IndexAddSortedTargets(benchmark::State& state) {
+  Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kRows, kCols});
+  Tensor idx = randomRows(kRows, kTargets);
+  std::sort(idx.data<int32_t>(), idx.data<int32_t>() + kRows);
+  OpAttrs a;
+  a.dim = 0;
+  for (auto _ : state)
+    benchmark::DoNotOptimize(tessel::backends::call(OpKind::IndexAdd, {x, idx, src}, a));
+  setBytes(state, 4.0 * kRows * kCols + 4.0 * kRows + 8.0 * kTargets * kCols);
+}
+BENCHMARK(BM_IndexAddSortedTargets)->Unit(benchmark::kMillisecond);
+
+void BM_TargetRowUpdatesOnly(benchmark::State& state) {
+  constexpr int64_t kBlock = 1024;
+  Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kBlock, kCols});
+  Tensor idx = randomRows(kRows, kTargets);
+  float* dst = x.data<float>();
+  for (auto _ : state) {
+    for (int64_t r = 0; r < kRows; r += kBlock)
+      tessel::backends::cpu::indexAddRowsF32(dst, src.data<float>(), idx.data<int32_t>() + r,
+                                             std::min(kBlock, kRows - r), kCols, kTargets, 1.0f);
+    benchmark::ClobberMemory();
+  }
+  // The bytes index_add's count gives this part: the target read and written.
+  setBytes(state, 8.0 * kTargets * kCols);
+}
+BENCHMARK(BM_TargetRowUpdatesOnly)->Unit(benchmark::kMillisecond);
 
 void BM_ScatterAdd(benchmark::State& state) {
   Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kRows, kCols});
