@@ -48,6 +48,7 @@ Outputs binary(OpKind op, Inputs in) {
     case OpKind::LogicalOr:
       return {{shape, DType::Bool}};
     case OpKind::Div:
+    case OpKind::GeluBackward:
       return {{shape, DType::F32}};
     case OpKind::Sub:
       if (a == DType::Bool && b == DType::Bool)

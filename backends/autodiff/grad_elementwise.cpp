@@ -64,15 +64,17 @@ std::vector<Var> gradSigmoid(const GradEntry& e, const Var& g) {
 std::vector<Var> gradRelu(const GradEntry& e, const Var& g) {
   return {mul(g, asFloat(binary(OpKind::Gt, x0(e), lit(g, 0))))};
 }
-// gelu(x) = x * Phi(x), so gelu'(x) = Phi(x) + x * phi(x); Phi(x) is read off the output as
-// gelu(x) / x (1/2 at x = 0), which needs no erf op.
+// gelu(x) = x * Phi(x), so gelu'(x) = Phi(x) + x * phi(x): one op (Note [gelu backward in one
+// pass] in backends/cpu/vec_rows.cpp).
 std::vector<Var> gradGelu(const GradEntry& e, const Var& g) {
-  const Var& x = x0(e);
-  Var isZero = binary(OpKind::Eq, x, lit(g, 0));
-  Var safeX = where(isZero, lit(g, 1), x);
-  Var cdf = where(isZero, lit(g, 0.5), div(y0(e), safeX));
-  Var pdf = mul(unary(OpKind::Exp, mul(mul(x, x), lit(g, -0.5))), lit(g, 0.3989422804014327));
-  return {mul(g, add(cdf, mul(x, pdf)))};
+  return {binary(OpKind::GeluBackward, g, x0(e))};
+}
+// d/dg g * gelu'(x) = gelu'(x); d/dx = g * gelu''(x), gelu''(x) = phi(x) * (2 - x^2).
+std::vector<Var> gradGeluBackward(const GradEntry& e, const Var& gy) {
+  const Var &g = e.inputs[0], &x = e.inputs[1];
+  Var pdf = mul(unary(OpKind::Exp, mul(mul(x, x), lit(gy, -0.5))), lit(gy, 0.3989422804014327));
+  Var second = mul(pdf, sub(lit(gy, 2), mul(x, x)));
+  return {forInput(g, binary(OpKind::GeluBackward, gy, x)), forInput(x, mul(gy, mul(g, second)))};
 }
 
 std::vector<Var> gradAdd(const GradEntry& e, const Var& g) {

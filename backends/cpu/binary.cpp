@@ -6,6 +6,7 @@
 
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
+#include "backends/cpu/vec_rows.h"
 
 namespace tessel::backends::cpu {
 
@@ -88,6 +89,12 @@ void arithmetic(OpKind op, const Tensor& a, const Tensor& b, const Tensor& out) 
     switch (op) {
       case OpKind::Div:
         return mapBinary<T, T>(a, b, out, [](T x, T y) { return x / y; });
+      case OpKind::GeluBackward: {
+        // Broadcast operands are expanded first, so that every element goes through the one
+        // ISA-cloned row, as in a fused graph: the results agree to the bit.
+        const Tensor g = a.expand(out.shape()).contiguous(), x = b.expand(out.shape()).contiguous();
+        return geluBackwardRow(out.data<float>(), g.data<float>(), x.data<float>(), out.numel());
+      }
       case OpKind::FloorDiv:
         return mapBinary<T, T>(a, b, out, floorDivF);
       case OpKind::Mod:

@@ -81,7 +81,12 @@ inline float vlog(float x) {
 /// Abramowitz & Stegun 7.1.26, 1 - t * R(t) * e^(-x^2) with t = 1 / (1 + p|x|), whose absolute
 /// error of 1.5e-7 is relative there since erf(x) >= 0.84. Within 3 ulp of the correctly
 /// rounded result everywhere (tests/backends/elementwise_test.cpp); NaN stays NaN.
+inline float verfGivenExp(float x, float expNegXSquared);
 inline float verf(float x) {
+  return verfGivenExp(x, vexp(-(x * x)));
+}
+/// verf(x) given e^(-x^2), for callers that need that exponential too (gelu's gradient).
+inline float verfGivenExp(float x, float expNegXSquared) {
   const float a = x < 0.0f ? -x : x;
   const float z = x * x;
   float p = 7.853861353153693e-5f;
@@ -98,7 +103,7 @@ inline float verf(float x) {
   r = r * t + 1.421413741f;
   r = r * t - 0.284496736f;
   r = r * t + 0.254829592f;
-  float big = 1.0f - r * t * vexp(-z);
+  float big = 1.0f - r * t * expNegXSquared;
   big = x < 0.0f ? -big : big;
   return a <= 1.0f || x != x ? small : big;
 }

@@ -16,6 +16,9 @@ void sigmoidRow(float* __restrict out, const float* __restrict in, int64_t n);
 /// gelu's exact form x * Phi(x) and erf (vec_math.h's verf).
 void geluRow(float* __restrict out, const float* __restrict in, int64_t n);
 void erfRow(float* __restrict out, const float* __restrict in, int64_t n);
+/// out[i] = g[i] * gelu'(x[i]): gelu's gradient (Note [gelu backward in one pass]).
+void geluBackwardRow(float* __restrict out, const float* __restrict g,
+                     const float* __restrict x, int64_t n);
 /// acc[b] += x[r * B + b] for r < rows: the inner loop of sums over a leading dim, which is
 /// bound by L1 loads and stores of acc, so wider vectors help it too.
 void accumulateRows(float* __restrict acc, const float* __restrict x, int64_t rows, int64_t B);

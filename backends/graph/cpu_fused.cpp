@@ -227,6 +227,8 @@ TESSEL_ISA_CLONES void floatArith(OpKind op, const float* a, const float* b, flo
       return map2(o, a, b, n, [](float x, float y) { return x * y; });
     case OpKind::Div:
       return map2(o, a, b, n, [](float x, float y) { return x / y; });
+    case OpKind::GeluBackward:
+      return backends::cpu::geluBackwardRow(o, a, b, n);
     case OpKind::Maximum:
       return map2(o, a, b, n, [](float x, float y) { return (x != x || x > y) ? x : y; });
     case OpKind::Minimum:

@@ -118,6 +118,11 @@ float powF(float x, float y) {
   }
   return pow(x, y);
 }
+// gelu's gradient g * (Phi(x) + x * phi(x)), as the cpu's geluBackwardRow.
+float geluBackwardF(float g, float x) {
+  return g * (0.5 * (1.0 + erfApprox(x * 0.70710678118654752)) +
+              x * (0.3989422804014327 * exp(-0.5 * x * x)));
+}
 // erf: erfApprox's 1.5e-7 absolute error is all of erf(x) for tiny x, so |x| < 0.5 takes
 // the Maclaurin series (relative error < 3e-8 there).
 float erfF(float x) {
@@ -312,6 +317,7 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       case OpKind::Silu: return "(" + a + " / (1.0 + exp(-" + a + ")))";
       case OpKind::Softplus: return "(" + a + " > 20.0 ? " + a + " : log1pF(exp(" + a + ")))";
       case OpKind::Div: return "(" + a + " / " + b + ")";
+      case OpKind::GeluBackward: return "geluBackwardF(" + a + ", " + b + ")";
       case OpKind::FloorDiv: return "floor(" + a + " / " + b + ")";
       case OpKind::Mod: return "modF(" + a + ", " + b + ")";
       case OpKind::Pow: return "powF(" + a + ", " + b + ")";

@@ -40,6 +40,7 @@ uint32_t ewCode(OpKind op) {
     case OpKind::Sub: return EW_SUB;
     case OpKind::Mul: return EW_MUL;
     case OpKind::Div: return EW_DIV;
+    case OpKind::GeluBackward: return EW_GELU_BACKWARD;
     case OpKind::FloorDiv: return EW_FLOORDIV;
     case OpKind::Mod: return EW_MOD;
     case OpKind::Pow: return EW_POW;

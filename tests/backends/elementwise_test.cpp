@@ -27,6 +27,35 @@ TEST(Elementwise, UnaryValues) {
   expectValues(run(OpKind::LogicalNot, {x}), {0, 1, 0});
 }
 
+// gelu's gradient as one op (issue 27): g * (Phi(x) + x * phi(x)) in double, over a range
+// wider than the erf polynomial's and the A&S branch's seam at |x / sqrt 2| = 1, with a
+// broadcast gradient; at +-inf it is NaN (inf * 0) and a NaN stays NaN, as PyTorch 1.13 gives.
+TEST(Elementwise, GeluBackwardValues) {
+  std::vector<float> xs;
+  for (float v = -9.f; v <= 9.f; v += 0.0625f) xs.push_back(v);
+  xs.push_back(1.41421356f);
+  const int64_t n = int64_t(xs.size());
+  Tensor x = Tensor::fromData(std::span<const float>(xs), {1, n});
+  Tensor g = F({1.f, -2.5f}, {2, 1});
+  Tensor got = run(OpKind::GeluBackward, {g, x});
+  ASSERT_EQ(got.shape(), (Dims{2, n}));
+  std::vector<double> v = got.toDoubles();
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t i = 0; i < n; ++i) {
+      const double t = xs[i], gr = r == 0 ? 1.0 : -2.5;
+      const double want =
+          gr * (0.5 * (1 + std::erf(t / std::sqrt(2.0))) + t * std::exp(-t * t / 2) / std::sqrt(2 * M_PI));
+      EXPECT_NEAR(v[r * n + i], want, 1e-6 * std::fabs(gr) + 2e-6 * std::fabs(want)) << "x = " << t;
+    }
+  std::vector<double> edges =
+      run(OpKind::GeluBackward, {F({1.f, 1.f, 1.f, 1.f}), F({INFINITY, -INFINITY, NAN, 0.f})})
+          .toDoubles();
+  EXPECT_TRUE(std::isnan(edges[0]));
+  EXPECT_TRUE(std::isnan(edges[1]));
+  EXPECT_TRUE(std::isnan(edges[2]));
+  EXPECT_EQ(edges[3], 0.5);
+}
+
 // Issue 26 (dense1): PyTorch's values, including halves, signed zeros, NaN and infinities.
 TEST(Elementwise, DenseUnaryValues) {
   const float nan = std::nanf(""), inf = INFINITY;

@@ -119,6 +119,9 @@ TEST(Grad, BinaryWithBroadcasting) {
     checkGrad(binaryFn(op), {smooth({2, 1}), smooth({1, 3}, 2.f)});
   }
   checkGrad(binaryFn(OpKind::Div), {smooth({2, 3}), positive({3})});
+  // gelu's gradient op has its own (gelu's second derivative): both operands, broadcast.
+  checkGrad(binaryFn(OpKind::GeluBackward), {smooth({2, 3}), smooth({2, 3}, 1.f)});
+  checkGrad(binaryFn(OpKind::GeluBackward), {smooth({3}), smooth({2, 3}, 2.f)});
   checkGrad(binaryFn(OpKind::Pow), {positive({2, 3}), smooth({2, 3}, 1.f)});
   checkGrad(binaryFn(OpKind::Mod), {F({2.5f, -1.3f, 4.1f}), F({2.f, 2.f, 3.f})});
   // An integer operand gets no gradient, the f32 one does.

@@ -93,6 +93,10 @@ case("diff_prepend_rank", "diff(a, prepend = p)", "torch.diff(a, prepend=p)", a=
      p=rnd(3))
 
 
+# gelu and its gradient (one op, gelu_backward) across both erf branches and the tails.
+case("gelu_grad", "gelu(a)", "torch.nn.functional.gelu(a)", grad=("a",), a=rnd(64, lo=-7.0, hi=7.0))
+
+
 # ---- index_add, index_copy, scatter, scatter_add, scatter_reduce -------------------------------
 # (PyTorch wants int64 indices: its expressions say i.long().)
 def idx(*vals, shape=None):

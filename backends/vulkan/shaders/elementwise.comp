@@ -42,6 +42,11 @@ float tanhSafe(float v) {
   return (e - 1.0) / (e + 1.0);
 }
 
+// gelu's gradient g * (Phi(x) + x * phi(x)), as the cpu's geluBackwardRow.
+float geluBackwardF(float g, float x) {
+  return g * (0.5 * (1.0 + erfApprox(x * 0.70710678118654752)) +
+              x * (0.3989422804014327 * exp(-0.5 * x * x)));
+}
 // erf: erfApprox's 1.5e-7 absolute error is all of erf(x) for tiny x, so |x| < 0.5 takes
 // the Maclaurin series (relative error < 3e-8 there).
 float erfF(float x) {
@@ -144,6 +149,7 @@ float opF(uint op, float a, float b, float c) {
     case EW_SUB: return a - b;
     case EW_MUL: return a * b;
     case EW_DIV: return a / b;
+    case EW_GELU_BACKWARD: return geluBackwardF(a, b);
     case EW_FLOORDIV: return floor(a / b);
     case EW_MOD: {
       float r = a - b * trunc(a / b);

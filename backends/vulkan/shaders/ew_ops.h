@@ -41,6 +41,7 @@
 #define EW_AND 35u
 #define EW_OR 36u
 #define EW_SQDIFF 37u
+#define EW_GELU_BACKWARD 38u  // g * gelu'(x): a = g, b = x
 #define EW_FIRST_BINARY 20u
 // Ternary (a, b, c).
 #define EW_WHERE 40u

@@ -123,6 +123,7 @@ inline std::map<OpKind, Case> cases() {
   for (K k : {K::Div, K::FloorDiv, K::Mod})
     c[k] = binary(k, DType::F32, Fill::Float, Fill::Positive);
   c[K::Pow] = binary(K::Pow, DType::F32, Fill::Positive, Fill::Float);
+  c[K::GeluBackward] = binary(K::GeluBackward, DType::F32, Fill::Float, Fill::Float);
   c[K::LogicalAnd] = binary(K::LogicalAnd, DType::Bool, Fill::Bool, Fill::Bool);
   c[K::LogicalOr] = binary(K::LogicalOr, DType::Bool, Fill::Bool, Fill::Bool);
   c[K::Where] = [](Harness& h) {

@@ -26,6 +26,7 @@ const std::map<std::string, std::string> kSnippets = {
     {"avg_pool2d_backward", "grad(fn (a) { return (avg_pool2d(a.unsqueeze(0), 2, 1) ** 2).sum() })(a)"},
     {"adaptive_avg_pool2d_backward", "grad(fn (a) { return (adaptive_avg_pool2d(a.unsqueeze(0), 3) ** 2).sum() })(a)"},
     {"interpolate_backward", "grad(fn (a) { return (interpolate(a.unsqueeze(0), size = 5) ** 2).sum() })(a)"},
+    {"gelu_backward", "grad(fn (a) { return (gelu(a) * a).sum() })(a)"},
     {"neg", "-a"},
     {"exp", "exp(a)"},
     {"log", "log(abs(a) + 1.0)"},
