@@ -47,6 +47,16 @@ void requireEq(const SymInt& a, const SymInt& b, std::string_view op, const std:
   });
 }
 
+void requireShape(const SymShape& got, const SymShape& want, std::string_view nm,
+                  const char* what) {
+  if (got.size() != want.size())
+    fail(ErrorKind::ShapeError, nm,
+         std::string(what) + " " + str(got) + " must have shape " + str(want));
+  for (size_t i = 0; i < got.size(); ++i)
+    requireEq(got[i], want[i], nm,
+              std::string(what) + " " + str(got) + " must have shape " + str(want));
+}
+
 ShapeEnv* envOf(Inputs in, const SymShape* extra) {
   for (const OpSignature& s : in)
     for (const SymInt& d : s.shape)

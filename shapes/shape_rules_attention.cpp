@@ -64,16 +64,6 @@ Parts check(const OpSignature& q, const OpSignature& k, const OpSignature& v,
   return p;
 }
 
-void requireShape(const SymShape& got, const SymShape& want, std::string_view nm,
-                  const char* what) {
-  if (got.size() != want.size())
-    fail(ErrorKind::ShapeError, nm,
-         std::string(what) + " " + str(got) + " must have shape " + str(want));
-  for (size_t i = 0; i < got.size(); ++i)
-    requireEq(got[i], want[i], nm,
-              std::string(what) + " " + str(got) + " must have shape " + str(want));
-}
-
 }  // namespace
 
 Outputs attentionOp(OpKind op, Inputs in, const OpAttrs& a) {

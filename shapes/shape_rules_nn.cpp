@@ -45,6 +45,17 @@ Outputs nnOp(OpKind op, Inputs in, const OpAttrs& a) {
       arity(op, in, 1, 1);
       normalizeDim(a.dim, rank(in[0].shape), nm);
       return {{in[0].shape, DType::F32}};
+    case OpKind::LayerNormBackward: {
+      arity(op, in, 2, 3);
+      requireShape(in[0].shape, in[1].shape, nm, "grad");
+      // The rest is layer_norm's rule over [x, (weight)].
+      nnOp(OpKind::LayerNorm, in.subspan(1), a);
+      SymInt n(1), total(1);
+      for (const SymInt& d : a.shape) n = n * d;
+      for (const SymInt& d : in[1].shape) total = total * d;
+      if (in.size() == 3) total = total + n + n;
+      return {{{total}, DType::F32}};
+    }
     case OpKind::LayerNorm: {
       arity(op, in, 1, 3);
       const SymShape& x = in[0].shape;

@@ -37,6 +37,9 @@ SymInt smax(const SymInt& a, const SymInt& b);
 bool isOne(const SymInt& d);
 /// require(a == b) with a ShapeError built lazily.
 void requireEq(const SymInt& a, const SymInt& b, std::string_view op, const std::string& what);
+/// A ShapeError "<what> <got> must have shape <want>" unless the shapes are equal.
+void requireShape(const SymShape& got, const SymShape& want, std::string_view nm,
+                  const char* what);
 /// A fresh unbacked size in [0, maxSize] for data-dependent ops; attrs.outputSize wins.
 SymInt dataDependentSize(std::string_view op, Inputs in, const OpAttrs& attrs,
                          const SymInt& maxSize);

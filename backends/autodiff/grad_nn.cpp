@@ -1,6 +1,7 @@
 // Gradient rules of matmul and the neural-network ops.
 #include "backends/autodiff/grad_ops.h"
 #include "backends/autodiff/grad_rules.h"
+#include "backends/autodiff/tape.h"
 
 namespace tessel::backends::autodiff {
 
@@ -43,10 +44,27 @@ std::vector<Var> gradLogSoftmax(const GradEntry& e, const Var& g) {
   return {sub(g, mul(unary(OpKind::Exp, y), sum(g, {dim}, true)))};
 }
 
-// Recomputes the normalized input, then the standard layer-norm backward:
+// The standard layer-norm backward, recomputing the normalized input:
 // dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)) over the normalized dims.
+// It is one op, layer_norm_backward (Note [Layer norm rows] in backends/cpu/norm_rows.cpp),
+// except while another tape records these gradients (a second derivative): that op has no
+// gradient of its own, so the formula is then written out in ops that have.
 std::vector<Var> gradLayerNorm(const GradEntry& e, const Var& g) {
   const Var& x = e.inputs[0];
+  if (!anyTapeActive()) {
+    std::vector<Var> args = {g, x};
+    if (e.inputs.size() > 1) args.push_back(e.inputs[1]);
+    Var flat = opOf(OpKind::LayerNormBackward, args, e.attrs);
+    const SymInt total = x.numel();
+    std::vector<Var> out = {reshape(slice(flat, 0, SymInt(0), total), x.shape())};
+    if (e.inputs.size() > 1) {
+      const SymShape& ws = e.inputs[1].shape();
+      const SymInt n = e.inputs[1].numel();
+      out.push_back(reshape(slice(flat, 0, total, total + n), ws));
+      if (e.inputs.size() > 2) out.push_back(reshape(slice(flat, 0, total + n, total + n + n), ws));
+    }
+    return out;
+  }
   const int64_t k = static_cast<int64_t>(e.attrs.shape.size());
   Dims dims;
   for (int64_t d = x.ndim() - k; d < x.ndim(); ++d) dims.push_back(d);

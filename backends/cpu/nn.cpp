@@ -2,10 +2,12 @@
 // dropout. Softmax-like ops subtract the row maximum first so exp never overflows.
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
+#include "backends/cpu/norm_rows.h"
 #include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
 #include "shapes/pool_geometry.h"
@@ -72,20 +74,30 @@ Tensor layerNorm(std::span<const Tensor> in, const OpAttrs& attrs, const OpSigna
   Tensor b = in.size() > 2 ? castTo(in[2], DType::F32).contiguous() : Tensor();
   Tensor out = emptyLike(sig);
   const int64_t rows = n == 0 ? 0 : x.numel() / n;
-  const float eps = static_cast<float>(attrs.eps);
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* xr = x.data<float>() + r * n;
-    float* o = out.data<float>() + r * n;
-    // Two passes (mean, then squared deviations) avoid the cancellation of E[x^2] - E[x]^2.
-    const float mean = static_cast<float>(sumFloats(xr, n) / double(n));
-    for (int64_t i = 0; i < n; ++i) o[i] = (xr[i] - mean) * (xr[i] - mean);
-    const float var = static_cast<float>(sumFloats(o, n) / double(n));
-    const float rstd = 1.0f / std::sqrt(var + eps);
-    for (int64_t i = 0; i < n; ++i) o[i] = (xr[i] - mean) * rstd;
-    if (w.defined())
-      for (int64_t i = 0; i < n; ++i) o[i] *= w.data<float>()[i];
-    if (b.defined())
-      for (int64_t i = 0; i < n; ++i) o[i] += b.data<float>()[i];
+  // Two passes per row (mean, then squared deviations) avoid the cancellation of
+  // E[x^2] - E[x]^2 (Note [Layer norm rows]).
+  layerNormRows(x.data<float>(), w.defined() ? w.data<float>() : nullptr,
+                b.defined() ? b.data<float>() : nullptr, out.data<float>(), rows, n,
+                static_cast<float>(attrs.eps));
+  return out;
+}
+
+// [grad, x, (weight)] -> dx, then with a weight dweight and dbias, in one flat tensor.
+Tensor layerNormBackward(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig) {
+  Tensor g = castTo(in[0], DType::F32).contiguous();
+  Tensor x = castTo(in[1], DType::F32).contiguous();
+  Tensor w = in.size() > 2 ? castTo(in[2], DType::F32).contiguous() : Tensor();
+  const int64_t n = numelOf(concreteShape(attrs.shape));
+  const int64_t rows = n == 0 ? 0 : x.numel() / n;
+  Tensor out = emptyLike(sig);
+  float* o = out.data<float>();
+  std::vector<double> dw(w.defined() ? size_t(n) : 0), db(dw.size());
+  layerNormBackwardRows(g.data<float>(), x.data<float>(), w.defined() ? w.data<float>() : nullptr,
+                        o, dw.data(), db.data(), rows, n, static_cast<float>(attrs.eps));
+  float* tail = o + x.numel();
+  for (size_t i = 0; i < dw.size(); ++i) {
+    tail[i] = static_cast<float>(dw[i]);
+    tail[dw.size() + i] = static_cast<float>(db[i]);
   }
   return out;
 }
@@ -189,6 +201,8 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
     }
     case OpKind::LayerNorm:
       return layerNorm(in, attrs, sig);
+    case OpKind::LayerNormBackward:
+      return layerNormBackward(in, attrs, sig);
     case OpKind::Linear:
       return linear(in, sig);
     case OpKind::MseLoss:

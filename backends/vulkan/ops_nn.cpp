@@ -68,6 +68,66 @@ Tensor layerNorm(std::span<const Tensor> in, const OpAttrs& attrs, const OpSigna
   return out;
 }
 
+// layer_norm_backward by its formula on the device's own elementwise and reduction kernels
+// (the cpu's one pass per row, Note [Layer norm rows], has no shader yet): the same dx, dw and
+// db as the composite gradient it replaces, written into the flat output.
+Tensor layerNormBackward(std::span<const Tensor> in, const OpAttrs& attrs, const OpSignature& sig) {
+  const int64_t n = numelOf(concreteShape(attrs.shape));
+  Tensor g = contiguousDevice(castDevice(in[0], DType::F32));
+  Tensor x = contiguousDevice(castDevice(in[1], DType::F32));
+  const int64_t total = x.numel(), rows = n == 0 ? 0 : total / n;
+  Tensor out = emptyDevice(concreteShape(sig.shape), DType::F32);
+  auto bin = [](OpKind op, const Tensor& a, const Tensor& b) {
+    const shapes::SymShape s = shapes::broadcastShapes(
+        shapes::SymShape(a.shape().begin(), a.shape().end()),
+        shapes::SymShape(b.shape().begin(), b.shape().end()), shapes::opName(op));
+    return runBinary(op, a, b, OpSignature{s, DType::F32});
+  };
+  auto put = [&](int64_t start, const Tensor& v) {  // v's elements at out[start...]
+    if (v.numel() == 0) return;
+    const Tensor src[] = {v};
+    elementwise(EW_COPY, DType::F32, out.slice(0, start, start + v.numel(), 1).reshape(v.shape()),
+                src);
+  };
+  const Dims rowsN{rows, n};
+  Tensor dxhat;
+  if (rows > 0) {
+    Tensor x2 = reshapeDevice(x, rowsN), g2 = reshapeDevice(g, rowsN);
+    auto rowMean = [&](const Tensor& t) {
+      return reduceARB(OpKind::Mean, t, rows, n, 1, DType::F32, Dims{rows, 1}, DType::F32);
+    };
+    OpAttrs epsAttrs;
+    epsAttrs.scalars = {attrs.eps};
+    const Tensor eps = runCreate(OpKind::Full, epsAttrs, OpSignature{{}, DType::F32});
+    Tensor xc = bin(OpKind::Sub, x2, rowMean(x2));
+    Tensor var = rowMean(bin(OpKind::Mul, xc, xc));
+    Tensor rstd = runUnary(OpKind::Rsqrt, bin(OpKind::Add, var, eps),
+                           OpSignature{{rows, 1}, DType::F32});
+    Tensor xhat = bin(OpKind::Mul, xc, rstd);
+    dxhat = in.size() > 2 ? bin(OpKind::Mul, g2,
+                                reshapeDevice(contiguousDevice(castDevice(in[2], DType::F32)),
+                                              Dims{n}))
+                          : g2;
+    Tensor inner = bin(OpKind::Sub, bin(OpKind::Sub, dxhat, rowMean(dxhat)),
+                       bin(OpKind::Mul, xhat, rowMean(bin(OpKind::Mul, dxhat, xhat))));
+    put(0, bin(OpKind::Mul, rstd, inner));
+    if (in.size() > 2) {
+      auto colSum = [&](const Tensor& t) {
+        return reduceARB(OpKind::Sum, t, 1, rows, n, DType::F32, Dims{n}, DType::F32);
+      };
+      put(total, colSum(bin(OpKind::Mul, g2, xhat)));
+      put(total + n, colSum(g2));
+    }
+    return out;
+  }
+  if (in.size() > 2 && n > 0) {  // no rows: dweight and dbias are sums of nothing
+    OpAttrs zero;
+    zero.scalars = {0.0};
+    put(total, runCreate(OpKind::Full, zero, OpSignature{{2 * n}, DType::F32}));
+  }
+  return out;
+}
+
 Tensor linear(std::span<const Tensor> in, const OpSignature& sig) {
   Tensor x = castDevice(in[0], DType::F32);
   Tensor w = castDevice(in[1], DType::F32);
@@ -165,6 +225,8 @@ Tensor runNN(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs, const 
                      op == OpKind::LogSoftmax);
     case OpKind::LayerNorm:
       return layerNorm(in, attrs, sig);
+    case OpKind::LayerNormBackward:
+      return layerNormBackward(in, attrs, sig);
     case OpKind::Linear:
       return linear(in, sig);
     case OpKind::MseLoss:

@@ -392,6 +392,10 @@ TEST(Grad, NN) {
   OpAttrs ln = shapeAttr({3});
   checkGrad(withAttrs(OpKind::LayerNorm, ln), {smooth({2, 3}), smooth({3}, 1.f), smooth({3}, 2.f)});
   checkGrad(withAttrs(OpKind::LayerNorm, shapeAttr({2, 2})), {smooth({3, 2, 2})});
+  // Wider rows (16-float lanes and a tail) and a weight without a bias, through the one-pass
+  // layer_norm_backward.
+  checkGrad(withAttrs(OpKind::LayerNorm, shapeAttr({37})), {smooth({3, 37}), smooth({37}, 1.f)},
+            3e-2);
   checkGrad(withAttrs(OpKind::Linear, {}), {smooth({2, 3}), smooth({4, 3}, 1.f), smooth({4}, 2.f)});
   checkGrad(withAttrs(OpKind::Linear, {}), {smooth({2, 2, 3}), smooth({4, 3}, 1.f)});
   checkGrad(binaryFn(OpKind::MseLoss), {smooth({2, 3}), smooth({2, 3}, 1.f)});
@@ -471,6 +475,27 @@ TEST(Grad, SecondOrder) {
     d2 = ops::sum(g);
   }
   expectValues(autodiff::gradients(outer, d2, {&x, 1})[0], {6, -12});
+}
+
+// A second derivative through layer_norm: while the outer tape records, the inner gradient is
+// the composite formula (layer_norm_backward has no gradient of its own); the finite
+// differences run the one-pass op. The two must agree.
+TEST(Grad, SecondOrderThroughLayerNorm) {
+  checkGrad(
+      [](const std::vector<Tensor>& in) {
+        Tape inner;
+        Tensor x = inner.watch(in[0]), w = inner.watch(in[1]);
+        Tensor y;
+        {
+          TapeScope scope(inner);
+          OpAttrs ln = shapeAttr({4});
+          y = ops::sum(ops::mul(run(OpKind::LayerNorm, {x, w}, ln), ops::mul(x, x)));
+        }
+        const Tensor wrt[] = {x, w};
+        std::vector<Tensor> g = autodiff::gradients(inner, y, wrt);
+        return ops::add(ops::sum(g[0]), ops::sum(ops::mul(g[1], g[1])));
+      },
+      {smooth({3, 4}), smooth({4}, 1.f)}, 3e-2);
 }
 
 TEST(Grad, GradientsInsideTheTapesOwnScope) {

@@ -330,6 +330,14 @@ inline std::map<OpKind, Case> cases() {
     a.eps = 1e-5;
     return h.op(K::LayerNorm, {x, w, b}, a);
   };
+  c[K::LayerNormBackward] = [](Harness& h) {
+    int g = h.input("g", {h.n, h.m}, DType::F32, Fill::Float);
+    int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
+    int w = h.input("w", {h.m}, DType::F32, Fill::Float);
+    OpAttrs a = shape({h.m});
+    a.eps = 1e-5;
+    return h.op(K::LayerNormBackward, {g, x, w}, a);
+  };
   c[K::Linear] = [](Harness& h) {
     int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
     int w = h.input("w", {4, h.m}, DType::F32, Fill::Float);

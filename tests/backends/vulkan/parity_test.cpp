@@ -610,6 +610,21 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
       a.shape = {3, 5};
       cases.push_back(one({g.tensor({2, 3, 5}, DType::F32)}, a));
       break;
+    case OpKind::LayerNormBackward:  // [grad, x, (weight)]
+      a.shape = {5};
+      cases.push_back(one({g.tensor({3, 5}, DType::F32), g.tensor({3, 5}, DType::F32)}, a));
+      cases.push_back(one({g.tensor({2, 3, 5}, DType::F32), g.tensor({2, 3, 5}, DType::F32),
+                           g.tensor({5}, DType::F32)}, a));
+      cases.push_back(one({g.tensor({0, 5}, DType::F32), g.tensor({0, 5}, DType::F32),
+                           g.tensor({5}, DType::F32)}, a));
+      a.shape = {70};
+      cases.push_back(one({g.tensor({4, 70}, DType::F32), g.tensor({4, 70}, DType::F32),
+                           g.tensor({70}, DType::F32)}, a));
+      a.shape = {3, 5};
+      cases.push_back(one({g.tensor({2, 3, 5}, DType::F32), g.tensor({2, 3, 5}, DType::F32),
+                           g.tensor({3, 5}, DType::F32)}, a));
+      cases.push_back(one({g.tensor({2, 3, 4}, DType::F32), g.tensor({2, 3, 5}, DType::F32)}, a));
+      break;
     case OpKind::Linear:
       cases.push_back(one({g.tensor({4, 3}, DType::F32), g.tensor({5, 3}, DType::F32)}));
       cases.push_back(one({g.tensor({2, 4, 3}, DType::F32), g.tensor({5, 3}, DType::F32), g.tensor({5}, DType::F32)}));

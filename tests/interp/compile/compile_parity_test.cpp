@@ -27,6 +27,8 @@ const std::map<std::string, std::string> kSnippets = {
     {"adaptive_avg_pool2d_backward", "grad(fn (a) { return (adaptive_avg_pool2d(a.unsqueeze(0), 3) ** 2).sum() })(a)"},
     {"interpolate_backward", "grad(fn (a) { return (interpolate(a.unsqueeze(0), size = 5) ** 2).sum() })(a)"},
     {"gelu_backward", "grad(fn (a) { return (gelu(a) * a).sum() })(a)"},
+    {"layer_norm_backward",
+     "grad(fn (a) { return (layer_norm(a, [a.shape[1]], ones([a.shape[1]]) * 1.5) * a).sum() })(a)"},
     {"neg", "-a"},
     {"exp", "exp(a)"},
     {"log", "log(abs(a) + 1.0)"},
