@@ -82,6 +82,9 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   calls[OpKind::Softmax] = [=] { return run(OpKind::Softmax, {x}, withDim(1)); };
   calls[OpKind::LogSoftmax] = [=] { return run(OpKind::LogSoftmax, {x}, withDim(1)); };
   calls[OpKind::LayerNorm] = [=] { return run(OpKind::LayerNorm, {x}, shapeAttr({3})); };
+  calls[OpKind::LayerNormBackward] = [=] {
+    return run(OpKind::LayerNormBackward, {iota({2, 3}), x, F({1, 2, 3})}, shapeAttr({3}));
+  };
   calls[OpKind::Linear] = [=] { return run(OpKind::Linear, {x, iota({4, 3})}); };
   calls[OpKind::MseLoss] = [=] { return run(OpKind::MseLoss, {x, x}); };
   calls[OpKind::CrossEntropy] = [=] { return run(OpKind::CrossEntropy, {x, I({0, 2})}); };
