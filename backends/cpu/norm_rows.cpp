@@ -29,6 +29,9 @@ constexpr int64_t kBlock = 1024;  // floats summed in float before the block joi
 typedef float Vec16 __attribute__((vector_size(64)));
 typedef float Vec8 __attribute__((vector_size(32)));
 typedef float Vec4 __attribute__((vector_size(16)));
+// Vec16 values never cross a call (the helpers taking or returning one are inlined), so the
+// note that their ABI differs between ISA levels does not apply (as in attention_kernel.cpp).
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 inline Vec16 load16(const float* p) {
   Vec16 v;
