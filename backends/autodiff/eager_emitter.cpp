@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "backends/backend.h"
+#include "backends/autodiff/tape.h"
 #include "backends/dispatch.h"
 
 namespace tessel::backends::autodiff {
@@ -61,6 +62,12 @@ void EagerEmitter::release(std::span<const Handle> live) {
   for (size_t h = pinned_; h < values_.size(); ++h)
     if (!keep.count(static_cast<Handle>(h))) values_[h] = Tensor();
   nextSweep_ = values_.size() * 2;
+}
+
+// gradients() takes its own tape off the stack first, so any tape still active records the
+// backward's ops.
+bool EagerEmitter::recordedForHigherOrder() const {
+  return anyTapeActive();
 }
 
 }  // namespace tessel::backends::autodiff

@@ -23,6 +23,7 @@ class EagerEmitter final : public Emitter {
   shapes::SymShape shape(Handle h) const override;
   shapes::DType dtype(Handle h) const override { return values_[h].dtype(); }
   Handle constant(double v, shapes::DType dtype, Handle like) override;
+  bool recordedForHigherOrder() const override;
   Handle create(shapes::OpKind op, const shapes::OpAttrs& attrs, Handle like) override;
   Handle replayRand(const RngState& rng, const shapes::SymShape& shape, Handle like) override;
   /// Drops the tensors of handles made by op() that are not in `live` (amortized: only when the

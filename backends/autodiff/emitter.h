@@ -44,6 +44,9 @@ class Emitter {
   virtual Handle replayRand(const RngState& rng, const shapes::SymShape& shape, Handle like) = 0;
   /// The backward walk's hint that only `live` (and the values it was given) are still needed.
   virtual void release(std::span<const Handle> live) { (void)live; }
+  /// Whether another tape records what this backward emits (a second derivative is being
+  /// taken): rules whose fused op has no gradient then emit differentiable ops instead.
+  virtual bool recordedForHigherOrder() const = 0;
 };
 
 /// A value of an emitter: what gradient rules compute with. A default Var is "no value" (no

@@ -1,7 +1,6 @@
 // Gradient rules of matmul and the neural-network ops.
 #include "backends/autodiff/grad_ops.h"
 #include "backends/autodiff/grad_rules.h"
-#include "backends/autodiff/tape.h"
 
 namespace tessel::backends::autodiff {
 
@@ -51,7 +50,7 @@ std::vector<Var> gradLogSoftmax(const GradEntry& e, const Var& g) {
 // gradient of its own, so the formula is then written out in ops that have.
 std::vector<Var> gradLayerNorm(const GradEntry& e, const Var& g) {
   const Var& x = e.inputs[0];
-  if (!anyTapeActive()) {
+  if (!g.emitter().recordedForHigherOrder()) {
     std::vector<Var> args = {g, x};
     if (e.inputs.size() > 1) args.push_back(e.inputs[1]);
     Var flat = opOf(OpKind::LayerNormBackward, args, e.attrs);

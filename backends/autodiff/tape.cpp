@@ -2,6 +2,7 @@
 #include "backends/autodiff/tape.h"
 
 #include <algorithm>
+#include <string>
 
 #include "backends/dispatch.h"
 #include "shapes/user_error.h"
@@ -10,7 +11,35 @@ namespace tessel::backends::autodiff {
 
 namespace {
 thread_local std::vector<Tape*> tActive;
+
+// Gradient ops that have no gradient of their own. A tape that sees one with a tracked operand
+// is taking a second derivative through it: without a rule it would treat the op as a
+// constant and give a wrong answer silently, so that is an error instead (PyTorch also refuses
+// derivatives it does not implement). Ops that are not differentiable by nature (argmax,
+// comparisons, randint) stay silent constants. layer_norm emits its composite formula while an
+// outer tape records (grad_nn.cpp), so its op should never get here.
+const char* unsupportedSecondDerivative(shapes::OpKind op) {
+  switch (op) {
+    case shapes::OpKind::AttentionBackward:
+    case shapes::OpKind::AttentionLse:
+      return "scaled_dot_product_attention";
+    case shapes::OpKind::MaxPool2dBackward:
+      return "max_pool2d";
+    case shapes::OpKind::LayerNormBackward:
+      return "layer_norm";
+    default:
+      return nullptr;
+  }
+}
 }  // namespace
+
+void refuseUnsupportedSecondDerivative(shapes::OpKind op) {
+  if (const char* name = unsupportedSecondDerivative(op))
+    throwUserError(ErrorKind::TypeError, std::string("grad: the second derivative of ") + name +
+                                             " is not supported (" +
+                                             std::string(shapes::opName(op)) +
+                                             ", in its gradient, has no gradient)");
+}
 
 Tensor Tape::watch(const Tensor& x) {
   Tensor fresh = call(shapes::OpKind::Contiguous, {x});
@@ -20,10 +49,13 @@ Tensor Tape::watch(const Tensor& x) {
 
 void Tape::record(shapes::OpKind op, std::span<const Tensor> inputs, const shapes::OpAttrs& attrs,
                   std::span<const Tensor> outputs, RngState rng) {
-  if (!isDifferentiable(op)) return;
   bool any = false;
   for (const Tensor& t : inputs) any = any || tracks(t);
   if (!any) return;
+  if (!isDifferentiable(op)) {
+    refuseUnsupportedSecondDerivative(op);
+    return;
+  }
   entries_.push_back({op, std::vector<Tensor>(inputs.begin(), inputs.end()), attrs,
                       std::vector<Tensor>(outputs.begin(), outputs.end()), rng});
   for (const Tensor& t : outputs)

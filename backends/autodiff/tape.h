@@ -80,6 +80,10 @@ class SuspendTape {
 
 /// True when some tape is active on this thread (dispatch's fast check).
 bool anyTapeActive();
+/// For a tape (eager or traced) about to skip a non-differentiable op that has a tracked
+/// operand: a TypeError when the op is a gradient op without a gradient (attention's,
+/// max_pool2d's), since skipping it would make a second derivative silently wrong.
+void refuseUnsupportedSecondDerivative(shapes::OpKind op);
 /// Offers an op to every active tape.
 void recordOnActiveTapes(shapes::OpKind op, std::span<const Tensor> inputs,
                          const shapes::OpAttrs& attrs, std::span<const Tensor> outputs,

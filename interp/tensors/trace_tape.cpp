@@ -67,10 +67,13 @@ Value TraceTape::watch(const Value& leaf) {
 
 void TraceTape::record(shapes::OpKind op, std::span<const Value> operands,
                        const shapes::OpAttrs& attrs, const Value& output) {
-  if (!ad::isDifferentiable(op)) return;
   bool any = false;
   for (const Value& v : operands) any = any || tracked_.count(handleOf(v));
   if (!any) return;
+  if (!ad::isDifferentiable(op)) {
+    ad::refuseUnsupportedSecondDerivative(op);
+    return;
+  }
   ad::GradEntry e{op, {}, attrs, {var(output)}, {}};
   for (const Value& v : operands) e.inputs.push_back(var(v));
   entries_.push_back(std::move(e));
@@ -138,6 +141,12 @@ TraceTapeScope::~TraceTapeScope() {
 
 bool anyTraceTapeActive() {
   return traceContext().tapes != nullptr;
+}
+
+// gradients() suspends this tape, so any trace tape (or eager tape) still active records the
+// backward's ops.
+bool TraceTape::recordedForHigherOrder() const {
+  return anyTraceTapeActive() || backends::autodiff::anyTapeActive();
 }
 
 void recordOnTraceTapes(shapes::OpKind op, std::span<const Value> operands,

@@ -38,6 +38,7 @@ class TraceTape final : public backends::autodiff::Emitter {
   shapes::DType dtype(backends::autodiff::Handle h) const override;
   backends::autodiff::Handle constant(double v, shapes::DType dtype,
                                       backends::autodiff::Handle like) override;
+  bool recordedForHigherOrder() const override;
   backends::autodiff::Handle create(shapes::OpKind op, const shapes::OpAttrs& attrs,
                                     backends::autodiff::Handle like) override;
   backends::autodiff::Handle replayRand(const backends::RngState& rng,

@@ -304,6 +304,15 @@ TEST(Grad, Pooling) {
   bilinear.pool.mode = shapes::InterpMode::Bilinear;
   checkGrad(withAttrs(OpKind::InterpolateBackward, bilinear),
             {smooth({1, 2, 7, 4}), smooth({1, 2, 3, 5})});
+  // max_pool2d_backward has no gradient: a tape that would record it with a tracked operand (a
+  // second derivative) raises instead of counting it as a constant.
+  Tape tape;
+  Tensor g = tape.watch(smooth({1, 2, 3, 3}));
+  {
+    TapeScope scope(tape);
+    expectUserError([&] { run(OpKind::MaxPool2dBackward, {g, distinct({1, 2, 5, 6})}, a); },
+                    ErrorKind::TypeError, {"second derivative of max_pool2d"});
+  }
 }
 
 TEST(Grad, ShapeOps) {
