@@ -12,13 +12,11 @@ namespace tessel::backends::autodiff {
 namespace {
 thread_local std::vector<Tape*> tActive;
 
-// Gradient ops that have no gradient of their own. A tape that sees one with a tracked operand
-// is taking a second derivative through it: without a rule it would treat the op as a
-// constant and give a wrong answer silently, so that is an error instead (PyTorch also refuses
-// derivatives it does not implement). Ops that are not differentiable by nature (argmax,
-// comparisons, randint) stay silent constants. layer_norm emits its composite formula while an
-// outer tape records (grad_nn.cpp), so its op should never get here.
-const char* unsupportedSecondDerivative(shapes::OpKind op) {
+// The forward op whose gradient op has no gradient of its own, or nullptr. Ops that are not
+// differentiable by nature (argmax, comparisons, randint) stay silent constants on a tape.
+// layer_norm emits its composite formula while an outer tape records (grad_nn.cpp), so its op
+// should never meet a recording tape.
+const char* forwardOfGradientlessOp(shapes::OpKind op) {
   switch (op) {
     case shapes::OpKind::AttentionBackward:
     case shapes::OpKind::AttentionLse:
@@ -33,12 +31,15 @@ const char* unsupportedSecondDerivative(shapes::OpKind op) {
 }
 }  // namespace
 
-void refuseUnsupportedSecondDerivative(shapes::OpKind op) {
-  if (const char* name = unsupportedSecondDerivative(op))
-    throwUserError(ErrorKind::TypeError, std::string("grad: the second derivative of ") + name +
-                                             " is not supported (" +
-                                             std::string(shapes::opName(op)) +
-                                             ", in its gradient, has no gradient)");
+bool lacksSecondDerivative(shapes::OpKind op) {
+  return forwardOfGradientlessOp(op) != nullptr;
+}
+
+void refuseSecondDerivative(shapes::OpKind op) {
+  throwUserError(ErrorKind::TypeError, std::string("grad: the second derivative of ") +
+                                           forwardOfGradientlessOp(op) + " is not supported (" +
+                                           std::string(shapes::opName(op)) +
+                                           ", in its gradient, has no gradient)");
 }
 
 Tensor Tape::watch(const Tensor& x) {
@@ -49,13 +50,12 @@ Tensor Tape::watch(const Tensor& x) {
 
 void Tape::record(shapes::OpKind op, std::span<const Tensor> inputs, const shapes::OpAttrs& attrs,
                   std::span<const Tensor> outputs, RngState rng) {
+  const bool differentiable = isDifferentiable(op);
+  if (!differentiable && !lacksSecondDerivative(op)) return;  // before any lookup: most ops
   bool any = false;
   for (const Tensor& t : inputs) any = any || tracks(t);
   if (!any) return;
-  if (!isDifferentiable(op)) {
-    refuseUnsupportedSecondDerivative(op);
-    return;
-  }
+  if (!differentiable) refuseSecondDerivative(op);
   entries_.push_back({op, std::vector<Tensor>(inputs.begin(), inputs.end()), attrs,
                       std::vector<Tensor>(outputs.begin(), outputs.end()), rng});
   for (const Tensor& t : outputs)

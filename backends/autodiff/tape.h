@@ -80,10 +80,11 @@ class SuspendTape {
 
 /// True when some tape is active on this thread (dispatch's fast check).
 bool anyTapeActive();
-/// For a tape (eager or traced) about to skip a non-differentiable op that has a tracked
-/// operand: a TypeError when the op is a gradient op without a gradient (attention's,
-/// max_pool2d's), since skipping it would make a second derivative silently wrong.
-void refuseUnsupportedSecondDerivative(shapes::OpKind op);
+/// A gradient op without a gradient of its own (attention's, max_pool2d's): a tape (eager or
+/// traced) that meets one with a tracked operand is taking a second derivative through it, and
+/// skipping it would make that silently wrong, so it calls refuseSecondDerivative instead.
+bool lacksSecondDerivative(shapes::OpKind op);
+[[noreturn]] void refuseSecondDerivative(shapes::OpKind op);
 /// Offers an op to every active tape.
 void recordOnActiveTapes(shapes::OpKind op, std::span<const Tensor> inputs,
                          const shapes::OpAttrs& attrs, std::span<const Tensor> outputs,

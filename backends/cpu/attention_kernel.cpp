@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "backends/cpu/isa_clones.h"
+#include "backends/cpu/vec16.h"
 
 // Note [Fused attention]
 // ~~~~~~~~~~~~~~~~~~~~~~
@@ -54,21 +55,9 @@ constexpr int64_t kBlock = 64;  // queries and keys per tile
 constexpr int kRows = 4;        // rows per register tile
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-typedef float V16 __attribute__((vector_size(64)));
-// V16 values never cross a call (every helper taking or returning one is always inlined), so
-// GCC's note that their ABI differs between ISA levels does not apply.
-#pragma GCC diagnostic ignored "-Wpsabi"
+using namespace vec16;  // V16, load, store, splat, laneMax (vec16.h)
 // Inlined into each ISA clone, so that they are compiled for its vector width.
 #define TESSEL_ATTN_INLINE inline __attribute__((always_inline))
-
-TESSEL_ATTN_INLINE V16 load(const float* p) {
-  V16 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-TESSEL_ATTN_INLINE void store(float* p, V16 v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 int64_t roundUp(int64_t n, int64_t m) {
   return (n + m - 1) / m * m;
@@ -199,19 +188,6 @@ void maskTile(float* tile, int64_t rows, int64_t t0, int64_t s0, int64_t cols, i
 
 typedef int32_t I16 __attribute__((vector_size(64)));
 
-TESSEL_ATTN_INLINE V16 splat(float x) {
-  return V16{} + x;
-}
-// The largest of a vector's 16 lanes, by halving (four dependent steps, not fifteen).
-TESSEL_ATTN_INLINE float laneMax(V16 a) {
-  V16 b = __builtin_shufflevector(a, a, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7);
-  a = a > b ? a : b;
-  b = __builtin_shufflevector(a, a, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3);
-  a = a > b ? a : b;
-  b = __builtin_shufflevector(a, a, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1);
-  a = a > b ? a : b;
-  return a[0] > a[1] ? a[0] : a[1];
-}
 // The largest of a row of 16 G scores (a pairwise tree for the full width).
 template <int G>
 TESSEL_ATTN_INLINE float rowMax(const float* row) {

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
 #include "backends/cpu/isa_clones.h"
+#include "backends/cpu/vec16.h"
 
 namespace tessel::backends::cpu {
 
@@ -23,27 +23,9 @@ namespace {
 
 constexpr int64_t kBlock = 1024;  // floats summed in float before the block joins the double
 
-// 16 floats as one value: GCC's vector extension lowers it to one zmm register in the AVX-512
-// clone, two ymm or four xmm in the others. The auto-vectorizer had left these row sums
-// mostly scalar (and a scalar sum of 16 lanes costs more than a row of 64 itself).
-typedef float Vec16 __attribute__((vector_size(64)));
-typedef float Vec8 __attribute__((vector_size(32)));
-typedef float Vec4 __attribute__((vector_size(16)));
-// Vec16 values never cross a call (the helpers taking or returning one are inlined), so the
-// note that their ABI differs between ISA levels does not apply (as in attention_kernel.cpp).
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-inline Vec16 load16(const float* p) {
-  Vec16 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-inline float lanesSum(Vec16 v) {
-  Vec8 h = __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7) +
-           __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
-  Vec4 q = __builtin_shufflevector(h, h, 0, 1, 2, 3) + __builtin_shufflevector(h, h, 4, 5, 6, 7);
-  return (q[0] + q[2]) + (q[1] + q[3]);
-}
+using namespace vec16;  // V16, load, laneSum (vec16.h): the auto-vectorizer had left these row
+                        // sums mostly scalar, and a scalar sum of 16 lanes costs more than a
+                        // row of 64 itself.
 
 // sum(a[i] * b[i]) (b null: sum(a[i])): 16 float lanes per block of kBlock, blocks added in
 // double.
@@ -51,13 +33,13 @@ inline double laneDot(const float* __restrict a, const float* __restrict b, int6
   double total = 0;
   for (int64_t start = 0; start < n; start += kBlock) {
     const int64_t end = std::min(n, start + kBlock);
-    Vec16 acc = {};
+    V16 acc = {};
     int64_t i = start;
     if (b)
-      for (; i + 16 <= end; i += 16) acc += load16(a + i) * load16(b + i);
+      for (; i + 16 <= end; i += 16) acc += load(a + i) * load(b + i);
     else
-      for (; i + 16 <= end; i += 16) acc += load16(a + i);
-    double block = lanesSum(acc);
+      for (; i + 16 <= end; i += 16) acc += load(a + i);
+    double block = laneSum(acc);
     for (; i < end; ++i) block += b ? a[i] * b[i] : a[i];
     total += block;
   }

@@ -86,7 +86,8 @@ TESSEL_ISA_CLONES int64_t scatterAddRowsF32(float* dst, int64_t dstRow, const fl
         prefetchRow(idx + (r + kSourceAhead) * idxRow, bytes, false);
       }
     }
-    // One pass over the indices answers both questions, in integer ors so that it vectorizes
+    // Note [Uniform index rows] (scatter.cpp), fused with the range check: one pass over the
+    // indices answers both questions, in integer ors so that it vectorizes
     // (an index read as unsigned is in range exactly when it is below the size).
     const int32_t first = iv[0];
     uint32_t differs = 0, outside = 0;

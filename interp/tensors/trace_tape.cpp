@@ -67,13 +67,12 @@ Value TraceTape::watch(const Value& leaf) {
 
 void TraceTape::record(shapes::OpKind op, std::span<const Value> operands,
                        const shapes::OpAttrs& attrs, const Value& output) {
+  const bool differentiable = ad::isDifferentiable(op);
+  if (!differentiable && !ad::lacksSecondDerivative(op)) return;
   bool any = false;
   for (const Value& v : operands) any = any || tracked_.count(handleOf(v));
   if (!any) return;
-  if (!ad::isDifferentiable(op)) {
-    ad::refuseUnsupportedSecondDerivative(op);
-    return;
-  }
+  if (!differentiable) ad::refuseSecondDerivative(op);
   ad::GradEntry e{op, {}, attrs, {var(output)}, {}};
   for (const Value& v : operands) e.inputs.push_back(var(v));
   entries_.push_back(std::move(e));
