@@ -1,7 +1,11 @@
 // Tensor handles, views over shared storage, contiguous copies and host conversions.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -35,6 +39,38 @@ TEST(TensorCore, FromDataAndToDoubles) {
 TEST(TensorCore, StorageIsAligned) {
   Tensor t = Tensor::empty({17}, DType::F32);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data<float>()) % 64, 0u);
+}
+
+/// The VmFlags line of the mapping in /proc/self/smaps that holds `p` ("" if none is found).
+std::string vmFlagsAt(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
+      inside = lo <= at && at < hi;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+// Note [Huge pages]: a tensor of 4 MiB or more starts on a 2 MiB boundary, and the kernel holds
+// the MADV_HUGEPAGE advice for its pages ("hg" in the mapping's flags); a smaller one does not.
+TEST(TensorCore, LargeStorageAsksForHugePages) {
+  if (const char* env = std::getenv("TESSEL_HUGE_PAGES"); env && std::string(env) == "0")
+    GTEST_SKIP() << "TESSEL_HUGE_PAGES=0 turns the advice off";
+  Tensor big = Tensor::empty({5, 1 << 18}, DType::F32);  // 5 MiB
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(big.data<float>()) % (uintptr_t{2} << 20), 0u);
+  const std::string flags = vmFlagsAt(big.data<float>());
+  if (flags.empty()) GTEST_SKIP() << "no /proc/self/smaps here";
+  EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
+  Tensor small = Tensor::empty({1 << 18}, DType::F32);  // 1 MiB: ordinary pages
+  EXPECT_EQ(vmFlagsAt(small.data<float>()).find(" hg"), std::string::npos);
 }
 
 // A tensor that outlives its thread's small-block cache (a thread_local made before the cache,
