@@ -1,6 +1,10 @@
 // Reductions: all dims, single and multiple dims, keepdim, layouts, accuracy, empty inputs.
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
 
+#include "backends/cpu/scan_rows.h"
 #include "test_util.h"
 
 namespace tessel::backends::testing {
@@ -112,6 +116,34 @@ TEST(Scan, LongCumsumAccumulatesInDouble) {
   const int64_t n = 1 << 22;
   Tensor y = run(OpKind::Cumsum, {F(std::vector<float>(n, 0.1f), {n})}, dimAttr(0));
   EXPECT_NEAR(y.toDoubles().back(), 0.1f * double(n), 1e-6 * double(n) * 0.1);
+}
+
+// Note [Blocked scan]: the AVX-512 row scan (where the CPU has it) gives the portable scan's bits,
+// and both stay within float rounding of a serial double scan; lengths cover the tail after the
+// last group of 16.
+TEST(Scan, Avx512RowScanIsThePortableScan) {
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> wide(-1e4f, 1e4f), nearOne(0.9f, 1.1f);
+  for (int64_t n : {1, 15, 16, 17, 1000, 4099}) {
+    for (bool prod : {false, true}) {
+      const auto size = static_cast<size_t>(n);
+      std::vector<float> x(size), fast(size), portable(size);
+      for (float& v : x) v = prod ? nearOne(gen) : wide(gen);
+      auto scan = prod ? cpu::cumprodRowF32 : cpu::cumsumRowF32;
+      scan(x.data(), fast.data(), n);
+      {
+        cpu::ScopedPortableScan portableOnly;
+        scan(x.data(), portable.data(), n);
+      }
+      EXPECT_EQ(std::memcmp(fast.data(), portable.data(), sizeof(float) * size_t(n)), 0)
+          << "n " << n << (prod ? " cumprod" : " cumsum");
+      double serial = prod ? 1.0 : 0.0;
+      for (int64_t i = 0; i < n; ++i) {
+        serial = prod ? serial * x[size_t(i)] : serial + x[size_t(i)];
+        ASSERT_NEAR(fast[size_t(i)], serial, 1e-6 * (std::abs(serial) + 1e-3)) << i;
+      }
+    }
+  }
 }
 
 TEST(Scan, BadDimIsIndexError) {
