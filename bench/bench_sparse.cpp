@@ -128,21 +128,29 @@ void BM_IndexAddSortedTargets(benchmark::State& state) {
 }
 BENCHMARK(BM_IndexAddSortedTargets)->Unit(benchmark::kMillisecond);
 
+// The argument is the number of target rows: 100K is index_add's; the smaller ones show where
+// the targets stop fitting this core's share of the caches.
 void BM_TargetRowUpdatesOnly(benchmark::State& state) {
   constexpr int64_t kBlock = 1024;
-  Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kBlock, kCols});
-  Tensor idx = randomRows(kRows, kTargets);
+  const int64_t targets = state.range(0);
+  Tensor x = randomTensor({targets, kCols}), src = randomTensor({kBlock, kCols});
+  Tensor idx = randomRows(kRows, targets);
   float* dst = x.data<float>();
   for (auto _ : state) {
     for (int64_t r = 0; r < kRows; r += kBlock)
       tessel::backends::cpu::indexAddRowsF32(dst, src.data<float>(), idx.data<int32_t>() + r,
-                                             std::min(kBlock, kRows - r), kCols, kTargets, 1.0f);
+                                             std::min(kBlock, kRows - r), kCols, targets, 1.0f);
     benchmark::ClobberMemory();
   }
   // The bytes index_add's count gives this part: the target read and written.
-  setBytes(state, 8.0 * kTargets * kCols);
+  setBytes(state, 8.0 * targets * kCols);
 }
-BENCHMARK(BM_TargetRowUpdatesOnly)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TargetRowUpdatesOnly)
+    ->Arg(kTargets)
+    ->Arg(50000)
+    ->Arg(25000)
+    ->Arg(12500)
+    ->Unit(benchmark::kMillisecond);
 
 void BM_ScatterAdd(benchmark::State& state) {
   Tensor x = randomTensor({kTargets, kCols}), src = randomTensor({kRows, kCols});
