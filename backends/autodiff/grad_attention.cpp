@@ -1,5 +1,7 @@
 // Gradient rule of scaled_dot_product_attention: the fused backward op (Note [Fused attention]
 // in backends/cpu/attention_kernel.cpp), fed the softmax statistics by attention_logsumexp.
+#include <limits>
+
 #include "backends/autodiff/grad_ops.h"
 #include "backends/autodiff/grad_rules.h"
 
@@ -11,7 +13,41 @@ namespace tessel::backends::autodiff {
 // tensor; each is cut out and shaped, and backward() sums broadcast batch dims down to the
 // operand's shape. The mask gets no gradient (PyTorch's additive masks would get the score
 // gradient; masks here are constants of the model).
+// While another tape records this gradient (a second derivative: a gradient penalty, a
+// Hessian-vector product), the fused ops would be constants to it (they have no gradient), so
+// the softmax backward is written out in differentiable ops instead, recomputing the scores:
+//   P = softmax(q k^T scale + mask),  dv = P^T g,  dP = g v^T,
+//   dS = P (dP - rowsum(dP P)),  dq = dS k scale,  dk = dS^T q scale.
+// It builds the [T, S] scores, as PyTorch's math path does for its double backward.
+std::vector<Var> attentionGradsWrittenOut(const GradEntry& e, const Var& g) {
+  const Var &q = e.inputs[0], &k = e.inputs[1], &v = e.inputs[2];
+  Var scale = e.attrs.scalars.empty() ? unary(OpKind::Rsqrt, sizeScalar(q, q.size(-1)))
+                                      : lit(q, e.attrs.scalars[0]);
+  Var scores = mul(matmul(q, transpose(k, -2, -1)), scale);
+  const double minusInf = -std::numeric_limits<double>::infinity();
+  if (e.attrs.causal) {
+    // Query t sees keys s <= t (the top-left aligned tril, as the fused kernels).
+    Var t = unsqueeze(arange(q, q.size(-2)), 1), s = unsqueeze(arange(q, k.size(-2)), 0);
+    scores = where(binary(OpKind::Le, s, t), scores, lit(q, minusInf));
+  }
+  if (e.inputs.size() == 4) {
+    const Var& mask = e.inputs[3];
+    scores = mask.dtype() == DType::Bool ? where(mask, scores, lit(q, minusInf))
+                                         : add(scores, mask);
+  }
+  Var p = softmax(scores, -1);
+  Var dv = matmul(transpose(p, -2, -1), g);
+  Var dp = matmul(g, transpose(v, -2, -1));
+  Var ds = mul(p, sub(dp, sum(mul(dp, p), {-1}, true)));
+  Var dq = mul(matmul(ds, k), scale);
+  Var dk = mul(matmul(transpose(ds, -2, -1), q), scale);
+  std::vector<Var> grads = {dq, dk, dv};
+  if (e.inputs.size() == 4) grads.push_back(Var());
+  return grads;
+}
+
 std::vector<Var> gradAttention(const GradEntry& e, const Var& g) {
+  if (g.emitter().recordedForHigherOrder()) return attentionGradsWrittenOut(e, g);
   const Var &q = e.inputs[0], &k = e.inputs[1], &v = e.inputs[2];
   const Var& out = e.outputs[0];
   Var lse = opOf(OpKind::AttentionLse, e.inputs, e.attrs);

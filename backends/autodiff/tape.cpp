@@ -14,8 +14,8 @@ thread_local std::vector<Tape*> tActive;
 
 // The forward op whose gradient op has no gradient of its own, or nullptr. Ops that are not
 // differentiable by nature (argmax, comparisons, randint) stay silent constants on a tape.
-// layer_norm emits its composite formula while an outer tape records (grad_nn.cpp), so its op
-// should never meet a recording tape.
+// layer_norm and scaled_dot_product_attention emit their composite formulas while an outer tape
+// records (grad_nn.cpp, grad_attention.cpp), so their ops should never meet a recording tape.
 const char* forwardOfGradientlessOp(shapes::OpKind op) {
   switch (op) {
     case shapes::OpKind::AttentionBackward:

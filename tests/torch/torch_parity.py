@@ -685,16 +685,16 @@ for name, xs, ws, topt, popt in (
 # F.scaled_dot_product_attention, and its torch._scaled_dot_product_attention_math ignores
 # is_causal (it is checked against that function where it applies: no causal, default scale).
 # Causal is the top-left aligned tril of [T, S], as PyTorch 2's is_causal.
-def sdpa_torch(mask=None, causal=False, scale=None, T=None, S=None):
-    sc = f"{scale}" if scale is not None else "(1.0 / q.shape[-1] ** 0.5)"
-    s = f"(q @ k.transpose(-2, -1)) * {sc}"
+def sdpa_torch(mask=None, causal=False, scale=None, T=None, S=None, q="q", k="k", v="v"):
+    sc = f"{scale}" if scale is not None else f"(1.0 / {q}.shape[-1] ** 0.5)"
+    s = f"({q} @ {k}.transpose(-2, -1)) * {sc}"
     if causal:
         s = f"({s}).masked_fill(~torch.ones({T}, {S}, dtype=torch.bool).tril(), float('-inf'))"
     if mask == "bool":
         s = f"({s}).masked_fill(~m, float('-inf'))"
     elif mask == "float":
         s = f"({s} + m)"
-    return f"torch.softmax({s}, -1) @ v"
+    return f"torch.softmax({s}, -1) @ {v}"
 
 
 def keep_first_key(t):
@@ -736,6 +736,20 @@ case("sdpa_no_keys", f"{SDPA}(q, k, v)", sdpa_torch(), q=rnd(3, 4), k=rnd(0, 4),
 case("sdpa_row_without_keys", f"{SDPA}(q, k, v, m)",
      "torch._scaled_dot_product_attention_math(q, k, v, m, 0.0, False)[0]", q=rnd(3, 4),
      k=rnd(5, 4), v=rnd(5, 2), m=torch.tensor([[True] * 5, [False] * 5, [True, False] * 2 + [True]]))
+# Second derivatives (a gradient penalty): the case's expression is d/dq of a weighted square of
+# the attention, so its gradient differentiates the attention's gradient (written out in
+# differentiable ops while an outer tape records); k and v depend on q so that dq, dk and dv
+# are all differentiated.
+for tag, targs, mask in (("plain", "", None), ("causal", ", is_causal = true", "causal"),
+                         ("bool", ", attn_mask = m", "bool"), ("float", ", attn_mask = m", "float"),
+                         ("scale", ", scale = 0.4", "scale")):
+    ref = sdpa_torch(mask if mask in ("bool", "float") else None, causal=mask == "causal",
+                     scale=0.4 if mask == "scale" else None, T=5, S=5, q="x", k="(x * 0.7)",
+                     v="(x.flip(-2) - 0.3)")
+    m = keep_first_key(bools(5, 5)) if mask == "bool" else rnd(5, 5)
+    case(f"sdpa_second_derivative_{tag}",
+         f"grad(fn (x) {{ return ({SDPA}(x, x * 0.7, x.flip([-2]) - 0.3{targs}) ** 2 * w).sum() }})(q)",
+         f"first_grad(lambda x: ({ref}) ** 2 * w, q)", grad=("q",), q=rnd(2, 5, 4), w=rnd(5, 4), m=m)
 case("sdpa_d_mismatch", f"{SDPA}(q, k, v)", sdpa_torch(), q=rnd(3, 4), k=rnd(5, 3), v=rnd(5, 2))
 case("sdpa_mask_does_not_broadcast", f"{SDPA}(q, k, v, m)", sdpa_torch("float"), q=rnd(3, 4),
      k=rnd(5, 4), v=rnd(5, 2), m=rnd(4, 5))
@@ -882,8 +896,18 @@ fn tl(v) {
 ERROR_RE = re.compile(r":\d+:\d+: (\w+Error)")
 
 
+def first_grad(f, x):
+    """d sum(f(x)) / dx, itself differentiable: a case whose expression is a first derivative
+    has a second derivative as its gradient."""
+    if not x.requires_grad:
+        x = x.detach().requires_grad_()
+    return torch.autograd.grad(f(x).sum(), x, create_graph=True)[0]
+
+
 def torch_eval(expr, env):
-    return eval(expr, {"torch": torch, "tvops": tvops, "F": torch.nn.functional}, dict(env))
+    # One namespace, so that a lambda in the expression sees the inputs too.
+    return eval(expr, {"torch": torch, "tvops": tvops, "F": torch.nn.functional,
+                       "first_grad": first_grad, **env})
 
 
 def flat(x):
