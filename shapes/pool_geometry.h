@@ -13,16 +13,17 @@
 
 namespace tessel::shapes {
 
-/// max_pool2d ... interpolate_backward (one contiguous block of op_list.def).
+/// max_pool2d ... max_pool2d_double_backward (one contiguous block of op_list.def).
 inline bool isPoolOp(OpKind op) {
-  return op >= OpKind::MaxPool2d && op <= OpKind::InterpolateBackward;
+  return op >= OpKind::MaxPool2d && op <= OpKind::MaxPool2dDoubleBackward;
 }
 inline bool isPoolBackward(OpKind op) {
   return op >= OpKind::MaxPool2dBackward && op <= OpKind::InterpolateBackward;
 }
-/// The forward op of a backward one (the op itself when it is a forward op).
+/// The forward op of a backward one (the op itself when it is a forward op): its geometry.
 inline OpKind poolForward(OpKind op) {
   constexpr int kGap = int(OpKind::MaxPool2dBackward) - int(OpKind::MaxPool2d);
+  if (op == OpKind::MaxPool2dDoubleBackward) return OpKind::MaxPool2d;
   return isPoolBackward(op) ? OpKind(int(op) - kGap) : op;
 }
 /// The graph printer's attribute text of a pooling op (every attribute: the tpu's program

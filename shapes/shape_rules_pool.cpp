@@ -143,6 +143,20 @@ Outputs forward(OpKind op, const OpSignature& xs, const OpAttrs& a) {
 }  // namespace
 
 Outputs poolOp(OpKind op, Inputs in, const OpAttrs& a) {
+  if (op == OpKind::MaxPool2dDoubleBackward) {
+    // [gg, x]: gg has x's shape; the result has the forward's output shape.
+    arity(op, in, 2, 2);
+    const OpSignature fwd = forward(OpKind::MaxPool2d, in[1], a)[0];
+    const SymShape& gg = in[0].shape;
+    const SymShape& x = in[1].shape;
+    if (gg.size() != x.size())
+      fail(ErrorKind::ShapeError, opName(op),
+           "the gradient " + str(gg) + " must have the input's shape " + str(x));
+    for (size_t d = 0; d < gg.size(); ++d)
+      requireEq(gg[d], x[d], opName(op),
+                "the gradient " + str(gg) + " must have the input's shape " + str(x));
+    return {fwd};
+  }
   if (!isPoolBackward(op)) {
     arity(op, in, 1, 1);
     return forward(op, in[0], a);

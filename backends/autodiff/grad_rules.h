@@ -28,7 +28,8 @@ namespace tessel::backends::autodiff {
   X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)      \
   X(Conv2d) X(Conv2dBackwardInput) X(Conv2dBackwardWeight) X(Attention)                      \
   X(MaxPool2d) X(AvgPool2d) X(AdaptiveAvgPool2d) X(Interpolate)                              \
-  X(AvgPool2dBackward) X(AdaptiveAvgPool2dBackward) X(InterpolateBackward) X(GeluBackward)
+  X(AvgPool2dBackward) X(AdaptiveAvgPool2dBackward) X(InterpolateBackward) X(GeluBackward)   \
+  X(MaxPool2dBackward) X(MaxPool2dDoubleBackward)
 // clang-format on
 
 /// Given an entry and the gradient of its output, the gradient of each input (an undefined

@@ -21,8 +21,6 @@ const char* forwardOfGradientlessOp(shapes::OpKind op) {
     case shapes::OpKind::AttentionBackward:
     case shapes::OpKind::AttentionLse:
       return "scaled_dot_product_attention";
-    case shapes::OpKind::MaxPool2dBackward:
-      return "max_pool2d";
     case shapes::OpKind::LayerNormBackward:
       return "layer_norm";
     default:

@@ -80,9 +80,11 @@ class SuspendTape {
 
 /// True when some tape is active on this thread (dispatch's fast check).
 bool anyTapeActive();
-/// A gradient op without a gradient of its own (attention's, max_pool2d's): a tape (eager or
-/// traced) that meets one with a tracked operand is taking a second derivative through it, and
-/// skipping it would make that silently wrong, so it calls refuseSecondDerivative instead.
+/// A gradient op without a gradient of its own (attention's and layer_norm's fused backward
+/// ops, which their rules replace by composite formulas while another tape records): a tape
+/// (eager or traced) that meets one with a tracked operand is taking a second derivative
+/// through it, and skipping it would make that silently wrong, so it calls
+/// refuseSecondDerivative instead.
 bool lacksSecondDerivative(shapes::OpKind op);
 [[noreturn]] void refuseSecondDerivative(shapes::OpKind op);
 /// Offers an op to every active tape.

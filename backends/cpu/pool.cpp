@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "backends/cpu/isa_clones.h"
@@ -135,8 +136,13 @@ TESSEL_ISA_CLONES void windowPool(const float* x, float* y, const Planes& g, con
 // max_pool2d's backward: each grad goes to the first maximum of its window in row-major order
 // (a NaN counts as a maximum, the last one wins), PyTorch's choice of index. A window whose
 // values are all -inf sends its grad to its first element inside the image, as PyTorch.
-TESSEL_ISA_CLONES void maxPoolBackward(const float* x, const float* gy, float* gx, const Planes& g,
-                     const PoolAttrs& p) {
+// kGather is max_pool2d_double_backward, the transpose: each output reads the input-shaped
+// gradient at that same index (0 for a window of padding only). `outs` is output-shaped (read
+// by the backward, written by the gather), `ins` input-shaped (the other way round).
+template <bool kGather>
+[[gnu::always_inline]] inline void maxPoolRoute(
+    const float* x, std::conditional_t<kGather, float*, const float*> outs,
+    std::conditional_t<kGather, const float*, float*> ins, const Planes& g, const PoolAttrs& p) {
   const int64_t kh = p.kernel[0], kw = p.kernel[1], sh = p.stride[0], sw = p.stride[1];
   const int64_t ph = p.padding[0], pw = p.padding[1], dh = p.dilation[0], dw = p.dilation[1];
   std::vector<int64_t> lo(kw), hi(kw), firstCol(g.OW);
@@ -150,11 +156,12 @@ TESSEL_ISA_CLONES void maxPoolBackward(const float* x, const float* gy, float* g
   std::vector<int32_t> at(g.OW);
   for (int64_t c = 0; c < g.planes; ++c) {
     const float* xp = x + c * g.H * g.W;
-    float* gp = gx + c * g.H * g.W;
+    auto* ip = ins + c * g.H * g.W;
     for (int64_t oh = 0; oh < g.OH; ++oh) {
       int64_t h0 = oh * sh - ph;
       while (h0 < 0) h0 += dh;
-      if (h0 >= std::min(oh * sh - ph + (kh - 1) * dh + 1, g.H)) continue;  // padding only
+      // A row of windows of padding only: nothing routed (the gather's output stays 0).
+      if (h0 >= std::min(oh * sh - ph + (kh - 1) * dh + 1, g.H)) continue;
       for (int64_t ow = 0; ow < g.OW; ++ow) {
         best[ow] = -std::numeric_limits<float>::infinity();
         at[ow] = int32_t(h0 * g.W + firstCol[ow]);
@@ -166,11 +173,24 @@ TESSEL_ISA_CLONES void maxPoolBackward(const float* x, const float* gy, float* g
           argmaxTaps(xp + ih * g.W, int32_t(ih * g.W), best.data(), at.data(), lo[j], hi[j], sw,
                      j * dw - pw);
       }
-      const float* gr = gy + (c * g.OH + oh) * g.OW;
-      for (int64_t ow = 0; ow < g.OW; ++ow)
-        if (firstCol[ow] >= 0) gp[at[ow]] += gr[ow];
+      auto* orow = outs + (c * g.OH + oh) * g.OW;
+      for (int64_t ow = 0; ow < g.OW; ++ow) {
+        if (firstCol[ow] < 0) continue;
+        if constexpr (kGather)
+          orow[ow] = ip[at[ow]];
+        else
+          ip[at[ow]] += orow[ow];
+      }
     }
   }
+}
+TESSEL_ISA_CLONES void maxPoolBackward(const float* x, const float* gy, float* gx, const Planes& g,
+                                       const PoolAttrs& p) {
+  maxPoolRoute<false>(x, gy, gx, g, p);
+}
+TESSEL_ISA_CLONES void maxPoolDoubleBackward(const float* x, const float* gg, float* y,
+                                             const Planes& g, const PoolAttrs& p) {
+  maxPoolRoute<true>(x, y, gg, g, p);
 }
 
 void avgPoolBackward(const float* gy, float* gx, const Planes& g, const PoolAttrs& p) {
@@ -270,12 +290,14 @@ Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& sig) {
   Tensor out = emptyLike(sig);
   const bool backward = shapes::isPoolBackward(op);
-  // Backward: in = [grad, x]; the planes are x's, the output sizes grad's.
-  const Tensor x = castTo(in[backward ? 1 : 0], DType::F32).contiguous();
-  const Tensor gy = backward ? castTo(in[0], DType::F32).contiguous() : Tensor();
+  const bool gather = op == OpKind::MaxPool2dDoubleBackward;
+  // Backward: in = [grad, x]; the planes are x's, the output sizes grad's. The gather: in =
+  // [gg, x], gg of x's shape, the output sizes the forward's.
+  const Tensor x = castTo(in[backward || gather ? 1 : 0], DType::F32).contiguous();
+  const Tensor gy = backward || gather ? castTo(in[0], DType::F32).contiguous() : Tensor();
   const Planes g = planesOf(x.shape(), backward ? gy.shape() : out.shape());
   float* y = out.data<float>();
-  if (backward) std::fill(y, y + out.numel(), 0.0f);
+  if (backward || gather) std::fill(y, y + out.numel(), 0.0f);
   if (g.planes == 0 || out.numel() == 0) return out;
   const float* xs = x.data<float>();
   const PoolAttrs& p = attrs.pool;
@@ -294,6 +316,9 @@ Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
       break;
     case OpKind::MaxPool2dBackward:
       maxPoolBackward(xs, gy.data<float>(), y, g, p);
+      break;
+    case OpKind::MaxPool2dDoubleBackward:
+      maxPoolDoubleBackward(xs, gy.data<float>(), y, g, p);
       break;
     case OpKind::AvgPool2dBackward:
       avgPoolBackward(gy.data<float>(), y, g, p);

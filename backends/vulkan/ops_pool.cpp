@@ -38,6 +38,7 @@ uint32_t variantOf(OpKind op, const shapes::PoolAttrs& p) {
       v = p.mode == shapes::InterpMode::Nearest ? 3 : 4;
       break;
   }
+  if (op == OpKind::MaxPool2dDoubleBackward) v |= 16u;  // V_GATHER
   return v | (shapes::isPoolBackward(op) ? 8u : 0u);
 }
 
@@ -51,9 +52,12 @@ Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
                const OpSignature& sig) {
   const Dims shape = concreteShape(sig.shape);
   const bool backward = shapes::isPoolBackward(op);
+  // max_pool2d_double_backward: [gg, x], gg of x's shape, read per output element.
+  const bool gather = op == OpKind::MaxPool2dDoubleBackward;
   Tensor out = emptyDevice(shape, DType::F32);
-  const Tensor x = contiguousDevice(castDevice(in[backward ? 1 : 0], DType::F32));
-  const Tensor g = backward ? contiguousDevice(castDevice(in[0], DType::F32)) : Tensor();
+  const Tensor x = contiguousDevice(castDevice(in[backward || gather ? 1 : 0], DType::F32));
+  const Tensor g =
+      backward || gather ? contiguousDevice(castDevice(in[0], DType::F32)) : Tensor();
   const Dims& xs = x.shape();
   const Dims& ys = backward ? g.shape() : shape;
   const size_t r = xs.size();
@@ -80,8 +84,13 @@ Tensor runPool(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   pc.scaleH = shapes::interpScale(xs[r - 2], ys[r - 2], !nearest && p.alignCorners, p.scale[0]);
   pc.scaleW = shapes::interpScale(xs[r - 1], ys[r - 1], !nearest && p.alignCorners, p.scale[1]);
   pc.xOff = u32(x.offset(), "element offset");
-  pc.gOff = backward ? u32(g.offset(), "element offset") : 0;
+  pc.gOff = backward || gather ? u32(g.offset(), "element offset") : 0;
   const uint32_t variant = variantOf(op, p);
+  if (gather) {
+    const BufferArg bufs[] = {bufferOf(out), bufferOf(x), bufferOf(g)};
+    launch("pool", bufs, pc, groupsFor(uint64_t(out.numel())), variant, 1u);
+    return out;
+  }
   if (!backward) {
     const BufferArg bufs[] = {bufferOf(out), bufferOf(x)};
     launch("pool", bufs, pc, groupsFor(uint64_t(out.numel())), variant, 1u);

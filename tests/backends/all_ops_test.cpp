@@ -145,6 +145,9 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
       Tensor y = run(shapes::poolForward(op), {chw}, pool);
       return run(op, {y, chw}, pool);
     };
+  calls[OpKind::MaxPool2dDoubleBackward] = [=] {
+    return run(OpKind::MaxPool2dDoubleBackward, {chw, chw}, pool);
+  };
   return calls;
 }
 

@@ -304,14 +304,15 @@ TEST(Grad, Pooling) {
   bilinear.pool.mode = shapes::InterpMode::Bilinear;
   checkGrad(withAttrs(OpKind::InterpolateBackward, bilinear),
             {smooth({1, 2, 7, 4}), smooth({1, 2, 3, 5})});
-  // max_pool2d_backward has no gradient: a tape that would record it with a tracked operand (a
-  // second derivative) raises instead of counting it as a constant.
-  Tape tape;
-  Tensor g = tape.watch(smooth({1, 2, 3, 3}));
-  {
-    TapeScope scope(tape);
-    expectUserError([&] { run(OpKind::MaxPool2dBackward, {g, distinct({1, 2, 5, 6})}, a); },
-                    ErrorKind::TypeError, {"second derivative of max_pool2d"});
+  // max_pool2d_backward is linear in its grad, its transpose max_pool2d_double_backward (the
+  // gradient read at each argmax) and that one's max_pool2d_backward again; neither depends on
+  // x other than through the argmax (zero gradient; x's values are 0.1 apart, so the
+  // differences do not move an argmax). Padding and dilation change which taps count.
+  for (const OpAttrs& w : {a, window(2, 2, 0), window(3, 1, 1, 2)}) {
+    const Tensor x = distinct({1, 2, 5, 6});
+    const Dims pooled = run(OpKind::MaxPool2d, {x}, w).shape();
+    checkGrad(withAttrs(OpKind::MaxPool2dBackward, w), {smooth(pooled), x});
+    checkGrad(withAttrs(OpKind::MaxPool2dDoubleBackward, w), {smooth({1, 2, 5, 6}), x});
   }
 }
 

@@ -1,4 +1,4 @@
-// Cases of the pooling and resizing ops (max_pool2d ... interpolate_backward) shared by the
+// Cases of the pooling and resizing ops (max_pool2d ... max_pool2d_double_backward) shared by the
 // cross-backend parity tests (vulkan, tpu): odd image sizes, stride/padding/dilation
 // combinations, count_include_pad, divisor_override, align_corners, scale factors, size-1 and
 // empty dims, unbatched inputs, strided views, and inputs the shape rule rejects.
@@ -27,10 +27,16 @@ inline std::vector<PoolCase> poolCases(shapes::OpKind op,
   using shapes::OpKind;
   const OpKind fwd = shapes::poolForward(op);
   const bool backward = shapes::isPoolBackward(op);
+  const bool gather = op == OpKind::MaxPool2dDoubleBackward;
   std::vector<PoolCase> out;
-  // x and attrs of a forward call; for a backward op, grad has the forward's output shape.
+  // x and attrs of a forward call; for a backward op, grad has the forward's output shape, for
+  // max_pool2d_double_backward x's.
   auto add = [&](const Dims& xs, const OpAttrs& a, Dims ys, const std::string& what) {
     Tensor x = gen(xs);
+    if (gather) {
+      out.push_back({{gen(xs), x}, a, what});
+      return;
+    }
     if (!backward) {
       out.push_back({{x}, a, what});
       return;

@@ -71,6 +71,22 @@ case("max_pool2d_nan", "max_pool2d(a, 2)", "F.max_pool2d(a, 2)",
      a=torch.tensor([[[[1.0, float("nan"), 2.0, 3.0], [0.0, 1.0, -1.0, 5.0]]]]))
 case("max_pool2d_ties_grad", "max_pool2d(a, 2, 1)", "F.max_pool2d(a, 2, 1)", grad=("a",),
      a=torch.tensor([[[[1.0, 1.0, 0.0], [1.0, 1.0, 2.0], [2.0, 0.0, 2.0]]]]))
+# Second derivatives (a gradient penalty): the expression is d/da of sum(pool(a)^3 * w), so its
+# gradient runs max_pool2d_backward's gradient (max_pool2d_double_backward) and PyTorch's
+# max_pool_double_backward; ties take the first maximum on both sides.
+for tag, targs, pyargs, shape in (("plain", "2", "2", (2, 3, 6, 7)),
+                                  ("padded", "3, 2, 1", "3, 2, 1", (1, 2, 7, 5)),
+                                  ("dilated", "(3, 2), 1, (1, 0), dilation = (2, 1)",
+                                   "(3, 2), 1, (1, 0), dilation=(2, 1)", (1, 2, 8, 6))):
+    py = f"F.max_pool2d(x, {pyargs})"
+    w = rnd(*[int(v) for v in tp.torch_eval(py + ".shape", {"x": torch.zeros(shape)})])
+    case(f"max_pool2d_second_derivative_{tag}",
+         f"grad(fn (x) {{ return (max_pool2d(x, {targs}) ** 3 * w).sum() }})(a)",
+         f"first_grad(lambda x: {py} ** 3 * w, a)", grad=("a",), a=distinct(*shape), w=w)
+case("max_pool2d_second_derivative_ties",
+     "grad(fn (x) { return (max_pool2d(x, 2, 1) ** 2).sum() })(a)",
+     "first_grad(lambda x: F.max_pool2d(x, 2, 1) ** 2, a)", grad=("a",),
+     a=torch.tensor([[[[1.0, 1.0, 0.0], [1.0, 1.0, 2.0], [2.0, 0.0, 2.0]]]]))
 # Errors: a kernel larger than the padded input, padding over half the kernel, a 2-D input.
 call("max_pool2d", (1, 1, 2, 2), grad=False, kernel_size=3)
 call("max_pool2d", (1, 1, 6, 6), grad=False, kernel_size=2, padding=2)

@@ -5,6 +5,8 @@
 // Backward: one invocation per plane walks that plane's outputs in order and adds each grad
 // into the input positions it came from, so no two invocations write one word and the sums
 // are ordered as on the cpu (operand 0: grad of x, 1: x at xOff (max only), 2: grad at gOff).
+// max_pool2d_double_backward (V_MAX + V_GATHER): one invocation per output element reads the
+// x-shaped gradient (operand 2 at gOff) at its window's first maximum.
 // Sizes are push constants: one pipeline per op serves every size.
 #version 450
 #include "common.glsl"
@@ -16,6 +18,7 @@ layout(local_size_x = 256) in;
 #define V_NEAREST 3u
 #define V_BILINEAR 4u
 #define V_BACKWARD 8u
+#define V_GATHER 16u
 // The op: V_* (+ V_BACKWARD).
 layout(constant_id = 0) const uint kVariant = 0u;
 
@@ -111,29 +114,43 @@ void addGrad(uint plane, int ih, int iw, float v) {
   buf[0].d[e] = floatBitsToUint(uintBitsToFloat(buf[0].d[e]) + v);
 }
 
+// The first maximum of a max window in row-major order (a NaN counts; the last one wins), in
+// bh, bw; false for a window of padding only (no input read).
+bool windowArgmax(uint plane, int oh, int ow, out int bh, out int bw) {
+  int h0 = oh * pc.sh - pc.ph, w0 = ow * pc.sw - pc.pw;
+  while (h0 < 0) h0 += pc.dh;
+  while (w0 < 0) w0 += pc.dw;
+  int hEnd = min(oh * pc.sh - pc.ph + (pc.kh - 1) * pc.dh + 1, int(pc.H));
+  int wEnd = min(ow * pc.sw - pc.pw + (pc.kw - 1) * pc.dw + 1, int(pc.W));
+  bh = h0;
+  bw = w0;
+  if (h0 >= hEnd || w0 >= wEnd) return false;
+  float best = -kInf;
+  for (int ih = h0; ih < hEnd; ih += pc.dh)
+    for (int iw = w0; iw < wEnd; iw += pc.dw) {
+      float v = loadX(plane, ih, iw);
+      if (v > best || isnan(v)) {
+        best = v;
+        bh = ih;
+        bw = iw;
+      }
+    }
+  return true;
+}
+
+// max_pool2d_double_backward of one output element: the x-shaped gradient at the argmax.
+float gatherAt(uint plane, int oh, int ow) {
+  int bh, bw;
+  if (!windowArgmax(plane, oh, ow, bh, bw)) return 0.0;
+  return uintBitsToFloat(buf[2].d[pc.gOff + plane * pc.H * pc.W + uint(bh) * pc.W + uint(bw)]);
+}
+
 // The backward of one output element's grad g.
 void backwardAt(uint plane, int oh, int ow, float g) {
   int H = int(pc.H), W = int(pc.W), OH = int(pc.OH), OW = int(pc.OW);
   if (op() == V_MAX) {
-    // The first maximum in row-major window order (a NaN counts; the last one wins).
-    int h0 = oh * pc.sh - pc.ph, w0 = ow * pc.sw - pc.pw;
-    while (h0 < 0) h0 += pc.dh;
-    while (w0 < 0) w0 += pc.dw;
-    int hEnd = min(oh * pc.sh - pc.ph + (pc.kh - 1) * pc.dh + 1, H);
-    int wEnd = min(ow * pc.sw - pc.pw + (pc.kw - 1) * pc.dw + 1, W);
-    if (h0 >= hEnd || w0 >= wEnd) return;  // a window of padding only: no input read
-    int bh = h0, bw = w0;
-    float best = -kInf;
-    for (int ih = h0; ih < hEnd; ih += pc.dh)
-      for (int iw = w0; iw < wEnd; iw += pc.dw) {
-        float v = loadX(plane, ih, iw);
-        if (v > best || isnan(v)) {
-          best = v;
-          bh = ih;
-          bw = iw;
-        }
-      }
-    addGrad(plane, bh, bw, g);
+    int bh, bw;
+    if (windowArgmax(plane, oh, ow, bh, bw)) addGrad(plane, bh, bw, g);
   } else if (op() == V_AVG) {
     float div = pc.divisor != 0 ? float(pc.divisor)
                                 : float(avgCount(oh, H, pc.kh, pc.sh, pc.ph) *
@@ -168,7 +185,11 @@ void main() {
   if ((kVariant & V_BACKWARD) == 0u) {
     if (e >= pc.planes * pc.OH * pc.OW) return;
     uint ow = e % pc.OW, rest = e / pc.OW;
-    buf[0].d[e] = floatBitsToUint(forwardAt(rest / pc.OH, int(rest % pc.OH), int(ow)));
+    uint plane = rest / pc.OH;
+    int oh = int(rest % pc.OH);
+    float y = (kVariant & V_GATHER) != 0u ? gatherAt(plane, oh, int(ow))
+                                           : forwardAt(plane, oh, int(ow));
+    buf[0].d[e] = floatBitsToUint(y);
     return;
   }
   if (e >= pc.planes) return;

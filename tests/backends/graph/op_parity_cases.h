@@ -507,6 +507,8 @@ inline std::map<OpKind, Case> cases() {
       OpAttrs b = a;  // nearest: twice the height, a width of its own
       if (fwd == OpKind::Interpolate && b.shape.empty()) b.shape = {(h.m + 2) * 2, h.n + 3};
       if (fwd == k) return h.op(k, {x}, b);
+      if (k == K::MaxPool2dDoubleBackward)  // its gradient operand has x's shape
+        return h.op(k, {h.input("gg", xs, DType::F32, Fill::Float), x}, b);
       int g = h.op(fwd, {h.input("g", xs, DType::F32, Fill::Float)}, b);
       return h.op(k, {g, x}, b);
     };
@@ -526,7 +528,7 @@ inline std::map<OpKind, Case> cases() {
            {K::MaxPool2d, maxA}, {K::AvgPool2d, avgA}, {K::AdaptiveAvgPool2d, adaptiveA},
            {K::Interpolate, bilinearA}, {K::MaxPool2dBackward, maxA},
            {K::AvgPool2dBackward, avgA}, {K::AdaptiveAvgPool2dBackward, adaptiveA},
-           {K::InterpolateBackward, nearestA}})
+           {K::InterpolateBackward, nearestA}, {K::MaxPool2dDoubleBackward, maxA}})
     c[k] = pool(k, a);
   return c;
 }

@@ -381,7 +381,8 @@ TEST_F(TpuParity, PoolingCasesMatchCpuEager) {
   std::mt19937 rng(26);
   for (OpKind op : {OpKind::MaxPool2d, OpKind::AvgPool2d, OpKind::AdaptiveAvgPool2d,
                     OpKind::Interpolate, OpKind::MaxPool2dBackward, OpKind::AvgPool2dBackward,
-                    OpKind::AdaptiveAvgPool2dBackward, OpKind::InterpolateBackward})
+                    OpKind::AdaptiveAvgPool2dBackward, OpKind::InterpolateBackward,
+                    OpKind::MaxPool2dDoubleBackward})
     for (const backends::testing::PoolCase& c : backends::testing::poolCases(
              op, [&](const Dims& s) { return tensorOf(rng, s, DType::F32); }))
       expectSameOnTpu(op, c.inputs, c.attrs, c.what);

@@ -26,6 +26,8 @@ const std::map<std::string, std::string> kSnippets = {
     {"avg_pool2d_backward", "grad(fn (a) { return (avg_pool2d(a.unsqueeze(0), 2, 1) ** 2).sum() })(a)"},
     {"adaptive_avg_pool2d_backward", "grad(fn (a) { return (adaptive_avg_pool2d(a.unsqueeze(0), 3) ** 2).sum() })(a)"},
     {"interpolate_backward", "grad(fn (a) { return (interpolate(a.unsqueeze(0), size = 5) ** 2).sum() })(a)"},
+    {"max_pool2d_double_backward",
+     "grad(fn (b) { return (grad(fn (a) { return (max_pool2d(a.unsqueeze(0), 3, 2, 1) ** 2).sum() })(b) ** 2).sum() })(a)"},
     {"gelu_backward", "grad(fn (a) { return (gelu(a) * a).sum() })(a)"},
     {"layer_norm_backward",
      "grad(fn (a) { return (layer_norm(a, [a.shape[1]], ones([a.shape[1]]) * 1.5) * a).sum() })(a)"},
