@@ -51,12 +51,13 @@ template <bool kProd>
   return combine<kProd>(v, __builtin_shufflevector(v, id, 8, 9, 10, 11, 0, 1, 2, 3));
 }
 
-// Scans the row's whole groups of 16 and returns how many elements it scanned; the carry (every
-// lane the total so far) is left in `carry`.
+// Scans the row's whole groups of 16, starting from `total` (the identity at the row's start),
+// and returns how many elements it scanned; `total` is then their sum or product.
 template <bool kProd>
 [[gnu::always_inline]] inline int64_t scanGroups(const float* x, float* out, int64_t n,
-                                                 D8& carry) {
+                                                 double& total) {
   const D8 id = D8{} + (kProd ? 1.0 : 0.0);
+  D8 carry = D8{} + total;  // every lane the total so far
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) {
     F8 a, b;
@@ -72,23 +73,18 @@ template <bool kProd>
     std::memcpy(out + i + 8, &ow, sizeof ow);
     carry = combine<kProd>(carry, combine<kProd>(tu, tw));
   }
+  total = carry[0];
   return i;
 }
 
 // Not templates: GCC's target_clones wants plain functions.
 TESSEL_ISA_CLONES int64_t sumGroupsPortable(const float* x, float* out, int64_t n,
                                             double& total) {
-  D8 carry = D8{} + total;
-  const int64_t done = scanGroups<false>(x, out, n, carry);
-  total = carry[0];
-  return done;
+  return scanGroups<false>(x, out, n, total);
 }
 TESSEL_ISA_CLONES int64_t prodGroupsPortable(const float* x, float* out, int64_t n,
                                              double& total) {
-  D8 carry = D8{} + total;
-  const int64_t done = scanGroups<true>(x, out, n, carry);
-  total = carry[0];
-  return done;
+  return scanGroups<true>(x, out, n, total);
 }
 
 #if TESSEL_SCAN_AVX512
