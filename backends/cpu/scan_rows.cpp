@@ -27,8 +27,8 @@ namespace {
 // clones give it zmm registers. On AVX-512 CPUs the same steps are also written with
 // intrinsics: GCC 12 widens 8 floats to 8 doubles in four instructions (two halves, an extract
 // and an insert) where vcvtps2pd does it in one, and shifts lanes with two-source permutes where
-// valignq does; the scan is compute-bound, and that made it 8.15 -> 7.0 ms on 16M floats (the
-// same bits: ScanRows.Avx512IsThePortableScan).
+// valignq does; the scan is compute-bound, and that made it 8.2 -> 7.3 ms on 16M floats
+// (bench_sparse, docs/perf.md) with the same bits (Scan.Avx512RowScanIsThePortableScan).
 // The helpers below are always inlined, so the psABI note about passing 64-byte vectors by value
 // (which the baseline clone would do through memory) never applies to a real call.
 #pragma GCC diagnostic ignored "-Wpsabi"  // clang reads GCC's pragmas too
