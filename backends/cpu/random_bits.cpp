@@ -5,9 +5,8 @@
 
 #include "backends/cpu/isa_clones.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if TESSEL_AVX512_PATHS
 #include <immintrin.h>
-#define TESSEL_PHILOX_AVX512 1
 #endif
 
 namespace tessel::backends::cpu {
@@ -55,7 +54,7 @@ TESSEL_ISA_CLONES void lanes(uint64_t key, uint64_t firstCounter, int n, uint32_
     words[4 * i + 3] = c3[i];
   }
 }
-#if TESSEL_PHILOX_AVX512
+#if TESSEL_AVX512_PATHS
 // GCC 12 warns of `__Y` "(maybe) used uninitialized" inside avx512fintrin.h: its
 // _mm512_undefined_epi32 is `__m512i __Y = __Y;` on purpose. Nothing here reads undefined data.
 #pragma GCC diagnostic push
@@ -141,26 +140,10 @@ __attribute__((target("avx512f"))) void lanes16(uint64_t key, uint64_t firstCoun
 
 }  // namespace
 
-namespace {
-bool gPortableOnly = false;  // ScopedPortablePhilox
-}
-
-bool philoxUsesAvx512() {
-#if TESSEL_PHILOX_AVX512
-  static const bool supported = __builtin_cpu_supports("avx512f");
-  return supported && !gPortableOnly;
-#else
-  return false;
-#endif
-}
-
-ScopedPortablePhilox::ScopedPortablePhilox() : previous_(gPortableOnly) { gPortableOnly = true; }
-ScopedPortablePhilox::~ScopedPortablePhilox() { gPortableOnly = previous_; }
-
 void philoxWords(const PhiloxStream& s, uint64_t first, int count, uint32_t* words) {
   int done = 0;
-#if TESSEL_PHILOX_AVX512
-  if (philoxUsesAvx512()) {
+#if TESSEL_AVX512_PATHS
+  if (avx512PathsEnabled()) {
     done = count / 16 * 16;
     lanes16(s.key, s.base + first, done, words);
   }

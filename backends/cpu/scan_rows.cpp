@@ -6,9 +6,8 @@
 
 #include "backends/cpu/isa_clones.h"
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if TESSEL_AVX512_PATHS
 #include <immintrin.h>
-#define TESSEL_SCAN_AVX512 1
 #endif
 
 namespace tessel::backends::cpu {
@@ -87,13 +86,12 @@ TESSEL_ISA_CLONES int64_t prodGroupsPortable(const float* x, float* out, int64_t
   return scanGroups<true>(x, out, n, total);
 }
 
-#if TESSEL_SCAN_AVX512
+#if TESSEL_AVX512_PATHS
 // GCC 12 warns of `__Y` "(maybe) used uninitialized" inside avx512fintrin.h: its
 // _mm512_undefined_* is `__Y = __Y;` on purpose (as in random_bits.cpp).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
-bool gPortableOnly = false;  // ScopedPortableScan
 
 template <bool kProd>
 __attribute__((target("avx512f"))) inline __m512d combine512(__m512d a, __m512d b) {
@@ -142,9 +140,8 @@ template <bool kProd>
 void scanRow(const float* x, float* out, int64_t n) {
   double total = kProd ? 1.0 : 0.0;
   int64_t i = 0;
-#if TESSEL_SCAN_AVX512
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  if (avx512 && !gPortableOnly)
+#if TESSEL_AVX512_PATHS
+  if (avx512PathsEnabled())
     i = scanGroupsAvx512<kProd>(x, out, n, total);
   else
 #endif
@@ -163,13 +160,5 @@ void cumsumRowF32(const float* x, float* out, int64_t n) {
 void cumprodRowF32(const float* x, float* out, int64_t n) {
   scanRow<true>(x, out, n);
 }
-
-#if TESSEL_SCAN_AVX512
-ScopedPortableScan::ScopedPortableScan() : previous_(gPortableOnly) { gPortableOnly = true; }
-ScopedPortableScan::~ScopedPortableScan() { gPortableOnly = previous_; }
-#else
-ScopedPortableScan::ScopedPortableScan() : previous_(false) {}
-ScopedPortableScan::~ScopedPortableScan() = default;
-#endif
 
 }  // namespace tessel::backends::cpu

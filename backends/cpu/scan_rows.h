@@ -10,17 +10,4 @@ void cumsumRowF32(const float* x, float* out, int64_t n);
 /// out[i] = float(x[0] * ... * x[i]), the products taken in double from the row's start.
 void cumprodRowF32(const float* x, float* out, int64_t n);
 
-/// While alive, the row scans take the portable path even on AVX-512 CPUs (tests compare the
-/// two paths bit for bit).
-class ScopedPortableScan {
- public:
-  ScopedPortableScan();
-  ~ScopedPortableScan();
-  ScopedPortableScan(const ScopedPortableScan&) = delete;
-  ScopedPortableScan& operator=(const ScopedPortableScan&) = delete;
-
- private:
-  bool previous_;
-};
-
 }  // namespace tessel::backends::cpu

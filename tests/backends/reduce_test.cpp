@@ -4,6 +4,7 @@
 #include <random>
 #include <vector>
 
+#include "backends/cpu/isa_clones.h"
 #include "backends/cpu/scan_rows.h"
 #include "test_util.h"
 
@@ -132,7 +133,7 @@ TEST(Scan, Avx512RowScanIsThePortableScan) {
       auto scan = prod ? cpu::cumprodRowF32 : cpu::cumsumRowF32;
       scan(x.data(), fast.data(), n);
       {
-        cpu::ScopedPortableScan portableOnly;
+        cpu::ScopedPortableKernels portableOnly;
         scan(x.data(), portable.data(), n);
       }
       EXPECT_EQ(std::memcmp(fast.data(), portable.data(), sizeof(float) * size_t(n)), 0)

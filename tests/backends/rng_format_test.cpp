@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "backends/cpu/isa_clones.h"
 #include "backends/cpu/random_bits.h"
 #include "backends/format.h"
 #include "backends/rng.h"
@@ -57,10 +58,10 @@ void expectOneAtATimeWords() {
   }
 }
 TEST(Philox, BatchedWordsAreTheOneAtATimeWords) {
-  if (!cpu::philoxUsesAvx512()) std::printf("no AVX-512 here: the portable path only\n");
+  if (!cpu::avx512PathsEnabled()) std::printf("no AVX-512 here: the portable path only\n");
   expectOneAtATimeWords();
-  cpu::ScopedPortablePhilox portable;
-  EXPECT_FALSE(cpu::philoxUsesAvx512());
+  cpu::ScopedPortableKernels portable;
+  EXPECT_FALSE(cpu::avx512PathsEnabled());
   expectOneAtATimeWords();
 }
 
