@@ -69,13 +69,14 @@ class Tensor {
   bool isContiguous() const;
   /// This tensor if contiguous, else a contiguous copy.
   Tensor contiguous() const;
-  /// Address of the first element, typed. T must match the dtype's storage type.
+  /// Address of the first element, typed. T is the dtype's storage type, or a byte type for
+  /// code that copies raw elements: the offset is always stepped in the dtype's elements, so
+  /// data<char>() of an f32 view that starts at element 3 points 12 bytes in, not 3.
   template <class T>
   T* data() const {
-    return static_cast<T*>(impl_->storage->data()) + impl_->offset;
+    return reinterpret_cast<T*>(bytes());
   }
-  /// Address of the first element as bytes, whatever the dtype (data<char>() would step the
-  /// offset by bytes, not elements).
+  /// Address of the first element as bytes, whatever the dtype.
   std::byte* bytes() const {
     return static_cast<std::byte*>(impl_->storage->data()) +
            impl_->offset * int64_t(shapes::elementSize(impl_->dtype));
