@@ -24,7 +24,8 @@ std::optional<Tensor> viewOp(shapes::OpKind op, const Tensor& x, const shapes::O
   const int64_t rank = x.ndim();
   switch (op) {
     case OpKind::Transpose:
-      if (rank < 2 && attrs.dims.empty()) return x;
+      // Rank 0 and 1 have nothing to swap (the shape rule checked the dims).
+      if (rank < 2) return x;
       return x.transpose(wrap(attrs.dims.at(0), rank), wrap(attrs.dims.at(1), rank));
     case OpKind::Permute: {
       Dims dims;

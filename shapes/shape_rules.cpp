@@ -1,6 +1,7 @@
 // inferShape dispatch by op category, broadcasting, dim normalization and the shared helpers.
 #include "shapes/shape_rules.h"
 
+#include "shapes/expr.h"
 #include "shapes/shape_env.h"
 #include "shapes/shape_rules_util.h"
 #include "shapes/source_loc.h"
@@ -95,6 +96,13 @@ int64_t normalizeDim(int64_t dim, int64_t rank, std::string_view op) {
   return dim < 0 ? dim + r : dim;
 }
 
+std::vector<bool> reducedDimsMask(std::span<const int64_t> dims, int64_t rank) {
+  std::vector<bool> reduced(rank, dims.empty());
+  if (rank == 0) return reduced;
+  for (int64_t d : dims) reduced[d < 0 ? d + rank : d] = true;
+  return reduced;
+}
+
 SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view op) {
   if (sameShape(a, b)) return a;
   size_t n = std::max(a.size(), b.size());
@@ -114,6 +122,10 @@ SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view 
     // kernel on an empty input).
     auto isConstOne = [](const SymInt& d) { return d.maybeConstant() == int64_t{1}; };
     auto obliviousOne = [&](const SymInt& d) {
+      // A data-dependent size itself is never taken to be 1 (compiler.md, size-oblivious), even
+      // where its range holds nothing else (a tpu size bounded by 1): two sizes that then differ
+      // fail when the graph runs. Expressions such as min(u0, 1) are asked as before.
+      if (d.hasUnbacked() && d.expr()->kind == ExprKind::Sym) return false;
       if (!rules::isOne(d)) return false;
       // Decided for sizes assumed >= 2: checked when the graph runs, a clear error if not.
       if (d.hasUnbacked())

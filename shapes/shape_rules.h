@@ -30,7 +30,12 @@ std::vector<OpSignature> inferShape(OpKind op, std::span<const OpSignature> inpu
 
 /// NumPy broadcasting of two shapes; `op` names the op in errors.
 SymShape broadcastShapes(const SymShape& a, const SymShape& b, std::string_view op);
-/// Python-style dim normalization into [0, rank); IndexError naming op otherwise.
+/// Python-style dim normalization into [0, rank); IndexError naming op otherwise. A 0-d tensor
+/// accepts dim 0 and -1 like PyTorch, so the result can be 0 where rank is 0: callers that
+/// index per-dim arrays with it must treat rank 0 first.
 int64_t normalizeDim(int64_t dim, int64_t rank, std::string_view op);
+/// Which of `rank` dims a reduction over `dims` covers (empty dims = all). The dims are already
+/// checked by the shape rule; on a 0-d tensor they name no dim (the mask is empty).
+std::vector<bool> reducedDimsMask(std::span<const int64_t> dims, int64_t rank);
 
 }  // namespace tessel::shapes

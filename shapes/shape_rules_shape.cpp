@@ -186,9 +186,11 @@ Outputs shapeOp(OpKind op, Inputs in, const OpAttrs& a) {
       if (r < 2 && a.dims.empty()) return {{x.shape, x.dtype}};
       std::vector<int64_t> d = a.dims.empty() ? std::vector<int64_t>{0, 1} : a.dims;
       if (d.size() != 2) fail(ErrorKind::ValueError, name, "expects two dims");
+      const int64_t d0 = normalizeDim(d[0], r, name), d1 = normalizeDim(d[1], r, name);
+      if (r == 0) return {{x.shape, x.dtype}};  // dims 0 and -1 of a scalar name the scalar
       std::vector<int64_t> perm(r);
       for (int64_t i = 0; i < r; ++i) perm[i] = i;
-      std::swap(perm[normalizeDim(d[0], r, name)], perm[normalizeDim(d[1], r, name)]);
+      std::swap(perm[d0], perm[d1]);
       return permute(x, perm, name);
     }
     case OpKind::Unsqueeze: {
@@ -199,8 +201,10 @@ Outputs shapeOp(OpKind op, Inputs in, const OpAttrs& a) {
     }
     case OpKind::Squeeze: {
       std::vector<bool> pick(r, a.dims.empty());
-      for (int64_t d : a.dims)
-        if (r > 0) pick[normalizeDim(d, r, name)] = true;
+      for (int64_t d : a.dims) {
+        const int64_t n = normalizeDim(d, r, name);  // a scalar takes 0 and -1 only
+        if (r > 0) pick[n] = true;
+      }
       SymShape out;
       for (int64_t i = 0; i < r; ++i)
         if (!(pick[i] && isOne(x.shape[i]))) out.push_back(x.shape[i]);

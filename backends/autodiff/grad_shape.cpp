@@ -6,6 +6,7 @@
 
 #include "backends/autodiff/grad_ops.h"
 #include "backends/autodiff/grad_rules.h"
+#include "shapes/shape_rules.h"
 
 namespace tessel::backends::autodiff {
 
@@ -22,14 +23,13 @@ bool holds(const shapes::SymBool& c) {
   return shapes::evaluate(c);
 }
 
-// The reduced dims of a reduction entry, normalized and sorted.
+// The reduced dims of a reduction entry, normalized and sorted (none for a 0-d input, whose
+// dim 0 or -1 names the scalar itself).
 Dims reducedDims(const GradEntry& e) {
-  const int64_t rank = e.inputs[0].ndim();
+  const std::vector<bool> mask = shapes::reducedDimsMask(e.attrs.dims, e.inputs[0].ndim());
   Dims dims;
-  if (e.attrs.dims.empty())
-    for (int64_t d = 0; d < rank; ++d) dims.push_back(d);
-  for (int64_t d : e.attrs.dims) dims.push_back(wrap(d, rank));
-  std::sort(dims.begin(), dims.end());
+  for (int64_t d = 0; d < int64_t(mask.size()); ++d)
+    if (mask[d]) dims.push_back(d);
   return dims;
 }
 
@@ -82,10 +82,14 @@ std::vector<Var> gradMean(const GradEntry& e, const Var& g) {
   for (int64_t d : reducedDims(e)) count = count * xs[d];
   return {div(expandBack(e, g), sizeScalar(g, count))};
 }
-// Shared equally among the positions that attain the max (or min).
+// Shared equally among the positions that attain the max (or min). A NaN maximum is attained
+// by the NaNs of its row (x == out is false there, and the count would be 0), so a single NaN
+// gets the whole gradient as in PyTorch's max(dim).
 static std::vector<Var> gradExtremeReduce(const GradEntry& e, const Var& g) {
   const Var& x = e.inputs[0];
-  Var hit = cast(binary(OpKind::Eq, x, expandBack(e, e.outputs[0])), DType::F32);
+  const Var out = expandBack(e, e.outputs[0]);
+  Var bothNan = binary(OpKind::LogicalAnd, binary(OpKind::Ne, x, x), binary(OpKind::Ne, out, out));
+  Var hit = cast(binary(OpKind::LogicalOr, binary(OpKind::Eq, x, out), bothNan), DType::F32);
   Var count = sum(hit, reducedDims(e), true);
   return {div(mul(expandBack(e, g), hit), expand(count, x.shape()))};
 }

@@ -7,6 +7,7 @@
 #include "backends/cpu/conv_backward_reuse.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/vec_rows.h"
+#include "shapes/shape_rules.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::cpu {
@@ -237,8 +238,7 @@ Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpS
       return out;
     }
   const int64_t rank = input.ndim();
-  std::vector<bool> reduced(rank, attrs.dims.empty());
-  for (int64_t d : attrs.dims) reduced[wrapDim(d, rank)] = true;
+  const std::vector<bool> reduced = shapes::reducedDimsMask(attrs.dims, rank);
 
   DType compute = input.dtype();
   if (op == OpKind::Sum || op == OpKind::Mean) compute = sig.dtype;

@@ -155,6 +155,22 @@ void sortRows(OpKind op, const T* x, int32_t* out, int64_t outer, int64_t n, int
     }
 }
 
+// Note [Searchsorted and NaN]
+// PyTorch's binary search moves right while !(s >= v) (left) or !(s > v) (right), so a NaN
+// value lands after every element and a NaN in the sequence (sorted last) reads as smaller.
+// The same loop here and in sort_rows.comp gives PyTorch's index in every case, NaNs included.
+int64_t searchRow(const double* row, int64_t m, double v, bool right) {
+  int64_t lo = 0, hi = m;
+  while (lo < hi) {
+    const int64_t mid = lo + ((hi - lo) >> 1);
+    if (right ? !(row[mid] > v) : !(row[mid] >= v))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // torch.searchsorted: left, the first i with sorted[i] >= v; right, the first with > v.
 // Compared in double so mixed f32/i32 operands compare exactly.
 Tensor searchsorted(const Tensor& s0, const Tensor& v0, bool right, const OpSignature& sig) {
@@ -170,8 +186,7 @@ Tensor searchsorted(const Tensor& s0, const Tensor& v0, bool right, const OpSign
   for (size_t i = 0; i < vals.size(); ++i) {
     const double* row = seq.data() + (batched ? int64_t(i) / kPer * m : 0);
     const double v = vals[i];
-    const double* p = right ? std::upper_bound(row, row + m, v) : std::lower_bound(row, row + m, v);
-    o[i] = int32_t(p - row);
+    o[i] = int32_t(searchRow(row, m, v, right));
   }
   return out;
 }
@@ -197,6 +212,12 @@ Tensor runSort(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,
   Tensor out = emptyLike(sig);
   const Tensor& x0 = in[0];
   const int64_t rank = x0.ndim();
+  // A scalar sorts as one element: its index is 0, whatever k (PyTorch's topk of a 0-d tensor
+  // with k = 0 still returns it; the row loop below would write nothing).
+  if (rank == 0) {
+    *out.data<int32_t>() = 0;
+    return out;
+  }
   const int64_t dim = rank == 0 ? 0 : wrapDim(attrs.dim, rank);
   int64_t outer = 1, n = rank == 0 ? 1 : x0.size(dim), inner = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= x0.size(d);

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "backends/vulkan/ops.h"
+#include "shapes/shape_rules.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::vulkan {
@@ -178,8 +179,7 @@ Tensor reduceARB(OpKind op, const Tensor& x, int64_t A, int64_t R, int64_t B, DT
 
 Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpSignature& sig) {
   const int64_t rank = input.ndim();
-  std::vector<bool> reduced(rank, attrs.dims.empty());
-  for (int64_t d : attrs.dims) reduced[wrapDim(d, rank)] = true;
+  const std::vector<bool> reduced = shapes::reducedDimsMask(attrs.dims, rank);
 
   DType compute = input.dtype();
   if (op == OpKind::Sum || op == OpKind::Mean || op == OpKind::Max || op == OpKind::Min)
