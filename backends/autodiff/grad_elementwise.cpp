@@ -99,11 +99,14 @@ std::vector<Var> gradMod(const GradEntry& e, const Var& g) {
 std::vector<Var> gradPow(const GradEntry& e, const Var& g) {
   const Var &a = e.inputs[0], &b = e.inputs[1];
   if (!isFloat(y0(e))) return {Var(), Var()};
-  Var ga = mul(g, mul(b, binary(OpKind::Pow, a, sub(b, lit(g, 1)))));
-  // d/db a^b = a^b log a, taken as 0 where a <= 0 (PyTorch does the same at a == 0).
-  Var positive = binary(OpKind::Gt, a, lit(g, 0));
-  Var logA = unary(OpKind::Log, where(positive, a, lit(g, 1)));
-  Var gb = mul(g, where(positive, mul(y0(e), logA), lit(g, 0)));
+  Var zero = lit(g, 0);
+  // d/da a^b = b a^(b-1), taken as 0 where b == 0 (0 * 0^-1 would be NaN at a == 0), and
+  // d/db a^b = a^b log a, taken as 0 where a == 0 and b >= 0 (0 * log 0): PyTorch's masks. A
+  // negative base keeps log's NaN, as in PyTorch.
+  Var ga = where(binary(OpKind::Eq, b, zero), zero,
+                 mul(g, mul(b, binary(OpKind::Pow, a, sub(b, lit(g, 1))))));
+  Var atZero = binary(OpKind::LogicalAnd, binary(OpKind::Eq, a, zero), binary(OpKind::Ge, b, zero));
+  Var gb = where(atZero, zero, mul(g, mul(y0(e), unary(OpKind::Log, a))));
   return {forInput(a, ga), forInput(b, gb)};
 }
 // Ties split the gradient evenly between both operands, like PyTorch.
@@ -125,12 +128,14 @@ std::vector<Var> gradWhere(const GradEntry& e, const Var& g) {
   return {Var(), forInput(e.inputs[1], where(c, g, zero)),
           forInput(e.inputs[2], where(c, zero, g))};
 }
-// clamp(x, lo, hi) = min(max(x, lo), hi): the gradient goes to whichever operand is returned.
+// clamp(x, lo, hi) = min(max(x, lo), hi): the gradient goes to whichever operand is returned,
+// with PyTorch's masks (clamp_backward, clamp_backward_min_max): x where lo <= x <= hi (so not
+// at a NaN x), lo where x < lo < hi, hi where x > hi or hi < lo.
 std::vector<Var> gradClamp(const GradEntry& e, const Var& g) {
   const Var &x = e.inputs[0], &lo = e.inputs[1], &hi = e.inputs[2];
-  Var toHi = binary(OpKind::Gt, binary(OpKind::Maximum, x, lo), hi);
-  Var toLo = binary(OpKind::LogicalAnd, binary(OpKind::Lt, x, lo), unary(OpKind::LogicalNot, toHi));
-  Var toX = unary(OpKind::LogicalNot, binary(OpKind::LogicalOr, toLo, toHi));
+  Var toHi = binary(OpKind::LogicalOr, binary(OpKind::Gt, x, hi), binary(OpKind::Lt, hi, lo));
+  Var toLo = binary(OpKind::LogicalAnd, binary(OpKind::Lt, x, lo), binary(OpKind::Lt, lo, hi));
+  Var toX = binary(OpKind::LogicalAnd, binary(OpKind::Ge, x, lo), binary(OpKind::Le, x, hi));
   Var zero = lit(g, 0);
   return {forInput(x, where(toX, g, zero)), forInput(lo, where(toLo, g, zero)),
           forInput(hi, where(toHi, g, zero))};

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "backends/cpu/binary_math.h"
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
 #include "backends/cpu/vec_rows.h"
@@ -11,31 +12,6 @@
 namespace tessel::backends::cpu {
 
 namespace {
-
-// Python's floor division and modulo (language.md: `//` and `%` floor like Python).
-inline float floorDivF(float a, float b) {
-  return std::floor(a / b);
-}
-inline float modF(float a, float b) {
-  float r = std::fmod(a, b);
-  return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
-}
-inline int32_t floorDivI(int32_t a, int32_t b) {
-  if (b == -1) return int32_t(0u - uint32_t(a));  // INT_MIN / -1 wraps instead of trapping
-  int32_t q = a / b;
-  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int32_t modI(int32_t a, int32_t b) {
-  if (b == -1) return 0;
-  int32_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline int32_t powI(int32_t base, int32_t exp) {
-  uint32_t result = 1, b = uint32_t(base);
-  for (uint32_t e = uint32_t(exp); e; e >>= 1, b *= b)
-    if (e & 1) result *= b;
-  return int32_t(result);
-}
 
 // Integer division by zero and negative integer powers have no answer: user errors, found
 // before any work (PyTorch raises for both too).
@@ -213,11 +189,7 @@ Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& sig)
   Tensor res = compute == sig.dtype ? out : Tensor::empty(out.shape(), compute);
   visitDType(compute, [&](auto t) {
     using T = decltype(t);
-    // min(max(x, lo), hi), as PyTorch: when lo > hi every element becomes hi. NaN stays NaN.
-    mapTernary<T, T, T, T>(x, lo, hi, res, [](T v, T l, T h) {
-      T r = v < l ? l : v;
-      return r > h ? h : r;
-    });
+    mapTernary<T, T, T, T>(x, lo, hi, res, clampValue<T>);
   });
   return compute == sig.dtype ? out : castTo(res, DType::Bool);
 }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "backends/cpu/binary_math.h"
 #include "backends/cpu/isa_clones.h"
 #include "backends/cpu/loops.h"
 #include "backends/cpu/unary_math.h"
@@ -22,6 +23,11 @@
 namespace tessel::graph {
 
 using backends::Dims;
+using backends::cpu::floorDivF;
+using backends::cpu::floorDivI;
+using backends::cpu::modF;
+using backends::cpu::modI;
+using backends::cpu::powI;
 using backends::Tensor;
 using shapes::DType;
 using shapes::OpKind;
@@ -142,30 +148,6 @@ TESSEL_ISA_CLONES void intUnary(OpKind op, const int32_t* __restrict a, int32_t*
 }
 
 // ---- Binary --------------------------------------------------------------------------------
-
-inline float floorDivF(float a, float b) {
-  return std::floor(a / b);
-}
-inline float modF(float a, float b) {
-  float r = std::fmod(a, b);
-  return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
-}
-inline int32_t floorDivI(int32_t a, int32_t b) {
-  if (b == -1) return int32_t(0u - uint32_t(a));
-  int32_t q = a / b;
-  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int32_t modI(int32_t a, int32_t b) {
-  if (b == -1) return 0;
-  int32_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-inline int32_t powI(int32_t base, int32_t exp) {
-  uint32_t result = 1, b = uint32_t(base);
-  for (uint32_t e = uint32_t(exp); e; e >>= 1, b *= b)
-    if (e & 1) result *= b;
-  return int32_t(result);
-}
 
 bool isComparison(OpKind op) {
   switch (op) {
@@ -608,10 +590,7 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
             break;
           }
           TESSEL_ASSERT(ins.op == OpKind::Clamp, "fused: unknown ternary op");
-          auto clamp = [](auto v, auto l, auto h) {
-            auto r = v < l ? l : v;
-            return r > h ? h : r;
-          };
+          auto clamp = [](auto v, auto l, auto h) { return backends::cpu::clampValue(v, l, h); };
           if (od == DType::F32) {
             const float* v = asF32(a, fr.fs, n);
             const float* l = asF32(b, fr.fs + kTile, n);

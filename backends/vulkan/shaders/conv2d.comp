@@ -22,6 +22,12 @@ layout(push_constant) uniform PC {
 float A(uint e) { return uintBitsToFloat(buf[1].d[pc.aOff + e]); }
 float B(uint e) { return uintBitsToFloat(buf[2].d[pc.bOff + e]); }
 
+// Note [Padding taps]
+// In the forward pass a tap over the padding multiplies its weight by 0 rather than being
+// skipped: 0 * inf is NaN, and the cpu (oneDNN) and PyTorch give NaN there too. The weight
+// gradient skips padded taps, as the cpu's oneDNN backward does (PyTorch's own kernel gives NaN
+// for an infinite output gradient there; docs/tensors.md lists the difference).
+
 // mode 0: i = ((n O + o) Ho + oh) Wo + ow.
 float forwardAt(uint i) {
   const uint ow = i % pc.Wo, oh = (i / pc.Wo) % pc.Ho, o = (i / (pc.Wo * pc.Ho)) % pc.O;
@@ -32,11 +38,12 @@ float forwardAt(uint i) {
     const uint xBase = (n * pc.C + c0 + c) * pc.H, wBase = (o * Cg + c) * pc.kH;
     for (uint kh = 0u; kh < pc.kH; ++kh) {
       const int ih = int(oh * pc.sH + kh * pc.dH) - int(pc.pH);
-      if (ih < 0 || ih >= int(pc.H)) continue;
+      const bool rowInside = ih >= 0 && ih < int(pc.H);
       for (uint kw = 0u; kw < pc.kW; ++kw) {
         const int iw = int(ow * pc.sW + kw * pc.dW) - int(pc.pW);
-        if (iw < 0 || iw >= int(pc.W)) continue;
-        acc += A((xBase + uint(ih)) * pc.W + uint(iw)) * B((wBase + kh) * pc.kW + kw);
+        const bool inside = rowInside && iw >= 0 && iw < int(pc.W);
+        const float x = inside ? A((xBase + uint(ih)) * pc.W + uint(iw)) : 0.0;
+        acc += x * B((wBase + kh) * pc.kW + kw);
       }
     }
   }

@@ -5,6 +5,7 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "common.glsl"
+#include "float_math.glsl"
 layout(local_size_x = 256) in;
 
 // The op and dtypes are a specialization constant (one pipeline per combination in use, none
@@ -21,99 +22,6 @@ layout(push_constant) uniform PC {
   uint offs[4];      // element offset of each operand
   uint strides[16];  // operand k, dim j at [k * 4 + j]
 } pc;
-
-float erfApprox(float x) {
-  // Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
-  float s = sign(x), a = abs(x);
-  float t = 1.0 / (1.0 + 0.3275911 * a);
-  float y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t +
-                   0.254829592) * t * exp(-a * a);
-  return s * y;
-}
-
-float tanhSafe(float v) {
-  float a = abs(v);
-  if (a < 0.1) {
-    float v2 = v * v;
-    return v * (1.0 + v2 * (-1.0 / 3.0 + v2 * (2.0 / 15.0 + v2 * (-17.0 / 315.0))));
-  }
-  if (a > 15.0) return sign(v);
-  float e = exp(2.0 * v);
-  return (e - 1.0) / (e + 1.0);
-}
-
-// gelu's gradient g * (Phi(x) + x * phi(x)), as the cpu's geluBackwardRow.
-float geluBackwardF(float g, float x) {
-  return g * (0.5 * (1.0 + erfApprox(x * 0.70710678118654752)) +
-              x * (0.3989422804014327 * exp(-0.5 * x * x)));
-}
-// erf: erfApprox's 1.5e-7 absolute error is all of erf(x) for tiny x, so |x| < 0.5 takes
-// the Maclaurin series (relative error < 3e-8 there).
-float erfF(float x) {
-  if (abs(x) >= 0.5) return erfApprox(x);
-  float x2 = x * x;
-  float p = -1.0 / 1320.0;
-  p = p * x2 + 1.0 / 216.0;
-  p = p * x2 - 1.0 / 42.0;
-  p = p * x2 + 0.1;
-  p = p * x2 - 1.0 / 3.0;
-  p = p * x2 + 1.0;
-  return 1.1283791670955126 * x * p;
-}
-// log1p and expm1 without cancellation near 0 (series for small |x|); the edges as C's.
-float log1pF(float x) {
-  if (isnan(x) || isinf(x)) return x < 0.0 ? kNaN : x;
-  if (x < -1.0) return kNaN;
-  if (x == -1.0) return -kInf;
-  if (abs(x) >= 0.5) return log(1.0 + x);
-  // GPU logs are accurate in absolute terms only near 1 (lavapipe's is off by 1% at 1 - 1e-6),
-  // so |x| < 0.5 takes log1p(x) = 2 atanh(s), s = x / (2 + x) in (-1/3, 1/5), as a series.
-  float s = x / (2.0 + x), s2 = s * s;
-  float p = 1.0 / 17.0;
-  p = p * s2 + 1.0 / 15.0;
-  p = p * s2 + 1.0 / 13.0;
-  p = p * s2 + 1.0 / 11.0;
-  p = p * s2 + 1.0 / 9.0;
-  p = p * s2 + 1.0 / 7.0;
-  p = p * s2 + 0.2;
-  p = p * s2 + 1.0 / 3.0;
-  p = p * s2 + 1.0;
-  return 2.0 * s * p;
-}
-float expm1F(float x) {
-  if (isnan(x)) return x;
-  if (x > 88.8) return kInf;
-  if (x < -17.0) return -1.0;
-  // Kahan's exp(x) - 1 times x / log(exp(x)) would be folded to exp(x) - 1 by the shader
-  // compiler (log(exp(x)) = x), so small |x| takes the Taylor series (error < 3e-10 at 0.5).
-  if (abs(x) < 0.5) {
-    float p = 1.0 / 362880.0;
-    p = p * x + 1.0 / 40320.0;
-    p = p * x + 1.0 / 5040.0;
-    p = p * x + 1.0 / 720.0;
-    p = p * x + 1.0 / 120.0;
-    p = p * x + 1.0 / 24.0;
-    p = p * x + 1.0 / 6.0;
-    p = p * x + 0.5;
-    return x + x * x * p;
-  }
-  return exp(x) - 1.0;
-}
-float signF(float a) { return a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0); }  // NaN -> 0 as torch
-
-float powF(float x, float y) {
-  if (y == 0.0 || x == 1.0) return 1.0;
-  if (isnan(x) || isnan(y)) return kNaN;
-  if (y == 2.0) return x * x;
-  if (y == 1.0) return x;
-  if (x == 0.0) return y > 0.0 ? 0.0 : kInf;
-  if (x < 0.0) {
-    if (floor(y) != y) return kNaN;
-    float r = pow(-x, y);
-    return mod(y, 2.0) == 1.0 ? -r : r;
-  }
-  return pow(x, y);
-}
 
 float opF(uint op, float a, float b, float c) {
   switch (op) {
@@ -150,15 +58,11 @@ float opF(uint op, float a, float b, float c) {
     case EW_MUL: return a * b;
     case EW_DIV: return a / b;
     case EW_GELU_BACKWARD: return geluBackwardF(a, b);
-    case EW_FLOORDIV: return floor(a / b);
-    case EW_MOD: {
-      float r = a - b * trunc(a / b);
-      if (isinf(b) && !isinf(a)) r = a;
-      return (r != 0.0 && ((r < 0.0) != (b < 0.0))) ? r + b : r;
-    }
+    case EW_FLOORDIV: return floorDivF(a, b);
+    case EW_MOD: return modF(a, b);
     case EW_POW: return powF(a, b);
-    case EW_MAXIMUM: return (isnan(a) || a > b) ? a : b;
-    case EW_MINIMUM: return (isnan(a) || a < b) ? a : b;
+    case EW_MAXIMUM: return maxF(a, b);
+    case EW_MINIMUM: return minF(a, b);
     case EW_EQ: return a == b ? 1.0 : 0.0;
     case EW_NE: return a != b ? 1.0 : 0.0;
     case EW_LT: return a < b ? 1.0 : 0.0;
@@ -168,10 +72,7 @@ float opF(uint op, float a, float b, float c) {
     case EW_AND: return (a != 0.0 && b != 0.0) ? 1.0 : 0.0;
     case EW_OR: return (a != 0.0 || b != 0.0) ? 1.0 : 0.0;
     case EW_SQDIFF: return (a - b) * (a - b);
-    case EW_CLAMP: {
-      float r = a < b ? b : a;
-      return r > c ? c : r;
-    }
+    case EW_CLAMP: return clampF(a, b, c);
   }
   return 0.0;
 }

@@ -79,9 +79,13 @@ void mergeSegment(uint rowBase, uint o) {
   }
 }
 
-bool lessVal(uint a, uint b) {
-  if (kFloat != 0u) return uintBitsToFloat(a) < uintBitsToFloat(b);
-  return int(a) < int(b);
+// a >= b (orEqual) or a > b in the keys' type; false when either float is NaN.
+bool aboveVal(uint a, uint b, bool orEqual) {
+  if (kFloat != 0u) {
+    const float x = uintBitsToFloat(a), y = uintBitsToFloat(b);
+    return orEqual ? x >= y : x > y;
+  }
+  return orEqual ? int(a) >= int(b) : int(a) > int(b);
 }
 
 void search(uint g) {
@@ -92,8 +96,9 @@ void search(uint g) {
   while (lo < hi) {
     const uint mid = (lo + hi) >> 1;
     const uint s = buf[0].d[base + mid];
-    // left: first s >= v (go right while s < v); right: first s > v (go right while s <= v).
-    const bool goRight = pc.desc != 0u ? !lessVal(v, s) : lessVal(s, v);
+    // left: first s >= v (go right while !(s >= v)); right: first s > v (go right while
+    // !(s > v)); with NaN as PyTorch (Note [Searchsorted and NaN] in backends/cpu/sort.cpp).
+    const bool goRight = !aboveVal(s, v, pc.desc == 0u);
     if (goRight) lo = mid + 1u;
     else hi = mid;
   }
