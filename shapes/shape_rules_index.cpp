@@ -69,6 +69,10 @@ Outputs indexOp(OpKind op, Inputs in, const OpAttrs& a) {
       arity(op, in, 3, 3);
       needBool(nm, in[1]);
       SymShape b = broadcastShapes(in[0].shape, in[1].shape, nm);
+      // (masked_scatter() expands x to the common shape before this op.)
+      if (b.size() != in[0].shape.size())
+        fail(ErrorKind::ShapeError, nm,
+             "mask " + str(in[1].shape) + " has more dims than x " + str(in[0].shape));
       if (!sameShape(b, in[0].shape))
         for (size_t i = 0; i < b.size(); ++i)
           requireEq(b[i], in[0].shape[i], nm,

@@ -83,8 +83,12 @@ std::vector<Var> gradLayerNorm(const GradEntry& e, const Var& g) {
 std::vector<Var> gradLinear(const GradEntry& e, const Var& g) {
   const Var &x = e.inputs[0], &w = e.inputs[1];
   const SymInt in = w.size(1), out = w.size(0);
-  Var g2 = reshape(g, {shapes::floorDiv(g.numel(), shapes::max(out, SymInt(1))), out});
-  Var x2 = reshape(x, {g2.size(0), in});
+  // The rows are x's leading dims (g's too); counting them from g's numel would lose them
+  // when out (or in) is 0.
+  SymInt rows = 1;
+  for (int64_t d = 0; d + 1 < x.ndim(); ++d) rows = rows * x.size(d);
+  Var g2 = reshape(g, {rows, out});
+  Var x2 = reshape(x, {rows, in});
   std::vector<Var> grads = {matmul(g, w), matmul(mT(g2), x2)};
   if (e.inputs.size() > 2) grads.push_back(sum(g2, {0}));
   return grads;

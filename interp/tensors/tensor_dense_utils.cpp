@@ -262,7 +262,9 @@ Value nativeChunk(Interpreter&, CallArgs& raw) {
                    "chunk(): chunks must be positive, got " + std::to_string(chunks));
   const int64_t dim = wrap(b.intOr(2, 0), rankOf(x), "chunk");
   const int64_t n = concreteDim(x, dim);
-  const int64_t size = std::max<int64_t>((n + chunks - 1) / chunks, 1);
+  // An empty dim gives `chunks` empty pieces (PyTorch), where split gives one.
+  if (n == 0) return slices(x, dim, std::vector<SymInt>(size_t(chunks), SymInt(0)));
+  const int64_t size = (n + chunks - 1) / chunks;
   return slices(x, dim, piecesOf(x, dim, size, "chunk"));
 }
 
@@ -284,12 +286,16 @@ Value nativePad(Interpreter&, CallArgs& raw) {
     const int64_t dim = rank - 1 - static_cast<int64_t>(i);
     const SymInt lo = pad[2 * i], hi = pad[2 * i + 1];
     const SymInt n = shapeOf(x)[dim];
-    if (!shapes::evaluate(n + lo + hi >= SymInt(0)))
-      throwUserError(ErrorKind::ValueError, "pad(): padding (" + shapes::errorText(lo) + ", " +
-                                                shapes::errorText(hi) + ") of dim " + std::to_string(dim) +
-                                                " of size " + shapes::errorText(n) +
-                                                " leaves a negative size");
     const bool loNeg = shapes::evaluate(lo < SymInt(0)), hiNeg = shapes::evaluate(hi < SymInt(0));
+    // Negative amounts crop first (PyTorch narrows, then pads), so they may not crop more than
+    // the dim holds even where the other side's padding would make up the size. A require():
+    // a data-dependent size (x[mask] on the tpu, unbacked in a trace) is checked when it runs.
+    const SymInt cropped = n + (loNeg ? lo : SymInt(0)) + (hiNeg ? hi : SymInt(0));
+    shapes::require(cropped >= SymInt(0), ErrorKind::ValueError, [&] {
+      return "pad(): padding (" + shapes::errorText(lo) + ", " + shapes::errorText(hi) +
+             ") of dim " + std::to_string(dim) + " of size " + shapes::errorText(n) +
+             " crops more than the dim holds";
+    });
     if (loNeg || hiNeg)
       x = sliceOf(x, dim, loNeg ? -lo : SymInt(0), hiNeg ? shapes::max(n + hi, SymInt(0)) : n);
     std::vector<Value> parts;

@@ -5,6 +5,7 @@
 // gradients come from the ops' own rules. mse_loss and cross_entropy of [N, C] logits with
 // "mean" (and no label smoothing) keep their fused ops.
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <set>
 #include <tuple>
@@ -51,18 +52,43 @@ Value reduce(const Value& loss, Reduction r) {
   return emitOp(r == Reduction::Sum ? OpKind::Sum : OpKind::Mean, {loss});
 }
 
+// Equal shapes, compared as the shape rules compare sizes (docs/shapes.md): a require() per
+// size, a guard on backed sizes and a run-time assert on unbacked ones.
+void requireSameShape(const SymShape& xs, const SymShape& ys, ErrorKind kind,
+                      const std::function<std::string()>& message) {
+  if (xs.size() != ys.size()) throwUserError(kind, message());
+  for (size_t i = 0; i < xs.size(); ++i) shapes::require(xs[i] == ys[i], kind, message);
+}
+
+// Whether two shapes are known to differ in this call: by rank, by a provably different size,
+// or by sizes whose values differ. Sizes without a value (unbacked) count as equal here; this
+// only decides a warning.
+bool knownToDiffer(const SymShape& xs, const SymShape& ys) {
+  if (xs.size() != ys.size()) return true;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (shapes::definitelyFalse(xs[i] == ys[i])) return true;
+    const auto a = xs[i].hint(), b = ys[i].hint();
+    if (a && b && *a != *b) return true;
+  }
+  return false;
+}
+
 // Input and target of an elementwise loss: PyTorch broadcasts sizes that differ and warns
 // ("Using a target size that is different to the input size"), once per call site as Python's
-// warnings do; sizes that do not broadcast are a ShapeError naming both.
+// warnings do; sizes that do not broadcast are a ShapeError naming both. Symbolic sizes are
+// compared as the shape rules compare them (docs/shapes.md): binary_cross_entropy's equality
+// is a require(), a guard on backed sizes and a run-time assert on unbacked ones.
 void checkPair(Interpreter& interp, const CallArgs& args, const char* fn, const Value& x,
                const Value& y, bool strict) {
   const SymShape xs = shapeOf(x), ys = shapeOf(y);
   if (shapes::sameShape(xs, ys)) return;
   if (strict)  // binary_cross_entropy(_with_logits) raise in PyTorch
-    throwUserError(ErrorKind::ValueError,
-                   std::string(fn) + "(): target size " + shapes::errorText(ys) +
-                       " must be the same as input size " + shapes::errorText(xs));
+    return requireSameShape(xs, ys, ErrorKind::ValueError, [&] {
+      return std::string(fn) + "(): target size " + shapes::errorText(ys) +
+             " must be the same as input size " + shapes::errorText(xs);
+    });
   const SymShape out = shapes::broadcastShapes(xs, ys, fn);
+  if (!knownToDiffer(xs, ys)) return;
   static std::set<std::tuple<uint32_t, uint32_t, uint32_t>> warned;
   if (!warned.insert({args.site.file, args.site.line, args.site.col}).second) return;
   std::cerr << "tessel: warning: ";
@@ -103,6 +129,13 @@ Value nativeL1Loss(Interpreter& interp, CallArgs& a) {
   return reduce(op(OpKind::Abs, op(OpKind::Sub, p.x, p.y)), p.reduction);
 }
 
+// The |d| a piecewise loss squares: d where `near`, else 0. The branch where() does not pick
+// still gets a zero gradient, and 0 * (an infinite d) would make it NaN (PyTorch's fused
+// kernels give the linear branch's gradient, -1 or 1, for an infinite difference).
+Value quadraticPart(const Value& near, const Value& d) {
+  return emitOp(OpKind::Where, {near, d, real(0.0)});
+}
+
 // |d| < beta: 0.5 d^2 / beta, else |d| - 0.5 beta (beta = 0 is l1_loss, as PyTorch).
 Value nativeSmoothL1Loss(Interpreter& interp, CallArgs& a) {
   ArgBinder b("smooth_l1_loss", a, {"input", "target", "beta", "reduction"}, 2);
@@ -113,9 +146,11 @@ Value nativeSmoothL1Loss(Interpreter& interp, CallArgs& a) {
                    "smooth_l1_loss(): beta must be non-negative, got " + std::to_string(beta));
   Value d = op(OpKind::Abs, op(OpKind::Sub, p.x, p.y));
   if (beta == 0) return reduce(d, p.reduction);
-  Value quad = op(OpKind::Mul, op(OpKind::Mul, d, d), real(0.5 / beta));
+  Value near = op(OpKind::Lt, d, real(beta));
+  Value dq = quadraticPart(near, d);
+  Value quad = op(OpKind::Mul, op(OpKind::Mul, dq, dq), real(0.5 / beta));
   Value lin = op(OpKind::Sub, d, real(0.5 * beta));
-  return reduce(emitOp(OpKind::Where, {op(OpKind::Lt, d, real(beta)), quad, lin}), p.reduction);
+  return reduce(emitOp(OpKind::Where, {near, quad, lin}), p.reduction);
 }
 
 // |d| <= delta: 0.5 d^2, else delta (|d| - 0.5 delta).
@@ -127,9 +162,11 @@ Value nativeHuberLoss(Interpreter& interp, CallArgs& a) {
     throwUserError(ErrorKind::ValueError,
                    "huber_loss(): delta must be positive, got " + std::to_string(delta));
   Value d = op(OpKind::Abs, op(OpKind::Sub, p.x, p.y));
-  Value quad = op(OpKind::Mul, op(OpKind::Mul, d, d), real(0.5));
+  Value near = op(OpKind::Lt, d, real(delta));
+  Value dq = quadraticPart(near, d);
+  Value quad = op(OpKind::Mul, op(OpKind::Mul, dq, dq), real(0.5));
   Value lin = op(OpKind::Mul, op(OpKind::Sub, d, real(0.5 * delta)), real(delta));
-  return reduce(emitOp(OpKind::Where, {op(OpKind::Lt, d, real(delta)), quad, lin}), p.reduction);
+  return reduce(emitOp(OpKind::Where, {near, quad, lin}), p.reduction);
 }
 
 // -(y log x + (1 - y) log(1 - x)), each log clamped at -100 as PyTorch does.
@@ -250,10 +287,10 @@ Value nativeCrossEntropy(Interpreter&, CallArgs& a) {
   Value logp = emitOp(OpKind::LogSoftmax, {x}, sm);
   if (dtypeOf(y) != DType::F32)
     return classLoss("cross_entropy", logp, y, b.intOr(2, -100), smoothing, r);
-  if (!shapes::sameShape(shapeOf(x), shapeOf(y)))
-    throwUserError(ErrorKind::ShapeError,
-                   "cross_entropy(): probability targets must have the input's size " +
-                       shapes::errorText(shapeOf(x)) + ", got " + shapes::errorText(shapeOf(y)));
+  requireSameShape(shapeOf(x), shapeOf(y), ErrorKind::ShapeError, [&] {
+    return "cross_entropy(): probability targets must have the input's size " +
+           shapes::errorText(shapeOf(x)) + ", got " + shapes::errorText(shapeOf(y));
+  });
   Value probs = y;
   if (smoothing > 0) {
     const SymInt classes = shapeOf(x)[classDim];

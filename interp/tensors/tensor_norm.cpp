@@ -205,7 +205,8 @@ Value nativeBatchNorm(Interpreter&, CallArgs& raw) {
       dims.push_back(d);
       n = n * xs[d];
     }
-    shapes::require(n > SymInt(1), ErrorKind::ValueError, [&] {
+    // PyTorch refuses exactly one value per channel; an empty batch gives an empty result.
+    shapes::require(n != SymInt(1), ErrorKind::ValueError, [&] {
       return "batch_norm(): training needs more than 1 value per channel, got x of shape " +
              shapes::errorText(xs);
     });

@@ -250,9 +250,18 @@ Value nativeMaskedSelect(Interpreter&, CallArgs& raw) {
 Value nativeMaskedScatter(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
   ArgBinder b("masked_scatter", s.args(), {"x", "mask", "source"}, 3);
-  return emitOp(OpKind::MaskedScatter, {tensorArg(b.at(0), "masked_scatter(): x"),
-                                        tensorArg(b.at(1), "masked_scatter(): mask"),
-                                        tensorArg(b.at(2), "masked_scatter(): source")});
+  Value x = tensorArg(b.at(0), "masked_scatter(): x");
+  const Value& mask = tensorArg(b.at(1), "masked_scatter(): mask");
+  // x and the mask broadcast against each other (PyTorch): x is expanded to the common shape
+  // first, so the op only ever broadcasts the mask (expand's gradient sums x's back).
+  const shapes::SymShape common =
+      shapes::broadcastShapes(shapeOf(x), shapeOf(mask), "masked_scatter");
+  if (!shapes::sameShape(common, shapeOf(x))) {
+    OpAttrs e;
+    e.shape = common;
+    x = emitOp(OpKind::Expand, {x}, e);
+  }
+  return emitOp(OpKind::MaskedScatter, {x, mask, tensorArg(b.at(2), "masked_scatter(): source")});
 }
 
 Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const char* fn) {
