@@ -187,6 +187,20 @@ void ShapeEnv::specializeFloat(uint32_t index) {
       at(currentSourceLoc()));
 }
 
+bool ShapeEnv::guardFloatCompare(uint32_t input, FloatCmp cmp, double constant) {
+  const FloatInput& f = floatInputs_.at(input);
+  const bool outcome = compareFloats(cmp, f.hint, constant);
+  // The guard states the outcome that held, as a size guard states the branch taken.
+  static const FloatCmp negated[] = {FloatCmp::Ne, FloatCmp::Eq, FloatCmp::Ge,
+                                     FloatCmp::Gt, FloatCmp::Le, FloatCmp::Lt};
+  const FloatCmp held = outcome ? cmp : negated[static_cast<int>(cmp)];
+  std::string text = f.source + " " + floatCmpName(held) + " " + SymFloat(constant).toString();
+  log("eval float " + text + " [guard added]" + at(currentSourceLoc()));
+  floatGuards_.push_back({input, cmp, constant, outcome, std::move(text)});
+  ++version_;
+  return outcome;
+}
+
 void ShapeEnv::noteFloatSpecialized(const std::string& text, double value) {
   log("eval float " + text + " = " + SymFloat(value).toString() +
       " [its value was needed: its sizes and float inputs are specialized]" +

@@ -188,6 +188,19 @@ class ShapeEnv {
   void specializeFloat(uint32_t index);
   /// Logs that a program needed the value of the float expression `text`.
   void noteFloatSpecialized(const std::string& text, double value);
+  /// A branch's comparison of a float input with a constant (`lr == 5.0`): the entry keeps the
+  /// input symbolic and serves the calls whose value gives the same outcome (PyTorch's guard
+  /// on an unspecialized float). NaN never reaches one: a NaN argument is specialized.
+  struct FloatGuard {
+    uint32_t input = 0;
+    FloatCmp cmp = FloatCmp::Eq;
+    double constant = 0;
+    bool outcome = false;
+    std::string text;  ///< "lr != 5.0" (the outcome that held), for stats and reasons
+  };
+  /// The outcome of `input cmp constant` under the input's hint, recorded as a FloatGuard.
+  bool guardFloatCompare(uint32_t input, FloatCmp cmp, double constant);
+  const std::vector<FloatGuard>& floatGuards() const { return floatGuards_; }
 
   // --- Deciding conditions (cheap first: constants, replacements, intervals, cache, Z3) ------
   /// Decides c from what is known, or takes the hint and records a guard at currentSourceLoc().
@@ -280,6 +293,7 @@ class ShapeEnv {
   std::vector<SymbolInfo> symbols_;
   std::vector<Source> sources_;
   std::vector<FloatInput> floatInputs_;
+  std::vector<FloatGuard> floatGuards_;
   std::vector<Guard> guards_;
   std::vector<Guard> asserts_;
   std::vector<Expr> facts_;

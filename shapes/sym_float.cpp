@@ -212,6 +212,23 @@ void floatLeaves(const FloatExpr& e, std::vector<SymInt>& ints, std::vector<uint
   }
 }
 
+bool compareFloats(FloatCmp cmp, double a, double b) {
+  switch (cmp) {
+    case FloatCmp::Eq: return a == b;
+    case FloatCmp::Ne: return a != b;
+    case FloatCmp::Lt: return a < b;
+    case FloatCmp::Le: return a <= b;
+    case FloatCmp::Gt: return a > b;
+    case FloatCmp::Ge: return a >= b;
+  }
+  return false;
+}
+
+const char* floatCmpName(FloatCmp cmp) {
+  static const char* const names[] = {"==", "!=", "<", "<=", ">", ">="};
+  return names[static_cast<int>(cmp)];
+}
+
 double evaluateFloat(const SymFloat& v) {
   if (auto c = v.maybeConstant()) return *c;
   std::vector<SymInt> ints;

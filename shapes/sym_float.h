@@ -59,6 +59,13 @@ struct FloatNode {
   bool hasInput = false;        ///< some Input below
 };
 
+/// A comparison of two floats (a float guard's, ShapeEnv::FloatGuard).
+enum class FloatCmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+/// a cmp b in IEEE f64 (false for NaN except Ne).
+bool compareFloats(FloatCmp cmp, double a, double b);
+/// "==", "!=", "<", ...
+const char* floatCmpName(FloatCmp cmp);
+
 bool isUnaryFloatOp(FloatOp op);
 const char* floatOpName(FloatOp op);
 

@@ -1,6 +1,8 @@
 // Matching a call's arguments against an entry's ArgPlan.
 #include "interp/compile/arg_plan.h"
 
+#include <cmath>
+
 #include "interp/tensors/device_support.h"
 #include "interp/values/objects.h"
 #include "interp/values/operators.h"
@@ -47,11 +49,13 @@ std::string matchNode(const ArgNode& node, const Value& v, FlatArgs& flat,
       return "";
     case ArgNode::Kind::Float:
       if (!v.is(Type::Float)) return node.path + ": expected a float, got " + got(v);
-      if (v.asFloat() != node.expected.asFloat())
+      if (!sameFloat(v.asFloat(), node.expected.asFloat()))
         return node.path + ": expected " + repr(node.expected) + ", got " + repr(v);
       return "";
     case ArgNode::Kind::FloatSym:
       if (!v.is(Type::Float)) return node.path + ": expected a float, got " + got(v);
+      if (std::isnan(v.asFloat()))
+        return node.path + ": nan is specialized (a NaN float is never an input)";
       flat.floats.push_back(v.asFloat());
       return "";
     case ArgNode::Kind::Exact:

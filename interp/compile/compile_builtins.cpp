@@ -174,13 +174,7 @@ Value markWith(CallArgs& a, const char* fn, DimMark::Kind kind) {
   if (mark.min && mark.max && *mark.min > *mark.max)
     throwUserError(ErrorKind::ValueError, std::string(fn) + "(): min " + std::to_string(*mark.min) +
                                               " is greater than max " + std::to_string(*mark.max));
-  int64_t size = asTensor(b.at(0)).size(dim);
-  if ((mark.min && size < *mark.min) || (mark.max && size > *mark.max))
-    throwUserError(ErrorKind::ShapeError, std::string(fn) + "(): size " + std::to_string(size) +
-                                              " of dim " + std::to_string(dim) + " is outside [" +
-                                              (mark.min ? std::to_string(*mark.min) : "-inf") +
-                                              ", " +
-                                              (mark.max ? std::to_string(*mark.max) : "inf") + "]");
+  // A size outside [min, max] is a ConstraintViolation when the compiled function is called.
   t.marks[dim] = mark;
   return Value::none();
 }

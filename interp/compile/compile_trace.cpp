@@ -165,10 +165,11 @@ void CompileTrace::compileEnd(const FrameObj& frame, const Entry& entry) {
     emit("guard", j);
     ++shown;
   }
-  for (size_t i = shown; i < entry.guardTexts.size(); ++i) {  // globals
+  const size_t floats = shown + env.floatGuards().size();  // then the float guards, then globals
+  for (size_t i = shown; i < entry.guardTexts.size(); ++i) {
     json j = compileFields(frame, entry.compileId);
     j["text"] = entry.guardTexts[i];
-    j["kind"] = "global";
+    j["kind"] = i < floats ? "float" : "global";
     j["at"] = nullptr;
     j["code"] = nullptr;
     emit("guard", j);

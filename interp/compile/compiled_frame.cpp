@@ -16,6 +16,7 @@
 #include "interp/tensors/device_support.h"
 #include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
+#include "interp/values/operators.h"
 #include "interp/values/printer.h"
 #include "interp/eval/signature.h"
 #include "interp/values/sym_value.h"
@@ -176,15 +177,28 @@ void collectSources(const Value& v, const std::string& path,
   }
 }
 
+// Whether `name` is new in `state` where the same argument was seen as another kind: a scalar
+// `y` after sizes `y.shape[0]`, or sizes after a scalar. PyTorch's automatic dynamic treats a
+// kind change as a change (test_recompiles.py, test_automatic_dynamic_tensor_scalar_change).
+bool changedKind(const CodeState& state, const std::string& name) {
+  const size_t dims = name.rfind(".shape[");
+  if (dims != std::string::npos) return state.values.count(name.substr(0, dims)) > 0;
+  auto it = state.values.lower_bound(name + ".shape[");
+  return it != state.values.end() && it->first.rfind(name + ".shape[", 0) == 0;
+}
+
 // Automatic dynamic: remembers the values of the sizes, ints and floats in `values` (named
-// `names`); a source seen with two values becomes dynamic.
+// `names`); a source seen with two values, or first seen after its argument changed kind,
+// becomes dynamic.
 void updateCodeState(CodeState& state, std::span<const std::string> names,
                      std::span<const Value> values) {
   std::vector<std::pair<std::string, double>> sources;
   for (size_t i = 0; i < values.size(); ++i) collectSources(values[i], names[i], sources);
   for (auto& [name, value] : sources) {
+    const bool kindChanged = !state.values.count(name) && changedKind(state, name);
     auto [it, inserted] = state.values.emplace(name, value);
-    if (!inserted && it->second && *it->second != value) it->second = std::nullopt;  // "?"
+    if (kindChanged || (!inserted && it->second && *it->second != value))
+      it->second = std::nullopt;  // "?"
   }
 }
 
@@ -314,9 +328,13 @@ std::string entryMismatch(const FrameObj& frame, Entry& entry, std::span<const V
   // Float inputs whose value the trace needed (a branch, an attribute): guarded equal.
   const auto& floats = entry.env->floatInputs();
   for (size_t i = 0; i < floats.size(); ++i)
-    if (floats[i].specialized && flat.floats[i] != floats[i].hint)
+    if (floats[i].specialized && !sameFloat(flat.floats[i], floats[i].hint))
       return floats[i].source + ": expected " + repr(Value::real(floats[i].hint)) + ", got " +
              repr(Value::real(flat.floats[i])) + " (the compiled code needed its value)";
+  for (const shapes::ShapeEnv::FloatGuard& g : entry.env->floatGuards())
+    if (shapes::compareFloats(g.cmp, flat.floats[g.input], g.constant) != g.outcome)
+      return "float guard " + g.text + " failed: " + floats[g.input].source + " is " +
+             repr(Value::real(flat.floats[g.input]));
   int failed = entry.guards.check(flat.sources);
   return failed < 0 ? "" : entry.guards.failureReason(failed, flat.sources);
 }

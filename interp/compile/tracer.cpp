@@ -3,6 +3,7 @@
 #include "interp/compile/tracer.h"
 
 #include <chrono>
+#include <cmath>
 #include <functional>
 
 #include "backends/graph/cpu_executor.h"
@@ -67,6 +68,18 @@ shapes::SymInt Tracer::sizeSymbol(const std::string& source, int64_t hint, const
     opts.markedDynamic = mark.kind == DimMark::Kind::Dynamic;
     opts.min = mark.min;
     opts.max = mark.max;
+    // A size outside its declared range fails the compiled call, not mark_dynamic() (PyTorch,
+    // test_misc.py::test_mark_dynamic_with_ranges). On the tpu a max is the memory bound, and
+    // a size above it is a ShapeError (backends.md, below).
+    const bool aboveTpuMax = isSize && targetDevice() == backends::Device::Tpu && mark.max &&
+                             hint > *mark.max;
+    if (!aboveTpuMax && ((mark.min && hint < *mark.min) || (mark.max && hint > *mark.max)))
+      throwUserError(ErrorKind::ConstraintViolation,
+                     "Constraints violated (" + source + ")! " + source + " = " +
+                         std::to_string(hint) + " is outside the range [" +
+                         (mark.min ? std::to_string(*mark.min) : "-inf") + ", " +
+                         (mark.max ? std::to_string(*mark.max) : "inf") +
+                         "] it was marked dynamic with");
   } else if (named) {
     dynamic = true;
     opts.named = true;
@@ -154,7 +167,8 @@ Value Tracer::planArg(const Value& v, const std::string& path, ArgNode& node, co
                      frame_.options.dynamic == DynamicMode::All ||
                      (frame_.options.dynamic == DynamicMode::Automatic &&
                       config.automatic_dynamic && codeState_.isDynamic(path));
-      if (dynamic && !config.specialize_float) {
+      // NaN is specialized (PyTorch too): no guard on a comparison could tell it apart.
+      if (dynamic && !config.specialize_float && !std::isnan(v.asFloat())) {
         // A varying float is an input of the call, read at each call (Note [Symbolic floats]).
         node.kind = ArgNode::Kind::FloatSym;
         return makeSymFloat(entry_.env->createFloatInput(path, v.asFloat()));
@@ -637,6 +651,7 @@ void Tracer::finishTrace(std::chrono::steady_clock::time_point start,
   }
   entry_.guards = env.compileGuards();
   for (const shapes::Guard& guard : entry_.guards.guards()) entry_.guardTexts.push_back(guard.text);
+  for (const auto& fg : env.floatGuards()) entry_.guardTexts.push_back(fg.text);
   for (const GlobalGuard& gg : entry_.globals) {
     // Built-ins the body calls are guarded too (a script may rebind them), but listing them
     // would bury the guards a user wants to read.

@@ -242,6 +242,11 @@ Value unaryOp(UnaryOp op, const Value& a) {
                                            std::string(typeName(a.type())) + "'");
 }
 
+bool sameFloat(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return a == b && std::signbit(a) == std::signbit(b);
+}
+
 bool valuesEqual(const Value& a, const Value& b) {
   if (a.is(Type::SymInt) || b.is(Type::SymInt) || a.is(Type::SymBool) || b.is(Type::SymBool) ||
       a.is(Type::SymFloat) || b.is(Type::SymFloat)) {

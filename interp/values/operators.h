@@ -13,6 +13,9 @@ namespace tessel::interp {
 Value binaryOp(BinaryOp op, const Value& a, const Value& b);
 Value unaryOp(UnaryOp op, const Value& a);
 bool valuesEqual(const Value& a, const Value& b);
+/// Whether a compiled entry specialized on float `a` serves `b`: the same value, NaN matching
+/// NaN (`==` never holds for it) and -0.0 apart from 0.0 (1 / x tells them apart).
+bool sameFloat(double a, double b);
 /// <, <=, >, >= (Eq/Ne/In/NotIn too, for completeness).
 bool compareValues(CompareOp op, const Value& a, const Value& b);
 bool truthy(const Value& v);

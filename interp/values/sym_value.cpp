@@ -42,10 +42,6 @@ std::string boundedSizeText(const shapes::SymInt& v,
 
 namespace {
 
-bool isBounded(const Value& v) {
-  return v.is(Type::SymInt) && v.as<SymIntObj>()->segment != nullptr;
-}
-
 // Arithmetic on bounded sizes: an expression of the segment being recorded (sizes of earlier
 // segments enter it as symbols bounded by their bounds), so its bound is the solver's maximum.
 Value boundedBinary(BinaryOp op, const Value& a, const Value& b) {
@@ -204,7 +200,32 @@ Value symBinary(BinaryOp op, const Value& a, const Value& b) {
   throwUserError(ErrorKind::TypeError, "unsupported operand types for @: 'int' and 'int'");
 }
 
+namespace {
+
+// `lr == 5.0`, `5.0 < lr`: a float input of the call against a plain number. The branch is
+// guarded on the outcome and the input stays symbolic (ShapeEnv::FloatGuard), as PyTorch
+// guards an unspecialized float; any other float comparison needs the value.
+std::optional<bool> guardedFloatCompare(CompareOp op, const Value& a, const Value& b) {
+  if (op == CompareOp::In || op == CompareOp::NotIn) return std::nullopt;
+  const bool inputLeft = a.is(Type::SymFloat);
+  const Value& sym = inputLeft ? a : b;
+  const Value& num = inputLeft ? b : a;
+  if (!sym.is(Type::SymFloat) || !(num.is(Type::Float) || num.is(Type::Int))) return std::nullopt;
+  const shapes::FloatExpr& e = sym.as<SymFloatObj>()->value.expr();
+  shapes::ShapeEnv* env = shapes::currentShapeEnv();
+  if (e->op != shapes::FloatOp::Input || !env) return std::nullopt;
+  // CompareOp and FloatCmp list Eq..Ge in the same order; a constant on the left mirrors.
+  static const shapes::FloatCmp mirrored[] = {shapes::FloatCmp::Eq, shapes::FloatCmp::Ne,
+                                              shapes::FloatCmp::Gt, shapes::FloatCmp::Ge,
+                                              shapes::FloatCmp::Lt, shapes::FloatCmp::Le};
+  const auto cmp = inputLeft ? static_cast<shapes::FloatCmp>(op) : mirrored[static_cast<int>(op)];
+  return env->guardFloatCompare(e->input, cmp, num.toDouble());
+}
+
+}  // namespace
+
 Value symCompare(CompareOp op, const Value& a, const Value& b) {
+  if (auto guarded = guardedFloatCompare(op, a, b)) return Value::boolean(*guarded);
   if (!isIntLike(a) || !isIntLike(b) || isBounded(a) || isBounded(b)) {
     // A float's comparison needs its value (Note [Symbolic floats]: specialized, logged).
     auto concrete = [](const Value& v) {

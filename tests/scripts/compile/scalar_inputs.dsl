@@ -35,7 +35,8 @@ let text = explain(h, ones([2]), 3, 0.3)
 print("f0 = 0.3 from lr" in text)                        # expect: true
 print("lr / (1.0 - (0.9 ** float(s0)))" in text)        # expect: true
 
-# A branch on a float input specializes it: the guard names the value it needed.
+# A branch comparing a float input with a number guards the outcome (lr <= 0.5) and keeps the
+# input: 0.3 reuses the graph 0.2 compiled, 0.7 takes the other branch.
 @compile
 fn clipped(x, lr) {
   if lr > 0.5 { return x * 0.5 }
@@ -43,5 +44,15 @@ fn clipped(x, lr) {
 }
 clipped(ones([1]), 0.1)
 clipped(ones([1]), 0.2)
-clipped(ones([1]), 0.3)
-print(stats(clipped)["reasons"][-1])                     # expect: lr: expected 0.2, got 0.3 (the compiled code needed its value)
+print(clipped(ones([1]), 0.3).item(), stats(clipped)["compiles"])  # expect: 0.30000001192092896 2
+print(clipped(ones([1]), 0.7).item(), stats(clipped)["reasons"][-1])  # expect: 0.5 float guard lr <= 0.5 failed: lr is 0.7
+# A branch on an expression of the float needs its value: the guard names the value it needed.
+@compile
+fn scaled_clip(x, lr) {
+  if lr * 2.0 > 1.0 { return x * 0.5 }
+  return x * lr
+}
+scaled_clip(ones([1]), 0.1)
+scaled_clip(ones([1]), 0.2)
+scaled_clip(ones([1]), 0.3)
+print(stats(scaled_clip)["reasons"][-1])                 # expect: lr: expected 0.2, got 0.3 (the compiled code needed its value)
