@@ -94,6 +94,8 @@ struct Interpreter::Impl : std::enable_shared_from_this<Interpreter::Impl> {
       throw api::errorWithoutLocation(errorKindName(e.kind()), e.what());
     } catch (const std::bad_alloc&) {
       throw api::errorWithoutLocation("DeviceError", "out of memory");
+    } catch (const InternalError& e) {
+      throw api::errorWithoutLocation("InternalError", e.what());
     }
   }
 };

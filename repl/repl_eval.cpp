@@ -25,6 +25,9 @@ bool reportErrors(interp::Interpreter& interp, const std::function<void()>& body
   } catch (const std::bad_alloc&) {
     std::cout.flush();
     std::cerr << "error: out of memory\n";
+  } catch (const InternalError& e) {
+    std::cout.flush();
+    std::cerr << e.what() << "\n";
   }
   return false;
 }

@@ -15,8 +15,9 @@ namespace tessel::repl {
 /// The display name REPL input gets in diagnostics.
 inline constexpr const char* kInputName = "<stdin>";
 
-/// Runs `body`; a script or user error is printed (with color when stderr is a terminal) and
-/// false returned. exit()'s ExitRequest passes through.
+/// Runs `body`; a script or user error, or an internal error (a bug in Tessel), is printed
+/// (with color when stderr is a terminal) and false returned, and the session goes on.
+/// exit()'s ExitRequest passes through.
 bool reportErrors(interp::Interpreter& interp, const std::function<void()>& body);
 
 /// Prints `value` as the REPL echoes it: repr, nothing for none.

@@ -40,6 +40,11 @@ int guarded(interp::Interpreter& interp, F&& body) {
     std::cerr << "tessel: " << errorKindName(e.kind()) << ": " << e.what() << "\n";
     remember(std::string(errorKindName(e.kind())) + ": " + e.what());
     return 1;
+  } catch (const InternalError& e) {
+    std::cout.flush();
+    std::cerr << "tessel: " << e.what() << "\n";
+    remember(e.what());
+    return 70;  // EX_SOFTWARE: a bug of Tessel's, not of the script
   }
 }
 

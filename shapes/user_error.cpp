@@ -39,9 +39,8 @@ void throwUserError(ErrorKind kind, std::string message) {
 
 void internalAssertFail(const char* cond, const char* file, int line,
                         const std::string& message) {
-  std::fprintf(stderr, "internal error (a bug in Tessel): %s:%d: %s: %s\n", file, line, cond,
-               message.c_str());
-  std::abort();
+  throw InternalError("internal error (a bug in Tessel): " + std::string(file) + ":" +
+                      std::to_string(line) + ": " + cond + ": " + message);
 }
 
 }  // namespace tessel

@@ -57,7 +57,16 @@ class UserError : public std::runtime_error {
 
 [[noreturn]] void throwUserError(ErrorKind kind, std::string message);
 
-/// Internal invariant check: a failure is a bug in Tessel, not in the user's program.
+/// A failed internal invariant: a bug in Tessel, not in the user's program. It is not a
+/// UserError, so a script's try/except never catches it; the REPL, the notebook kernel and the
+/// embedding API report it (its message says it is a bug) and the session carries on, while a
+/// script run ends with status 70 (EX_SOFTWARE). Fuzz targets let it escape: a crash to them.
+class InternalError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+/// Internal invariant check: throws InternalError ("internal error (a bug in Tessel): ...").
 [[noreturn]] void internalAssertFail(const char* cond, const char* file, int line,
                                      const std::string& message);
 
