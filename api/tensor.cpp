@@ -1,6 +1,7 @@
 // tessel::Tensor: plain buffers and DLPack in and out (Note [DLPack exchange]).
 #include <dlpack/dlpack.h>
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -33,6 +34,9 @@ constexpr uint8_t kDLBoolCode = 6;
 
 [[noreturn]] void valueError(const std::string& message) {
   throw api::errorWithoutLocation("ValueError", message);
+}
+[[noreturn]] void overflowError(const std::string& message) {
+  throw api::errorWithoutLocation("OverflowError", message);
 }
 
 std::string dtypeText(DLDataType t) {
@@ -127,14 +131,18 @@ backends::Tensor copyStrided(const std::byte* base, int elementBytes, DLDataType
       std::memcpy(d, src, outBytes);
       if (to == DType::Bool) *d = std::byte(*src != std::byte{0});
     } else if (conv->asDouble) {
-      float f = static_cast<float>(conv->asDouble(src));
+      const double v = conv->asDouble(src);
+      const float f = static_cast<float>(v);
+      if (std::isinf(f) && std::isfinite(v))
+        overflowError("Tensor.fromDLPack: the value " + std::to_string(v) +
+                      " does not fit in f32 (Tessel's float dtype)");
       std::memcpy(d, &f, sizeof f);
     } else {
       int64_t i = conv->asInt(src);
       if (type.code == kDLUInt && type.bits == 64 && i < 0) i = std::numeric_limits<int64_t>::max();
       if (i < std::numeric_limits<int32_t>::min() || i > std::numeric_limits<int32_t>::max())
-        valueError("Tensor.fromDLPack: the value " + std::to_string(i) +
-                   " does not fit in i32 (Tessel's integer dtype)");
+        overflowError("Tensor.fromDLPack: the value " + std::to_string(i) +
+                      " does not fit in i32 (Tessel's integer dtype)");
       int32_t v = static_cast<int32_t>(i);
       std::memcpy(d, &v, sizeof v);
     }

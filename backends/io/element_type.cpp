@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -70,9 +72,10 @@ uint64_t loadBits(const std::byte* p, int bytes, bool bigEndian) {
   return v;
 }
 
-[[noreturn]] void outOfRange(const std::string& path, const std::string& value, uint64_t index) {
-  badValue(path, "the value " + value + " (element " + std::to_string(index) +
-                     ") does not fit in i32 (Tessel's integer dtype)");
+[[noreturn]] void outOfRange(const std::string& path, const std::string& value, uint64_t index,
+                             const char* dtype = "i32 (Tessel's integer dtype)") {
+  overflowingValue(path, "the value " + value + " (element " + std::to_string(index) +
+                             ") does not fit in " + dtype);
 }
 
 /// Asks for transparent huge pages on the 2 MiB-aligned interior of a fresh buffer before the
@@ -143,9 +146,17 @@ void convertElements(const std::byte* src, ElementType t, bool bigEndian, std::b
     int64_t v = 0;
     bool isFloat = tesselDType(t) == DType::F32;
     switch (t) {
-      case ElementType::F64:
-        f = static_cast<float>(std::bit_cast<double>(bits));
+      case ElementType::F64: {
+        const double d = std::bit_cast<double>(bits);
+        f = static_cast<float>(d);
+        // A finite double beyond f32's range would become inf without a word.
+        if (std::isinf(f) && std::isfinite(d)) {
+          char text[32];
+          std::snprintf(text, sizeof text, "%.17g", d);
+          outOfRange(path, text, first + i, "f32 (Tessel's float dtype)");
+        }
         break;
+      }
       case ElementType::F32:
         f = std::bit_cast<float>(static_cast<uint32_t>(bits));
         break;

@@ -24,4 +24,8 @@ void badValue(const std::string& path, const std::string& what) {
   throwUserError(ErrorKind::ValueError, "'" + path + "': " + what);
 }
 
+void overflowingValue(const std::string& path, const std::string& what) {
+  throwUserError(ErrorKind::OverflowError, "'" + path + "': " + what);
+}
+
 }  // namespace tessel::backends::io

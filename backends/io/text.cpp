@@ -230,11 +230,14 @@ Tensor parseCsv(std::string_view text, const CsvOptions& options, const std::str
       } else {
         int64_t v = 0;
         auto [p, ec] = std::from_chars(b, e, v);
+        const bool tooLarge = ec == std::errc::result_out_of_range ||
+                              v < std::numeric_limits<int32_t>::min() ||
+                              v > std::numeric_limits<int32_t>::max();
+        if (tooLarge && p == e)
+          overflowingValue(name, where(c) + ": " + quoteField(fields[c]) +
+                                     " does not fit in i32 (Tessel's integer dtype)");
         if (ec != std::errc() || p != e)
           badValue(name, where(c) + ": " + quoteField(fields[c]) + " is not an integer");
-        if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
-          badValue(name, where(c) + ": " + quoteField(fields[c]) +
-                             " does not fit in i32 (Tessel's integer dtype)");
         n[r * cols + k] = static_cast<int32_t>(v);
       }
     }

@@ -72,8 +72,9 @@ Value nativeFull(Interpreter&, CallArgs& a) {
   ArgBinder b("full", a, {"shape", "value", "dtype"}, 2);
   const Value& v = b.at(1);
   DType inferred = v.is(Type::Float) ? DType::F32 : v.is(Type::Bool) ? DType::Bool : DType::I32;
-  return fullOf(toSymDims(b.at(0), "full(): shape"), b.toFloat(1),
-                dtypeArg(b, 2, "full").value_or(inferred));
+  const DType dtype = dtypeArg(b, 2, "full").value_or(inferred);
+  return fullOf(toSymDims(b.at(0), "full(): shape"),
+                checkRepresentable(b.toFloat(1), dtype, "full(): value"), dtype);
 }
 
 // arange(n), arange(a, b[, step]): ints give i32; any float gives f32 (computed as
@@ -99,6 +100,14 @@ Value nativeArange(Interpreter&, CallArgs& a) {
     }
     if (shapes::evaluate(step == 0))
       throwUserError(ErrorKind::ValueError, "arange(): step must not be zero");
+    // The first and last values must fit the dtype (sizes of a trace are sizes: they do).
+    const DType t = dtype.value_or(DType::I32);
+    if (auto a0 = start.maybeConstant(), a1 = stop.maybeConstant(), s = step.maybeConstant();
+        a0 && a1 && s && (*s > 0 ? *a0 < *a1 : *a0 > *a1)) {
+      checkRepresentable(double(*a0), t, "arange(): start");
+      const int64_t count = (*a1 - *a0 + *s + (*s > 0 ? -1 : 1)) / *s;
+      checkRepresentable(double(*a0 + (count - 1) * *s), t, "arange(): last value");
+    }
     OpAttrs attrs;
     attrs.start = start;
     attrs.stop = stop;
@@ -168,6 +177,8 @@ Value nativeRandint(Interpreter&, CallArgs& a) {
     throwUserError(ErrorKind::ValueError, "randint(): high (" + std::to_string(hi) +
                                               ") must be greater than low (" + std::to_string(lo) +
                                               ")");
+  checkRepresentable(double(lo), DType::I32, "randint(): low");
+  checkRepresentable(double(hi - 1), DType::I32, "randint(): high - 1");
   OpAttrs attrs;
   attrs.shape = toSymDims(b.at(2), "randint(): shape");
   attrs.scalars = {static_cast<double>(lo), static_cast<double>(hi)};

@@ -51,6 +51,21 @@ const Tensor& asTensor(const Value& v) {
   return t->tensor;
 }
 
+double checkRepresentable(double value, DType dtype, const std::string& what) {
+  bool fits = true;
+  if (dtype == DType::I32)
+    fits = !std::isnan(value) && std::trunc(value) >= std::numeric_limits<int32_t>::min() &&
+           std::trunc(value) <= std::numeric_limits<int32_t>::max();
+  else if (dtype == DType::F32)
+    fits = !std::isfinite(value) || std::fabs(value) <= std::numeric_limits<float>::max() ||
+           std::isfinite(static_cast<float>(value));  // rounds down to FLT_MAX
+  if (!fits)
+    throwUserError(ErrorKind::OverflowError, what + ": " + formatFloat(value) +
+                                                 " does not fit in " +
+                                                 std::string(shapes::name(dtype)));
+  return value;
+}
+
 Tensor toTensor(const Value& v, const std::string& what) {
   switch (v.type()) {
     case Type::Tensor:
@@ -63,7 +78,7 @@ Tensor toTensor(const Value& v, const std::string& what) {
       return Tensor::scalar(static_cast<double>(i), DType::I32);
     }
     case Type::Float:
-      return Tensor::scalar(v.asFloat(), DType::F32);
+      return Tensor::scalar(checkRepresentable(v.asFloat(), DType::F32, what), DType::F32);
     case Type::Bool:
       return Tensor::scalar(v.asBool() ? 1.0 : 0.0, DType::Bool);
     default:
@@ -169,18 +184,15 @@ Tensor tensorFromNested(const Value& v, std::optional<DType> dtype) {
   DType target = dtype.value_or(kind);
   switch (target) {
     case DType::F32: {
-      std::vector<float> f(data.begin(), data.end());
+      std::vector<float> f;
+      f.reserve(data.size());
+      for (double d : data) f.push_back(static_cast<float>(checkRepresentable(d, target, "tensor()")));
       return Tensor::fromData(std::span<const float>(f), shape);
     }
     case DType::I32: {
       std::vector<int32_t> i;
       i.reserve(data.size());
-      for (double d : data) {
-        if (d < std::numeric_limits<int32_t>::min() || d > std::numeric_limits<int32_t>::max())
-          throwUserError(ErrorKind::OverflowError,
-                         "tensor(): " + formatFloat(d) + " does not fit in i32");
-        i.push_back(static_cast<int32_t>(d));
-      }
+      for (double d : data) i.push_back(static_cast<int32_t>(checkRepresentable(d, target, "tensor()")));
       return Tensor::fromData(std::span<const int32_t>(i), shape);
     }
     case DType::Bool: {

@@ -81,6 +81,10 @@ inline bool isFake(const Value& v) {
 /// The data of a real tensor value; a UserError for a fake one that escaped its trace.
 const Tensor& asTensor(const Value& v);
 
+/// `value` as an element of `dtype`: an OverflowError naming `what`, the value and the dtype
+/// when the dtype cannot represent it (an int outside i32, a finite float beyond f32's range;
+/// fractions truncate toward zero as in PyTorch, and inf and NaN stay themselves in f32).
+double checkRepresentable(double value, DType dtype, const std::string& what);
 /// A tensor from a tensor value, or a 0-d tensor from a number/bool (ints give i32, floats
 /// f32, bools bool). TypeError naming `what` for anything else.
 Tensor toTensor(const Value& v, const std::string& what);

@@ -141,7 +141,7 @@ TEST(ApiTensor, DLPackInConvertsOtherDtypesAndReleasesAtOnce) {
     Tensor::fromDLPack(Producer::make(big.data(), DLDataType{kDLInt, 64, 1}, {1}, {}, 0, &deleted));
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "ValueError");
+    EXPECT_EQ(e.kind(), "OverflowError");
     EXPECT_NE(e.message().find("does not fit in i32"), std::string::npos);
   }
   EXPECT_EQ(deleted, 3);

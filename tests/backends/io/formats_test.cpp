@@ -95,7 +95,7 @@ TEST(Npy, HeaderLayoutIsNumpys) {
 
 TEST(Npy, EveryDtypeLoads) {
   EXPECT_EQ(readNpyBytes(npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }",
-                                 raw<double>({1.5, -1e300})))
+                                 raw<double>({1.5, -INFINITY})))
                 .toDoubles(),
             (std::vector<double>{1.5, -INFINITY}));
   EXPECT_EQ(readNpyBytes(npyFile("{'descr': '<f2', 'fortran_order': False, 'shape': (4,), }",
@@ -152,11 +152,16 @@ TEST(Npy, OutOfRangeIntegersNameTheValue) {
   EXPECT_USER_ERROR(
       readNpyBytes(npyFile("{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }",
                            raw<int64_t>({1, 2, 1LL << 40}))),
-      "ValueError", "the value 1099511627776 (element 2) does not fit in i32");
+      "OverflowError", "the value 1099511627776 (element 2) does not fit in i32");
   EXPECT_USER_ERROR(
       readNpyBytes(npyFile("{'descr': '<u8', 'fortran_order': False, 'shape': (1,), }",
                            raw<uint64_t>({~0ULL}))),
-      "ValueError", "the value 18446744073709551615 (element 0)");
+      "OverflowError", "the value 18446744073709551615 (element 0)");
+  // A finite f64 beyond f32's range would load as inf without a word.
+  EXPECT_USER_ERROR(
+      readNpyBytes(npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), }",
+                           raw<double>({1.5, 1e300}))),
+      "OverflowError", "the value 1.0000000000000001e+300 (element 1) does not fit in f32");
 }
 
 TEST(Npy, BadInputIsAValueErrorNamingTheFile) {
@@ -495,7 +500,9 @@ TEST(Csv, ParsesAndNamesBadFields) {
                     "line 2 has 1 fields, the first row 2");
   EXPECT_USER_ERROR(parseCsv("1,2.5\n", o, "t.csv"), "ValueError",
                     "line 1, column 2: '2.5' is not an integer");
-  EXPECT_USER_ERROR(parseCsv("1,3000000000\n", o, "t.csv"), "ValueError", "does not fit in i32");
+  EXPECT_USER_ERROR(parseCsv("1,3000000000\n", o, "t.csv"), "OverflowError", "does not fit in i32");
+  EXPECT_USER_ERROR(parseCsv("1,30000000000000000000\n", o, "t.csv"), "OverflowError",
+                    "does not fit in i32");
   EXPECT_USER_ERROR(parseCsv("1,,2\n", o, "t.csv"), "ValueError",
                     "line 1, column 2: an empty field");
   EXPECT_USER_ERROR(
