@@ -453,8 +453,9 @@ void LazyRuntime::run(const std::shared_ptr<Segment>& segPtr) {
     } catch (const UserError& e) {
       // One result's failure (a runtime assert on its sizes, a size with no bound) must not
       // lose the others: run each result's own part of the graph, keeping each one's error.
-      if (live.size() == 1) fail(*live[0], e);
-      for (size_t i = 0; live.size() > 1 && i < live.size(); ++i) {
+      // A single result is run again too: the failure may belong to an op whose result was
+      // dropped before the sync (a failing function's locals), which must not fail it.
+      for (size_t i = 0; i < live.size(); ++i) {
         try {
           const size_t which[] = {i};
           execute(graph::keepOutputs(g, which), segPtr, live, which);

@@ -10,6 +10,7 @@
 #include "interp/tensors/tensor_value.h"
 #include "interp/values/trace_context.h"
 #include "interp/tensors/trace_tape.h"
+#include "interp/values/sym_value.h"
 
 namespace tessel::interp {
 OpSink* currentOpSink() {
@@ -38,6 +39,20 @@ Value emitLazyOp(shapes::OpKind op, std::span<const Value> operands, const shape
       values.push_back(v);
       continue;
     }
+    if (v.is(Type::SymInt)) {
+      // A bounded size as an operand (flip and roll of x[mask] subtract from its length):
+      // computed on the tpu from its symbol, as a trace computes a size operand (arange(s,
+      // s + 1) as a 0-d tensor), so the program needs no host value.
+      shapes::OpAttrs range;
+      range.start = toSymInt(v);
+      range.stop = *range.start + 1;
+      range.step = 1;
+      range.dtype = shapes::DType::I32;
+      const Value one = emitLazyOp(shapes::OpKind::Arange, {}, range);
+      values.push_back(emitLazyOp(shapes::OpKind::Reshape, std::span(&one, 1), shapes::OpAttrs{}));
+      in.push_back({values.back().as<TensorObj>()->lazy, {}});
+      continue;
+    }
     // A number (its 0-d tensor) or a host tensor meeting tpu ones: a transfer to the tpu.
     Tensor host = v.is(Type::Tensor) ? asTensor(v)
                                      : toTensor(v, std::string(shapes::opName(op)) + "() operand");
@@ -57,6 +72,9 @@ Value emitOp(shapes::OpKind op, std::span<const Value> operands, const shapes::O
   backends::Device device = defaultDevice();
   bool sawTensor = false, lazy = false;
   for (const Value& v : operands) {
+    // Outside a trace a symbolic size is a tpu tensor's bounded size (flip of x[mask] computes
+    // from its length): the op is a tpu op too.
+    if (v.is(Type::SymInt)) lazy = true;
     if (!v.is(Type::Tensor)) continue;
     const bool isLazy = v.as<TensorObj>()->lazy != nullptr;
     lazy = lazy || isLazy;

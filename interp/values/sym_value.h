@@ -32,6 +32,11 @@ struct SymFloatObj : Object {
   shapes::SymFloat value;
 };
 
+/// True for a bounded size of a tpu tensor (a SymInt value with its segment).
+inline bool isBounded(const Value& v) {
+  return v.is(Type::SymInt) && v.as<SymIntObj>()->segment != nullptr;
+}
+
 /// A SymInt as a value: a plain int when it is a constant.
 Value makeSymInt(const shapes::SymInt& v);
 Value makeSymBool(const shapes::SymBool& v);
