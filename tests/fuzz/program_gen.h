@@ -11,6 +11,7 @@
 
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -76,7 +77,13 @@ class ProgramGen {
   }
   std::string fresh(const char* prefix) { return prefix + std::to_string(counter_++); }
   std::string num(Dt dt, const char* i, const char* f) { return dt == Dt::F32 ? f : i; }
-  int dim(const TVar& t) { return t.rank > 0 ? pick(t.rank) : 0; }
+  // A valid dim of t, counted from the end half the time (-1 is the last); 0 or -1 for a 0-d
+  // tensor, which PyTorch accepts for reductions and transposes.
+  int dim(const TVar& t) {
+    const int r = std::max(t.rank, 1);
+    const int d = pick(r);
+    return in_.ConsumeBool() ? d - r : d;
+  }
   std::string intExpr() {
     const TVar& t = tensor();
     bool sized = t.rank != 0;  // unknown ranks are at least 1 more often than not
@@ -368,6 +375,17 @@ class ProgramGen {
         }
       }
       case 3: {  // reductions and scans
+        if (r == 0 && dt != Dt::Bool) {  // a 0-d tensor's dim is 0 or -1
+          const std::string d = std::to_string(dim(a));
+          switch (pick(6)) {
+            case 0: return {x + ".sum(dim = " + d + ")", 0, dt};
+            case 1: return {"amax(" + x + ", " + d + ")", 0, dt};
+            case 2: return {x + ".max(dim = " + d + ")[0]", 0, dt};
+            case 3: return {x + ".argmax(dim = " + d + ")", 0, Dt::I32};
+            case 4: return {"transpose(" + x + ", " + d + ", -1)", 0, dt};
+            default: return {"topk(" + x + ", " + std::to_string(pick(2)) + ", dim = " + d + ")[0]", 0, dt};
+          }
+        }
         if (r < 1 || dt == Dt::Bool) return {x + ".sum()", 0, dt == Dt::Bool ? Dt::I32 : dt};
         std::string d = std::to_string(dim(a));
         const std::string sz = x + ".shape[" + d + "]";
