@@ -27,8 +27,9 @@ Outputs reduce(OpKind op, Inputs in, const OpAttrs& a) {
       out.push_back(x[i]);
       continue;
     }
+    // PyTorch: an IndexError for a named dim of size 0, a RuntimeError (ValueError) without dims.
     if (needsElements)
-      require(x[i] != SymInt(0), ErrorKind::ValueError, [&] {
+      require(x[i] != SymInt(0), a.dims.empty() ? ErrorKind::ValueError : ErrorKind::IndexError, [&] {
         return std::string(name) + ": cannot reduce over dim " + std::to_string(i) +
                " of size 0 (shape " + str(x) + ")";
       });

@@ -61,8 +61,10 @@ std::vector<Var> gradSigmoid(const GradEntry& e, const Var& g) {
   const Var& y = y0(e);
   return {mul(g, mul(y, sub(lit(g, 1), y)))};
 }
+// A selected gradient is where(), not a product with a 0/1 mask: an infinite g from a later
+// op (sqrt at 0) times 0 would be NaN where PyTorch's threshold_backward gives 0.
 std::vector<Var> gradRelu(const GradEntry& e, const Var& g) {
-  return {mul(g, asFloat(binary(OpKind::Gt, x0(e), lit(g, 0))))};
+  return {where(binary(OpKind::Gt, x0(e), lit(g, 0)), g, lit(g, 0))};
 }
 // gelu(x) = x * Phi(x), so gelu'(x) = Phi(x) + x * phi(x): one op (Note [gelu backward in one
 // pass] in backends/cpu/vec_rows.cpp).
@@ -113,7 +115,12 @@ std::vector<Var> gradPow(const GradEntry& e, const Var& g) {
 static std::vector<Var> gradExtreme(const GradEntry& e, const Var& g, OpKind wins) {
   const Var &a = e.inputs[0], &b = e.inputs[1];
   Var share = add(asFloat(binary(wins, a, b)), mul(asFloat(binary(OpKind::Eq, a, b)), lit(g, 0.5)));
-  return {forInput(a, mul(g, share)), forInput(b, mul(g, sub(lit(g, 1), share)))};
+  // Selected with where() where a share is 0 (gradRelu's note: inf * 0 would be NaN).
+  Var zero = lit(g, 0);
+  Var ga = where(binary(OpKind::Eq, share, zero), zero, mul(g, share));
+  Var other = sub(lit(g, 1), share);
+  Var gb = where(binary(OpKind::Eq, other, zero), zero, mul(g, other));
+  return {forInput(a, ga), forInput(b, gb)};
 }
 std::vector<Var> gradMaximum(const GradEntry& e, const Var& g) {
   return gradExtreme(e, g, OpKind::Gt);

@@ -254,7 +254,7 @@ Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpS
   const bool rowsOk = op != OpKind::Argmax && op != OpKind::Argmin;
   Layout l = layoutFor(x, reduced, rowsOk);
   if (needsElements && l.R == 0 && l.A * l.B > 0)
-    throwUserError(ErrorKind::ValueError,
+    throwUserError(attrs.dims.empty() ? ErrorKind::ValueError : ErrorKind::IndexError,
                    std::string(shapes::opName(op)) + ": cannot reduce over a dimension of size 0");
   Tensor out = emptyLike(sig);
   Tensor res = out.dtype() == compute || op == OpKind::Argmax || op == OpKind::Argmin ||

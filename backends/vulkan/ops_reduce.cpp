@@ -213,8 +213,8 @@ Tensor runReduce(OpKind op, const Tensor& input, const OpAttrs& attrs, const OpS
   const bool needsElements = op == OpKind::Max || op == OpKind::Min || op == OpKind::Argmax ||
                              op == OpKind::Argmin;
   if (needsElements && R == 0 && A * B > 0)
-    throwUserError(ErrorKind::ValueError, std::string(shapes::opName(op)) +
-                                              ": cannot reduce over a dimension of size 0");
+    throwUserError(attrs.dims.empty() ? ErrorKind::ValueError : ErrorKind::IndexError,
+                   std::string(shapes::opName(op)) + ": cannot reduce over a dimension of size 0");
   return reduceARB(op, x, A, R, B, compute, concreteShape(sig.shape), sig.dtype);
 }
 

@@ -213,15 +213,10 @@ Value classLoss(const char* fn, const Value& logp, const Value& target, int64_t 
                    std::string(fn) + "(): input must have a class dim, " + "got a 0-d tensor");
   SymShape want = ls;
   want.erase(want.begin() + classDim);
-  bool ok = ts.size() == want.size();
-  for (size_t i = 0; ok && i < ts.size(); ++i) {
-    auto t = ts[i].maybeConstant(), w = want[i].maybeConstant();
-    if (t && w && *t != *w) ok = false;
-  }
-  if (!ok)
-    throwUserError(ErrorKind::ShapeError,
-                   std::string(fn) + "(): expects a target of size " + shapes::errorText(want) +
-                       " for input " + shapes::errorText(ls) + ", got " + shapes::errorText(ts));
+  requireSameShape(ts, want, ErrorKind::ShapeError, [&] {
+    return std::string(fn) + "(): expects a target of size " + shapes::errorText(want) +
+           " for input " + shapes::errorText(ls) + ", got " + shapes::errorText(ts);
+  });
   if (dtypeOf(target) != DType::I32)
     throwUserError(ErrorKind::TypeError, std::string(fn) + "(): target must hold class indices " +
                                              "(i32), got " +
