@@ -111,15 +111,15 @@ std::vector<Var> gradPow(const GradEntry& e, const Var& g) {
   Var gb = where(atZero, zero, mul(g, mul(y0(e), unary(OpKind::Log, a))));
   return {forInput(a, ga), forInput(b, gb)};
 }
-// Ties split the gradient evenly between both operands, like PyTorch.
+// PyTorch's formula (derivatives.yaml): each operand gets g, halved at a tie, and nothing
+// where it loses; at a NaN neither loses, so both get g. Selected with where() (gradRelu's
+// note: inf * 0 would be NaN). `wins` is Gt for maximum, Lt for minimum.
 static std::vector<Var> gradExtreme(const GradEntry& e, const Var& g, OpKind wins) {
   const Var &a = e.inputs[0], &b = e.inputs[1];
-  Var share = add(asFloat(binary(wins, a, b)), mul(asFloat(binary(OpKind::Eq, a, b)), lit(g, 0.5)));
-  // Selected with where() where a share is 0 (gradRelu's note: inf * 0 would be NaN).
   Var zero = lit(g, 0);
-  Var ga = where(binary(OpKind::Eq, share, zero), zero, mul(g, share));
-  Var other = sub(lit(g, 1), share);
-  Var gb = where(binary(OpKind::Eq, other, zero), zero, mul(g, other));
+  Var shared = where(binary(OpKind::Eq, a, b), mul(g, lit(g, 0.5)), g);
+  Var ga = where(binary(wins, b, a), zero, shared);
+  Var gb = where(binary(wins, a, b), zero, shared);
   return {forInput(a, ga), forInput(b, gb)};
 }
 std::vector<Var> gradMaximum(const GradEntry& e, const Var& g) {

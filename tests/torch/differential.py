@@ -1050,8 +1050,10 @@ def compare1(prog, mode, got, want, device):
         for k, (g, w) in enumerate(zip(got[1], want[1])):
             if not close(g[0], w.tolist(), rtol, atol):
                 ops = set(prog["ops"])
-                if ops & {"amax", "amin", "max_dim"} and has_nan_or_ties(prog):
-                    return accept("amax-grad-nan" if any(
+                # A NaN extreme may also come from an op (log1p of x < -1): PyTorch's NaN row.
+                nan_row = nan_where_finite(w.tolist(), g[0])
+                if ops & {"amax", "amin", "max_dim"} and (has_nan_or_ties(prog) or nan_row):
+                    return accept("amax-grad-nan" if nan_row or any(
                         i["values"] == "special" for i in prog["inputs"]) else "max-dim-grad-ties")
                 if ops & {"norm", "std", "var"} and any(
                         isinstance(v, float) and math.isnan(v) for v in flat(g[0])):

@@ -26,3 +26,7 @@ print(grad(fn(x, l, h) { return sum(clamp(x, l, h)) }, [0, 1, 2])(tensor([0.5, 2
 print(grad(fn(x) { return sum(max(x, dim = 1)[0]) })(tensor([[1.0, 2.0], [nan, 0.0]])).tolist())  # expect: [[0.0, 1.0], [1.0, 0.0]]
 # A padded tap times an infinite weight is 0 * inf = NaN on every device (PyTorch too).
 print(conv2d(tensor([[[[1.0]]]]), tensor([[[[inf]]]]), padding = 1).tolist())  # expect: [[[[nan, nan, nan], [nan, inf, nan], [nan, nan, nan]]]]
+# maximum/minimum: both operands get the gradient at a NaN (neither loses), half each at a tie;
+# a selected gradient is where(), so an infinite one does not become NaN through a 0 mask.
+print(grad(fn(a, c) { return sum(minimum(a, c)) }, [0, 1])(tensor([0.5, nan, 2.0, 1.0]), tensor(1.0)))  # expect: (tensor([1.0000, 1.0000, 0.0000, 0.5000]), tensor(2.5000))
+print(grad(fn(x) { return sum(sqrt(relu(x - 1.0))) })(tensor([0.5])).tolist())  # expect: [0.0]
