@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <random>
 
 #include "backends/io/io_error.h"
 
@@ -30,11 +30,11 @@ void readExact(ByteSource& src, void* dst, size_t n, const std::string& format,
   }
 }
 
-InputFile::InputFile(const std::string& path) : path_(path) {
+InputFile::InputFile(const FileRef& file) : path_(file.name()) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway.
-  do fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  while (fd_ < 0 && errno == EINTR);
-  if (fd_ < 0) systemError(path, "open", errno);
+  fd_ = file.open(O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd_ < 0) file.fail("open", errno);
+  const std::string& path = path_;
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     int err = errno;
@@ -79,8 +79,8 @@ size_t MemorySource::read(void* dst, size_t n) {
   return n;
 }
 
-std::string readWholeFile(const std::string& path) {
-  InputFile in(path);
+std::string readWholeFile(const FileRef& file) {
+  InputFile in(file);
   std::string out;
   out.resize(static_cast<size_t>(in.size()));
   size_t got = in.read(out.data(), out.size());
@@ -91,8 +91,9 @@ std::string readWholeFile(const std::string& path) {
   return out;
 }
 
-std::shared_ptr<MappedFile> MappedFile::open(const std::string& path) {
-  InputFile in(path);
+std::shared_ptr<MappedFile> MappedFile::open(const FileRef& file) {
+  InputFile in(file);
+  const std::string& path = in.name();
   std::shared_ptr<MappedFile> m(new MappedFile);
   m->path_ = path;
   m->size_ = static_cast<size_t>(in.size());
@@ -109,51 +110,68 @@ MappedFile::~MappedFile() {
 
 namespace {
 
-/// The process's umask, read without changing it (umask(2) would race with other threads).
-mode_t currentUmask() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line))
-    if (line.rfind("Umask:", 0) == 0)
-      return static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
-  return 022;
+/// The plain path itself, or for a symbolic link the file it names, so that a save through a
+/// link replaces its target. A confined reference stays as it is (Note [Atomic writes]).
+FileRef throughLink(const FileRef& file) {
+  struct stat st {};
+  if (file.confined() || ::lstat(file.name().c_str(), &st) != 0 || !S_ISLNK(st.st_mode))
+    return file;
+  char* target = ::realpath(file.name().c_str(), nullptr);
+  if (!target) return file;  // a dangling link: replaced itself
+  FileRef resolved(std::string{target});
+  std::free(target);
+  return resolved;
 }
 
-std::string parentOf(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
+/// `.NAME.tmp-XXXXXX` with six random letters and digits.
+std::string temporaryName(const std::string& leaf) {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device random;
+  std::string name = "." + leaf + ".tmp-";
+  for (int i = 0; i < 6; ++i) name += kChars[random() % (sizeof kChars - 1)];
+  return name;
 }
 
 }  // namespace
 
-AtomicFile::AtomicFile(const std::string& path) : path_(path) {
+AtomicFile::AtomicFile(const FileRef& file) : path_(file.name()) {
+  try {
+    create(file);
+  } catch (...) {
+    if (dir_ >= 0) ::close(dir_);  // no destructor runs for a constructor that throws
+    throw;
+  }
+}
+
+void AtomicFile::create(const FileRef& file) {
+  FileRef target = throughLink(file);
+  // Read access lets the folder be synced; a folder we may write but not read (mode -wx)
+  // still takes the file, unsynced.
+  dir_ = target.openFolder(O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_ < 0 && errno == EACCES) dir_ = target.openFolder(O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dir_ < 0) target.fail("write", errno);
+  leaf_ = target.leaf();
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    ioError(path, "is a directory, not a file");
-  // A symbolic link to a file: replace the file it names (as open() would write through it),
-  // not the link.
-  if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (char* target = ::realpath(path.c_str(), nullptr)) {
-      path_ = target;
-      std::free(target);
-    }
+  if (::fstatat(dir_, leaf_.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode))
+    ioError(path_, "is a directory, not a file");
+  path_ = target.name();
+  // O_EXCL: a fresh file, never one planted under the name (nor a link's target); mode 0666
+  // so that the umask and any default ACL of the folder apply as for a plain open().
+  for (int tries = 0; fd_ < 0; ++tries) {
+    std::string name = temporaryName(leaf_);
+    do fd_ = ::openat(dir_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    while (fd_ < 0 && errno == EINTR);
+    if (fd_ >= 0)
+      temp_ = std::move(name);
+    else if (errno != EEXIST || tries == 100)
+      systemError(file.name(), "write", errno);
   }
-  std::string dir = parentOf(path_);
-  std::string base = path_.substr(path_.find_last_of('/') + 1);
-  temp_ = (dir == "/" ? "" : dir) + "/." + base + ".tmp-XXXXXX";
-  fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
-  if (fd_ < 0) {
-    int err = errno;
-    temp_.clear();
-    systemError(path, "write", err);
-  }
-  ::fchmod(fd_, 0666 & ~currentUmask());
 }
 
 AtomicFile::~AtomicFile() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+  if (!committed_ && !temp_.empty()) ::unlinkat(dir_, temp_.c_str(), 0);
+  if (dir_ >= 0) ::close(dir_);
 }
 
 void AtomicFile::write(const void* data, size_t n) {
@@ -180,17 +198,14 @@ void AtomicFile::commit() {
   int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) systemError(path_, "write", errno);
-  if (::rename(temp_.c_str(), path_.c_str()) != 0) systemError(path_, "replace", errno);
+  if (::renameat(dir_, temp_.c_str(), dir_, leaf_.c_str()) != 0)
+    systemError(path_, "replace", errno);
   committed_ = true;
-  int dir = ::open(parentOf(path_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);  // best effort: some file systems cannot sync a folder
-    ::close(dir);
-  }
+  ::fsync(dir_);  // best effort: some file systems cannot sync a folder (nor can an O_PATH one)
 }
 
-void writeFileAtomically(const std::string& path, std::string_view bytes) {
-  AtomicFile f(path);
+void writeFileAtomically(const FileRef& file, std::string_view bytes) {
+  AtomicFile f(file);
   f.write(bytes);
   f.commit();
 }

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 
+#include "backends/io/file_ref.h"
 #include "backends/memory_budget.h"
 
 namespace tessel::backends::io {
@@ -30,10 +31,11 @@ class ByteSource {
 void readExact(ByteSource& src, void* dst, size_t n, const std::string& format,
                const std::string& what);
 
-/// A regular file opened for reading: IOError when it is missing, a directory, unreadable.
+/// A regular file opened for reading: IOError when it is missing, a directory, unreadable,
+/// or (for a confined reference) reached only by leaving its folder.
 class InputFile : public ByteSource {
  public:
-  explicit InputFile(const std::string& path);
+  explicit InputFile(const FileRef& file);
   ~InputFile() override;
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
@@ -66,14 +68,14 @@ class MemorySource : public ByteSource {
 };
 
 /// The whole of a file read into memory (text, CSV, small archives).
-std::string readWholeFile(const std::string& path);
+std::string readWholeFile(const FileRef& file);
 
 /// A read-only private mapping of a whole file; tensors view it through Storage::borrow and
 /// keep it alive (shared_ptr). Unmapped when the last owner is gone.
 class MappedFile {
  public:
   /// IOError as InputFile's; an empty file maps nothing (data() is null).
-  static std::shared_ptr<MappedFile> open(const std::string& path);
+  static std::shared_ptr<MappedFile> open(const FileRef& file);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
@@ -99,11 +101,18 @@ class MappedFile {
 // error while serializing) removes the temporary file and leaves the destination as it was.
 // The new file gets the mode a plain open() would give it (0666 less the umask). Large writes
 // start the disk's writeback as they go (sync_file_range), so the final fsync has little left.
+// The folder is opened once (beneath the policy's folder for a confined reference, Note
+// [Opening beneath a folder]) and the temporary file is created, renamed and removed
+// relative to that descriptor, so a link swapped into the path meanwhile cannot move the
+// write elsewhere. A plain path that is a symbolic link to a file replaces the file it names
+// (as open() would write through it); a confined one was resolved by the policy already, and
+// a link that appears at its last component later is replaced itself, never followed.
 class AtomicFile {
  public:
-  /// Creates the temporary file beside `path`; IOError when the folder is missing or not
-  /// writable, or `path` is a directory.
-  explicit AtomicFile(const std::string& path);
+  /// Creates the temporary file beside `file`; IOError when the folder is missing or not
+  /// writable, `file` is a directory, or (confined) the folder is reached only by leaving the
+  /// policy's folder.
+  explicit AtomicFile(const FileRef& file);
   /// Removes the temporary file unless commit() ran.
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
@@ -115,13 +124,17 @@ class AtomicFile {
   void commit();
 
  private:
-  std::string path_, temp_;
-  int fd_ = -1;
+  /// The constructor's work: opens the folder, creates the temporary file.
+  void create(const FileRef& file);
+  std::string path_;  ///< what errors name
+  std::string leaf_;  ///< the destination's name in its folder
+  std::string temp_;  ///< the temporary file's name in that folder; "" until created
+  int dir_ = -1, fd_ = -1;
   uint64_t written_ = 0;
   bool committed_ = false;
 };
 
-/// Writes `bytes` to `path` atomically.
-void writeFileAtomically(const std::string& path, std::string_view bytes);
+/// Writes `bytes` to `file` atomically.
+void writeFileAtomically(const FileRef& file, std::string_view bytes);
 
 }  // namespace tessel::backends::io

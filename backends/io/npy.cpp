@@ -167,8 +167,8 @@ Tensor readNpy(ByteSource& src) {
   return readTensor(src, h.type, h.bigEndian, h.shape, h.fortran, kFormat);
 }
 
-Tensor loadNpy(const std::string& path) {
-  InputFile in(path);
+Tensor loadNpy(const FileRef& file) {
+  InputFile in(file);
   return readNpy(in);
 }
 
@@ -205,9 +205,9 @@ std::string npyBytes(const Tensor& t) {
   return out;
 }
 
-void saveNpy(const std::string& path, const Tensor& t) {
+void saveNpy(const FileRef& file, const Tensor& t) {
   Tensor c = t.contiguous();
-  AtomicFile f(path);
+  AtomicFile f(file);
   f.write(npyHeaderFor(c));
   f.write(c.bytes(), static_cast<size_t>(c.numel()) * shapes::elementSize(c.dtype()));
   f.commit();

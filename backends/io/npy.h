@@ -25,14 +25,14 @@ NpyHeader readNpyHeader(ByteSource& src);
 /// The array an .npy source holds, converted to a Tessel dtype.
 Tensor readNpy(ByteSource& src);
 /// An .npy file from disk.
-Tensor loadNpy(const std::string& path);
+Tensor loadNpy(const FileRef& file);
 
 /// The header (magic to padding) of a little-endian C-order array of `t`'s dtype and shape;
 /// the data (t.contiguous()'s bytes) follows it.
 std::string npyHeaderFor(const Tensor& t);
 /// A whole .npy file in memory (for .npz members).
 std::string npyBytes(const Tensor& t);
-/// Writes `t` (a cpu tensor) to `path` atomically.
-void saveNpy(const std::string& path, const Tensor& t);
+/// Writes `t` (a cpu tensor) to `file` atomically.
+void saveNpy(const FileRef& file, const Tensor& t);
 
 }  // namespace tessel::backends::io

@@ -86,8 +86,9 @@ std::vector<NamedTensor> readArchive(zip_t* za, const std::string& path) {
 
 }  // namespace
 
-std::vector<NamedTensor> loadNpz(const std::string& path) {
-  InputFile in(path);
+std::vector<NamedTensor> loadNpz(const FileRef& file) {
+  InputFile in(file);  // libzip reads the descriptor the policy's open gave, not the path
+  const std::string& path = in.name();
   int err = 0;
   zip_t* za = zip_fdopen(in.fd(), ZIP_CHECKCONS, &err);
   if (!za) badFile(path, kFormat, zipErrorText(err));
@@ -159,8 +160,8 @@ std::string npzBytes(const std::vector<NamedTensor>& tensors, bool compress) {
   return out;
 }
 
-void saveNpz(const std::string& path, const std::vector<NamedTensor>& tensors, bool compress) {
-  writeFileAtomically(path, npzBytes(tensors, compress));
+void saveNpz(const FileRef& file, const std::vector<NamedTensor>& tensors, bool compress) {
+  writeFileAtomically(file, npzBytes(tensors, compress));
 }
 
 }  // namespace tessel::backends::io

@@ -172,8 +172,9 @@ std::vector<NamedTensor> safetensorsTensors(const SafetensorsHeader& header,
   return out;
 }
 
-SafetensorsFile loadSafetensors(const std::string& path) {
-  std::shared_ptr<MappedFile> mapped = MappedFile::open(path);
+SafetensorsFile loadSafetensors(const FileRef& file) {
+  std::shared_ptr<MappedFile> mapped = MappedFile::open(file);
+  const std::string& path = mapped->path();
   SafetensorsHeader header = parseSafetensorsHeader(mapped->bytes(), path);
   size_t viewable = 0;
   for (const SafetensorsEntry& e : header.entries)
@@ -221,14 +222,14 @@ std::string safetensorsHeaderFor(const std::vector<NamedTensor>& tensors, const 
   return out + text;
 }
 
-void saveSafetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+void saveSafetensors(const FileRef& file, const std::vector<NamedTensor>& tensors,
                      const Metadata& metadata) {
   std::vector<Tensor> data;
   data.reserve(tensors.size());
   for (const NamedTensor& t : tensors) data.push_back(t.tensor.contiguous());
   std::vector<size_t> order;
   std::string header = safetensorsHeaderFor(tensors, metadata, order);
-  AtomicFile f(path);
+  AtomicFile f(file);
   f.write(header);
   for (size_t i : order)
     f.write(data[i].bytes(),

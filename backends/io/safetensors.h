@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/io/element_type.h"
+#include "backends/io/file_ref.h"
 #include "backends/tensor.h"
 
 namespace tessel::backends::io {
@@ -64,13 +65,13 @@ struct SafetensorsFile {
   Metadata metadata;
 };
 /// A file from disk, mapped (Note [Mapped safetensors]).
-SafetensorsFile loadSafetensors(const std::string& path);
+SafetensorsFile loadSafetensors(const FileRef& file);
 /// The whole file for `tensors` (cpu tensors, distinct names) and `metadata`.
 std::string safetensorsHeaderFor(const std::vector<NamedTensor>& tensors, const Metadata& metadata,
                                  std::vector<size_t>& dataOrder);
-/// Writes tensors and metadata to `path` atomically. Data is laid out 4-byte types first, so
+/// Writes tensors and metadata to `file` atomically. Data is laid out 4-byte types first, so
 /// every tensor of the file is aligned and loads as a view.
-void saveSafetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
+void saveSafetensors(const FileRef& file, const std::vector<NamedTensor>& tensors,
                      const Metadata& metadata);
 
 /// The deepest nesting of brackets outside strings in JSON text, checked before parsing so

@@ -86,17 +86,17 @@ std::string gzip(std::string_view text) {
   return out;
 }
 
-std::string readText(const std::string& path) {
-  std::string bytes = readWholeFile(path);
-  if (!isGzipPath(path)) return bytes;
-  return gunzip(std::as_bytes(std::span(bytes.data(), bytes.size())), path);
+std::string readText(const FileRef& file) {
+  std::string bytes = readWholeFile(file);
+  if (!isGzipPath(file.name())) return bytes;
+  return gunzip(std::as_bytes(std::span(bytes.data(), bytes.size())), file.name());
 }
 
-void writeText(const std::string& path, std::string_view text) {
-  if (isGzipPath(path))
-    writeFileAtomically(path, gzip(text));
+void writeText(const FileRef& file, std::string_view text) {
+  if (isGzipPath(file.name()))
+    writeFileAtomically(file, gzip(text));
   else
-    writeFileAtomically(path, text);
+    writeFileAtomically(file, text);
 }
 
 std::vector<std::string> splitLines(std::string_view text) {
@@ -245,8 +245,8 @@ Tensor parseCsv(std::string_view text, const CsvOptions& options, const std::str
   return out;
 }
 
-Tensor loadCsv(const std::string& path, const CsvOptions& options) {
-  return parseCsv(readText(path), options, path);
+Tensor loadCsv(const FileRef& file, const CsvOptions& options) {
+  return parseCsv(readText(file), options, file.name());
 }
 
 }  // namespace tessel::backends::io

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/io/file_ref.h"
 #include "backends/tensor.h"
 
 namespace tessel::backends::io {
@@ -19,10 +20,10 @@ std::string gunzip(std::span<const std::byte> data, const std::string& name);
 /// `text` as gzip.
 std::string gzip(std::string_view text);
 
-/// The whole text of a file (decompressed when it ends in .gz).
-std::string readText(const std::string& path);
-/// Writes `text` to `path` atomically (compressed when it ends in .gz).
-void writeText(const std::string& path, std::string_view text);
+/// The whole text of a file (decompressed when its name ends in .gz).
+std::string readText(const FileRef& file);
+/// Writes `text` to `file` atomically (compressed when its name ends in .gz).
+void writeText(const FileRef& file, std::string_view text);
 /// The lines of a text without their line ends ("\n" or "\r\n"); a last line without one
 /// counts, an empty text has none.
 std::vector<std::string> splitLines(std::string_view text);
@@ -40,6 +41,6 @@ struct CsvOptions {
 /// line and the column.
 Tensor parseCsv(std::string_view text, const CsvOptions& options, const std::string& name);
 /// parseCsv over a file's text.
-Tensor loadCsv(const std::string& path, const CsvOptions& options);
+Tensor loadCsv(const FileRef& file, const CsvOptions& options);
 
 }  // namespace tessel::backends::io

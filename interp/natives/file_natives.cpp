@@ -16,7 +16,7 @@ namespace tessel::interp {
 
 namespace io = backends::io;
 
-std::string allowedPath(Interpreter& interp, const char* fn, const std::string& path, bool write) {
+io::FileRef allowedPath(Interpreter& interp, const char* fn, const std::string& path, bool write) {
   graphBreak(ErrorKind::ValueError, std::string(fn) + "() touches a file");
   const io::FilePolicy& policy = interp.options().files;
   // Under "any file" the path stays as the script wrote it (and as errors show it).

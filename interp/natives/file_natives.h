@@ -4,16 +4,19 @@
 
 #include <string>
 
+#include "backends/io/file_ref.h"
 #include "interp/values/objects.h"
 
 namespace tessel::interp {
 
 class Interpreter;
 
-/// The path to open after the interpreter's file policy allowed it (an IOError otherwise); a
-/// file function inside a @compile function is a side effect that runs at every call (a
-/// graph break). `fn` names the function in errors.
-std::string allowedPath(Interpreter& interp, const char* fn, const std::string& path, bool write);
+/// The file to open after the interpreter's file policy allowed it (an IOError otherwise):
+/// beneath the allowed folder, so that opening it cannot leave the folder (Note [File
+/// policy]). A file function inside a @compile function is a side effect that runs at every
+/// call (a graph break). `fn` names the function in errors.
+backends::io::FileRef allowedPath(Interpreter& interp, const char* fn, const std::string& path,
+                                  bool write);
 
 /// Adds the file functions to the prelude.
 void registerFileBuiltins(Interpreter& interp, ModuleObj& prelude);

@@ -199,27 +199,28 @@ Value safetensorsValue(io::SafetensorsFile file, const std::string& path, backen
   return flatValue;
 }
 
-Value loadValue(const std::string& path, std::optional<backends::Device> device) {
+Value loadValue(const io::FileRef& file, std::optional<backends::Device> device) {
   const backends::Device where = device.value_or(defaultDevice());
   if (where != backends::Device::Cpu) ensureDevice(where);
+  const std::string& path = file.name();
   const std::string ext = extensionOf(path);
-  if (ext == ".npy") return placed(io::loadNpy(path), where);
+  if (ext == ".npy") return placed(io::loadNpy(file), where);
   if (ext == ".npz") {
     auto* d = new DictObj;
     Value out = Value::object(d);
-    for (io::NamedTensor& t : io::loadNpz(path)) d->set(t.name, placed(std::move(t.tensor), where));
+    for (io::NamedTensor& t : io::loadNpz(file)) d->set(t.name, placed(std::move(t.tensor), where));
     return out;
   }
-  if (ext == ".safetensors") return safetensorsValue(io::loadSafetensors(path), path, where);
+  if (ext == ".safetensors") return safetensorsValue(io::loadSafetensors(file), path, where);
   unknownFormat(path, "load");
 }
 
-void saveValue(const std::string& path, const Value& value, bool compress) {
-  const std::string ext = extensionOf(path);
+void saveValue(const io::FileRef& file, const Value& value, bool compress) {
+  const std::string ext = extensionOf(file.name());
   if (compress && ext != ".npz")
     throwUserError(ErrorKind::ValueError, "save(): compress = true applies to .npz files only");
   if (ext == ".npy") {
-    io::saveNpy(path, hostOf(value, "save(): a value saved to .npy"));
+    io::saveNpy(file, hostOf(value, "save(): a value saved to .npy"));
   } else if (ext == ".npz") {
     if (!value.is(Type::Dict))
       throwUserError(ErrorKind::TypeError,
@@ -229,14 +230,14 @@ void saveValue(const std::string& path, const Value& value, bool compress) {
     std::vector<io::NamedTensor> tensors;
     for (const auto& [k, v] : value.as<DictObj>()->entries)
       tensors.push_back({k, hostOf(v, "save(): the entry '" + k + "' of a .npz dict")});
-    io::saveNpz(path, tensors, compress);
+    io::saveNpz(file, tensors, compress);
   } else if (ext == ".safetensors") {
     Flattener f;
     Json tree = f.node(value, "", 0);
-    io::saveSafetensors(path, f.tensors,
+    io::saveSafetensors(file, f.tensors,
                         {{kTreeKey, tree.dump(-1, ' ', false, Json::error_handler_t::replace)}});
   } else {
-    unknownFormat(path, "save");
+    unknownFormat(file.name(), "save");
   }
 }
 
