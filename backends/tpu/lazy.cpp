@@ -1,6 +1,7 @@
 // The lazy tpu runtime: segments being recorded, syncs, and the program cache.
 #include "backends/tpu/lazy.h"
 
+#include <array>
 #include <chrono>
 #include <map>
 #include <unordered_map>
@@ -168,6 +169,16 @@ class LazyRuntime {
   uint64_t uses_ = 0;      ///< runs of cached programs so far
   uint64_t compiled_ = 0;  ///< programs compiled so far (their names)
   std::unordered_map<const shapes::ShapeEnv*, std::weak_ptr<Segment>> byEnv_;
+  // Note [Sizes outlive their sync]
+  // A native takes a tpu tensor's sizes (SymInts of the segment being recorded, which nothing
+  // but the runtime holds) and then emits several ops with them; one of those ops may need a
+  // real value and run the segment (flip(x[mask]): n - 1, then arange(n)). The sizes must stay
+  // valid for the rest of that native, so the last few segments that ran are kept here (a
+  // cached program's origin segment used to keep some alive by chance, so the bug showed only
+  // on a program's second run). Sizes a script keeps hold their segment themselves (a bounded
+  // size value, sym_value.h).
+  std::array<std::shared_ptr<Segment>, 4> recent_;
+  size_t recentNext_ = 0;
 };
 
 // ---- LazyTensor ------------------------------------------------------------------------------
@@ -421,7 +432,10 @@ std::string LazyRuntime::key(const graph::Graph& g, const Segment& seg) const {
 std::shared_ptr<Segment> LazyRuntime::sync() {
   std::shared_ptr<Segment> seg = current_;
   current_ = nullptr;  // ops from here on (none while running) go to a fresh segment
-  if (seg) run(seg);
+  if (!seg) return seg;
+  run(seg);
+  // Note [Sizes outlive their sync]
+  recent_[recentNext_++ % recent_.size()] = seg;
   return seg;
 }
 

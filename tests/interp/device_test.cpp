@@ -140,3 +140,14 @@ TEST(Devices, EagerGradientsOnVulkanMatchCpu) {
 }
 
 }  // namespace
+
+// Note [Sizes outlive their sync]: flip of a data-dependent size uses the size after the op
+// that runs its segment; on a program's second run (a cached program, whose origin segment
+// no longer keeps this one alive) the size must still be valid (ASan saw it freed).
+TEST(Devices, TpuSizesOutliveTheSyncTheyCause) {
+  const std::string code =
+      "let x = tensor([3.0, -1.0, 2.0]).to(\"tpu\")\n"
+      "print(flip(x[x > 0.0], [0]).tolist(), roll(x[x > 0.0], 1).tolist())\n"
+      "print(pad(x[x > 0.0], [0, -1]).tolist())\n";
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(run(code), "[2.0, 3.0] [2.0, 3.0]\n[3.0]\n") << i;
+}
