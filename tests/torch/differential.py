@@ -41,6 +41,8 @@ except ImportError:
     print("SKIP: PyTorch is not installed (apt-get install python3-torch)")
     sys.exit(77)
 
+from parity_common import DTYPE, close, flat, fmt_value, literal  # noqa: E402 (needs torch)
+
 # ---- Known differences (keys and texts mirror docs/differences.md; keep the two in step) ----
 # Each is either avoided by the generator (at the place that names its key) or accepted by
 # the comparator (which counts how often it accepted one).
@@ -111,7 +113,6 @@ def known_bug(prog, mode, got, want):
     return None
 
 warnings.filterwarnings("ignore")  # (PyTorch's broadcasting-loss warnings)
-DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
 TORCH_DTYPE = {"f32": torch.float32, "i32": torch.int32, "bool": torch.bool}
 KINDS = ("SyntaxError NameError TypeError ShapeError ValueError IndexError ConstraintViolation "
          "DataDependentError DeviceError AssertionError ZeroDivisionError OverflowError "
@@ -132,34 +133,6 @@ RTOL, ATOL = 1.3e-6, 1e-5
 
 
 # ---- Tessel literals (as tests/torch/torch_parity.py's literal()) -------------------------
-def fmt_value(v):
-    if isinstance(v, list):
-        return "[" + ", ".join(fmt_value(e) for e in v) + "]"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        if math.isnan(v):
-            return 'float("nan")'
-        if math.isinf(v):
-            return 'float("inf")' if v > 0 else 'float("-inf")'
-        return repr(v)
-    return str(v)
-
-
-def literal(t):
-    """A Tessel expression that makes tensor t (contiguous)."""
-    dtype = DTYPE[t.dtype]
-    if t.numel() == 0:
-        return (f"zeros({list(t.shape)}, dtype = {dtype})" if dtype != "bool"
-                else f"(zeros({list(t.shape)}) > 0)")
-    vals = t.tolist()
-    if dtype == "f32":
-        return f"tensor({fmt_value(vals if t.dim() else float(vals))}, dtype = f32)"
-    if dtype == "i32":
-        return f"tensor({fmt_value(vals)}, dtype = i32)"
-    return f"tensor({fmt_value(vals)})"
-
-
 # ---- Inputs ---------------------------------------------------------------------------------
 # An input is a dict: name, dtype, shape (of the view the program sees), view, values, seed.
 # Views are made in both languages from a contiguous base, so programs see strided memory.
@@ -942,33 +915,6 @@ def tolerance(prog, mode):
     if mode == "grad":
         k *= 10
     return RTOL * k * 10, ATOL * k
-
-
-def flat(x):
-    if isinstance(x, list):
-        for e in x:
-            yield from flat(e)
-    else:
-        yield x
-
-
-def close(got, want, rtol, atol):
-    g, w = list(flat(got)), list(flat(want))
-    if len(g) != len(w):
-        return False
-    for a, b in zip(g, w):
-        if isinstance(b, bool) or isinstance(a, bool):
-            if bool(a) != bool(b):
-                return False
-        elif isinstance(b, float) and math.isnan(b):
-            if not (isinstance(a, float) and math.isnan(a)):
-                return False
-        elif isinstance(b, float) and math.isinf(b):
-            if a != b:
-                return False
-        elif a != b and not abs(a - b) <= atol + rtol * abs(b):
-            return False
-    return True
 
 
 def accept(key):

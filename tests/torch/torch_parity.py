@@ -23,6 +23,8 @@ except ImportError:
     print("SKIP: PyTorch is not installed (apt-get install python3-torch)")
     sys.exit(77)
 
+from parity_common import DTYPE, close, literal  # noqa: E402 (needs torch)
+
 torch.manual_seed(0)
 CASES = []
 
@@ -854,35 +856,6 @@ for fn in ("all", "any"):
 
 
 # ---- running one case -------------------------------------------------------------------------
-DTYPE = {torch.float32: "f32", torch.int32: "i32", torch.int64: "i32", torch.bool: "bool"}
-
-
-def literal(t):
-    """A Tessel expression that makes tensor t."""
-    dtype = DTYPE[t.dtype]
-    if t.numel() == 0:
-        return f"zeros({list(t.shape)}, dtype = {dtype})" if dtype != "bool" else \
-            f"(zeros({list(t.shape)}) > 0)"
-    def fmt(v):
-        if isinstance(v, list):
-            return "[" + ", ".join(fmt(e) for e in v) + "]"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, float):
-            if math.isnan(v):
-                return 'float("nan")'
-            if math.isinf(v):
-                return 'float("inf")' if v > 0 else 'float("-inf")'
-            return repr(v)
-        return str(v)
-    if dtype == "f32":
-        vals = t.tolist()
-        body = fmt(vals if t.dim() else float(vals))
-        return f"tensor({body}, dtype = f32)"
-    return f"tensor({fmt(t.tolist())}, dtype = {dtype})" if dtype != "bool" else \
-        f"tensor({fmt(t.tolist())})"
-
-
 PRELUDE = """import vision
 fn tl(v) {
   if type(v) == "tuple" or type(v) == "list" {
@@ -908,30 +881,6 @@ def torch_eval(expr, env):
     # One namespace, so that a lambda in the expression sees the inputs too.
     return eval(expr, {"torch": torch, "tvops": tvops, "F": torch.nn.functional,
                        "first_grad": first_grad, **env})
-
-
-def flat(x):
-    if isinstance(x, list):
-        for e in x:
-            yield from flat(e)
-    else:
-        yield x
-
-
-def close(got, want, tol):
-    g, w = list(flat(got)), list(flat(want))
-    if len(g) != len(w):
-        return False
-    for a, b in zip(g, w):
-        if isinstance(b, bool) or isinstance(a, bool):
-            if bool(a) != bool(b):
-                return False
-        elif isinstance(b, float) and math.isnan(b):
-            if not (isinstance(a, float) and math.isnan(a)):
-                return False
-        elif a != b and not abs(a - b) <= tol * (1 + abs(b)):
-            return False
-    return True
 
 
 def weights(shape):
@@ -1003,13 +952,13 @@ def check(tessel_bin, name, tessel, torch_expr, grad, inputs):
             return f"shape {shape}, PyTorch {list(w.shape)}"
         if dtype != DTYPE[w.dtype]:
             return f"dtype {dtype}, PyTorch {w.dtype}"
-        if not close(vals, w.tolist(), tol):
+        if not close(vals, w.tolist(), tol, tol):
             return f"values {vals}, PyTorch {w.tolist()}"
     if grad:
         gg = eval(lines[1], {}, env_eval)
         for k, g, w in zip(grad, gg, wgrads):
             w = torch.zeros_like(inputs[k]) if w is None else w
-            if not close(g[0], w.tolist(), 1e-4):
+            if not close(g[0], w.tolist(), 1e-4, 1e-4):
                 return f"gradient of {k} {g[0]}, PyTorch {w.tolist()}"
     return None
 

@@ -12,6 +12,7 @@
 #include "backends/vulkan/vulkan.h"
 #include "shapes/user_error.h"
 #include "tests/backends/vulkan/vk_test_util.h"
+#include "tests/backends/compare_values.h"
 #include "tests/backends/op_cases.h"
 
 namespace tessel::backends::vulkan {
@@ -24,6 +25,7 @@ using testing::Case;
 using testing::Gen;
 using testing::allOps;
 using testing::casesFor;
+using testing::expectCloseElements;
 using testing::describe;
 using testing::floats;
 
@@ -73,7 +75,6 @@ TEST_P(Parity, MatchesCpu) {
     ++compared;
     ASSERT_EQ(cpu.value.shape(), vk.value.shape());
     ASSERT_EQ(cpu.value.dtype(), vk.value.dtype());
-    std::vector<double> a = cpu.value.toDoubles(), b = vk.value.toDoubles();
     const bool exact = op == OpKind::Rand || op == OpKind::Randint || op == OpKind::Dropout ||
                        op == OpKind::Bernoulli ||
                        cpu.value.dtype() != DType::F32;
@@ -85,15 +86,9 @@ TEST_P(Parity, MatchesCpu) {
     if (op == OpKind::Conv2d || op == OpKind::Conv2dBackwardInput ||
         op == OpKind::Conv2dBackwardWeight)
       sumScale = std::max(1.0, 9.0 * double(c.inputs[0].numel()) * double(c.inputs[1].numel()) /
-                                   std::max<double>(1.0, double(a.size())) / 1000.0);
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;
-      const double tol = exact ? 0 : 1e-4 * sumScale + 1e-4 * std::fabs(a[i]);
-      if (!(std::fabs(a[i] - b[i]) <= tol)) {
-        ADD_FAILURE() << "element " << i << ": cpu " << a[i] << " vulkan " << b[i];
-        break;
-      }
-    }
+                                   std::max<double>(1.0, double(cpu.value.numel())) / 1000.0);
+    expectCloseElements(cpu.value, vk.value, exact ? 0 : 1e-4 * sumScale, exact ? 0 : 1e-4,
+                        "cpu", "vulkan");
   }
   EXPECT_GT(compared, 0) << "every case of " << shapes::opName(op) << " was an error";
 }
@@ -113,11 +108,7 @@ TEST_F(VulkanTest, DenseUnarySpecialValues) {
     Outcome cpu = runOn(Device::Cpu, op, c), vk = runOn(Device::Vulkan, op, c);
     ASSERT_FALSE(cpu.error || vk.error) << cpu.message << vk.message;
     ASSERT_EQ(cpu.value.dtype(), vk.value.dtype());
-    std::vector<double> a = cpu.value.toDoubles(), b = vk.value.toDoubles();
-    for (size_t i = 0; i < a.size(); ++i) {
-      if (a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i]))) continue;
-      EXPECT_NEAR(b[i], a[i], 2e-6 * std::fabs(a[i])) << "element " << i;
-    }
+    expectCloseElements(cpu.value, vk.value, 0, 2e-6, "cpu", "vulkan");
   }
 }
 
