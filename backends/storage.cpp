@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <unordered_map>
@@ -45,6 +46,15 @@ namespace tessel::backends {
 // nodes) from 860-883 to 551-617 ms (docs/perf.md, "Huge pages for large tensors"); small
 // tensors keep ordinary pages. Where the kernel gives no huge pages the advice is ignored;
 // TESSEL_HUGE_PAGES=0 turns it off (each huge page is 2 MiB of resident memory at first touch).
+//
+// Note [Poisoned fresh storage]
+// A kernel that leaves part of its output unwritten returns whatever its block held: zeros
+// from fresh pages (so a test passes by chance) or an earlier tensor's values from the block
+// cache. In sanitized builds (the ASan suite of CI) and with TESSEL_POISON_STORAGE=1 in any
+// build, every block handed out is first filled with 0xFF bytes: NaN floats, -1 integers and
+// bools that are neither true nor false (UBSan reports reading one), so an unwritten element
+// shows in a result, as MemorySanitizer would report it (MSan needs every library rebuilt
+// instrumented, which Debian's are not).
 namespace {
 
 constexpr size_t kAlign = 64;
@@ -108,6 +118,18 @@ BlockCache& cache() {
 
 thread_local AllocationHook* tHook = nullptr;
 
+bool poisonStorage() {
+#if defined(TESSEL_SANITIZED)
+  return true;
+#else
+  static const bool on = [] {
+    const char* env = std::getenv("TESSEL_POISON_STORAGE");
+    return env && std::string(env) == "1";
+  }();
+  return on;
+#endif
+}
+
 }  // namespace
 
 // Cached sizes round up to their class so that nearby sizes share blocks (Note [Block cache]).
@@ -169,6 +191,8 @@ std::shared_ptr<Storage> Storage::allocate(size_t bytes, Device device) {
                    "out of memory: cannot allocate " + std::to_string(bytes) + " bytes (" +
                        std::to_string(bytes >> 20) + " MiB) on " +
                        std::string(deviceName(device)));
+  if (poisonStorage()) [[unlikely]]
+    std::memset(p, 0xFF, size);  // Note [Poisoned fresh storage]
   auto storage = std::make_shared<Storage>(Key{}, p, size, device);
   storage->charge_ = std::move(charge);
   return storage;

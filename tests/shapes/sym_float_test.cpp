@@ -135,8 +135,10 @@ TEST(SymFloat, RandomTreesEvaluateLikeDirectArithmetic) {
           auto [r, rf] = gen(depth + 1);
           const FloatOp ops[] = {FloatOp::Add, FloatOp::Sub, FloatOp::Mul, FloatOp::Max, FloatOp::Min};
           FloatOp op = ops[rng() % 5];
+          // Copies, not the bindings: clang 14 cannot capture a structured binding.
+          auto lfn = lf, rfn = rf;
           return {binary(op, l, r), [=](int64_t x, int64_t y, double v) {
-                    return applyFloatOp(op, lf(x, y, v), rf(x, y, v));
+                    return applyFloatOp(op, lfn(x, y, v), rfn(x, y, v));
                   }};
         }
       }
