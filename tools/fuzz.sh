@@ -10,16 +10,21 @@
 # (LeakSanitizer) leaves its input in build-fuzz/artifacts/TARGET/ and exits non-zero.
 # FUZZ_SEED fixes libFuzzer's seed (CI sets it, so a submission is not failed by a new random
 # find; by hand it is random).
+# FUZZ_BUILD names a build folder already configured with -DTESSEL_FUZZ=ON (CI's build-asan,
+# which also holds the sanitized test suite); it is used as it is configured.
 # Needs clang and libfuzzer-14-dev.
 set -euo pipefail
 target=${1:?usage: tools/fuzz.sh TARGET SECONDS}
 seconds=${2:-60}
 cd "$(dirname "$0")/.."
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DTESSEL_FUZZ=ON -DTESSEL_BUILD_TESTS=OFF -DTESSEL_BUILD_BENCH=OFF >/dev/null
-cmake --build build-fuzz --target "$target" -j "$(nproc)"
-corpus=build-fuzz/corpus/$target
-artifacts=build-fuzz/artifacts/$target
+build=${FUZZ_BUILD:-build-fuzz}
+if [ -z "${FUZZ_BUILD:-}" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DTESSEL_FUZZ=ON -DTESSEL_BUILD_TESTS=OFF -DTESSEL_BUILD_BENCH=OFF >/dev/null
+fi
+cmake --build "$build" --target "$target" -j "$(nproc)"
+corpus=$build/corpus/$target
+artifacts=$build/artifacts/$target
 mkdir -p "$corpus" "$artifacts"
 case "$target" in
   fuzz_shapes | fuzz_compile_diff)
@@ -45,7 +50,7 @@ trap 'rm -f "$stamp"' EXIT
 # it allocated, and a leak fails the run like a crash (a leak-* artifact).
 ASAN_OPTIONS=${asan}detect_leaks=1:allocator_may_return_null=1 \
   LSAN_OPTIONS=suppressions="$PWD/tools/lsan.supp":print_suppressions=0 \
-  "build-fuzz/tests/fuzz/$target" -max_total_time="$seconds" "${options[@]}" \
+  "$build/tests/fuzz/$target" -max_total_time="$seconds" "${options[@]}" \
   -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=4096 -artifact_prefix="$artifacts/" \
   -print_final_stats=1 -seed="${FUZZ_SEED:-0}" "$corpus" 2>&1 |
   grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+== ERROR|SUMMARY|Done)|^fuzz_" || true

@@ -54,19 +54,23 @@ case "$mode" in
   demo) ./build/repl/tessel examples/demo.dsl ;;
   test)
     (cd build && ctest --output-on-failure -j "$jobs" --timeout 600)
-    # Every suite but the vulkan and dist labels again under ASan + UBSan (issue 15;
-    # docs/reliability.md): any report aborts its test, a leak at exit included (LeakSanitizer,
-    # issue 32; tools/lsan.supp names the third-party libraries whose leaks are not ours).
-    # dist runs ranks under mpirun with deadlines; Open MPI is not instrumented.
-    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSEL_SANITIZE=ON \
-      -DTESSEL_BUILD_BENCH=OFF >/dev/null
+    # Every suite but the vulkan, dist and torch labels again under ASan + UBSan
+    # (docs/reliability.md): any report aborts its test, a leak at exit included (LeakSanitizer;
+    # tools/lsan.supp names the third-party libraries whose leaks are not ours).
+    # dist runs ranks under mpirun with deadlines; Open MPI is not instrumented. torch drives
+    # the tessel command from PyTorch's Python (the golden scripts cover those ops here).
+    # One clang build serves the sanitized suite and the libFuzzer targets (TESSEL_FUZZ:
+    # ASan + UBSan + fuzzer coverage), so CI compiles the project twice, not three times.
+    cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_COMPILER=clang++ -DTESSEL_FUZZ=ON -DTESSEL_BUILD_BENCH=OFF >/dev/null
     cmake --build build-asan -j "$jobs"
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
       LSAN_OPTIONS=suppressions="$PWD/../tools/lsan.supp":print_suppressions=0 \
-      UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs" --timeout 900 -LE 'vulkan|dist')
+      UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$jobs" --timeout 900 \
+      -LE 'vulkan|dist|torch')
     # Each libFuzzer target briefly (by hand: tools/fuzz.sh TARGET SECONDS, for hours).
     for target in tests/fuzz/fuzz_*.cpp; do
-      FUZZ_SEED=1 tools/fuzz.sh "$(basename "$target" .cpp)" 60
+      FUZZ_SEED=1 FUZZ_BUILD=build-asan tools/fuzz.sh "$(basename "$target" .cpp)" 60
     done
     ;;
   *) echo "usage: tools/setup.sh [demo|test]" >&2; exit 2 ;;

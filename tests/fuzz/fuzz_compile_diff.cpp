@@ -1,9 +1,10 @@
 // Fuzz target: @compile against eager on generated shape-heavy programs (issue 15, target 3).
 // The bytes do not become text: they drive a generator (program_gen.h) that writes a small
-// Tessel function f(x, y, n) from a menu of shape-heavy statements (elementwise, broadcasting,
+// Tessel function f(x, y, n, s) from a menu of shape-heavy statements (elementwise, broadcasting,
 // reshape and views, slicing, reductions, matmul, cat, creation from sizes, branches on sizes,
 // loops over sizes, helpers, graph breaks, data-dependent ops), then a few calls with input
-// sizes chosen by the bytes. Each call runs f eagerly and compile(f) (with dynamic and config
+// sizes, layouts (views: transposed, offset, stepped, expanded) and special values (nan, inf,
+// -0.0 in x and y and as the float s, extreme ints as n) chosen by the bytes. Each call runs f eagerly and compile(f) (with dynamic and config
 // knobs chosen by the bytes), so recompiles, automatic dynamic, duck sizing, 0/1
 // specialization and guard reuse all happen. A differential oracle:
 //   - both return, and the results agree: ints, bools, shapes, dtypes exactly, floats and f32
@@ -131,7 +132,7 @@ Outcome runCall(Interpreter& interp, std::ostringstream& out, const std::string&
   out.str("");
   try {
     interp.runSource("<seed>", "seed(" + std::to_string(call) + ")");
-    interp.runSource("<" + name + ">", "__r = " + fn + "(__x, __y, __n)");
+    interp.runSource("<" + name + ">", "__r = " + fn + "(__x, __y, __n, __s)");
     o.result = *interp.mainModule().lookup("__r");
   } catch (const ScriptError& e) {
     o.raised = true;

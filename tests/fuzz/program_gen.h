@@ -1,5 +1,5 @@
 // The program generator of fuzz_compile_diff: fuzzer bytes -> a small shape-heavy Tessel
-// function f(x, y, n), its compiled twin cf, and the inputs of a few calls. Statements come
+// function f(x, y, n, s), its compiled twin cf, and the inputs of a few calls. Statements come
 // from a menu; the generator tracks each tensor variable's rank and dtype so that most programs
 // are well typed, while some still fail (a shape mismatch, an empty reduction, an integer
 // division by zero): those must fail the same way compiled and eager. It also tracks which
@@ -24,7 +24,7 @@ class ProgramGen {
 
   void generate() {
     header();
-    body_ += "fn f(x, y, n) {\n";
+    body_ += "fn f(x, y, n, s) {\n";
     tensors_ = {{"x", xRank_, xInt_ ? Dt::I32 : Dt::F32},
                 {"y", yRank(), yInt_ ? Dt::I32 : Dt::F32}};
     ints_ = {{"n", false}};
@@ -32,7 +32,7 @@ class ProgramGen {
     for (int i = 0; i < statements && in_.remaining_bytes() > 0; ++i) statement(1);
     body_ += "  return " + result() + "\n}\n";
     body_ += "let cf = compile(f" + compileArgs_ + ")\n";
-    body_ += "let __x = none\nlet __y = none\nlet __n = none\nlet __r = none\n";
+    body_ += "let __x = none\nlet __y = none\nlet __n = none\nlet __s = none\nlet __r = none\n";
     makeCalls();
   }
 
@@ -103,9 +103,14 @@ class ProgramGen {
     }
   }
 
-  // A float computed from sizes and ints: symbolic under @compile (Note [Symbolic floats]).
+  // A float computed from sizes, ints and the float argument s (which calls set to nan, the
+  // infinities, -0.0 too): symbolic under @compile (Note [Symbolic floats]).
   std::string floatExpr() {
-    switch (pick(7)) {
+    switch (pick(9)) {
+      case 7:
+        return "s";
+      case 8:
+        return "(s * 0.5 + float(" + intExpr() + "))";
       case 0:
         return "(float(" + intExpr() + ") * 0.5)";
       case 1:
@@ -223,9 +228,12 @@ class ProgramGen {
         if (t.dt == Dt::Bool) return;
         std::string v = fresh("v");
         body_ += ind + "let " + v + " = " + t.name + "\n";
+        // On a size, an int, or the float argument (a float guard; nan fails every compare).
+        const char* floatConds[] = {"s > 1.0", "s == s", "s <= -0.0", "s * 2.0 < 1e30"};
         std::string cond =
-            k == 12 ? t.name + ".shape[" + std::to_string(dim(t)) + "] > " + std::to_string(pick(4))
-                    : intExpr() + " % 2 == 0";
+            k == 12  ? t.name + ".shape[" + std::to_string(dim(t)) + "] > " + std::to_string(pick(4))
+            : pick(3) ? intExpr() + " % 2 == 0"
+                      : floatConds[pick(4)];
         body_ += ind + "if " + cond + " {\n";
         body_ += ind + "  " + v + " = " + keepType(t, v) + "\n";
         if (depth < 2 && pick(3) == 0) statement(depth + 1);
@@ -722,25 +730,61 @@ class ProgramGen {
       if (yMode_ == 2) yd = {xd.front(), 1};
       if (yMode_ == 3) yd = {2 + callPick(3), 2 + callPick(3)};
       int offset = callPick(7);
-      std::string s = "__x = " + input(xd, xInt_, offset) +
-                      "\n__y = " + input(yd, yInt_, offset + 2) +
-                      "\n__n = " + std::to_string(callPick(5)) + "\n";
+      // n: a small int, rarely an extreme one (sizes from it fail alike on both sides); s: a
+      // float, often a special value (every argument kind at its edges).
+      const char* ns[] = {"2147483647", "-2147483648", "-1"};
+      const char* ss[] = {"0.5", "2.5", "-0.0", "float(\"nan\")", "float(\"inf\")",
+                          "-float(\"inf\")", "1e-30", "-3.0"};
+      std::string s = "__x = " + input(xd, xInt_, offset, callPick(6)) +
+                      "\n__y = " + input(yd, yInt_, offset + 2, callPick(6)) + "\n__n = " +
+                      (callPick(16) == 0 ? ns[callPick(3)] : std::to_string(callPick(5))) +
+                      "\n__s = " + ss[callPick(8)] + "\n";
       if (callPick(6) == 0) s += "maybe_mark_dynamic(__x, 0)\n";
       calls_.push_back(s);
     }
   }
-  static std::string input(const std::vector<int64_t>& dims, bool isInt, int offset) {
-    int64_t n = 1;
-    std::string shape = "[";
-    for (size_t i = 0; i < dims.size(); ++i) {
-      n *= dims[i];
-      shape += (i ? ", " : "") + std::to_string(dims[i]);
+  // An input of `dims` in one of six layouts (views reach every op): contiguous, a
+  // transpose, an offset slice, every other row, a stride-0 expansion (values repeat along
+  // dim 0), or contiguous with special values (nan, inf, -inf, -0.0 among the floats).
+  static std::string input(const std::vector<int64_t>& dims, bool isInt, int offset,
+                           int layout) {
+    auto shapeText = [](const std::vector<int64_t>& d) {
+      std::string t = "[";
+      for (size_t i = 0; i < d.size(); ++i) t += (i ? ", " : "") + std::to_string(d[i]);
+      return t + "]";
+    };
+    auto values = [&](const std::vector<int64_t>& d) {
+      int64_t n = 1;
+      for (int64_t e : d) n *= e;
+      std::string v =
+          "((arange(" + std::to_string(n) + ") + " + std::to_string(offset) + ") % 7 - 3)";
+      if (!isInt) v = "(" + v + " * 0.5)";
+      return v + ".reshape(" + shapeText(d) + ")";
+    };
+    std::vector<int64_t> d = dims;
+    switch (dims.empty() ? 0 : layout) {
+      case 1:
+        if (dims.size() < 2) break;
+        std::swap(d[0], d[1]);
+        return "transpose(" + values(d) + ", 0, 1)";
+      case 2:
+        d[0] += 1;
+        return values(d) + "[1:]";
+      case 3:
+        d[0] = std::max<int64_t>(2 * d[0] - 1, 0);
+        return values(d) + "[::2]";
+      case 4:
+        d[0] = 1;
+        return "expand(" + values(d) + ", " + shapeText(dims) + ")";
+      case 5:
+        if (isInt) break;
+        return "where(" + values(dims) + " == 1.5, float(\"nan\"), where(" + values(dims) +
+               " == -1.0, -float(\"inf\"), where(" + values(dims) + " == 0.0, -0.0, " + values(dims) +
+               ")))";
+      default:
+        break;
     }
-    shape += "]";
-    std::string v =
-        "((arange(" + std::to_string(n) + ") + " + std::to_string(offset) + ") % 7 - 3)";
-    if (!isInt) v = "(" + v + " * 0.5)";
-    return v + ".reshape(" + shape + ")";
+    return values(dims);
   }
 
   FuzzedDataProvider& in_;
