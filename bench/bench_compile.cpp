@@ -1,4 +1,4 @@
-// Compiled-function benchmarks (issue 5): the cost of a cache-hit call against an eager call,
+// Compiled-function benchmarks: the cost of a cache-hit call against an eager call,
 // compile latency by graph size (trace, solver, codegen), and the seeds' loop.
 //   build/bench/bench_compile --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
@@ -52,7 +52,7 @@ void BM_CallEager(benchmark::State& state) {
 BENCHMARK(BM_CallCompiledHit);
 BENCHMARK(BM_CallEager);
 
-// The cost of a graph break on the cache-hit path (issue 11): the same two-op body, once as one
+// The cost of a graph break on the cache-hit path: the same two-op body, once as one
 // graph and once split by a statement that runs eagerly (a change to a list made outside):
 // two graphs, each with its guards, and the statement, at every call.
 const char* kBreak =

@@ -1,4 +1,4 @@
-// Benchmarks of conv2d (issue 26; docs/perf.md, "conv2d"): forward and backward (backward data,
+// Benchmarks of conv2d (docs/perf.md, "conv2d"): forward and backward (backward data,
 // backward weights and the bias gradient, as one training step needs them) through eager
 // dispatch, on [32, 64, 56, 56] with a 3x3 kernel, padding 1, 64 -> 64 channels, and on small
 // images [n, 3, 28, 28] -> 16 channels whose batch n changes at every call. Wall time, so

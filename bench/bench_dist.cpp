@@ -1,5 +1,5 @@
 // dist.all_reduce's bandwidth against Open MPI's own MPI_Allreduce, in the same run on the same
-// ranks (issue 14; docs/perf.md, "dist"). Not a Google Benchmark program: every rank must run
+// ranks (docs/perf.md, "dist"). Not a Google Benchmark program: every rank must run
 // exactly the same iterations, which an adaptive iteration count cannot promise.
 //
 //   mpirun --allow-run-as-root -n 2 build/bench/bench_dist [repetitions]

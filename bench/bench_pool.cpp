@@ -1,4 +1,4 @@
-// Benchmarks of pooling (issue 26) on the cpu (docs/perf.md, "pooling"): max_pool2d and
+// Benchmarks of pooling on the cpu (docs/perf.md, "pooling"): max_pool2d and
 // avg_pool2d on [32, 64, 56, 56] through eager dispatch (a fresh output per call, as in a
 // script), forward and forward + backward, 1 thread. bench/torch_pool_baseline.py times
 // PyTorch 1.13 on the same work.

@@ -1,4 +1,4 @@
-// Benchmarks of issue 25's sort and detection ops on the cpu (docs/perf.md, "sort, topk and
+// Benchmarks of the sort and detection ops on the cpu (docs/perf.md, "sort, topk and
 // nms"): sort of 1M floats (values and indices: argsort, then the values gathered), topk(k =
 // 100) of 1M, nms of 5,000 boxes, through eager dispatch on 1 thread.
 // bench/torch_sort_baseline.py times PyTorch 1.13 and torchvision on the same inputs.

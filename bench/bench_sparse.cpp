@@ -1,6 +1,7 @@
-// Benchmarks of issue 25's ops on the cpu (docs/perf.md, "sparse, scan and sort ops"): each
-// op through eager dispatch (a fresh output per call, as in a script) on 1 thread, beside a
-// STREAM-like triad on the same arrays for the machine's bandwidth.
+// Benchmarks of the scatter, scan, jagged and sampling ops on the cpu (docs/perf.md, "sparse,
+// scan and sort ops"): each op through eager dispatch (a fresh output per call, as in a
+// script) on 1 thread, beside a STREAM-like triad on the same arrays for the machine's
+// bandwidth.
 // bench/torch_sparse_baseline.py times PyTorch 1.13 on the same sizes.
 #include <benchmark/benchmark.h>
 
@@ -171,7 +172,7 @@ void BM_ScatterAdd(benchmark::State& state) {
 }
 BENCHMARK(BM_ScatterAdd)->Unit(benchmark::kMillisecond);
 
-// A jagged batch (issue 25): 16K sequences of lengths (37 i + 11) mod 64 (516K rows in all) of
+// A jagged batch: 16K sequences of lengths (37 i + 11) mod 64 (516K rows in all) of
 // 64 floats, as flat values [T, 64] plus lengths. segment_reduce pools each sequence (sum and
 // max), repeat_interleave broadcasts the pooled rows back to their tokens; bincount of 16M
 // values in [0, 1000). bench/torch_sparse_baseline.py builds the same batch.

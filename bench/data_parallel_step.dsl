@@ -1,4 +1,4 @@
-# Data-parallel training step time (issue 14; docs/perf.md, "dist"): the MLP training of
+# Data-parallel training step time (docs/perf.md, "dist"): the MLP training of
 # examples/data_parallel.dsl, wider and on a larger global batch, split across the ranks. Each
 # step: forward and backward on this rank's shard, dist.all_reduce(mean) of every gradient,
 # an Adam step. Rank 0 prints the medians over the timed steps.

@@ -1,4 +1,4 @@
-# Issue 26's losses and reductions, forward + backward (grad), eager on the cpu; the same work as
+# The losses and reductions, forward + backward (grad), eager on the cpu; the same work as
 # bench/torch_losses_baseline.py. Run: build/repl/tessel bench/losses.dsl (ms per call).
 seed(0)
 let logits = randn([4096, 1024])

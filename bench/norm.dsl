@@ -1,4 +1,4 @@
-# Issue 26's normalization ops and einsum, forward + backward (grad), eager on the cpu; the same
+# The normalization ops and einsum, forward + backward (grad), eager on the cpu; the same
 # work as bench/torch_norm_baseline.py. Run: build/repl/tessel bench/norm.dsl (ms per call).
 seed(0)
 let img = randn([32, 64, 28, 28])

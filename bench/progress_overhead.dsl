@@ -1,4 +1,4 @@
-# What progress() costs a training loop (issue 30: under 1% of a 200-step loop): 200 SGD steps of
+# What progress() costs a training loop (the goal: under 1% of a 200-step loop): 200 SGD steps of
 # a small linear model (grad of an MSE loss, 64x32 @ 32x10) with and without progress() and a
 # set_postfix(loss = ...) per step, alternated over 40 rounds; the fastest of each in ms (the
 # minimum: other work on the machine only ever adds time). Then the cost per item alone: an

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Eager dispatch of a small op from a script (issue 4): Tessel vs NumPy's per-call overhead,
+# Eager dispatch of a small op from a script: Tessel vs NumPy's per-call overhead,
 # best of 5 each, in the same run. Usage: bench/run_dispatch.sh [build dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Peak resident memory of the two loops of issue 32 (bench/scripts/gc_loops.dsl) at 100k and
+# Peak resident memory of the two cycle-making loops (bench/scripts/gc_loops.dsl) at 100k and
 # 300k iterations each: flat with the cycle collector, growing with the iterations without
 # it. Pass a second binary (one built without the collector) to compare in the same run.
 #

@@ -1,4 +1,4 @@
-// The interactive REPL (issue 2): line editing, history, completion, multi-line input, echo,
+// The interactive REPL: line editing, history, completion, multi-line input, echo,
 // and the `:` commands.
 #pragma once
 

@@ -11,7 +11,7 @@ Outputs unary(OpKind op, Inputs in) {
   switch (op) {
     case OpKind::LogicalNot:
       return {{x.shape, DType::Bool}};
-    case OpKind::IsNan:  // issue 26: bool tests of any dtype, as torch
+    case OpKind::IsNan:  // bool tests of any dtype, as torch
     case OpKind::IsInf:
     case OpKind::IsFinite:
       return {{x.shape, DType::Bool}};

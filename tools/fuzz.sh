@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a libFuzzer target of tests/fuzz for a number of seconds (issue 15):
+# Runs a libFuzzer target of tests/fuzz for a number of seconds:
 #   tools/fuzz.sh fuzz_parser 60        (CI runs each target briefly; by hand, for hours)
 # Builds build-fuzz with clang (TESSEL_FUZZ=ON: ASan + UBSan + fuzzer instrumentation). Targets
 # that read their input as Tessel text get the golden scripts as seeds and
@@ -46,7 +46,7 @@ case "$target" in
 esac
 stamp=$(mktemp)
 trap 'rm -f "$stamp"' EXIT
-# Leaks are checked (issue 32): libFuzzer runs LeakSanitizer after an input that freed less than
+# Leaks are checked: libFuzzer runs LeakSanitizer after an input that freed less than
 # it allocated, and a leak fails the run like a crash (a leak-* artifact).
 ASAN_OPTIONS=${asan}detect_leaks=1:allocator_may_return_null=1 \
   LSAN_OPTIONS=suppressions="$PWD/tools/lsan.supp":print_suppressions=0 \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mutates the golden scripts and runs each mutant, looking for crashes (issue 15).
+"""Mutates the golden scripts and runs each mutant, looking for crashes.
 
 A mutant may fail with any Tessel error (exit status 1); a crash is any other status (a signal,
 an abort), an "internal error" or an uncaught C++ exception ("terminate called"). Crashing

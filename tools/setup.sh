@@ -18,7 +18,7 @@ packages=(
   libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers   # vulkan
   python3 python3-numpy lua5.4              # baselines for the benchmarks only
   python3-torch python3-torchvision         # oracles of tests/torch (PyTorch parity) and bench_sparse
-  clang libfuzzer-14-dev                    # the libFuzzer targets of tests/fuzz (issue 15)
+  clang libfuzzer-14-dev                    # the libFuzzer targets of tests/fuzz
   nlohmann-json3-dev                        # PGO profiles, the compile trace, tessel report
   libdlpack-dev                             # DLPack tensors in the embedding API (tessel.h)
   chromium                                  # renders tessel report's page in its tests

@@ -1,4 +1,4 @@
-// Gradient rules of issue 26's elementwise ops (erf ... softplus), as PyTorch's derivatives.
+// Gradient rules of the dense-model elementwise ops (erf ... softplus), as PyTorch's derivatives.
 // The step functions (floor, ceil, round, trunc, sign) have a zero gradient, as in PyTorch;
 // isnan/isinf/isfinite give bool and have none.
 #include "backends/autodiff/grad_ops.h"

@@ -14,7 +14,7 @@ namespace tessel::backends::cpu {
 // A transformer normalizes rows of a few dozen to a few thousand features. layer_norm ran six
 // passes per row at 4 floats an instruction (70 ns a row of 64), and its gradient was a dozen
 // graph ops (four row means, five products, a sum for each of dw and db): about 1 ms of a
-// 15 ms training step (issue 27). Here each is one call over all rows, compiled for AVX-512
+// 15 ms transformer training step. Here each is one call over all rows, compiled for AVX-512
 // and AVX2 (Note [ISA clones]): the row's statistics and the two sums of the gradient are
 // lane-parallel float sums finished in double (as sumFloats in reduce.cpp), the row stays in
 // L1 between passes, and dw and db accumulate in double over the rows. The formulas are

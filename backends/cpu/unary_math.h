@@ -1,4 +1,4 @@
-// Scalar formulas of the dense-model unary ops (issue 26: erf, floor, ..., isfinite), shared by
+// Scalar formulas of the dense-model unary ops (erf, floor, ..., isfinite), shared by
 // the eager kernels (unary.cpp) and the fused tile loops (backends/graph/cpu_fused.cpp), so a
 // fused program rounds exactly like the eager chain it replaced. PyTorch semantics throughout:
 // round is half to even, sign(NaN) is 0, softplus is PyTorch's (beta 1, threshold 20).
@@ -13,7 +13,7 @@
 
 namespace tessel::backends::cpu {
 
-/// True for the unary ops of issue 26's first block.
+/// True for the dense-model unary ops (erf ... isfinite).
 inline bool isDenseUnary(shapes::OpKind op) {
   using K = shapes::OpKind;
   switch (op) {

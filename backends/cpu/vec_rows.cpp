@@ -36,7 +36,7 @@ TESSEL_ISA_CLONES void geluRow(float* __restrict out, const float* __restrict in
 // gelu's gradient was a dozen elementwise ops (Phi read off the output as gelu(x) / x, the
 // density through exp): the cpu's fused evaluator runs such a program one instruction at a
 // time over tiles, about 1.9 ns an element, and it was 8% of a transformer's training step
-// (issue 27). As one op it is a single pass with everything in registers, and it reads only
+// As one op it is a single pass with everything in registers, and it reads only
 // the gradient and x. Same formula as PyTorch's gelu_backward: Phi from erf, phi from exp; the
 // density's e^(-x^2 / 2) is the e^(-t^2) that erf(t = x / sqrt 2) needs, so one exp serves both.
 inline float geluSlope(float x) {

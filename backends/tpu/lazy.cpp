@@ -123,7 +123,7 @@ class Segment {
 class LazyRuntime {
  public:
   /// One per thread: interpreters on different threads record and run their own segments.
-  /// Freed when its thread ends (LeakSanitizer checks it, issue 32): tensors that outlive it
+  /// Freed when its thread ends (LeakSanitizer checks it): tensors that outlive it
   /// keep their segments (shared) and never touch the runtime as they die.
   static LazyRuntime& get() {
     thread_local LazyRuntime r;

@@ -196,7 +196,7 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       return "((" + a + " != " + zero + " || " + b + " != " + zero + ") ? " + (f ? "1.0" : "1") +
              " : " + zero + ")";
     case OpKind::Clamp: return (f ? "clampF(" : "clampI(") + a + ", " + b + ", " + c + ")";
-    // Issue 26's unary ops that also take integers (as elementwise.comp's opI).
+    // The dense-model unary ops that also take integers (as elementwise.comp's opI).
     case OpKind::Floor: return f ? "floor(" + a + ")" : a;
     case OpKind::Ceil: return f ? "ceil(" + a + ")" : a;
     case OpKind::Round: return f ? "roundEven(" + a + ")" : a;

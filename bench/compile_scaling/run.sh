@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 29: compile time against op count. Compiles the Adam step of a transformer LM at several
+# Compile time against op count. Compiles the Adam step of a transformer LM at several
 # depths (transformer_depth.dsl; each compiles twice: static, then dynamic in the sequence
 # length) and prints, per compile, the graph's op count and compile_ms, the best of RUNS runs.
 #   bench/compile_scaling/run.sh [path/to/tessel] [runs] [depths...]

@@ -1,4 +1,4 @@
-# Issue 29's compile-time scaling: the compiled Adam step of a pre-norm transformer LM with
+# Compile-time scaling: the compiled Adam step of a pre-norm transformer LM with
 # DEPTH blocks (env, default 2), so that bench/compile_scaling/run.sh can set its op count by
 # its depth. The second call changes the sequence length, so the step compiles twice: static, then dynamic. Prints
 # the compile count and compile_ms per compile; run.sh reads the graph's ops from the trace.

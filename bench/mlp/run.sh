@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 16's training comparison: bench/mlp/train.dsl compiled and eager against
+# The MLP training comparison: bench/mlp/train.dsl compiled and eager against
 # bench/mlp/train.py (PyTorch eager), on 1 and 2 threads (bench/train_compare.sh).
 #   bench/mlp/run.sh [path/to/tessel] [runs]
 # TESSEL_MLP_OPT=adam (exported) runs both with Adam instead of SGD.

@@ -1,4 +1,4 @@
-# Issue 16's training workload: an MLP 784-256-256-10 trained with SGD for 200 steps, the batch
+# The peer comparison's workload: an MLP 784-256-256-10 trained with SGD for 200 steps, the batch
 # size changing every step (32..512), the whole step (value_and_grad + nn.sgd_step) under
 # @compile. bench/mlp/train.py is the same loop in PyTorch eager; bench/mlp/run.sh runs both.
 # Prints the mean step time over steps 20..199 (after warm-up and the compiles), the compile

@@ -1,6 +1,6 @@
-# The two loops of issue 32 (docs/reliability.md, "Memory"): a local recursive function that
-# captures a tensor, and a dict that holds itself with a tensor. Run under /usr/bin/time -v:
-# resident memory stays flat with the cycle collector (bench/run_gc_loops.sh).
+# Two loops that make cycles (docs/reliability.md, "Memory: cycles"): a local recursive
+# function that captures a tensor, and a dict that holds itself with a tensor. Run under
+# /usr/bin/time -v: resident memory stays flat with the cycle collector (bench/run_gc_loops.sh).
 fn outer(x) {
   fn walk(n) { if n == 0 { return x } return walk(n - 1) }
   return walk(3)

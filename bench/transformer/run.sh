@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 27's training comparison: bench/transformer/train.dsl (Adam, real text) compiled and
+# The transformer training comparison: bench/transformer/train.dsl (Adam, real text) compiled and
 # eager against bench/transformer/train.py (PyTorch eager), on 1 and 2 threads
 # (bench/train_compare.sh).
 #   bench/transformer/run.sh [path/to/tessel] [runs]

@@ -1,4 +1,4 @@
-# Issue 27's training workload: a small causal transformer (2 layers, d = 64, 4 heads) trained
+# The transformer training workload: a small causal transformer (2 layers, d = 64, 4 heads) trained
 # as a character model on real English text (/usr/share/dict/words), the sequence length
 # changing every step (16..128), the whole step (value_and_grad + nn.adam_step) under @compile.
 # bench/transformer/train.py is the same loop in PyTorch eager; bench/transformer/run.sh runs

@@ -242,7 +242,7 @@ Value builtinBool(Interpreter&, CallArgs& a) {
 
 // min/max of two or more numbers of which one is symbolic, with no key: an expression, no
 // guard (PyTorch's sym_min/sym_max), so `topk(x, min(1000, n))` of a data-dependent n asks no
-// guard and a tpu size stays bounded (issue 25); floats of sizes give a symbolic float.
+// guard and a tpu size stays bounded; floats of sizes give a symbolic float.
 std::optional<Value> symbolicExtremum(std::span<const Value> args, bool wantMax) {
   if (args.size() < 2) return std::nullopt;
   bool symbolic = false, floats = false;

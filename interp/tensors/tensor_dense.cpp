@@ -1,4 +1,4 @@
-// Built-ins of issue 26's dense-model ops (PyTorch names, argument order and semantics). The
+// Built-ins of the dense-model ops (PyTorch names, argument order and semantics). The
 // elementwise ones are single ops of the op table (erf ... isfinite) or, where PyTorch gives
 // them parameters (leaky_relu, elu, nan_to_num, softplus's beta and threshold), compositions
 // of elementwise ops: those fuse into one generated kernel under @compile like any chain, and
@@ -87,7 +87,7 @@ Value nativeNanToNum(Interpreter&, CallArgs& raw) {
   return emitOp(OpKind::Where, {emitOp(OpKind::IsNan, {x}), real(nan), y});
 }
 
-// ---- Masks (issue 26, block 2) ----------------------------------------------------------------
+// ---- Masks ------------------------------------------------------------------------------------
 
 // A zero of x's dtype, so that where(keep, x, zero) keeps the dtype (torch's tril of an i32
 // or bool tensor is one).
@@ -155,7 +155,7 @@ Value nativeMaskedFill(Interpreter&, CallArgs& raw) {
   return emitOp(OpKind::Where, {mask, v, x});
 }
 
-// ---- Lookups (issue 26, block 2) --------------------------------------------------------------
+// ---- Lookups ----------------------------------------------------------------------------------
 
 Value nativeDetach(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);

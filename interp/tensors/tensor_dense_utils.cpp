@@ -1,4 +1,4 @@
-// Reductions and shape utilities of issue 26 with PyTorch's names and semantics, composed of
+// Reductions and shape utilities with PyTorch's names and semantics, composed of
 // existing ops through emitOp: logsumexp, var, std, norm, prod (dim: an int or a list, as every
 // reduction), split, chunk, pad, flip, roll, repeat, outer. Sizes stay symbolic (a graph serves
 // every size), the same native runs eagerly on every device and under @compile, and gradients

@@ -1,4 +1,4 @@
-// Losses with PyTorch's names, argument order and semantics (issue 26): mse_loss, l1_loss,
+// Losses with PyTorch's names, argument order and semantics: mse_loss, l1_loss,
 // smooth_l1_loss, huber_loss, binary_cross_entropy(_with_logits), nll_loss, cross_entropy, each
 // with reduction = "mean" | "sum" | "none". They are composed of existing ops through emitOp, so
 // one native runs eagerly on every device and under @compile, sizes stay symbolic and the

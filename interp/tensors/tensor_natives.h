@@ -45,11 +45,11 @@ std::span<const TensorNative> tensorSparseNatives();
 /// repeat_interleave, bincount, segment_reduce, randperm, multinomial, bernoulli
 /// (tensor_jagged.cpp).
 std::span<const TensorNative> tensorJaggedNatives();
-/// Losses, extra reductions and shape utilities of issue 26, composed of existing ops
+/// Losses, extra reductions and shape utilities, composed of existing ops
 /// (tensor_losses.cpp, tensor_dense_utils.cpp).
 std::span<const TensorNative> tensorLossNatives();
 std::span<const TensorNative> tensorDenseUtilNatives();
-/// Issue 26's dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
+/// The dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
 std::span<const TensorNative> tensorDenseNatives();
 /// conv2d and conv1d (tensor_conv.cpp).
 std::span<const TensorNative> tensorConvNatives();

@@ -1,4 +1,4 @@
-// Issue 26's normalization, one-hot and creation built-ins with PyTorch's names, argument
+// Normalization, one-hot and creation built-ins with PyTorch's names, argument
 // order and semantics: group_norm, rms_norm, batch_norm, one_hot, linspace, full_like,
 // zeros_like, ones_like, randn_like, amax, amin. Each is a composition of op-table ops
 // (op_compose.h), so it runs eagerly on every device, traces under @compile with symbolic

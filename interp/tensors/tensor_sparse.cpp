@@ -132,7 +132,7 @@ Value nativeScatterReduce(Interpreter&, CallArgs& raw) {
                 attrs);
 }
 
-// Sorting and detection (issue 25). sort and topk return (values, indices) tuples: the kernels
+// Sorting and detection. sort and topk return (values, indices) tuples: the kernels
 // compute the i32 indices (argsort, topk) and the values are gather(x, dim, indices), so the
 // values' gradient is gather's (the grad scattered back by the indices) on every backend.
 Value gatherAlong(const Value& x, const Value& idx, int64_t dim) {

@@ -10,7 +10,7 @@ namespace tessel::repl::report {
 
 namespace {
 
-// Inline on purpose: the page is one file that opens anywhere, offline (issue 12).
+// Inline on purpose: the page is one file that opens anywhere, offline.
 const char* kStyle = R"css(
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.5em; margin: 0 0 .3em; }

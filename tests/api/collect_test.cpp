@@ -1,4 +1,4 @@
-// Interpreter::collect() and the end of an interpreter (embedding.md; issue 32): cycles are
+// Interpreter::collect() and the end of an interpreter (embedding.md): cycles are
 // freed on request, and interpreters created, used and destroyed in a loop leave the heap flat.
 #include <gtest/gtest.h>
 #include <malloc.h>

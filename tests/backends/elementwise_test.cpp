@@ -27,7 +27,7 @@ TEST(Elementwise, UnaryValues) {
   expectValues(run(OpKind::LogicalNot, {x}), {0, 1, 0});
 }
 
-// gelu's gradient as one op (issue 27): g * (Phi(x) + x * phi(x)) in double, over a range
+// gelu's gradient as one op: g * (Phi(x) + x * phi(x)) in double, over a range
 // wider than the erf polynomial's and the A&S branch's seam at |x / sqrt 2| = 1, with a
 // broadcast gradient; at +-inf it is NaN (inf * 0) and a NaN stays NaN, as PyTorch 1.13 gives.
 TEST(Elementwise, GeluBackwardValues) {
@@ -56,7 +56,7 @@ TEST(Elementwise, GeluBackwardValues) {
   EXPECT_EQ(edges[3], 0.5);
 }
 
-// Issue 26 (dense1): PyTorch's values, including halves, signed zeros, NaN and infinities.
+// The dense-model unary ops: PyTorch's values, including halves, signed zeros, NaN and infinities.
 TEST(Elementwise, DenseUnaryValues) {
   const float nan = std::nanf(""), inf = INFINITY;
   Tensor x = F({0.5f, 1.5f, 2.5f, -0.5f, -2.5f, -1.7f, nan, inf, -inf});

@@ -97,7 +97,7 @@ TEST(Grad, Unary) {
   }
 }
 
-// Issue 26 (dense1): the step functions have a zero gradient (finite differences agree away
+// The dense-model unary ops: the step functions have a zero gradient (finite differences agree away
 // from their jumps); isnan/isinf/isfinite give bool and are not differentiable.
 TEST(Grad, DenseUnary) {
   for (OpKind op : {OpKind::Erf, OpKind::Expm1, OpKind::Silu, OpKind::Softplus, OpKind::Floor,
@@ -414,7 +414,7 @@ TEST(Grad, NN) {
         return run(OpKind::CrossEntropy, {in[0], in[1]});
       },
       {smooth({3, 4}), I({0, 3, 1})});
-  checkGrad(  // ignore_index (issue 26): the ignored row gets nothing, the mean is over 2 rows
+  checkGrad(  // ignore_index: the ignored row gets nothing, the mean is over 2 rows
       [](const std::vector<Tensor>& in) {
         OpAttrs ignore;
         ignore.scalars = {3};

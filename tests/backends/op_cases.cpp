@@ -600,7 +600,7 @@ std::vector<Case> nnCases(OpKind op, Gen& g) {
       cases.push_back(one({g.tensor({4, 3}, DType::F32), ints({0, 2, 1, 2}, {4})}));
       cases.push_back(one({g.tensor({2, 300}, DType::F32), ints({299, 0}, {2})}));
       cases.push_back(one({g.tensor({2, 3}, DType::F32), ints({0, 3}, {2})}));  // IndexError
-      // ignore_index (issue 26): ignored rows leave the mean; all ignored gives nan; another
+      // ignore_index: ignored rows leave the mean; all ignored gives nan; another
       // out-of-range label is still an IndexError.
       a.scalars = {2};
       cases.push_back(one({g.tensor({4, 3}, DType::F32), ints({0, 2, 1, 2}, {4})}, a));

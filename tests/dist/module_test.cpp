@@ -102,7 +102,7 @@ TEST(DistModule, CollectivesBreakGraphs) {
             "  in g(), called from <dist test>:6:1\n");
 }
 
-// Compiler collectives (issue 14): rank r calls f with sizes 10 + 5r, then 11 + 5r. With the
+// Compiler collectives: rank r calls f with sizes 10 + 5r, then 11 + 5r. With the
 // exchange the size is dynamic from the first compile on every rank: one compile each; without
 // it two (the second made dynamic by automatic dynamic). A world of one has nothing to
 // exchange: two compiles either way.

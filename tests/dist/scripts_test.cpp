@@ -205,7 +205,7 @@ std::string caseName(const testing::TestParamInfo<Case>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Scripts, DistScript, testing::ValuesIn(cases()), caseName);
 
-// examples/data_parallel.dsl (issue 14): the replicas are identical at the end and the model
+// examples/data_parallel.dsl: the replicas are identical at the end and the model
 // learns, alone and on 2 and 4 ranks; only rank 0 prints.
 TEST(DistExample, DataParallelTrainingKeepsReplicasIdentical) {
   for (int world : {1, 2, 4}) {

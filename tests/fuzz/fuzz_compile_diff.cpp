@@ -1,4 +1,4 @@
-// Fuzz target: @compile against eager on generated shape-heavy programs (issue 15, target 3).
+// Fuzz target: @compile against eager on generated shape-heavy programs.
 // The bytes do not become text: they drive a generator (program_gen.h) that writes a small
 // Tessel function f(x, y, n, s) from a menu of shape-heavy statements (elementwise, broadcasting,
 // reshape and views, slicing, reductions, matmul, cat, creation from sizes, branches on sizes,

@@ -1,4 +1,4 @@
-// Fuzz target: the evaluator on arbitrary scripts (issue 15, target 2). Each input runs as a
+// Fuzz target: the evaluator on arbitrary scripts. Each input runs as a
 // program in a fresh interpreter with step, memory and call-depth limits, so the fuzzer looks
 // for crashes, sanitizer reports and hangs rather than for programs that merely run long. Any
 // outcome but a normal end, a script error (ScriptError/UserError) or exit() is a bug: an

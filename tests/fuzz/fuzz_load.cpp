@@ -1,4 +1,4 @@
-// Fuzz target: the file readers of backends/io on arbitrary bytes (issue 28). The first byte
+// Fuzz target: the file readers of backends/io on arbitrary bytes. The first byte
 // picks the format: .npy, .npz, .safetensors, CSV, gzip then CSV. Any
 // input must end in tensors or a UserError (ValueError, IOError); a crash, a sanitizer report,
 // a hang, an uncaught exception or an allocation of a size the input merely claims is a bug.

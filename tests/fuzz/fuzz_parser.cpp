@@ -1,4 +1,4 @@
-// Fuzz target: the parser and the resolver on arbitrary bytes (issue 15). Any input must end
+// Fuzz target: the parser and the resolver on arbitrary bytes. Any input must end
 // in an AST or a ScriptError (SyntaxError, LimitError); a crash, a sanitizer report or an
 // uncaught exception is a bug. Run with tools/fuzz.sh fuzz_parser SECONDS.
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Fuzz target: the shape engine (issue 15, target 4). The bytes choose a ShapeEnv (config, up
+// Fuzz target: the shape engine. The bytes choose a ShapeEnv (config, up
 // to three sources: sizes or ints, duck/dynamic/static, user ranges, unbacked), random
 // integer terms over the sources and a few decisions (evaluate, evaluateInt, staticallyKnown,
 // require). Checked, with a 128-bit reference evaluator as the oracle:

@@ -191,7 +191,7 @@ class ProgramGen {
         const TVar t = recent();  // a copy: nested statements grow tensors_
         if (t.dt == Dt::Bool) return;
         std::string v = fresh("v");
-        if (t.dt == Dt::F32 && pick(5) == 0) {  // nms of boxes made from the data (issue 25)
+        if (t.dt == Dt::F32 && pick(5) == 0) {  // nms of boxes made from the data
           const std::string c = t.name + ".reshape([-1, 1])";
           body_ += ind + "let " + v + " = nms(cat([" + c + ", " + c + " * 0.5, " + c + " + 1.0, " +
                    c + " * 0.5 + 1.0], dim = 1), " + t.name + ".reshape([-1]), 0.3)\n";
@@ -200,7 +200,7 @@ class ProgramGen {
         }
         const char* forms[] = {"%s[%s > 0]", "nonzero(%s > 0)", "masked_select(%s, %s < 1)",
                                "unique(%s)",
-                               // jagged ops (issue 25): repeats, values and lengths from data;
+                               // jagged ops: repeats, values and lengths from data;
                                // bincount of n values sums to n, so it is valid lengths
                                "repeat_interleave(%s, clamp(abs(%s.reshape([-1]).to(i32)), 0, 2))",
                                "bincount(clamp(abs(%s.reshape([-1]).to(i32)), 0, 7))",
@@ -285,7 +285,7 @@ class ProgramGen {
     }
   }
 
-  // Issue 26's elementwise ops on a non-bool x (dense1), kept free of NaN and overflow so
+  // The dense-model elementwise ops on a non-bool x, kept free of NaN and overflow so
   // that eager and compiled results compare.
   TVar denseUnary(const std::string& x, int r, Dt dt) {
     switch (pick(12)) {
@@ -311,18 +311,18 @@ class ProgramGen {
     int r = a.rank;
     Dt dt = a.dt;
     bool isF = dt == Dt::F32;
-    if ((family == 3 || family == 4) && pick(5) == 0) return denseExpr(a);  // issue 26 (dense2)
-    if ((family == 3 || family == 4) && pick(6) == 0) return normExpr(a);   // issue 26 (norm)
-    if (family == 3 && r >= 2 && !a.dd && pick(6) == 0) return poolExpr(a);  // issue 26
+    if ((family == 3 || family == 4) && pick(5) == 0) return denseExpr(a);  // losses, reductions
+    if ((family == 3 || family == 4) && pick(6) == 0) return normExpr(a);   // normalization
+    if (family == 3 && r >= 2 && !a.dd && pick(6) == 0) return poolExpr(a);  // pooling
     switch (family) {
       case 0: {  // elementwise, one operand
         if (dt == Dt::Bool)
           return pick(2) ? TVar{"logical_not(" + x + ")", r, Dt::Bool}
                          : TVar{x + ".to(i32)", r, Dt::I32};
         switch (pick(11)) {
-          case 10:  // issue 26's elementwise ops (dense1)
+          case 10:  // the dense-model elementwise ops
             return denseUnary(x, r, dt);
-          case 9:  // times a float of sizes and ints (issue 27: symbolic floats)
+          case 9:  // times a float of sizes and ints (symbolic floats)
             return {x + " * " + floatExpr(), r, Dt::F32};
           case 0:
             return {"relu(" + x + ")", r, dt};
@@ -401,7 +401,7 @@ class ProgramGen {
         // a divergence of its own; clamp keeps every index in range.)
         const std::string dataIdx = "clamp(abs(" + x + ".to(i32)), 0, " + sz + " - 1)";
         switch (pick(16)) {
-          case 12:  // sorting along a dim (issue 25): values, indices, a size expression for k
+          case 12:  // sorting along a dim: values, indices, a size expression for k
             return {"sort(" + x + ", " + d + ", descending = true)[0]", r, dt};
           case 13:
             return {"topk(" + x + ", min(2, " + sz + "), dim = " + d + ")[0]", r, dt};
@@ -409,7 +409,7 @@ class ProgramGen {
             return {"argsort(" + x + ", dim = " + d + ")", r, Dt::I32};
           case 15:
             return {"searchsorted(sort(" + x + ".reshape([-1]))[0], " + x + ")", r, Dt::I32};
-          case 9:  // writes along a dim (issue 25), indices from the data and from sizes
+          case 9:  // writes along a dim, indices from the data and from sizes
             return {"scatter_add(" + x + ", " + d + ", " + dataIdx + ", " + x + ")", r, dt};
           case 10:
             return {"index_add(" + x + ", " + d + ", clamp(arange(" + sz + ") * 2 - 1, 0, " + sz +
@@ -419,7 +419,7 @@ class ProgramGen {
             return {"scatter_reduce(" + x + ", " + d + ", " + dataIdx + ", " + x +
                         ", \"amax\", include_self = false)",
                     r, dt};
-          case 6:  // scans along a dim (issue 25): same shape, symbolic sizes kept
+          case 6:  // scans along a dim: same shape, symbolic sizes kept
             return {"cumsum(" + x + ", " + d + ")", r, dt};
           case 7:
             return {x + ".cumprod(dim = -1)", r, dt};
@@ -516,7 +516,7 @@ class ProgramGen {
         if (r < 0) return {"stack([" + x + ", " + x + "])", -1, dt};
         return {"stack([" + x + ", " + x + "])", r + 1, dt};
       }
-      default: {  // creation from sizes, and sampling (issue 25: same seed, same draws)
+      default: {  // creation from sizes, and sampling (same seed, same draws)
         const std::string flat = x + ".to(f32).reshape([-1])";
         switch (pick(8)) {
           case 4:
@@ -548,7 +548,7 @@ class ProgramGen {
     }
   }
 
-  // --- issue 26 (norm): normalization, one_hot, creation, einsum, amax (composites) ---
+  // --- normalization, one_hot, creation, einsum, amax (composites) ---
   TVar normExpr(const TVar& a) {
     const std::string& x = a.name;
     const int r = a.rank;
@@ -598,7 +598,7 @@ class ProgramGen {
     return {x + " + zeros_like(" + x + ")", r, dt, a.dd};
   }
 
-  // --- issue 26: pooling and resizing of x seen as images [1, C, H, W] (H, W its last two
+  // --- pooling and resizing of x seen as images [1, C, H, W] (H, W its last two
   // sizes, symbolic under @compile); an empty x fails alike on both sides ---
   TVar poolExpr(const TVar& a) {
     const std::string& x = a.name;
@@ -622,7 +622,7 @@ class ProgramGen {
     }
   }
 
-  // --- issue 26 (dense2): losses, reductions and shape utilities (composites of table ops) ---
+  // --- losses, reductions and shape utilities (composites of table ops) ---
   TVar denseExpr(const TVar& a) {
     const std::string& x = a.name;
     const int r = a.rank;
@@ -630,7 +630,7 @@ class ProgramGen {
     const Dt prodDt = dt == Dt::F32 ? Dt::F32 : Dt::I32;
     if (r < 1) return {"prod(" + x + ")", 0, prodDt};
     const std::string d = std::to_string(dim(a));
-    // conv2d / conv1d (issue 26) over x as one image of one channel: sizes stay symbolic; a
+    // conv2d / conv1d over x as one image of one channel: sizes stay symbolic; a
     // 2-wide kernel padded by 1 fits any size, so eager and compiled agree without an error.
     if (dt == Dt::F32 && r <= 2 && pick(4) == 0) {
       const std::string opts = pick(2) ? ", padding = 1, stride = 2)" : ", padding = [1], dilation = 2)";

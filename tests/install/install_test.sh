@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The installed package as an app uses it (issue 13; docs/embedding.md, "Installing and
+# The installed package as an app uses it (docs/embedding.md, "Installing and
 # linking"): installs the build into a temporary prefix, builds examples/embed from a copy
 # outside the source tree with find_package(Tessel) and again with pkg-config, runs both and
 # checks what they print; and runs the installed tessel command.

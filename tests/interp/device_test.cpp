@@ -57,7 +57,7 @@ TEST(Devices, UnknownDeviceIsAValueError) {
 
 namespace {
 
-// Compiled graphs run on vulkan (issue 6) with the same compile counts as cpu, training steps
+// Compiled graphs run on vulkan with the same compile counts as cpu, training steps
 // included, and give the cpu results.
 TEST(Devices, CompiledGraphsOnVulkanMatchCpu) {
   if (backends::vulkan::availableVulkanDevices().empty())

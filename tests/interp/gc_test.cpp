@@ -1,5 +1,5 @@
 // The cycle collector (Note [Cycle collection] in interp/values/gc.cpp): cycles are freed with
-// their tensors, live values never are, the loops of issue 32 stay within a memory bound, and
+// their tensors, live values never are, two cycle-making loops stay within a memory bound, and
 // collections run at the engine's safe points and not inside traces.
 #include "interp/values/gc.h"
 
@@ -34,7 +34,7 @@ int64_t tracked(Interpreter& interp) {
   return n;
 }
 
-// The first loop of issue 32: a local recursive function captures a tensor, so each call
+// The first cycle-making loop: a local recursive function captures a tensor, so each call
 // leaves a cycle (walk -> its cell -> walk) holding 256 bytes of tensor. Under a 4 MiB tensor
 // budget the 300,000 iterations (73 MiB of tensors if none were freed) fail with a LimitError
 // unless the cycles are collected as the loop runs.

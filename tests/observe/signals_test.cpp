@@ -1,4 +1,4 @@
-// SIGINT and SIGTERM to a running script (issue 15, "Signals"): it ends the ordinary way, with
+// SIGINT and SIGTERM to a running script (docs/reliability.md): it ends the ordinary way, with
 // status 130 / 143, its output flushed, its PGO profile and compile trace written whole.
 #include <gtest/gtest.h>
 

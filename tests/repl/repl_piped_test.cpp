@@ -66,7 +66,7 @@ TEST(ReplPiped, ExitStatusAndNoHistory) {
 
 namespace {
 
-// :guards, :graphs and :stats show a compiled function's entries (issue 5).
+// :guards, :graphs and :stats show a compiled function's entries.
 TEST(ReplPiped, CompilerCommands) {
   tessel::testing::TempDir dir;
   Result r = runPiped(

@@ -622,7 +622,7 @@ TEST(ReportRealTrace, RowForEveryCompileOfEveryProcess) {
   for (const auto& [id, n] : expectedRows) EXPECT_EQ(count(dom, "data-id=\"" + id + "\""), n) << id;
 }
 
-// Two compiled variants of one function (issue 27): one lane each, told apart by their frame;
+// Two compiled variants of one function: one lane each, told apart by their frame;
 // the compile table sits in a box that scrolls sideways instead of widening the page.
 TEST(ReportRealTrace, VariantsOfOneFunctionGetDistinctLanes) {
   if (shell(tessel() + " --help").find("--trace-dir") == std::string::npos)
@@ -647,7 +647,7 @@ TEST(ReportRealTrace, VariantsOfOneFunctionGetDistinctLanes) {
   EXPECT_NE(r.page.find("<div class=\"table-box\">\n<table class=\"compiles\">"), std::string::npos);
 }
 
-// The similar-graphs advice is replayed before it is given (issue 27), and followed here: a
+// The similar-graphs advice is replayed before it is given, and followed here: a
 // size that was static at each compile gets TESSEL_DYNAMIC_SOURCES, and following it compiles
 // once; a size the program specializes (range(n) of a symbol) gets the line that does it, no
 // source to mark.

@@ -178,7 +178,7 @@ TEST(ShapeRules, Scans) {
 }
 
 // conv2d: the output size (H + pb + pe - d (k - 1) - 1) // s + 1 over the input's symbols, and
-// the ShapeErrors of issue 26 (kernel larger than the padded input, channels and groups).
+// its ShapeErrors (kernel larger than the padded input, channels and groups).
 TEST(ShapeRules, Conv2d) {
   ShapeEnv env;
   SymInt n = env.createSymbol("x.shape[0]", 8), h = env.createSymbol("x.shape[2]", 28);
@@ -332,7 +332,7 @@ TEST(ShapeRules, JaggedOps) {
             ErrorKind::TypeError);
 }
 
-// Sorting (issue 25): argsort keeps symbolic sizes; topk's k is a size expression that must fit
+// Sorting: argsort keeps symbolic sizes; topk's k is a size expression that must fit
 // its dim (min(k, n) needs no guard); nms gives an unbacked count bounded by the boxes.
 TEST(ShapeRules, SortTopkSearchsortedNms) {
   ShapeEnv env;

@@ -1,4 +1,4 @@
-# Issue 32's soak test: a training loop that makes reference cycles every step runs for
+# The memory soak test: a training loop that makes reference cycles every step runs for
 # SOAK_SECONDS (60 in CI; 1800 by hand, docs/reliability.md) and its resident memory must stay
 # within 10% of what it was after warm-up (the first quarter of the run, at least 10 s).
 # Each step: a compiled Adam step of an MLP over a batch whose size changes (dynamic sizes),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch parity of the stdlib model library (issue 29): stdlib/nn.dsl, data.dsl, graph.dsl.
+"""PyTorch parity of the stdlib model library: stdlib/nn.dsl, data.dsl, graph.dsl.
 
 Usage: nn_parity.py TESSEL [NAME_SUBSTRING]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch parity of pooling and resizing (issue 26): max_pool2d, avg_pool2d,
+"""PyTorch parity of pooling and resizing: max_pool2d, avg_pool2d,
 adaptive_avg_pool2d, interpolate, forward and gradients for each option.
 
 Usage: pool_parity.py TESSEL [NAME_SUBSTRING]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PyTorch parity of Tessel's index, scan, segment, sort and detection ops (issue 25).
+"""PyTorch parity of Tessel's index, scan, segment, sort and detection ops.
 
 Usage: torch_parity.py TESSEL [NAME_SUBSTRING]
 
@@ -379,7 +379,7 @@ if tvops is not None:
          "tvops.remove_small_boxes(b, 5.0).int()", b=boxes(20))
 
 
-# ---- issue 26 (dense2): losses, reductions, shape utilities ---------------------------------
+# ---- losses, reductions, shape utilities ----------------------------------------------------
 
 
 def probs(*shape):
@@ -538,7 +538,7 @@ case("repeat_ints", "repeat(a, 2, 2)", "a.repeat(2, 2)", a=ints(2, 1))
 case("outer", "outer(a, b)", "torch.outer(a, b)", grad=("a", "b"), a=rnd(3), b=rnd(4))
 case("outer_bad", "outer(a, b)", "torch.outer(a, b)", a=rnd(3, 1), b=rnd(4))
 
-# ---- issue 26 (dense1): elementwise ops -------------------------------------------------------
+# ---- dense-model elementwise ops --------------------------------------------------------------
 def specials():
     return torch.tensor([0.5, 1.5, 2.5, -0.5, -2.5, -1.7, 3.2, 0.0, -0.0, float("nan"),
                          float("inf"), -float("inf"), 1e-6, -1e-6, 30.0, -30.0, 100.0, -100.0])
@@ -581,7 +581,7 @@ case("silu_grad_broadcast", "silu(a) * b", "F.silu(a) * b", grad=("a", "b"), a=r
      b=rnd(4))
 
 
-# ---- issue 26 (dense1): tril, triu, masked_fill -----------------------------------------------
+# ---- tril, triu, masked_fill ------------------------------------------------------------------
 for fn in ("tril", "triu"):
     for shape in ((3, 4), (4, 3), (2, 3, 5), (1, 1), (0, 3), (3, 0), (2, 0, 4)):
         for d in (0, 1, -1, 5, -5):
@@ -615,7 +615,7 @@ case("masked_fill_empty", "masked_fill(a, m, 1.0)", "torch.masked_fill(a, m, 1.0
      m=bools(0, 3))
 
 
-# ---- issue 26 (dense1): embedding, detach ----------------------------------------------------
+# ---- embedding, detach -----------------------------------------------------------------------
 case("embedding_2d", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
      i=idx(0, 2, 3, 3, 1, 0, shape=(2, 3)), w=rnd(5, 4))
 case("embedding_1d", "embedding(i, w)", "F.embedding(i.long(), w)", grad=("w",),
@@ -633,7 +633,7 @@ case("embedding_weight_1d", "embedding(i, w)", "F.embedding(i.long(), w)", i=idx
 case("detach", "detach(a) * a", "a.detach() * a", grad=("a",), a=rnd(3, 4))
 
 
-# ---- issue 26 (conv): conv2d, conv1d -----------------------------------------------------------
+# ---- conv2d, conv1d ----------------------------------------------------------------------------
 # (x shape, w shape, options as Tessel text, the same as PyTorch text), with and without bias.
 CONV2D = [
     ((2, 3, 7, 9), (4, 3, 3, 3), "padding = 1", "padding=1"),
@@ -682,7 +682,7 @@ for name, xs, ws, topt, popt in (
         ("bad_padding_string", (1, 3, 5, 5), (2, 3, 3, 3), "padding = \"full\"", "padding='full'")):
     case(f"conv2d_error_{name}", f"conv2d({', '.join(a for a in ('x', 'w', topt) if a)})",
          f"F.conv2d({', '.join(a for a in ('x', 'w', popt) if a)})", x=rnd(*xs), w=rnd(*ws))
-# ---- issue 26: scaled_dot_product_attention ----------------------------------------------------
+# ---- scaled_dot_product_attention --------------------------------------------------------------
 # The reference is the unfused formula softmax(q @ k^T * scale + mask) @ v: PyTorch 1.13 has no
 # F.scaled_dot_product_attention, and its torch._scaled_dot_product_attention_math ignores
 # is_causal (it is checked against that function where it applies: no causal, default scale).
@@ -755,7 +755,7 @@ for tag, targs, mask in (("plain", "", None), ("causal", ", is_causal = true", "
 case("sdpa_d_mismatch", f"{SDPA}(q, k, v)", sdpa_torch(), q=rnd(3, 4), k=rnd(5, 3), v=rnd(5, 2))
 case("sdpa_mask_does_not_broadcast", f"{SDPA}(q, k, v, m)", sdpa_torch("float"), q=rnd(3, 4),
      k=rnd(5, 4), v=rnd(5, 2), m=rnd(4, 5))
-# ---- issue 26 (norm): normalization, one_hot, creation, einsum, amax/amin ------------------
+# ---- normalization, one_hot, creation, einsum, amax/amin -----------------------------------
 
 for shape, groups in (((2, 6, 4, 3), 3), ((2, 4), 2), ((3, 6, 5), 1), ((3, 6, 5), 6), ((1, 4, 7), 2)):
     c = shape[1]

@@ -47,7 +47,7 @@
 #define EW_WHERE 40u
 #define EW_CLAMP 41u
 #define EW_FIRST_TERNARY 40u
-// Unary ops of issue 26 (operand a), numbered above the ternary ones: an op is binary or
+// Dense-model unary ops (operand a), numbered above the ternary ones: an op is binary or
 // ternary only below EW_FIRST_UNARY2 (ewArity in elementwise.comp).
 #define EW_FIRST_UNARY2 50u
 #define EW_ERF 50u

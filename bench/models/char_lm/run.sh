@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 29's language-model comparison: bench/models/char_lm/train.dsl compiled against
+# The language-model comparison: bench/models/char_lm/train.dsl compiled against
 # bench/models/char_lm/train.py (PyTorch eager) padded per batch as Tessel and padded to the
 # longest word overall, on 1 and 2 threads; best of RUNS each, interleaved. Prints real tokens
 # per second and the ratios.

@@ -1,4 +1,4 @@
-# Issue 29's language-model benchmark: the char LM of examples/models/char_lm.dsl (2 pre-norm
+# The language-model benchmark: the char LM of examples/models/char_lm.dsl (2 pre-norm
 # transformer blocks, d = 64, 4 heads, AdamW, clipping) trained on the lowercase words of
 # /usr/share/dict/words in batches of 64 words of similar length (the words sorted by length and
 # cut into batches, the batches visited in a fixed scrambled order), each batch padded to its own

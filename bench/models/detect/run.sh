@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 29's detection comparison: bench/models/detect/train.dsl compiled and eager against
+# The detection comparison: bench/models/detect/train.dsl compiled and eager against
 # bench/models/detect/train.py (PyTorch and torchvision), on 1 and 2 threads (bench/train_compare.sh).
 #   bench/models/detect/run.sh [path/to/tessel] [runs]
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -1,4 +1,4 @@
-# Issue 29's detection benchmark: post-processing of 10,000 candidate boxes (score threshold,
+# The detection benchmark: post-processing of 10,000 candidate boxes (score threshold,
 # top 1,000, nms at IoU 0.5, the best 100 kept) compiled once, against PyTorch's threshold and
 # topk plus torchvision.ops.nms (bench/models/detect/train.py; bench/models/detect/run.sh runs
 # both). Boxes and scores come from the same integer formulas on both sides. Prints the mean time

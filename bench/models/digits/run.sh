@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 29's CNN comparison: bench/models/digits/train.dsl compiled and eager against
+# The CNN comparison: bench/models/digits/train.dsl compiled and eager against
 # bench/models/digits/train.py (PyTorch eager), on 1 and 2 threads (bench/train_compare.sh).
 #   bench/models/digits/run.sh [path/to/tessel] [runs]
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -1,4 +1,4 @@
-# Issue 29's CNN benchmark: the digits CNN of examples/models/digits_cnn.dsl (conv 1->16, conv
+# The CNN benchmark: the digits CNN of examples/models/digits_cnn.dsl (conv 1->16, conv
 # 16->32, 2x2 max pool, linear 512->64->10, Adam) over shuffled mini-batches of 64 of the 1,497
 # training digits, the last batch of each epoch 25 images: the batch size changes. PyTorch eager
 # runs the same in bench/models/digits/train.py; bench/models/digits/run.sh runs both. Prints

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 29's GCN comparison: bench/models/gcn/train.dsl compiled and eager against
+# The GCN comparison: bench/models/gcn/train.dsl compiled and eager against
 # bench/models/gcn/train.py (PyTorch eager, index_add_), on 1 and 2 threads (bench/train_compare.sh).
 #   bench/models/gcn/run.sh [path/to/tessel] [runs]
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -1,4 +1,4 @@
-# Issue 29's GCN benchmark: a two-layer GCN trained full-batch on a synthetic stochastic block
+# The GCN benchmark: a two-layer GCN trained full-batch on a synthetic stochastic block
 # model graph of 100K nodes and 1M edges (8 blocks, 80% of edges inside a block), message passing
 # by index_select and index_add over the edge list. bench/models/gcn/train.py is the same model,
 # graph and Adam step in PyTorch eager with index_add_ (the formulation PyG's GCNConv reduces

@@ -289,7 +289,7 @@ inline std::map<OpKind, Case> cases() {
   c[K::Unique] = [](Harness& h) {
     return h.op(K::Unique, {h.input("x", {h.n}, DType::I32, Fill::Int)});
   };
-  // Sorting (issue 25): i32 keys with ties (stable order), topk of a size expression, a sorted
+  // Sorting: i32 keys with ties (stable order), topk of a size expression, a sorted
   // sequence made by a cumsum of positives, nms of overlapping boxes.
   c[K::Argsort] = [](Harness& h) {
     OpAttrs a = dim(1);
@@ -352,7 +352,7 @@ inline std::map<OpKind, Case> cases() {
   c[K::CrossEntropy] = [](Harness& h) {
     int logits = h.input("logits", {h.n, h.m}, DType::F32, Fill::Float);
     int labels = h.input("labels", {h.n}, DType::I32, Fill::Index);
-    OpAttrs ignore;  // ignore_index (issue 26): labels are 0 or 1, so some rows are ignored
+    OpAttrs ignore;  // ignore_index: labels are 0 or 1, so some rows are ignored
     ignore.scalars = {1};
     return h.op(K::Add, {h.op(K::CrossEntropy, {logits, labels}),
                          h.op(K::CrossEntropy, {logits, labels}, ignore)});
@@ -396,7 +396,7 @@ inline std::map<OpKind, Case> cases() {
     int x = h.input("x", {h.n, h.m}, DType::F32, Fill::Float);
     return h.op(K::Bernoulli, {h.op(K::Sigmoid, {x})});
   };
-  // Fused attention (issue 26): T = n queries, S = m keys, batch dims that broadcast, an
+  // Fused attention: T = n queries, S = m keys, batch dims that broadcast, an
   // additive mask broadcast over the heads, causal with T != S (never a row without keys),
   // a given scale; the logsumexp with a bool mask (a row without keys is -inf there); the
   // backward fed the forward's own output and logsumexp.
@@ -441,7 +441,7 @@ inline std::map<OpKind, Case> cases() {
     int t = h.op(K::Transpose, {h.input("x", {h.n, h.m}, DType::F32, Fill::Float)}, dims({0, 1}));
     return h.op(K::Contiguous, {t});
   };
-  // Issue 26 (dense1): elementwise ops. Halves for round (floor(4x) / 2), NaN and inf from
+  // Dense-model elementwise ops. Halves for round (floor(4x) / 2), NaN and inf from
   // log and exp, integer inputs for the ops that keep integers.
   for (K k : {K::Erf, K::Floor, K::Ceil, K::Trunc, K::Sign, K::Expm1, K::Silu, K::Softplus})
     c[k] = unary(k);
@@ -496,7 +496,7 @@ inline std::map<OpKind, Case> cases() {
     int x = h.input("x", {h.n, 4, 5, h.m + 2}, DType::F32, Fill::Float);
     return h.op(K::Conv2dBackwardWeight, {gy, x}, convAttrs({6, 2, 3, 2}));
   };
-  // Pooling and resizing (issue 26): images whose height and width are symbolic (an empty
+  // Pooling and resizing: images whose height and width are symbolic (an empty
   // batch where n is 0), output sizes as expressions; each backward op takes its forward's
   // output (of the same shape as the grad it expects) as the grad.
   auto pool = [](OpKind k, OpAttrs a) -> Case {

@@ -375,7 +375,7 @@ TEST_F(TpuParity, SortsOnEveryDtypeMatchCpuEager) {
 namespace tessel::graph::testing {
 namespace {
 
-// Pooling and resizing (issue 26) lazily on the tpu against cpu eager, every case of the
+// Pooling and resizing lazily on the tpu against cpu eager, every case of the
 // shared list (odd sizes, windows, empty batches, errors of the same kind).
 TEST_F(TpuParity, PoolingCasesMatchCpuEager) {
   std::mt19937 rng(26);

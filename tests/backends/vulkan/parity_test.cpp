@@ -93,7 +93,7 @@ TEST_P(Parity, MatchesCpu) {
   EXPECT_GT(compared, 0) << "every case of " << shapes::opName(op) << " was an error";
 }
 
-// Issue 26 (dense1): the unary ops at special values, relative to the cpu's (the parity test's
+// The dense-model unary ops at special values, relative to the cpu's (the parity test's
 // absolute tolerance would hide a cancellation in log1p or expm1 near 0), and halves for round.
 TEST_F(VulkanTest, DenseUnarySpecialValues) {
   const float nan = std::nanf(""), inf = INFINITY;

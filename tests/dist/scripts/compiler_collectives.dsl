@@ -1,4 +1,4 @@
-# Compiler collectives (issue 14): rank r calls f with sizes 10 + 5r, then 11 + 5r. With the
+# Compiler collectives: rank r calls f with sizes 10 + 5r, then 11 + 5r. With the
 # exchange the size is dynamic from the first compile on every rank: one compile each.
 # ranks: 2 4
 # env: TESSEL_LOGS=dynamic

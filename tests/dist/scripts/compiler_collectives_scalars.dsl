@@ -1,4 +1,4 @@
-# Compiler collectives share scalars as they share sizes (issue 27): rank r calls f with a
+# Compiler collectives share scalars as they share sizes: rank r calls f with a
 # learning rate and a step count of its own. With the exchange both are inputs of the first
 # compile on every rank, so new values on the next call hit the same graph.
 # ranks: 2 4

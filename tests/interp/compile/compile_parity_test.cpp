@@ -1,4 +1,4 @@
-// Compiled results equal eager results for every op in the op table (issue 5), over random
+// Compiled results equal eager results for every op in the op table, over random
 // sizes that change between calls (so later calls run a dynamic-shape graph).
 #include <gtest/gtest.h>
 
@@ -121,7 +121,7 @@ const std::map<std::string, std::string> kSnippets = {
     {"bernoulli", "bernoulli(sigmoid(b))"},
     {"cast", "a.to(i32)"},
     {"contiguous", "a.T.contiguous()"},
-    // Issue 26 (dense1): elementwise ops, and the compositions leaky_relu, elu, nan_to_num.
+    // Dense-model elementwise ops, and the compositions leaky_relu, elu, nan_to_num.
     {"erf", "erf(a)"},
     {"floor", "floor(a * 3.0)"},
     {"ceil", "ceil(a * 3.0)"},
@@ -243,7 +243,7 @@ std::string opTestName(const testing::TestParamInfo<int>& info) {
 
 INSTANTIATE_TEST_SUITE_P(EveryOp, CompileParity, testing::Range(0, shapes::kNumOps), opTestName);
 
-// --- issue 26 (dense2): losses, reductions and shape utilities composed of table ops ------------
+// --- Losses, reductions and shape utilities composed of table ops -------------------------------
 // They have no op of their own, so EveryOp does not reach them: the same eager-vs-compiled check
 // over changing sizes, per composite.
 const std::map<std::string, std::string> kCompositeSnippets = {
@@ -274,7 +274,7 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"outer", "outer(a[:, 0], b[0])"},
     {"conv1d", "conv1d(a[:2].unsqueeze(0), b[:2, :2].reshape([2, 1, 2]), b[0, :2], groups = 2, "
                "padding = \"same\")"},
-    // Issue 26 (norm): normalization, one_hot, creation, einsum, amax/amin.
+    // Normalization, one_hot, creation, einsum, amax/amin.
     {"group_norm", "group_norm(stack([a, b]), 1, b[:, 0], a[:, 0], eps = 0.01)"},
     {"group_norm_groups", "group_norm(cat([a, b], 1).T.unsqueeze(0), 2)"},
     {"rms_norm", "rms_norm(a, [a.shape[1]], b[0]) + rms_norm(b, a.shape, eps = 0.1)"},
@@ -293,7 +293,7 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"einsum_ellipsis", "einsum(\"...i,...i->...\", a, b[0])"},
     {"einsum_diagonal", "einsum(\"ii->i\", a[:2, :2]) + einsum(\"ij->\", a)"},
     {"amax", "amax(a, [0, 1], keepdim = true) + amin(a, 1).sum()"},
-    // Issue 25: the other algorithm of multinomial (the op's own case draws without replacement).
+    // The other algorithm of multinomial (the op's own case draws without replacement).
     {"multinomial_replacement", "multinomial(sigmoid(a), 2 * a.shape[0] + 1, replacement = true)"},
 };
 

@@ -18,7 +18,7 @@ print(padding_mask(tensor([2, 3])).tolist())  # expect: [[1.0, 1.0, 0.0], [1.0, 
 print(stats(padding_mask)["compiles"], stats(padding_mask)["graph_breaks"])  # expect: 2 0
 print(padding_mask(tensor([1, 7, 2])).sum().item(), stats(padding_mask)["compiles"])  # expect: 10.0 2
 
-# The issue's example: a size from arithmetic on the number.
+# The motivating example: a size from arithmetic on the number.
 @compile(fullgraph = true)
 fn half(n) {
   let k = n.item()

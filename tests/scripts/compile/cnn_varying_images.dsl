@@ -1,4 +1,4 @@
-# A small CNN trained over images whose height, width and batch change at every step (issue 26):
+# A small CNN trained over images whose height, width and batch change at every step:
 # conv2d (padding 1) -> relu -> conv2d (stride 2, groups 2) -> relu -> mean over the image ->
 # linear -> cross_entropy. One compiled step (the forward, the backward through conv2d's two
 # backward ops, an SGD update) serves every size: output sizes such as (H + 2 - 3) // 2 + 1

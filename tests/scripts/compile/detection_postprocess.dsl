@@ -1,4 +1,4 @@
-# Detection post-processing as RetinaNet's (issue 25): a score threshold (data-dependent count),
+# Detection post-processing as RetinaNet's: a score threshold (data-dependent count),
 # the best min(k, n) by score (topk of a size expression), then nms per class (the coordinate
 # trick of vision.batched_nms). Compiled once with dynamic sizes, it serves inputs that keep
 # different numbers of boxes, with no graph break, and equals the same function run eagerly.

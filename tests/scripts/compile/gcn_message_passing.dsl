@@ -1,4 +1,4 @@
-# A GCN layer by message passing (issue 25): messages gathered along edges with index_select,
+# A GCN layer by message passing: messages gathered along edges with index_select,
 # summed at their destinations with index_add, degrees from index_add too. Compiled once with
 # dynamic sizes, it serves graphs with different numbers of nodes and edges; results and the
 # gradient of the weights equal a dense formulation's, D^-1/2 (A + I) D^-1/2 X W.

@@ -1,4 +1,4 @@
-# A jagged batch (issue 25): variable-length sequences as flat values [T, D] plus lengths [B].
+# A jagged batch: variable-length sequences as flat values [T, D] plus lengths [B].
 # Each sequence is pooled by segments (segment_reduce), the pooled row is broadcast back to its
 # tokens (repeat_interleave with output_size, so the size stays T's symbol), and token counts
 # come from bincount. Compiled once with dynamic sizes, the function serves batches with other

@@ -1,4 +1,4 @@
-# Gradients of sort and topk values in a traced graph (issue 25): the grad goes back to the
+# Gradients of sort and topk values in a traced graph: the grad goes back to the
 # elements the values came from (gather's gradient); one graph serves every size, and k may
 # be a size expression.
 fn loss(x) {

@@ -1,4 +1,4 @@
-# The audit of hidden specializations (issue 27): each construct that turns a traced size into
+# The audit of hidden specializations: each construct that turns a traced size into
 # a constant either stays symbolic or specializes with a guard at the user's line, logged
 # under TESSEL_LOGS=dynamic ("eval ... [guard added] at f.dsl:L") and listed in
 # stats(f)["guards"] (docs/compile.md, "Which sizes are symbols"). PyTorch specializes the same

@@ -1,4 +1,4 @@
-# A causal transformer block trained over sequences of changing length (issue 26): embedding,
+# A causal transformer block trained over sequences of changing length: embedding,
 # layer_norm, attention over heads with scaled_dot_product_attention(is_causal = true) (one
 # fused op, forward and backward), a gelu MLP and cross_entropy over next tokens. One compiled
 # training step (dynamic sizes) serves every length: it compiles once, its losses and updated

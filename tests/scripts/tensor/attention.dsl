@@ -1,4 +1,4 @@
-# scaled_dot_product_attention (issue 26): torch.nn.functional's semantics on small cases
+# scaled_dot_product_attention: torch.nn.functional's semantics on small cases
 # whose results are known, against the unfused formula, and its gradient.
 fn unfused(q, k, v, mask) { return softmax((q @ k.transpose(-2, -1)) / sqrt(float(q.shape[-1])) + mask, -1) @ v }
 
@@ -25,7 +25,7 @@ let w = randn([2, 3, 5, 6])
 let gf = grad(fn (q, k, v) { return (scaled_dot_product_attention(q, k, v, add) * w).sum() }, argnums = [0, 1, 2])(q, k, vv)
 let gu = grad(fn (q, k, v) { return (unfused(q, k, v, add) * w).sum() }, argnums = [0, 1, 2])(q, k, vv)
 print([abs(gf[i] - gu[i]).max().item() < 1e-4 for i in range(3)], gf[1].shape, gf[2].shape)  # expect: [true, true, true] shape([3, 7, 4]) shape([1, 7, 6])
-# The kernel's exp (issue 26's faster softmax step): a NaN score stays NaN in its row only; a
+# The kernel's exp (the faster softmax step): a NaN score stays NaN in its row only; a
 # key 500 above the rest takes all the weight (the others' exp is exactly 0); over several
 # tiles of 64 keys, with the running max growing from tile to tile, it equals the formula.
 let qn = tensor([[1.0, 1.0, 1.0, 1.0], [0.0, 1.0, 1.0, 1.0]])

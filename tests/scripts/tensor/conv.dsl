@@ -1,4 +1,4 @@
-# conv2d and conv1d (issue 26) with PyTorch's semantics; expected values from PyTorch 1.13.
+# conv2d and conv1d with PyTorch's semantics; expected values from PyTorch 1.13.
 let x = arange(16).reshape([1, 1, 4, 4]).to(f32)
 print(conv2d(x, ones([1, 1, 2, 2])).tolist())
 # expect: [[[[10.0, 14.0, 18.0], [26.0, 30.0, 34.0], [42.0, 46.0, 50.0]]]]

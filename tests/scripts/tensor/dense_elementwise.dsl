@@ -1,4 +1,4 @@
-# Issue 26's elementwise ops with PyTorch's names and semantics: rounding (half to even),
+# The dense-model elementwise ops with PyTorch's names and semantics: rounding (half to even),
 # activations, NaN/inf tests and cleanup. They fuse into one generated kernel when compiled.
 let x = tensor([0.5, 1.5, 2.5, -0.5, -2.5, -1.7, 3.2])
 print(round(x).tolist())                  # expect: [0.0, 2.0, 2.0, -0.0, -2.0, -2.0, 3.0]

@@ -1,5 +1,5 @@
 # Losses (PyTorch 1.13 semantics; reduction = "mean" | "sum" | "none" on every one),
-# reductions over lists of dims, and shape utilities (issue 26). Composites of table ops, so
+# reductions over lists of dims, and shape utilities. Composites of table ops, so
 # the same lines run on every device and under @compile.
 let x = tensor([[0.5, -1.0], [2.0, 0.0]])
 let y = tensor([[1.0, 1.0], [0.0, 0.5]])

@@ -1,4 +1,4 @@
-# tril, triu, masked_fill and embedding (issue 26): a causal attention mask over sequences of changing
+# tril, triu, masked_fill and embedding: a causal attention mask over sequences of changing
 # length, one compiled graph for every length.
 let a = ones([2, 3, 4])
 print(tril(a, 1)[0].tolist())   # expect: [[1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0]]

@@ -1,4 +1,4 @@
-# Normalization, one_hot, creation, einsum and amax/amin (issue 26), PyTorch's semantics; values
+# Normalization, one_hot, creation, einsum and amax/amin, PyTorch's semantics; values
 # rounded to 4 places (the devices round the last bits differently).
 fn r4(t) { return [round(v, 4) for v in t.reshape([-1]).tolist()] }
 let x = arange(24.0).reshape([2, 4, 3]) / 10.0 - 0.5

@@ -1,4 +1,4 @@
-# Reductions (every dim argument may be a list) and shape utilities (issue 26), PyTorch's
+# Reductions (every dim argument may be a list) and shape utilities, PyTorch's
 # semantics: var/std's correction, norm's p, split/chunk as lists of slices, F.pad's order
 # (last dim first; negative amounts crop), flip, roll, repeat, outer.
 let x = tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])

@@ -1,4 +1,4 @@
-# Detection post-processing on the tpu (issue 25): the thresholded count is bounded by the
+# Detection post-processing on the tpu: the thresholded count is bounded by the
 # number of boxes, topk(s, min(k, n)) by k, nms by its input; one program serves every count
 # under the bounds, with static memory.
 import vision
