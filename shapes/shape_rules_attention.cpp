@@ -76,7 +76,12 @@ Outputs attentionOp(OpKind op, Inputs in, const OpAttrs& a) {
     requireShape(in[5].shape, concat(p.batch, {p.T}), nm, "lse");
     SymInt n(1);
     for (const SymInt& d : p.batch) n = n * d;
-    return {{{n * (p.T * p.D + p.S * p.D + p.S * p.Dv)}, DType::F32}};
+    // One statement per product: the operands of one expression are made in an order the
+    // compiler picks, and a sum prints its terms in the order they were made.
+    const SymInt dq = p.T * p.D;
+    const SymInt dk = p.S * p.D;
+    const SymInt dv = p.S * p.Dv;
+    return {{{n * (dq + dk + dv)}, DType::F32}};
   }
   arity(op, in, 3, 4);
   const Parts p = check(in[0], in[1], in[2], in.size() == 4 ? &in[3] : nullptr);

@@ -1,5 +1,6 @@
 // dispatch(): devices, fresh identities, type errors at the API boundary, size-1 and empty dims.
 #include <algorithm>
+#include <vector>
 
 #include "backends/backend.h"
 #include "test_util.h"
@@ -27,8 +28,8 @@ TEST(Dispatch, MixedDevicesAreDeviceError) {
         run(OpKind::Add, {cpu, other});
       },
       ErrorKind::DeviceError, {"add", "cpu", "tpu"});
-  if (std::find(availableDevices().begin(), availableDevices().end(), Device::Tpu) ==
-      availableDevices().end())
+  const std::vector<Device> available = availableDevices();  // begin and end of one copy
+  if (std::find(available.begin(), available.end(), Device::Tpu) == available.end())
     expectUserError([&] { run(OpKind::Neg, {other}); }, ErrorKind::DeviceError, {"tpu"});
 }
 

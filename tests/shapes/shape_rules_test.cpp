@@ -246,7 +246,7 @@ TEST(ShapeRules, Attention) {
   EXPECT_EQ(shapeOf(OpKind::AttentionBackward,
                     {f32({2, t, d}), f32({s, d}), f32({s, 5}), f32({2, t, 5}), f32({2, t, 5}),
                      f32({2, t})}),
-            "[10*s1 + 2*s1*s2 + 2*s0*s2]");
+            "[10*s1 + 2*s0*s2 + 2*s1*s2]");
   auto [k, msg] = errorOf(OpKind::Attention, {f32({3, 4}), f32({5, 3}), f32({5, 2})});
   EXPECT_EQ(k, ErrorKind::ShapeError);
   EXPECT_EQ(msg, "scaled_dot_product_attention: query [3, 4] and key [5, 3] disagree on the "
