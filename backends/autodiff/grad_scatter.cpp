@@ -47,12 +47,17 @@ Var srcGrad(const GradEntry& e, const Var& gAtTargets) {
   if (src.ndim() == 0) return sum(gather(gAtTargets, dimOf(e), idx));
   return padTo(gather(gAtTargets, dimOf(e), idx), src.shape());
 }
-// 1 where some source element lands (as f32 over x's shape), 0 elsewhere.
+// True where some source element lands (over x's shape).
 Var touched(const GradEntry& e, OpKind add) {
   const Var &x = e.inputs[0], &idx = e.inputs[1], &src = e.inputs[2];
   Var ones = full(x, src.shape(), 1.0);
   Var hits = scatterOp(add, full(x, x.shape(), 0.0), dimOf(e), idx, ones);
-  return cast(binary(OpKind::Gt, hits, lit(hits, 0)), DType::F32);
+  return binary(OpKind::Gt, hits, lit(hits, 0));
+}
+// `g` with 0 where `mask` holds: PyTorch's index_fill/masked_fill, so an infinite or NaN
+// gradient at an overwritten position is 0 there, where multiplying by a 0/1 mask gave NaN.
+Var zeroWhere(const Var& mask, const Var& g) {
+  return where(mask, full(g, g.shape(), 0.0), g);
 }
 
 }  // namespace
@@ -71,7 +76,7 @@ std::vector<Var> gradIndexAdd(const GradEntry& e, const Var& g) {
 
 std::vector<Var> gradIndexCopy(const GradEntry& e, const Var& g) {
   const Var& src = e.inputs[2];
-  Var gx = mul(g, sub(1.0, touched(e, OpKind::IndexAdd)));
+  Var gx = zeroWhere(touched(e, OpKind::IndexAdd), g);
   Var gs;
   if (isFloat(src)) {
     gs = indexSelect(g, dimOf(e), e.inputs[1]);
@@ -81,7 +86,7 @@ std::vector<Var> gradIndexCopy(const GradEntry& e, const Var& g) {
 }
 
 std::vector<Var> gradScatter(const GradEntry& e, const Var& g) {
-  Var gx = mul(g, sub(1.0, touched(e, OpKind::ScatterAdd)));
+  Var gx = zeroWhere(touched(e, OpKind::ScatterAdd), g);
   return {isFloat(e.inputs[0]) ? gx : Var(), Var(), srcGrad(e, g)};
 }
 
@@ -101,15 +106,17 @@ std::vector<Var> gradScatterReduce(const GradEntry& e, const Var& g) {
   if (!isFloat(x)) return {Var(), Var(), Var()};
   const bool self = e.attrs.includeSelf;
   const Var hit = touched(e, OpKind::ScatterAdd);
-  const Var selfPart = self ? full(x, x.shape(), 1.0) : sub(1.0, hit);
+  const Var selfPart = self ? full(x, x.shape(), 1.0) : sub(1.0, cast(hit, DType::F32));
+  // Without include_self, x's gradient is 0 where a source landed (PyTorch's masked_fill).
+  auto selfGrad = [&](const Var& v) { return self ? v : zeroWhere(hit, v); };
   switch (e.attrs.scatterMode) {
     case ScatterMode::Sum:
-      return {mul(g, selfPart), Var(), srcGrad(e, g)};
+      return {selfGrad(g), Var(), srcGrad(e, g)};
     case ScatterMode::Mean: {
       Var ones = full(x, src.shape(), 1.0);
       Var count = scatterOp(OpKind::ScatterAdd, selfPart, dim, idx, ones);
       Var share = div(g, binary(OpKind::Maximum, count, lit(count, 1)));
-      return {mul(share, selfPart), Var(), srcGrad(e, share)};
+      return {selfGrad(share), Var(), srcGrad(e, share)};
     }
     case ScatterMode::Amax:
     case ScatterMode::Amin: {
@@ -119,7 +126,9 @@ std::vector<Var> gradScatterReduce(const GradEntry& e, const Var& g) {
       Var count = scatterOp(OpKind::ScatterAdd, selfEq, dim, idx, srcEq);
       Var share = div(g, binary(OpKind::Maximum, count, lit(count, 1)));
       Var gs = mul(gather(share, dim, idx), srcEq);
-      return {mul(share, selfEq), Var(), src.ndim() == 0 ? sum(gs) : padTo(gs, src.shape())};
+      // (self == result) * share as PyTorch's, then masked where a source landed.
+      Var gx = mul(share, cast(binary(OpKind::Eq, x, y), DType::F32));
+      return {selfGrad(gx), Var(), src.ndim() == 0 ? sum(gs) : padTo(gs, src.shape())};
     }
     default:
       throwUserError(ErrorKind::ValueError,

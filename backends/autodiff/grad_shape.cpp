@@ -84,14 +84,16 @@ std::vector<Var> gradMean(const GradEntry& e, const Var& g) {
 }
 // Shared equally among the positions that attain the max (or min). A NaN maximum is attained
 // by the NaNs of its row (x == out is false there, and the count would be 0), so a single NaN
-// gets the whole gradient as in PyTorch's max(dim).
+// gets the whole gradient as in PyTorch's max(dim). The other positions get 0 (a where(), not
+// a multiplication by 0, so an infinite or NaN incoming gradient stays at the extremes, as
+// max(dim)'s index-based backward in PyTorch).
 static std::vector<Var> gradExtremeReduce(const GradEntry& e, const Var& g) {
   const Var& x = e.inputs[0];
   const Var out = expandBack(e, e.outputs[0]);
   Var bothNan = binary(OpKind::LogicalAnd, binary(OpKind::Ne, x, x), binary(OpKind::Ne, out, out));
-  Var hit = cast(binary(OpKind::LogicalOr, binary(OpKind::Eq, x, out), bothNan), DType::F32);
-  Var count = sum(hit, reducedDims(e), true);
-  return {div(mul(expandBack(e, g), hit), expand(count, x.shape()))};
+  Var hit = binary(OpKind::LogicalOr, binary(OpKind::Eq, x, out), bothNan);
+  Var count = sum(cast(hit, DType::F32), reducedDims(e), true);
+  return {where(hit, div(expandBack(e, g), expand(count, x.shape())), lit(g, 0))};
 }
 std::vector<Var> gradMax(const GradEntry& e, const Var& g) {
   return gradExtremeReduce(e, g);

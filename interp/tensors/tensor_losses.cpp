@@ -129,6 +129,13 @@ Value nativeL1Loss(Interpreter& interp, CallArgs& a) {
   return reduce(op(OpKind::Abs, op(OpKind::Sub, p.x, p.y)), p.reduction);
 }
 
+// Where a piecewise loss is quadratic: not |d| >= bound, so a NaN difference takes the
+// quadratic branch as in PyTorch's backward kernels (its gradient is NaN there, not the linear
+// branch's sign(NaN) = 0).
+Value nearZero(const Value& d, double bound) {
+  return op(OpKind::LogicalNot, op(OpKind::Ge, d, real(bound)));
+}
+
 // The |d| a piecewise loss squares: d where `near`, else 0. The branch where() does not pick
 // still gets a zero gradient, and 0 * (an infinite d) would make it NaN (PyTorch's fused
 // kernels give the linear branch's gradient, -1 or 1, for an infinite difference).
@@ -146,7 +153,7 @@ Value nativeSmoothL1Loss(Interpreter& interp, CallArgs& a) {
                    "smooth_l1_loss(): beta must be non-negative, got " + std::to_string(beta));
   Value d = op(OpKind::Abs, op(OpKind::Sub, p.x, p.y));
   if (beta == 0) return reduce(d, p.reduction);
-  Value near = op(OpKind::Lt, d, real(beta));
+  Value near = nearZero(d, beta);
   Value dq = quadraticPart(near, d);
   Value quad = op(OpKind::Mul, op(OpKind::Mul, dq, dq), real(0.5 / beta));
   Value lin = op(OpKind::Sub, d, real(0.5 * beta));
@@ -162,7 +169,7 @@ Value nativeHuberLoss(Interpreter& interp, CallArgs& a) {
     throwUserError(ErrorKind::ValueError,
                    "huber_loss(): delta must be positive, got " + std::to_string(delta));
   Value d = op(OpKind::Abs, op(OpKind::Sub, p.x, p.y));
-  Value near = op(OpKind::Lt, d, real(delta));
+  Value near = nearZero(d, delta);
   Value dq = quadraticPart(near, d);
   Value quad = op(OpKind::Mul, op(OpKind::Mul, dq, dq), real(0.5));
   Value lin = op(OpKind::Mul, op(OpKind::Sub, d, real(0.5 * delta)), real(delta));
