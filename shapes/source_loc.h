@@ -17,6 +17,13 @@ struct SourceLoc {
   bool known() const { return line > 0; }
   /// "f.dsl:6:8" (or "<unknown>").
   std::string toString() const;
+  /// " at f.dsl:6:8: if x.shape[0] <= 30 {" for a log line; empty when unknown.
+  std::string logSuffix() const {
+    if (!known()) return "";
+    std::string s = " at " + toString();
+    if (!lineText.empty()) s += ": " + lineText;
+    return s;
+  }
 };
 
 /// The location guards recorded on this thread are attributed to (empty SourceLoc if none).
