@@ -165,7 +165,10 @@ const std::map<std::string, std::string> kSnippets = {
 // With `withBreak`, the op runs on both sides of a graph break (a change to a list made outside
 // the function, which runs eagerly at every call): the first graph computes it, the eager
 // statement reads it, the second graph computes it again.
-std::string program(const std::string& expr, bool withBreak) {
+// With `views`, every input is a view that does not start at its storage's beginning or is not
+// contiguous (a transpose, an offset slice, every other row, a stride-0 expansion), so graphs
+// read strided and offset inputs (eager reads the same views).
+std::string program(const std::string& expr, bool withBreak, bool views = false) {
   std::ostringstream p;
   if (expr.find(".item()") != std::string::npos) p << "config.capture_scalar_outputs = true\n";
   if (withBreak) {
@@ -181,10 +184,14 @@ std::string program(const std::string& expr, bool withBreak) {
   p << "let cbody = compile(body)\n"
     << "for (n, m) in [(3, 4), (5, 2), (6, 7), (4, 3)] {\n"
     << "  seed(n * 10 + m)\n"
-    << "  let a = randn([n, m])\n"
-    << "  let b = randn([n, m])\n"
-    << "  let ia = randint(0, 6, [n, m])\n"
-    << "  let mask = a > 0\n"
+    << (views ? "  let a = transpose(randn([m, n]), 0, 1)\n"
+                "  let b = randn([n + 1, m])[1:]\n"
+                "  let ia = randint(0, 6, [2 * n - 1, m])[::2]\n"
+                "  let mask = (randn([1, m]) > 0).expand([n, m])\n"
+              : "  let a = randn([n, m])\n"
+                "  let b = randn([n, m])\n"
+                "  let ia = randint(0, 6, [n, m])\n"
+                "  let mask = a > 0\n")
     << "  seed(99)\n"
     << "  let es = body(a, b, ia, mask)\n"
     << "  seed(99)\n"
@@ -212,7 +219,7 @@ std::string program(const std::string& expr, bool withBreak) {
   return p.str();
 }
 
-void runParity(int opIndex, bool withBreak) {
+void runParity(int opIndex, bool withBreak, bool views = false) {
   auto op = static_cast<shapes::OpKind>(opIndex);
   std::string name(shapes::opName(op));
   auto it = kSnippets.find(name);
@@ -221,7 +228,7 @@ void runParity(int opIndex, bool withBreak) {
   std::ostringstream out;
   interp.setOutput(&out);
   try {
-    interp.runSource("<parity " + name + ">", program(it->second, withBreak));
+    interp.runSource("<parity " + name + ">", program(it->second, withBreak, views));
   } catch (const interp::ScriptError& e) {
     FAIL() << name << ": " << interp::formatDiagnostic(e, interp.sources());
   }
@@ -235,6 +242,10 @@ TEST_P(CompileParity, MatchesEager) {
 
 TEST_P(CompileParity, MatchesEagerAcrossAGraphBreak) {
   runParity(GetParam(), true);
+}
+
+TEST_P(CompileParity, MatchesEagerOnViews) {
+  runParity(GetParam(), false, /*views=*/true);
 }
 
 std::string opTestName(const testing::TestParamInfo<int>& info) {
@@ -299,16 +310,23 @@ const std::map<std::string, std::string> kCompositeSnippets = {
 
 class CompositeParity : public testing::TestWithParam<std::string> {};
 
-TEST_P(CompositeParity, MatchesEager) {
+void runComposite(const std::string& name, bool views) {
   interp::Interpreter interp;
   std::ostringstream out;
   interp.setOutput(&out);
   try {
-    interp.runSource("<parity " + GetParam() + ">",
-                     program(kCompositeSnippets.at(GetParam()), false));
+    interp.runSource("<parity " + name + ">", program(kCompositeSnippets.at(name), false, views));
   } catch (const interp::ScriptError& e) {
-    FAIL() << GetParam() << ": " << interp::formatDiagnostic(e, interp.sources());
+    FAIL() << name << ": " << interp::formatDiagnostic(e, interp.sources());
   }
+}
+
+TEST_P(CompositeParity, MatchesEager) {
+  runComposite(GetParam(), false);
+}
+
+TEST_P(CompositeParity, MatchesEagerOnViews) {
+  runComposite(GetParam(), /*views=*/true);
 }
 
 std::vector<std::string> compositeNames() {
