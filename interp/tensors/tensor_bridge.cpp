@@ -219,7 +219,7 @@ const std::vector<std::span<const TensorNative>>& tensorNativeTables() {
       tensorSparseNatives(),   tensorJaggedNatives(),   tensorLossNatives(),
       tensorDenseUtilNatives(), tensorDenseNatives(),   tensorConvNatives(),
       tensorAttentionNatives(), tensorNormNatives(),    tensorEinsumNatives(),
-      tensorPoolNatives()};
+      tensorPoolNatives(),     tensorDecompositionNatives()};
   return tables;
 }
 

@@ -59,6 +59,11 @@ std::span<const TensorNative> tensorAttentionNatives();
 std::span<const TensorNative> tensorNormNatives();
 /// einsum (tensor_einsum.cpp).
 std::span<const TensorNative> tensorEinsumNatives();
+/// unbind ... meshgrid and take_along_dim ... allclose, PyTorch functions composed of existing
+/// ops (tensor_decompositions_shape.cpp, which also lists the second file's
+/// decompositionCompareNatives(), from tensor_decompositions_compare.cpp).
+std::span<const TensorNative> tensorDecompositionNatives();
+std::span<const TensorNative> decompositionCompareNatives();
 /// max_pool2d, avg_pool2d, adaptive_avg_pool2d, interpolate (tensor_pool.cpp).
 std::span<const TensorNative> tensorPoolNatives();
 

@@ -855,6 +855,106 @@ for fn in ("all", "any"):
     case(f"{fn}_dim_list", f"{fn}(m, dim = [0, 1])", f"m.{fn}(1).{fn}(0)", m=bools(2, 3, 4))
 
 
+# ---- decompositions (tensor_decompositions_*.cpp) ---------------------------------------------
+case("unbind", "unbind(a, 1)", "torch.unbind(a, 1)", grad=("a",), a=rnd(2, 3))
+case("unbind_method_neg", "a.unbind(-1)", "a.unbind(-1)", a=ints(2, 2))
+case("unbind_scalar", "unbind(a)", "torch.unbind(a)", a=torch.tensor(1.0))
+case("unbind_dim_out_of_range", "unbind(a, 2)", "torch.unbind(a, 2)", a=rnd(2, 3))
+for dim, start, length in ((0, 1, 2), (1, -3, 2), (1, 4, 0), (-1, 0, 4), (1, 2, 3), (1, 5, 0), (1, -5, 1)):
+    case(f"narrow_{dim}_{start}_{length}", f"narrow(a, {dim}, {start}, {length})",
+         f"torch.narrow(a, {dim}, {start}, {length})", grad=("a",), a=rnd(3, 4))
+case("narrow_negative_length", "a.narrow(0, 0, -1)", "a.narrow(0, 0, -1)", a=rnd(3))
+for shape, to in (((3,), (2, 3)), ((2, 1), (2, 4)), ((1, 3), (-1, 3)), ((), (2, 2)), ((2, 3), (3,)),
+                  ((2, 3), (3, 3))):
+    case(f"broadcast_to_{shape}_{to}", f"broadcast_to(a, {list(to)})", f"torch.broadcast_to(a, {to})",
+         grad=("a",), a=rnd(*shape))
+for src, dst in ((0, 2), (-1, 0), ([0, 1], [2, 0]), ([2, 0], [0, 1]), ((0,), (0,)), ([0, 0], [1, 2]),
+                 ([0], [1, 2]), (3, 0)):
+    case(f"movedim_{src}_{dst}", f"movedim(a, {list(src) if isinstance(src, tuple) else src}, "
+         f"{list(dst) if isinstance(dst, tuple) else dst})", f"torch.movedim(a, {src}, {dst})",
+         grad=("a",), a=rnd(2, 3, 4))
+for d0, d1 in ((0, 2), (-1, 1), (1, 1), (0, 3)):
+    case(f"swapaxes_{d0}_{d1}", f"a.swapaxes({d0}, {d1})", f"a.swapaxes({d0}, {d1})", grad=("a",),
+         a=rnd(2, 3, 4))
+for dim, sizes in ((1, (2, 6)), (-1, (3, -1)), (0, (1, 2)), (1, (-1,)), (1, (5, -1)), (1, (4, 4)),
+                   (1, (-1, -1)), (2, (3, 4))):
+    case(f"unflatten_{dim}_{sizes}", f"unflatten(a, {dim}, {list(sizes)})",
+         f"torch.unflatten(a, {dim}, {sizes})", grad=("a",), a=rnd(2, 12))
+for shape, dims in (((3,), (2,)), ((2, 3), (2,)), ((2, 3), (1, 2, 2)), ((2, 3), ()), ((), (3,)), ((2, 2), (0, 2))):
+    case(f"tile_{shape}_{dims}", f"tile(a, {list(dims)})", f"torch.tile(a, {dims})", grad=("a",), a=rnd(*shape))
+case("tile_method_ints", "t.tile(2, 1)", "t.tile(2, 1)", t=ints(2, 3))
+for shape, k in (((3,), 0), ((3,), 2), ((3,), -1), ((3, 4), 0), ((3, 4), 1), ((3, 4), -2), ((4, 3), 2),
+                 ((3, 4), 4), ((3, 4), -3), ((0,), 1), ((2, 2, 2), 0)):
+    case(f"diag_{shape}_{k}", f"diag(a, {k})", f"torch.diag(a, {k})", grad=("a",), a=rnd(*shape))
+case("diag_int", "t.diag(1)", "t.diag(1)", t=ints(3))
+case("diag_bool", "diag(m)", "torch.diag(m)", m=bools(3))
+for shape, off, d1, d2 in (((3, 4), 0, 0, 1), ((3, 4), 1, 0, 1), ((3, 4), -2, 1, 0), ((2, 3, 4), 0, 1, 2),
+                           ((2, 3, 4), -1, 2, 0), ((2, 3, 4), 4, 1, 2), ((2, 3, 4), 0, 1, 1), ((3,), 0, 0, 1),
+                           ((2, 3, 4), 0, 0, 3)):
+    case(f"diagonal_{shape}_{off}_{d1}_{d2}", f"diagonal(a, {off}, {d1}, {d2})",
+         f"torch.diagonal(a, {off}, {d1}, {d2})", grad=("a",), a=rnd(*shape))
+for ix in ("ij", "xy"):
+    case(f"meshgrid_{ix}", f'meshgrid(a, b, c, indexing = "{ix}")', f'torch.meshgrid(a, b, c, indexing="{ix}")',
+         grad=("a", "b", "c"), a=rnd(2), b=rnd(3), c=rnd(4))
+    case(f"meshgrid_list_{ix}", f'meshgrid([a, b], indexing = "{ix}")', f'torch.meshgrid([a, b], indexing="{ix}")',
+         a=ints(2), b=ints(3))
+case("meshgrid_one", "meshgrid(a)", "torch.meshgrid(a, indexing='ij')", a=rnd(3))
+case("meshgrid_scalar", "meshgrid(a, b)", "torch.meshgrid(a, b, indexing='ij')", a=torch.tensor(2.0), b=rnd(3))
+case("meshgrid_2d", "meshgrid(a, b)", "torch.meshgrid(a, b, indexing='ij')", a=rnd(2, 2), b=rnd(3))
+case("meshgrid_bad_indexing", 'meshgrid(a, indexing = "ji")', 'torch.meshgrid(a, indexing="ji")', a=rnd(3))
+case("take_along_dim_argsort", "take_along_dim(a, argsort(a, 1), 1)",
+     "torch.take_along_dim(a, torch.argsort(a, 1), 1)", grad=("a",), a=rnd(3, 4))
+case("take_along_dim_flat", "take_along_dim(a, i)", "torch.take_along_dim(a, i.long())", grad=("a",),
+     a=rnd(3, 4), i=torch.tensor([[0, 11], [5, 5]], dtype=torch.int32))
+case("take_along_dim_broadcast", "a.take_along_dim(i, 0)", "a.take_along_dim(i.long(), 0)", grad=("a",),
+     a=rnd(3, 1, 4), i=torch.tensor([[[2], [0]]], dtype=torch.int32))
+case("take_along_dim_broadcast_input", "take_along_dim(a, i, -1)", "torch.take_along_dim(a, i.long(), -1)",
+     grad=("a",), a=rnd(1, 4), i=torch.tensor([[0, 3], [1, 1], [2, 0]], dtype=torch.int32))
+case("take_along_dim_rank", "take_along_dim(a, i, 0)", "torch.take_along_dim(a, i.long(), 0)",
+     a=rnd(3, 4), i=torch.tensor([0, 1], dtype=torch.int32))
+case("take_along_dim_dim_out_of_range", "take_along_dim(a, i, 2)", "torch.take_along_dim(a, i.long(), 2)",
+     a=rnd(3, 4), i=torch.tensor([[0]], dtype=torch.int32))
+for dim, index, value in ((0, [0, 2], "1.5"), (1, [-1], "-2.0"), (-1, [1, 1, 3], "0.0"), (1, [], "9.0"),
+                          (0, 1, "3.0"), (1, [4], "1.0"), (1, [-5], "1.0"), (2, [0], "1.0")):
+    case(f"index_fill_{dim}_{index}_{value}", f"index_fill(a, {dim}, i, {value})",
+         f"torch.index_fill(a, {dim}, i.long(), {value})", grad=("a",), a=rnd(3, 4),
+         i=torch.tensor(index, dtype=torch.int32))
+case("index_fill_int_method", "t.index_fill(0, i, 7)", "t.index_fill(0, i.long(), 7)", t=ints(3, 2),
+     i=torch.tensor([1], dtype=torch.int32))
+case("index_fill_tensor_value", "index_fill(a, 1, i, v)", "torch.index_fill(a, 1, i.long(), v)",
+     grad=("a", "v"), a=rnd(2, 3), i=torch.tensor([0, 2], dtype=torch.int32), v=torch.tensor(0.5))
+case("index_fill_scalar_input", "index_fill(a, 0, i, 2.0)", "torch.index_fill(a, 0, i.long(), 2.0)",
+     a=torch.tensor(1.0), i=torch.tensor([0], dtype=torch.int32))
+for shape, dim in (((2, 6), -1), ((4, 3), 0), ((2, 4, 2), 1), ((2, 3), 1), ((2, 3), 2)):
+    case(f"glu_{shape}_{dim}", f"glu(a, {dim})", f"F.glu(a, {dim})", grad=("a",), a=rnd(*shape))
+for p, dim in ((2.0, 1), (1.0, 0), (3.0, -1), ("float('inf')", 1), (0.5, 1), (2.0, [0, 1]), (2.0, 2)):
+    case(f"normalize_{p}_{dim}", f"normalize(a, {p}, {dim})",
+         f"F.normalize(a, {p}, {tuple(dim) if isinstance(dim, list) else dim})", grad=("a",), a=rnd(3, 4))
+case("normalize_zero_rows", "normalize(a)", "F.normalize(a)", grad=("a",),
+     a=torch.tensor([[0.0, 0.0, 0.0], [1e-13, 0.0, 0.0], [1.0, -2.0, 2.0]]))
+case("normalize_eps", "normalize(a, eps = 10.0)", "F.normalize(a, eps=10.0)", grad=("a",), a=rnd(2, 3))
+case("normalize_1d", "normalize(a, dim = 0)", "F.normalize(a, dim=0)", grad=("a",), a=rnd(5))
+for s1, s2, dim in (((3, 4), (3, 4), 1), ((3, 4), (1, 4), 1), ((2, 3, 4), (3, 4), -1), ((5,), (5,), 0),
+                    ((3, 4), (3, 4), 0), ((3, 4), (3, 4), 2)):
+    case(f"cosine_similarity_{s1}_{s2}_{dim}", f"cosine_similarity(a, b, {dim})",
+         f"F.cosine_similarity(a, b, {dim})", grad=("a", "b"), a=rnd(*s1), b=rnd(*s2))
+case("cosine_similarity_tiny_norms", "cosine_similarity(a, b, eps = 1e-3)", "F.cosine_similarity(a, b, eps=1e-3)",
+     grad=("a", "b"), a=torch.tensor([[1e-5, 2e-5], [3.0, 4.0], [0.0, 0.0]]),
+     b=torch.tensor([[1.0, 0.5], [1e-5, 0.0], [1.0, 1.0]]))
+NAN, INF = float("nan"), float("inf")
+CLOSE_A = torch.tensor([1.0, 1.0, NAN, NAN, INF, INF, -INF, 0.0, 1e10, 1e-9, 100.0])
+CLOSE_B = torch.tensor([1.0, 1.000001, NAN, 1.0, INF, -INF, -INF, 1e-8, 1.00001e10, 0.0, 100.01])
+for args, kw in (("", ""), (", equal_nan = true", ", equal_nan=True"), (", rtol = 0.0, atol = 0.0", ", rtol=0.0, atol=0.0"),
+                 (", rtol = 1e-3", ", rtol=1e-3"), (", atol = 0.1", ", atol=0.1"), (", rtol = -1.0", ", rtol=-1.0")):
+    case(f"isclose{kw}", f"isclose(a, b{args})", f"torch.isclose(a, b{kw})", a=CLOSE_A, b=CLOSE_B)
+    case(f"allclose{kw}", f"tensor(allclose(a[:2], b[:2]{args}))", f"torch.tensor(torch.allclose(a[:2], b[:2]{kw}))",
+         a=CLOSE_A, b=CLOSE_B)
+case("isclose_bool", "isclose(m, n)", "torch.isclose(m, n)", m=bools(6), n=bools(6))
+case("isclose_int", "isclose(s, t, atol = 1.0)", "torch.isclose(s, t, atol=1.0)", s=ints(6), t=ints(6))
+case("isclose_broadcast", "a.isclose(b)", "a.isclose(b)", a=rnd(2, 3), b=rnd(3))
+case("isclose_dtypes", "isclose(a, t)", "torch.isclose(a, t)", a=rnd(3), t=ints(3))
+case("allclose_method", "tensor(a.allclose(a + 1e-7))", "torch.tensor(a.allclose(a + 1e-7))", a=rnd(4))
+
 # ---- running one case -------------------------------------------------------------------------
 PRELUDE = """import vision
 fn tl(v) {
