@@ -15,7 +15,7 @@ const char* exprKindName(ExprKind k) {
 #define TESSEL_X(x) \
   case ExprKind::x: \
     return #x;
-    TESSEL_EXPR_KINDS(TESSEL_X)
+    TESSEL_SYM_EXPR_KINDS(TESSEL_X)
 #undef TESSEL_X
   }
   return "?";

@@ -32,7 +32,7 @@ namespace tessel::shapes {
 // arithmetic, the Z3 encoding (shapes/solver.cpp) and the guard program all use these exact
 // definitions; floorDivInt/modInt below are the reference.
 
-#define TESSEL_EXPR_KINDS(X) \
+#define TESSEL_SYM_EXPR_KINDS(X) \
   X(Const)                   \
   X(Sym)                     \
   X(Add)                     \
@@ -50,7 +50,7 @@ namespace tessel::shapes {
 
 enum class ExprKind : uint8_t {
 #define TESSEL_X(k) k,
-  TESSEL_EXPR_KINDS(TESSEL_X)
+  TESSEL_SYM_EXPR_KINDS(TESSEL_X)
 #undef TESSEL_X
 };
 const char* exprKindName(ExprKind k);

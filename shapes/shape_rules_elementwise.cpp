@@ -1,9 +1,25 @@
 // Shape rules of elementwise ops (unary, binary, where, clamp) and conversions.
+#include "shapes/elementwise_defs.h"
 #include "shapes/shape_rules_util.h"
 
 namespace tessel::shapes::rules {
 
 namespace {
+
+// An op of ops/elementwise.ops: its arguments broadcast together; the result is f32 (Float) or
+// their promoted dtype (Same; bool gives i32 where the definition says so).
+Outputs defined(const ElementwiseDef& d, Inputs in) {
+  const OpKind op = d.op;
+  arity(op, in, d.arity, d.arity);
+  SymShape shape = in[0].shape;
+  DType t = in[0].dtype;
+  for (size_t i = 1; i < in.size(); ++i) {
+    shape = broadcastShapes(shape, in[i].shape, opName(op));
+    t = promote(t, in[i].dtype);
+  }
+  if (d.result == EwResult::Float) return {{shape, DType::F32}};
+  return {{shape, t == DType::Bool && d.boolToI32 ? DType::I32 : t}};
+}
 
 Outputs unary(OpKind op, Inputs in) {
   arity(op, in, 1, 1);
@@ -92,6 +108,7 @@ Outputs ternary(OpKind op, Inputs in) {
 }  // namespace
 
 Outputs elementwise(OpKind op, Inputs in, const OpAttrs& a) {
+  if (const ElementwiseDef* d = elementwiseDef(op)) return defined(*d, in);
   switch (opCategory(op)) {
     case OpCategory::Unary:
       return unary(op, in);

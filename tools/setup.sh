@@ -16,7 +16,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev   # tests and benchmarks
   libedit-dev                               # REPL line editing
   libvulkan-dev glslc libshaderc-dev mesa-vulkan-drivers vulkan-validationlayers   # vulkan
-  python3 python3-numpy lua5.4              # baselines for the benchmarks only
+  python3                                   # the build: tools/opgen.py generates the defined ops
+  python3-numpy lua5.4                      # baselines for the benchmarks
   python3-torch python3-torchvision         # oracles of tests/torch (PyTorch parity) and bench_sparse
   clang libfuzzer-14-dev                    # the libFuzzer targets of tests/fuzz
   nlohmann-json3-dev                        # PGO profiles, the compile trace, tessel report

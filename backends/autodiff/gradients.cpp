@@ -2,7 +2,9 @@
 // values of an EagerEmitter and backward() walks them.
 #include "backends/autodiff/backward.h"
 #include "backends/autodiff/eager_emitter.h"
+#include "backends/autodiff/grad_formula.h"
 #include "backends/autodiff/grad_rules.h"
+#include "shapes/elementwise_defs.h"
 
 namespace tessel::backends::autodiff {
 
@@ -31,7 +33,10 @@ std::vector<Var> wrapAll(EagerEmitter& em, const std::vector<Tensor>& ts) {
 }  // namespace
 
 GradRule gradRule(shapes::OpKind op) {
-  return kRules[static_cast<size_t>(op)];
+  if (GradRule r = kRules[static_cast<size_t>(op)]) return r;
+  // The ops of ops/elementwise.ops carry their gradients as formulas (grad_formula.h).
+  const shapes::ElementwiseDef* d = shapes::elementwiseDef(op);
+  return d && d->differentiable ? &gradDefined : nullptr;
 }
 bool isDifferentiable(shapes::OpKind op) {
   return gradRule(op) != nullptr;

@@ -8,6 +8,7 @@
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
 #include "backends/cpu/vec_rows.h"
+#include "shapes/elementwise_defs.h"
 
 namespace tessel::backends::cpu {
 
@@ -15,13 +16,6 @@ namespace {
 
 // Integer division by zero and negative integer powers have no answer: user errors, found
 // before any work (PyTorch raises for both too).
-void checkIntDivisor(OpKind op, const Tensor& b) {
-  Tensor c = b.contiguous();  // i32 here: the op runs in the integer dtype
-  const int32_t* p = c.data<int32_t>();
-  if (std::find(p, p + c.numel(), 0) != p + c.numel())
-    throwUserError(ErrorKind::ZeroDivisionError,
-                   std::string(shapes::opName(op)) + ": integer division by zero");
-}
 void checkIntExponent(const Tensor& b) {
   Tensor c = b.contiguous();
   const int32_t* p = c.data<int32_t>();
@@ -85,10 +79,10 @@ void arithmetic(OpKind op, const Tensor& a, const Tensor& b, const Tensor& out) 
   } else {
     switch (op) {
       case OpKind::FloorDiv:
-        checkIntDivisor(op, b);
+        checkIntDivisors(op, b);
         return mapBinary<T, T>(a, b, out, floorDivI);
       case OpKind::Mod:
-        checkIntDivisor(op, b);
+        checkIntDivisors(op, b);
         return mapBinary<T, T>(a, b, out, modI);
       case OpKind::Pow:
         checkIntExponent(b);
@@ -144,6 +138,10 @@ bool isComparison(OpKind op) {
 }  // namespace
 
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& sig) {
+  if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(op)) {
+    const Tensor in[] = {a, b};
+    return runDefined(*d, in, sig);
+  }
   Tensor out = emptyLike(sig);
   if (isComparison(op)) {
     DType common = shapes::promote(a.dtype(), b.dtype());
@@ -169,6 +167,7 @@ Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature&
 }
 
 Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& sig) {
+  if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(op)) return runDefined(*d, in, sig);
   Tensor out = emptyLike(sig);
   if (op == OpKind::Where) {
     Tensor cond = castTo(in[0], DType::Bool);

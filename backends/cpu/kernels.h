@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/tensor.h"
+#include "shapes/elementwise_defs.h"
 #include "shapes/op_attrs.h"
 #include "shapes/op_kind.h"
 #include "shapes/shape_rules.h"
@@ -46,6 +47,11 @@ int64_t wrapDim(int64_t dim, int64_t rank);
 Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& out);
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& out);
 Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& out);
+/// An op of ops/elementwise.ops (runUnary/runBinary/runTernary send them here).
+Tensor runDefined(const shapes::ElementwiseDef& d, std::span<const Tensor> in,
+                  const OpSignature& out);
+/// ZeroDivisionError naming op when an i32 divisor holds a 0.
+void checkIntDivisors(OpKind op, const Tensor& divisor);
 Tensor runReduce(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
 Tensor runScan(OpKind op, const Tensor& x, const OpAttrs& attrs, const OpSignature& out);
 Tensor runShapeOp(OpKind op, std::span<const Tensor> in, const OpAttrs& attrs,

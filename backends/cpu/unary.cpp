@@ -7,6 +7,7 @@
 #include "backends/cpu/unary_math.h"
 #include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
+#include "shapes/elementwise_defs.h"
 
 namespace tessel::backends::cpu {
 
@@ -145,6 +146,7 @@ Tensor intUnary(OpKind op, const Tensor& x, const Tensor& out) {
 }  // namespace
 
 Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
+  if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(op)) return runDefined(*d, {&x, 1}, sig);
   Tensor out = emptyLike(sig);
   if (op == OpKind::LogicalNot) {
     visitDType(x.dtype(), [&](auto in) {

@@ -13,6 +13,8 @@
 #include "backends/cpu/unary_math.h"
 #include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
+#include "backends/graph/cpu_fused_defined.h"
+#include "shapes/elementwise_defs.h"
 #include "shapes/user_error.h"
 
 // The tile loops are compute-bound once fused (each instruction streams tiles from L1), so
@@ -528,6 +530,20 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
           oi = out.data<int32_t>() + t0;
       }
       const Operand a = operand(ins.args[0]);
+      if (shapes::elementwiseDef(ins.op)) {  // an op of ops/elementwise.ops
+        const int na = ins.numArgs();
+        if (od == DType::F32) {
+          const float* args[3] = {};
+          for (int j = 0; j < na; ++j) args[j] = asF32(operand(ins.args[j]), fr.fs + j * kTile, n);
+          definedTileF(ins.op, args, of, n);
+        } else {
+          const int32_t* args[3] = {};
+          for (int j = 0; j < na; ++j) args[j] = asI32(operand(ins.args[j]), fr.is + j * kTile, n);
+          definedTileI(ins.op, args, oi, n);
+          if (od == DType::Bool) toBoolInPlace(oi, n);
+        }
+        continue;
+      }
       switch (shapes::opCategory(ins.op)) {
         case shapes::OpCategory::Unary: {
           if (ins.op == OpKind::LogicalNot) {

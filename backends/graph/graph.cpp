@@ -5,6 +5,7 @@
 
 #include "backends/graph/fused_program.h"
 #include "backends/graph/sym_eval.h"
+#include "shapes/elementwise_defs.h"
 #include "shapes/expr.h"
 #include "shapes/shape_env.h"
 
@@ -73,7 +74,9 @@ bool mayRaiseOnData(const Value& v) {
   // Integer floordiv, mod and pow check their divisors and exponents (cpu binary kernels and
   // fused programs alike); f32 follows IEEE and raises nothing.
   auto integerArithmetic = [](OpKind op, DType dtype) {
-    return (op == OpKind::FloorDiv || op == OpKind::Mod || op == OpKind::Pow) &&
+    const shapes::ElementwiseDef* d = shapes::elementwiseDef(op);
+    return (op == OpKind::FloorDiv || op == OpKind::Mod || op == OpKind::Pow ||
+            (d && d->intDivisor)) &&
            dtype != DType::F32;
   };
   if (v.kind == ValueKind::Fused) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "shapes/elementwise_defs.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::vulkan {
@@ -75,6 +76,7 @@ void subgroupChunk(uint n, out uint begin, out uint end) {
   begin = min(n, sg * chunk);
   end = min(n, begin + chunk);
 }
+void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
 #define kNaN uintBitsToFloat(0x7fc00000u)
 #define kInf uintBitsToFloat(0x7f800000u)
 int f2i(float v) {
@@ -90,6 +92,7 @@ void storeB(uint k, uint e, bool v) {
   if (v) atomicOr(buf[k].d[w], 1u << sh);
 }
 )"
+#include "ops_gen/elementwise_glsl.inc"
 #include "float_math_glsl.inc"
     R"(float logF(float a) { return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a)); }
 float sqrtF(float a) { return a < 0.0 ? kNaN : sqrt(a); }
@@ -99,8 +102,7 @@ float reluF(float a) { return (a > 0.0 || isnan(a)) ? a : 0.0; }
 int clampI(int a, int b, int c) { int r = a < b ? b : a; return r > c ? c : r; }
 )";
 
-constexpr const char* kCheckedPrelude = R"(void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
-int floordivI(int a, int b) {
+constexpr const char* kCheckedPrelude = R"(int floordivI(int a, int b) {
   if (b == 0) { raiseFlag(1u); return 0; }
   if (b == -1) return -a;
   int q = a / b;
@@ -170,6 +172,14 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
            ")";
   };
   const std::string zero = f ? "0.0" : "0";
+  if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(op)) {
+    // An op of ops/elementwise.ops: its generated formula function (elementwise_glsl.inc).
+    if (!f && d->intDivisor) checked = true;
+    const std::string args[3] = {a, b, c};
+    std::string call = "ew_op_" + std::string(d->name) + "(";
+    for (int i = 0; i < d->arity; ++i) call += (i ? ", " : "") + args[i];
+    return call + ")";
+  }
   switch (op) {
     case OpKind::Neg: return "(-" + a + ")";
     case OpKind::Abs: return f ? "abs(" + a + ")" : "(" + a + " < 0 ? -" + a + " : " + a + ")";
@@ -220,10 +230,10 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       case OpKind::Sigmoid: return "(1.0 / (1.0 + exp(-" + a + ")))";
       case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + erfApprox(" + a + " * 0.70710678118654752)))";
       case OpKind::Erf: return "erfF(" + a + ")";
-      case OpKind::Log1p: return "log1pF(" + a + ")";
+      case OpKind::Log1p: return "ew_log1p(" + a + ")";
       case OpKind::Expm1: return "expm1F(" + a + ")";
       case OpKind::Silu: return "(" + a + " / (1.0 + exp(-" + a + ")))";
-      case OpKind::Softplus: return "(" + a + " > 20.0 ? " + a + " : log1pF(exp(" + a + ")))";
+      case OpKind::Softplus: return "(" + a + " > 20.0 ? " + a + " : ew_log1p(exp(" + a + ")))";
       case OpKind::Div: return "(" + a + " / " + b + ")";
       case OpKind::GeluBackward: return "geluBackwardF(" + a + ", " + b + ")";
       case OpKind::FloorDiv: return "floorDivF(" + a + ", " + b + ")";

@@ -2,6 +2,7 @@
 // cpu backend does (backends/cpu/unary.cpp, binary.cpp) and run elementwise.comp once.
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/shaders/ew_ops.h"
+#include "shapes/elementwise_defs.h"
 #include "shapes/user_error.h"
 
 namespace tessel::backends::vulkan {
@@ -58,6 +59,7 @@ uint32_t ewCode(OpKind op) {
     case OpKind::Clamp: return EW_CLAMP;
     default: break;
   }
+  if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(op)) return d->code;
   TESSEL_ASSERT(false, "not an elementwise op");
   return 0;
 }
@@ -94,8 +96,9 @@ Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature&
   DType compute = isComparison(op) ? arithmeticType(shapes::promote(a.dtype(), b.dtype()))
                                    : arithmeticType(sig.dtype);
   const Tensor in[] = {a, b};
-  const bool checked = compute == DType::I32 &&
-                       (op == OpKind::FloorDiv || op == OpKind::Mod || op == OpKind::Pow);
+  const shapes::ElementwiseDef* def = shapes::elementwiseDef(op);
+  const bool checked = compute == DType::I32 && (op == OpKind::FloorDiv || op == OpKind::Mod ||
+                                                 op == OpKind::Pow || (def && def->intDivisor));
   if (!checked) {
     elementwise(ewCode(op), compute, out, in);
     return out;

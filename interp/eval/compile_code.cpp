@@ -45,6 +45,8 @@ Flow runTraced(const CStmt& self, Frame& f, Engine& ev) {
     if (err.kind() != ErrorKind::DataDependentError || !hooks->breaksAllowed()) throw;
     hooks->graphBreak(err.kind(), err.what());
   }
+  TESSEL_ASSERT(false, "graphBreak() returned instead of throwing");
+  return {};
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 namespace tessel::interp {
 
 class Interpreter;
-class ModuleObj;
+struct ModuleObj;
 
 /// One documented name: `key` ("print", "str.strip", "tensor.shape", "math.sqrt"), its
 /// signature line as written ("print(*values, sep = \" \", ...)"), its description, and the

@@ -4,6 +4,7 @@
 #include "interp/natives/plot_module.h"
 
 #include <cmath>
+#include <initializer_list>
 #include <mutex>
 
 #include "backends/io/file_access.h"
@@ -85,7 +86,8 @@ FigureObj* figureArg(const Value& v, const std::string& what) {
 
 // The keywords every drawing function takes, after its own parameters.
 #define TESSEL_FIGURE_PARAMS "label", "title", "xlabel", "ylabel", "logx", "logy", "fig"
-constexpr size_t kFigureParams = 7;
+static_assert(std::initializer_list<const char*>{TESSEL_FIGURE_PARAMS}.size() == 7,
+              "addSeries reads the seven figure keywords by position");
 
 // Adds `s` to the figure passed as `fig` (or a new one) with the options given, and returns
 // the figure. The options and the series apply only if the figure can still be drawn: a

@@ -219,7 +219,8 @@ const std::vector<std::span<const TensorNative>>& tensorNativeTables() {
       tensorSparseNatives(),   tensorJaggedNatives(),   tensorLossNatives(),
       tensorDenseUtilNatives(), tensorDenseNatives(),   tensorConvNatives(),
       tensorAttentionNatives(), tensorNormNatives(),    tensorEinsumNatives(),
-      tensorPoolNatives(),     tensorDecompositionNatives()};
+      tensorPoolNatives(),     tensorDefinedNatives(),  tensorDecompositionNatives(),
+      tensorDecompositionDefinedNatives()};
   return tables;
 }
 

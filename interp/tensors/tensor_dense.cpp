@@ -1,6 +1,7 @@
 // Built-ins of the dense-model ops (PyTorch names, argument order and semantics). The
 // elementwise ones are single ops of the op table (erf ... isfinite) or, where PyTorch gives
-// them parameters (leaky_relu, elu, nan_to_num, softplus's beta and threshold), compositions
+// them parameters (nan_to_num, softplus's beta and threshold; elu and leaky_relu are
+// decompositions of ops/elementwise.ops), compositions
 // of elementwise ops: those fuse into one generated kernel under @compile like any chain, and
 // take their gradient from the ops they are made of. Every one is also a method.
 #include <cmath>
@@ -27,32 +28,6 @@ Value denseUnary(Interpreter&, CallArgs& raw) {
 }
 
 using compose::real;
-
-Value gt0(const Value& x) {
-  return emitOp(OpKind::Gt, {x, real(0.0)});
-}
-
-// leaky_relu(x, negative_slope = 0.01) = where(x > 0, x, x * negative_slope).
-Value nativeLeakyRelu(Interpreter&, CallArgs& raw) {
-  SelfArgs s(raw);
-  ArgBinder b("leaky_relu", s.args(), {"x", "negative_slope"}, 1);
-  const Value& x = tensorArg(b.at(0), "leaky_relu(): x");
-  const double slope = b.has(1) ? b.toFloat(1) : 0.01;
-  return emitOp(OpKind::Where, {gt0(x), x, emitOp(OpKind::Mul, {x, real(slope)})});
-}
-
-// elu(x, alpha = 1.0) = where(x > 0, x, alpha * expm1(x)). expm1 sees 0 where x > 0, so its
-// gradient there is finite (exp(large x) would be inf, and 0 * inf NaN), and at x = 0 the
-// gradient is alpha, as PyTorch's.
-Value nativeElu(Interpreter&, CallArgs& raw) {
-  SelfArgs s(raw);
-  ArgBinder b("elu", s.args(), {"x", "alpha"}, 1);
-  const Value& x = tensorArg(b.at(0), "elu(): x");
-  const double alpha = b.has(1) ? b.toFloat(1) : 1.0;
-  Value pos = gt0(x);
-  Value neg = emitOp(OpKind::Expm1, {emitOp(OpKind::Where, {pos, real(0.0), x})});
-  return emitOp(OpKind::Where, {pos, x, emitOp(OpKind::Mul, {neg, real(alpha)})});
-}
 
 // softplus(x, beta = 1, threshold = 20): the op for PyTorch's defaults; otherwise
 // where(beta * x > threshold, x, softplus(beta * x) / beta).
@@ -220,8 +195,6 @@ const TensorNative kDense[] = {
     {"isnan", denseUnary<OpKind::IsNan>, true},
     {"isinf", denseUnary<OpKind::IsInf>, true},
     {"isfinite", denseUnary<OpKind::IsFinite>, true},
-    {"leaky_relu", nativeLeakyRelu, true},
-    {"elu", nativeElu, true},
     {"nan_to_num", nativeNanToNum, true},
     {"tril", nativeTri<true>, true},
     {"triu", nativeTri<false>, true},

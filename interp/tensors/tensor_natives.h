@@ -49,6 +49,10 @@ std::span<const TensorNative> tensorJaggedNatives();
 /// (tensor_losses.cpp, tensor_dense_utils.cpp).
 std::span<const TensorNative> tensorLossNatives();
 std::span<const TensorNative> tensorDenseUtilNatives();
+/// The ops of ops/elementwise.ops and their aliases (tensor_defined.cpp).
+std::span<const TensorNative> tensorDefinedNatives();
+/// The decompositions of ops/elementwise.ops (tensor_decompositions_defined.cpp).
+std::span<const TensorNative> tensorDecompositionDefinedNatives();
 /// The dense-model ops: erf ... nan_to_num (tensor_dense.cpp).
 std::span<const TensorNative> tensorDenseNatives();
 /// conv2d and conv1d (tensor_conv.cpp).

@@ -158,7 +158,7 @@ std::string formatFloat(double v, const Spec& p) {
     int64_t precision = p.precision >= 0 ? p.precision : 6;
     if (type == '%') mag *= 100;
     char conv = type == '%' ? 'f' : type == 'F' ? 'F' : type;
-    char fmt[16];
+    char fmt[32];  // "%#.<19 digits>f": room for any int64 precision
     std::snprintf(fmt, sizeof fmt, "%%%s.%lld%c", p.alternate ? "#" : "",
                   static_cast<long long>(precision), conv);
     int n = std::snprintf(nullptr, 0, fmt, mag);

@@ -65,7 +65,8 @@ std::vector<VaryingSource> varyingSources(const std::vector<const CompileRecord*
   }
   std::vector<VaryingSource> out;
   for (const std::string& source : order) {
-    VaryingSource v{source, {}};
+    VaryingSource v;
+    v.source = source;
     const SourceSeen* first = nullptr;
     bool varies = false;
     for (auto& m : perMember) {

@@ -22,7 +22,9 @@ std::map<OpKind, std::function<Tensor()>> oneCallPerOp() {
   auto binary = [&](OpKind op) { calls[op] = [op, x] { return run(op, {x, F({1, 2, 3})}); }; };
 #define TESSEL_OP(Enum, name, cat)                                                    \
   if (shapes::OpCategory::cat == shapes::OpCategory::Unary) unary(OpKind::Enum, pos); \
-  if (shapes::OpCategory::cat == shapes::OpCategory::Binary) binary(OpKind::Enum);
+  if (shapes::OpCategory::cat == shapes::OpCategory::Binary) binary(OpKind::Enum);     \
+  if (shapes::OpCategory::cat == shapes::OpCategory::Ternary)                          \
+    calls[OpKind::Enum] = [x] { return run(OpKind::Enum, {x, x, F({0.25f}, {})}); };
 #include "shapes/op_list.def"
   calls[OpKind::Where] = [=] { return run(OpKind::Where, {mask, x, F({0}, {})}); };
   calls[OpKind::Clamp] = [=] { return run(OpKind::Clamp, {x, F({1}, {}), F({4}, {})}); };

@@ -3,7 +3,9 @@
 #include <cmath>
 #include <functional>
 
+#include "backends/autodiff/grad_formula.h"
 #include "backends/autodiff/grad_rules.h"
+#include "shapes/elementwise_defs.h"
 #include "backends/autodiff/tape.h"
 #include "backends/rng.h"
 #include "test_util.h"
@@ -110,6 +112,35 @@ TEST(Grad, DenseUnary) {
   checkGrad(unaryFn(OpKind::Softplus), {F({19.5f, 21.f, 40.f, -40.f})});
   for (OpKind op : {OpKind::IsNan, OpKind::IsInf, OpKind::IsFinite, OpKind::Detach})
     EXPECT_FALSE(autodiff::isDifferentiable(op)) << shapes::opName(op);
+}
+
+// Every op of ops/elementwise.ops with a gradient formula, on values drawn inside its
+// definition's sample range (90% of it: central differences step over the ends otherwise),
+// with the second and third arguments broadcast.
+TEST(Grad, DefinedOpsMatchFiniteDifferences) {
+  int checked = 0;
+  for (const shapes::ElementwiseDef& d : shapes::elementwiseDefs()) {
+    SCOPED_TRACE(d.name);
+    for (int i = 0; i < d.arity; ++i) {
+      const std::string problem =
+          d.grads[i] ? autodiff::checkGradFormula(d.grads[i], {d.args, d.args + d.arity}) : "";
+      EXPECT_EQ(problem, "");
+    }
+    EXPECT_EQ(autodiff::isDifferentiable(d.op), d.differentiable);
+    if (!d.differentiable) continue;
+    const Dims shapes[3] = {{2, 3}, {3}, {2, 1}};
+    std::vector<Tensor> in;
+    for (int i = 0; i < d.arity; ++i) {
+      const float mid = 0.5f * (d.sampleLo[i] + d.sampleHi[i]);
+      const float half = 0.45f * (d.sampleHi[i] - d.sampleLo[i]);
+      Tensor s = smooth(shapes[i], float(i));  // in [-0.9, 0.9]
+      in.push_back(ops::add(ops::mul(s, ops::scalar(half / 0.9)), ops::scalar(mid)));
+    }
+    const OpKind op = d.op;
+    checkGrad([op](const std::vector<Tensor>& x) { return run(op, x); }, in);
+    ++checked;
+  }
+  EXPECT_GT(checked, 15);
 }
 
 TEST(Grad, BinaryWithBroadcasting) {

@@ -204,8 +204,10 @@ class ProgramGen {
                                // bincount of n values sums to n, so it is valid lengths
                                "repeat_interleave(%s, clamp(abs(%s.reshape([-1]).to(i32)), 0, 2))",
                                "bincount(clamp(abs(%s.reshape([-1]).to(i32)), 0, 7))",
-                               "segment_reduce(%s.reshape([-1]).to(f32), \"max\", lengths = "
-                               "bincount(clamp(abs(%s.reshape([-1]).to(i32)), 0, 3)), initial = 0.0)"};
+                               // One entry split over two lines: the parentheses say so
+                               // (clang's -Wstring-concatenation).
+                               ("segment_reduce(%s.reshape([-1]).to(f32), \"max\", lengths = "
+                                "bincount(clamp(abs(%s.reshape([-1]).to(i32)), 0, 3)), initial = 0.0)")};
         int f = pick(7);
         std::string e = forms[f];
         for (size_t p; (p = e.find("%s")) != std::string::npos;) e.replace(p, 2, t.name);

@@ -49,6 +49,27 @@ TEST(Docs, EveryEntryNamesABuiltin) {
   EXPECT_TRUE(duplicate.empty()) << "keys documented twice:\n" << joined(duplicate);
 }
 
+// Every "Example: `call`" of an entry runs (the op definitions of ops/*.ops give each op one).
+TEST(Docs, EveryExampleRuns) {
+  Interpreter interp;
+  std::ostringstream sink;
+  interp.setOutput(&sink);
+  int ran = 0;
+  for (const DocEntry& e : builtinDocs()) {
+    const std::string marker = "Example: `";
+    for (size_t at = e.text.find(marker); at != std::string::npos;
+         at = e.text.find(marker, at + 1)) {
+      const size_t begin = at + marker.size(), end = e.text.find('`', begin);
+      ASSERT_NE(end, std::string::npos) << e.key << ": unterminated example";
+      const std::string code = e.text.substr(begin, end - begin);
+      EXPECT_NO_THROW(interp.evalExpression("<example of " + e.key + ">", code))
+          << e.key << ": " << code;
+      ++ran;
+    }
+  }
+  EXPECT_GT(ran, 20);
+}
+
 TEST(Docs, ReferenceIsGeneratedFromTheDocs) {
   Interpreter interp;
   std::ifstream in(std::string(TESSEL_SOURCE_DIR) + "/docs/reference.md", std::ios::binary);

@@ -5,8 +5,21 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #include "common.glsl"
-#include "float_math.glsl"
 layout(local_size_x = 256) in;
+
+void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
+// The ops of ops/elementwise.ops: their formulas and ewDefinedF/ewDefinedI (generated), and
+// the helpers of ops/elementwise_math.h that float_math.glsl uses too.
+#include "elementwise.glsl"
+#include "float_math.glsl"
+
+// Whether op reads operand b (c): by the ranges of ew_ops.h.
+bool ewBinary(uint op) {
+  return (op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2) || op >= EW_FIRST_DEFINED_BINARY;
+}
+bool ewTernary(uint op) {
+  return (op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2) || op >= EW_FIRST_DEFINED_TERNARY;
+}
 
 // The op and dtypes are a specialization constant (one pipeline per combination in use, none
 // per size): llvmpipe runs every case of a switch on a push constant, since it cannot tell the
@@ -44,10 +57,10 @@ float opF(uint op, float a, float b, float c) {
     case EW_ROUND: return roundEven(a);
     case EW_TRUNC: return trunc(a);
     case EW_SIGN: return signF(a);
-    case EW_LOG1P: return log1pF(a);
+    case EW_LOG1P: return ew_log1p(a);
     case EW_EXPM1: return expm1F(a);
     case EW_SILU: return a / (1.0 + exp(-a));
-    case EW_SOFTPLUS: return a > 20.0 ? a : log1pF(exp(a));
+    case EW_SOFTPLUS: return a > 20.0 ? a : ew_log1p(exp(a));
     case EW_ISNAN: return isnan(a) ? 1.0 : 0.0;
     case EW_ISINF: return isinf(a) ? 1.0 : 0.0;
     case EW_ISFINITE: return (isnan(a) || isinf(a)) ? 0.0 : 1.0;
@@ -73,11 +86,9 @@ float opF(uint op, float a, float b, float c) {
     case EW_OR: return (a != 0.0 || b != 0.0) ? 1.0 : 0.0;
     case EW_SQDIFF: return (a - b) * (a - b);
     case EW_CLAMP: return clampF(a, b, c);
+    default: return ewDefinedF(op, a, b, c);
   }
-  return 0.0;
 }
-
-void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
 
 int opI(uint op, int a, int b, int c) {
   switch (op) {
@@ -128,8 +139,8 @@ int opI(uint op, int a, int b, int c) {
       int r = a < b ? b : a;
       return r > c ? c : r;
     }
+    default: return ewDefinedI(op, a, b, c);
   }
-  return 0;
 }
 
 // Note [Linear elementwise]
@@ -222,8 +233,7 @@ uint wordOp(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, uint a,
 void linearElement(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute, uint i) {
   uint e0 = pc.offs[0] + i, e1 = pc.offs[1] + i * pc.strides[4];
   uint e2 = pc.offs[2] + i * pc.strides[8], e3 = pc.offs[3] + i * pc.strides[12];
-  const bool binary = op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2,
-             ternary = op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2;
+  const bool binary = ewBinary(op), ternary = ewTernary(op);
   if (op == EW_WHERE) {
     bool cond = loadB(1, e1, ta);
     if (compute == DT_F32) storeF(0, e0, tOut, cond ? loadF(2, e2, tb) : loadF(3, e3, tc));
@@ -258,8 +268,7 @@ void subgroupChunk(uint n, out uint begin, out uint end) {
 
 void linearMain(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute) {
   const uint gid = linearGroup() * 256u + gl_LocalInvocationID.x;
-  const bool binary = op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2,
-             ternary = op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2;
+  const bool binary = ewBinary(op), ternary = ewTernary(op);
   if ((kVariant & EW_VEC8) != 0u) {
     // As EW_VEC4, eight elements (one u64vec4 of words, one uint64_t of bools) per step.
     uint begin, end;
@@ -315,8 +324,7 @@ void stridedElement(uint op, uint tOut, uint ta, uint tb, uint tc, uint compute,
     else storeI(0, e0, tOut, cond ? loadI(2, e2, tb) : loadI(3, e3, tc));
     return;
   }
-  const bool binary = op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2,
-             ternary = op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2;
+  const bool binary = ewBinary(op), ternary = ewTernary(op);
   if (compute == DT_F32) {
     float a = loadF(1, e1, ta);
     float b = binary ? loadF(2, e2, tb) : 0.0;

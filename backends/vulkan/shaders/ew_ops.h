@@ -64,6 +64,12 @@
 #define EW_ISINF 61u
 #define EW_ISFINITE 62u
 
+// The ops of ops/elementwise.ops take codes from 64 on (tools/opgen.py): unary from 64, binary
+// from 128, ternary from 192; the generated ewDefinedF/ewDefinedI run them.
+#define EW_FIRST_DEFINED 64u
+#define EW_FIRST_DEFINED_BINARY 128u
+#define EW_FIRST_DEFINED_TERNARY 192u
+
 // Variant bits above the op and dtypes (Note [Linear elementwise] in elementwise.comp).
 #define EW_LINEAR 0x10000000u
 #define EW_VEC4 0x20000000u

@@ -40,26 +40,8 @@ float erfF(float x) {
   p = p * x2 + 1.0;
   return 1.1283791670955126 * x * p;
 }
-// log1p and expm1 without cancellation near 0 (series for small |x|); the edges as C's.
-float log1pF(float x) {
-  if (isnan(x) || isinf(x)) return x < 0.0 ? kNaN : x;
-  if (x < -1.0) return kNaN;
-  if (x == -1.0) return -kInf;
-  if (abs(x) >= 0.5) return log(1.0 + x);
-  // GPU logs are accurate in absolute terms only near 1 (lavapipe's is off by 1% at 1 - 1e-6),
-  // so |x| < 0.5 takes log1p(x) = 2 atanh(s), s = x / (2 + x) in (-1/3, 1/5), as a series.
-  float s = x / (2.0 + x), s2 = s * s;
-  float p = 1.0 / 17.0;
-  p = p * s2 + 1.0 / 15.0;
-  p = p * s2 + 1.0 / 13.0;
-  p = p * s2 + 1.0 / 11.0;
-  p = p * s2 + 1.0 / 9.0;
-  p = p * s2 + 1.0 / 7.0;
-  p = p * s2 + 0.2;
-  p = p * s2 + 1.0 / 3.0;
-  p = p * s2 + 1.0;
-  return 2.0 * s * p;
-}
+// expm1 without cancellation near 0 (a series for small |x|); the edges as C's. (log1p is
+// ops/elementwise_math.h's ew_log1p, which the includer has included first.)
 float expm1F(float x) {
   if (isnan(x)) return x;
   if (x > 88.8) return kInf;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "shapes/elementwise_defs.h"
 #include "shapes/pool_geometry.h"
 #include "tests/backends/graph/compile_test_util.h"
 
@@ -446,6 +447,21 @@ inline std::map<OpKind, Case> cases() {
   for (K k : {K::Erf, K::Floor, K::Ceil, K::Trunc, K::Sign, K::Expm1, K::Silu, K::Softplus})
     c[k] = unary(k);
   c[K::Log1p] = unary(K::Log1p, DType::F32, Fill::Positive);
+  // The ops of ops/elementwise.ops, from their definitions: f32 arguments (a third one
+  // broadcast along the second dim), i32 ones where the op keeps integers and checks no
+  // divisor (those take a positive f32 divisor).
+  for (const shapes::ElementwiseDef& d : shapes::elementwiseDefs()) {
+    const bool ints = d.hasInt && !d.intDivisor;
+    const DType t = ints ? DType::I32 : DType::F32;
+    const Fill f = ints ? Fill::Int : Fill::Float;
+    const Fill fb = d.intDivisor ? Fill::Positive : f;
+    c[d.op] = [op = d.op, arity = d.arity, t, f, fb](Harness& h) {
+      std::vector<int> in = {h.input("a", {h.n, h.m}, t, f)};
+      if (arity >= 2) in.push_back(h.input("b", {h.m}, t, fb));
+      if (arity >= 3) in.push_back(h.input("c", {h.n, 1}, t, f));
+      return h.op(op, in);
+    };
+  }
   c[K::Round] = [](Harness& h) {
     OpAttrs four, half;
     four.scalars = {4.0};

@@ -8,6 +8,7 @@
 #include "interp/natives/builtins.h"
 #include "interp/syntax/diagnostics.h"
 #include "interp/interpreter.h"
+#include "shapes/elementwise_defs.h"
 #include "shapes/op_kind.h"
 
 using namespace tessel;
@@ -222,13 +223,26 @@ std::string program(const std::string& expr, bool withBreak, bool views = false)
 void runParity(int opIndex, bool withBreak, bool views = false) {
   auto op = static_cast<shapes::OpKind>(opIndex);
   std::string name(shapes::opName(op));
-  auto it = kSnippets.find(name);
-  ASSERT_NE(it, kSnippets.end()) << "op '" << name << "' has no parity snippet: add one";
+  std::string snippet;
+  if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(op)) {
+    // An op of ops/elementwise.ops: its arguments from a, b and a column of a; i32 ones where
+    // the op keeps integers (a positive divisor where it checks them).
+    const bool ints = d->hasInt;
+    const std::string args[3] = {ints ? "ia" : "a", ints ? (d->intDivisor ? "(abs(ia) + 1)" : "ia") : "b",
+                                 ints ? "ia[:, 0:1]" : "a[:, 0:1]"};
+    snippet = name + "(";
+    for (int i = 0; i < d->arity; ++i) snippet += (i ? ", " : "") + args[i];
+    snippet += ")";
+  } else {
+    auto it = kSnippets.find(name);
+    ASSERT_NE(it, kSnippets.end()) << "op '" << name << "' has no parity snippet: add one";
+    snippet = it->second;
+  }
   interp::Interpreter interp;
   std::ostringstream out;
   interp.setOutput(&out);
   try {
-    interp.runSource("<parity " + name + ">", program(it->second, withBreak, views));
+    interp.runSource("<parity " + name + ">", program(snippet, withBreak, views));
   } catch (const interp::ScriptError& e) {
     FAIL() << name << ": " << interp::formatDiagnostic(e, interp.sources());
   }

@@ -1,0 +1,84 @@
+// The built-ins of the decompositions of ops/elementwise.ops (selu, hardtanh, ...): each call
+// binds PyTorch's arguments (tensors, and numbers with their defaults) and evaluates the
+// definition's formula with emitOp, so the result is a chain of ordinary ops: eager on every
+// device, fused under @compile, differentiated through the ops' own rules.
+#include <array>
+#include <map>
+#include <utility>
+
+#include "interp/tensors/op_compose.h"
+#include "interp/tensors/tensor_natives.h"
+#include "shapes/elementwise_defs.h"
+#include "shapes/op_formula.h"
+
+namespace tessel::interp {
+
+namespace {
+
+using shapes::DecompositionDef;
+using shapes::FormulaNode;
+
+Value eval(const FormulaNode& n, const std::map<std::string, Value>& env) {
+  switch (n.kind) {
+    case FormulaNode::Kind::Number:
+      return n.integer ? Value::integer(static_cast<int64_t>(n.number)) : compose::real(n.number);
+    case FormulaNode::Kind::Name:
+      return env.at(n.name);
+    case FormulaNode::Kind::Op: {
+      std::vector<Value> xs;
+      for (const FormulaNode& k : n.kids) xs.push_back(eval(k, env));
+      return emitOp(n.op, xs);
+    }
+  }
+  return Value();
+}
+
+Value callDecomposition(const DecompositionDef& d, const FormulaNode& formula, CallArgs& raw) {
+  SelfArgs s(raw);
+  size_t required = 0;
+  while (required < d.numArgs && d.defaults[required] == shapes::kTensorArg) ++required;
+  const char* const* n = d.args;
+  auto bind = [&]() -> ArgBinder {
+    switch (d.numArgs) {
+      case 1: return ArgBinder(d.name, s.args(), {n[0]}, required);
+      case 2: return ArgBinder(d.name, s.args(), {n[0], n[1]}, required);
+      case 3: return ArgBinder(d.name, s.args(), {n[0], n[1], n[2]}, required);
+      default: return ArgBinder(d.name, s.args(), {n[0], n[1], n[2], n[3]}, required);
+    }
+  };
+  const ArgBinder b = bind();
+  std::map<std::string, Value> env;
+  for (size_t i = 0; i < d.numArgs; ++i) {
+    if (d.defaults[i] == shapes::kTensorArg)
+      env[n[i]] = tensorArg(b.at(i), std::string(d.name) + "(): " + n[i]);
+    else
+      env[n[i]] = compose::real(b.has(i) ? b.toFloat(i) : d.defaults[i]);
+  }
+  return eval(formula, env);
+}
+
+template <size_t I>
+Value decompositionNative(Interpreter&, CallArgs& raw) {
+  static const DecompositionDef& d = shapes::decompositionDefs()[I];
+  static const FormulaNode formula = shapes::parseFormula(d.formula);
+  return callDecomposition(d, formula, raw);
+}
+
+// How many decompositions the table has, known when this file compiles: one native each.
+constexpr size_t kCount =
+#include "ops_gen/decompositions_count.inc"
+    ;
+
+template <size_t... I>
+std::array<TensorNative, kCount> natives(std::index_sequence<I...>) {
+  return {TensorNative{shapes::decompositionDefs()[I].name, decompositionNative<I>, true}...};
+}
+
+}  // namespace
+
+std::span<const TensorNative> tensorDecompositionDefinedNatives() {
+  static const std::array<TensorNative, kCount> table = natives(std::make_index_sequence<kCount>());
+  return table;
+}
+
+}  // namespace tessel::interp

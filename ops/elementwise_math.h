@@ -1,0 +1,158 @@
+// Helpers of the elementwise formulas (ops/elementwise.ops), written once in the common subset
+// of C++ and GLSL: the cpu kernels compile this file as C++ (ops/elementwise_cpu.h, with
+// ops/glsl_compat.h supplying GLSL's built-ins), and tools/opgen.py pastes it into the GLSL that
+// elementwise.comp and the fused vulkan kernels compile. So the rules here (float literals with
+// an `f`, no references, no templates, functions declared before use) are both languages'.
+// No include guard: GLSL has no #pragma once, and each language includes it once. EW_FN is
+// `inline` in C++ (glsl_compat.h) and nothing in GLSL.
+
+#ifdef TESSEL_GLSL
+// C library functions that GLSL lacks, for the formulas; C++ takes them from libm
+// (glsl_compat.h). GPU logs are accurate in absolute terms only near 1 (lavapipe's is off by
+// 1% at 1 - 1e-6), so |x| < 0.5 takes log1p(x) = 2 atanh(s), s = x / (2 + x), as a series.
+EW_FN float ew_log1p(float x) {
+  if (isnan(x) || isinf(x)) return x < 0.0f ? uintBitsToFloat(0x7fc00000u) : x;
+  if (x < -1.0f) return uintBitsToFloat(0x7fc00000u);
+  if (x == -1.0f) return -uintBitsToFloat(0x7f800000u);
+  if (abs(x) >= 0.5f) return log(1.0f + x);
+  float s = x / (2.0f + x), s2 = s * s;
+  float p = 1.0f / 17.0f;
+  p = p * s2 + 1.0f / 15.0f;
+  p = p * s2 + 1.0f / 13.0f;
+  p = p * s2 + 1.0f / 11.0f;
+  p = p * s2 + 1.0f / 9.0f;
+  p = p * s2 + 1.0f / 7.0f;
+  p = p * s2 + 0.2f;
+  p = p * s2 + 1.0f / 3.0f;
+  p = p * s2 + 1.0f;
+  return 2.0f * s * p;
+}
+// fmod(a, b), the C remainder (a's sign). a - b * trunc(a / b) is exact while the quotient
+// is; the edges are C's: NaN for an infinite a or a zero b, a for an infinite b.
+EW_FN float ew_fmod(float a, float b) {
+  if (isnan(a) || isnan(b) || isinf(a) || b == 0.0f) return uintBitsToFloat(0x7fc00000u);
+  if (isinf(b)) return a;
+  return a - b * trunc(a / b);
+}
+// An i32 division by zero raises the kernel's error flag (the host then throws
+// ZeroDivisionError; the includer defines raiseFlag). The cpu checks the divisors first.
+EW_FN int ew_int_div_zero() {
+  raiseFlag(1u);
+  return 0;
+}
+#endif
+
+EW_FN float ew_nan() { return uintBitsToFloat(0x7fc00000u); }
+EW_FN float ew_inf() { return uintBitsToFloat(0x7f800000u); }
+EW_FN bool ew_signbit(float x) { return (floatBitsToUint(x) & 0x80000000u) != 0u; }
+// log with C's edges, which GLSL leaves undefined: NaN below 0, -inf at 0.
+EW_FN float ew_log(float x) { return x < 0.0f ? ew_nan() : (x == 0.0f ? -ew_inf() : log(x)); }
+
+EW_FN float ew_copysign(float a, float b) {
+  return uintBitsToFloat((floatBitsToUint(a) & 0x7fffffffu) | (floatBitsToUint(b) & 0x80000000u));
+}
+
+// atan2 with C's edges (GLSL's atan(y, x) leaves x = y = 0 undefined and llvmpipe divides
+// inf by inf): signed zeros pick 0 or pi, infinities the diagonals.
+EW_FN float ew_atan2(float y, float x) {
+  const float pi = 3.14159265358979f;
+  if (isnan(x) || isnan(y)) return ew_nan();
+  if (isinf(x) || (x == 0.0f && (y == 0.0f || isinf(y)))) {
+    float r;
+    if (isinf(y)) r = isinf(x) ? (x > 0.0f ? 0.25f * pi : 0.75f * pi) : 0.5f * pi;
+    else r = ew_signbit(x) ? pi : 0.0f;
+    return ew_signbit(y) ? -r : r;
+  }
+  return atan(y, x);
+}
+
+// asin and acos through the two-argument atan: lavapipe's asin is off by 4e-4 relative (its
+// own polynomial), its atan by ulps; (1 - x)(1 + x) keeps the digits near +-1.
+EW_FN float ew_asin(float x) {
+  if (isnan(x) || abs(x) > 1.0f) return ew_nan();
+  return ew_atan2(x, sqrt((1.0f - x) * (1.0f + x)));
+}
+EW_FN float ew_acos(float x) {
+  if (isnan(x) || abs(x) > 1.0f) return ew_nan();
+  return ew_atan2(sqrt((1.0f - x) * (1.0f + x)), x);
+}
+
+// sinh and cosh from exp: a series near 0, where e^x - e^-x cancels; e^(|x| - ln 2) beyond 9,
+// where e^-x no longer counts and e^x alone would overflow 89 too early.
+EW_FN float ew_sinh(float x) {
+  const float a = abs(x);
+  if (isnan(x)) return x;
+  if (a < 0.5f) {
+    const float x2 = x * x;
+    float p = 1.0f / 362880.0f;
+    p = p * x2 + 1.0f / 5040.0f;
+    p = p * x2 + 1.0f / 120.0f;
+    p = p * x2 + 1.0f / 6.0f;
+    return x + x * x2 * p;
+  }
+  float r;
+  if (a > 9.0f) {
+    r = exp(a - 0.693147180559945f);
+  } else {
+    const float e = exp(a);
+    r = 0.5f * (e - 1.0f / e);
+  }
+  return x < 0.0f ? -r : r;
+}
+EW_FN float ew_cosh(float x) {
+  const float a = abs(x);
+  if (isnan(x)) return x;
+  if (a > 9.0f) return exp(a - 0.693147180559945f);
+  const float e = exp(a);
+  return 0.5f * (e + 1.0f / e);
+}
+
+// The inverse hyperbolic functions through log1p, exact near 0 (the textbook log(x + sqrt(...))
+// loses every digit there); log(x) + ln 2 beyond 1e9, where x * x would overflow.
+EW_FN float ew_asinh(float x) {
+  const float a = abs(x);
+  if (isnan(x)) return x;
+  const float r = a > 1e9f ? log(a) + 0.693147180559945f
+                           : ew_log1p(a + a * a / (1.0f + sqrt(1.0f + a * a)));
+  return x < 0.0f ? -r : r;
+}
+EW_FN float ew_acosh(float x) {
+  if (isnan(x) || x < 1.0f) return ew_nan();
+  if (x > 1e9f) return log(x) + 0.693147180559945f;
+  const float t = x - 1.0f;
+  return ew_log1p(t + sqrt(t * (x + 1.0f)));
+}
+EW_FN float ew_atanh(float x) {
+  const float a = abs(x);
+  if (isnan(x)) return x;
+  if (a > 1.0f) return ew_nan();
+  if (a == 1.0f) return x < 0.0f ? -ew_inf() : ew_inf();
+  return 0.5f * ew_log1p(2.0f * x / (1.0f - x));
+}
+
+// hypot scaled by the larger magnitude, so neither square overflows or underflows; an infinite
+// side wins over a NaN one (C's hypot).
+EW_FN float ew_hypot(float a, float b) {
+  const float x = abs(a), y = abs(b);
+  if (isinf(x) || isinf(y)) return ew_inf();
+  if (isnan(x) || isnan(y)) return ew_nan();
+  const float m = x > y ? x : y, n = x > y ? y : x;
+  if (m == 0.0f) return 0.0f;
+  const float r = n / m;
+  return m * sqrt(1.0f + r * r);
+}
+
+// log(e^a + e^b) = max + log1p(e^-|a - b|); equal arguments give a + ln 2 (and keep +-inf).
+EW_FN float ew_logaddexp(float a, float b) {
+  if (isnan(a) || isnan(b)) return ew_nan();
+  if (a == b) return a + 0.693147180559945f;
+  const float m = a > b ? a : b;
+  return m + ew_log1p(exp(-abs(a - b)));
+}
+
+// PyTorch 1.13's lerp: from input below weight 0.5 and from end above, so that weight 0 gives
+// input and weight 1 gives end exactly (later PyTorch tests abs(weight) < 0.5, which differs only
+// where a weight below -0.5 meets infinities).
+EW_FN float ew_lerp(float a, float b, float w) {
+  return w < 0.5f ? a + w * (b - a) : b - (b - a) * (1.0f - w);
+}

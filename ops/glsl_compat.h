@@ -1,0 +1,43 @@
+// GLSL's built-in functions and types, as C++, for the formulas of ops/elementwise.ops and the
+// helpers of ops/elementwise_math.h, which are written in the common subset of both languages.
+// Only ops/elementwise_cpu.h includes this, inside its own namespace.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+// Marks the formula functions: `inline` here, nothing in GLSL.
+#define EW_FN inline
+
+namespace tessel::ops::ew {
+
+using uint = uint32_t;
+
+using std::abs;
+using std::acos;
+using std::asin;
+using std::ceil;
+using std::cos;
+using std::exp;
+using std::floor;
+using std::log;
+using std::sin;
+using std::sqrt;
+using std::tan;
+using std::trunc;
+inline float atan(float y) { return std::atan(y); }
+inline float atan(float y, float x) { return std::atan2(y, x); }  // GLSL's two-argument atan
+inline bool isnan(float v) { return v != v; }
+inline bool isinf(float v) { return std::isinf(v); }
+inline float uintBitsToFloat(uint u) { return std::bit_cast<float>(u); }
+inline uint floatBitsToUint(float f) { return std::bit_cast<uint>(f); }
+
+// The C library functions elementwise_math.h gives GLSL its own versions of.
+inline float ew_log1p(float x) { return std::log1p(x); }
+inline float ew_fmod(float a, float b) { return std::fmod(a, b); }
+// The cpu checks i32 divisors before it runs a formula (backends/cpu/elementwise_defined.cpp),
+// so the formula's zero branch only has to be defined.
+inline int ew_int_div_zero() { return 0; }
+
+}  // namespace tessel::ops::ew
