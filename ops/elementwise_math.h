@@ -40,7 +40,36 @@ EW_FN int ew_int_div_zero() {
   raiseFlag(1u);
   return 0;
 }
+EW_FN int ew_int_negative_exponent() {
+  raiseFlag(2u);
+  return 0;
+}
 #endif
+
+// Python's floor division and modulo of i32 (language.md: `//` and `%` floor), and the integer
+// power, all wrapping around like PyTorch's integer tensors (INT_MIN // -1 is INT_MIN). The ops
+// floordiv, mod and pow of shapes/op_list.def run these on every backend.
+EW_FN int ew_floordiv_i(int a, int b) {
+  if (b == 0) return ew_int_div_zero();
+  if (b == -1) return int(0u - uint(a));
+  const int q = a / b;
+  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+EW_FN int ew_mod_i(int a, int b) {
+  if (b == 0) return ew_int_div_zero();
+  if (b == -1) return 0;
+  const int r = a - (a / b) * b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+EW_FN int ew_pow_i(int base, int exponent) {
+  if (exponent < 0) return ew_int_negative_exponent();
+  uint result = 1u, b = uint(base);
+  for (uint e = uint(exponent); e != 0u; e >>= 1u) {
+    if ((e & 1u) != 0u) result *= b;
+    b *= b;
+  }
+  return int(result);
+}
 
 EW_FN float ew_nan() { return uintBitsToFloat(0x7fc00000u); }
 EW_FN float ew_inf() { return uintBitsToFloat(0x7f800000u); }

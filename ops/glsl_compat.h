@@ -36,8 +36,9 @@ inline uint floatBitsToUint(float f) { return std::bit_cast<uint>(f); }
 // The C library functions elementwise_math.h gives GLSL its own versions of.
 inline float ew_log1p(float x) { return std::log1p(x); }
 inline float ew_fmod(float a, float b) { return std::fmod(a, b); }
-// The cpu checks i32 divisors before it runs a formula (backends/cpu/elementwise_defined.cpp),
-// so the formula's zero branch only has to be defined.
+// The cpu checks i32 divisors and exponents before it runs a formula
+// (backends/cpu/elementwise_defined.cpp, binary.cpp), so these branches only have to be defined.
 inline int ew_int_div_zero() { return 0; }
+inline int ew_int_negative_exponent() { return 0; }
 
 }  // namespace tessel::ops::ew

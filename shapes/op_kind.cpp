@@ -22,6 +22,22 @@ std::string_view opName(OpKind op) { return kNames[static_cast<size_t>(op)]; }
 
 OpCategory opCategory(OpKind op) { return kCategories[static_cast<size_t>(op)]; }
 
+bool isComparison(OpKind op) {
+  switch (op) {
+    case OpKind::Eq:
+    case OpKind::Ne:
+    case OpKind::Lt:
+    case OpKind::Le:
+    case OpKind::Gt:
+    case OpKind::Ge:
+    case OpKind::LogicalAnd:
+    case OpKind::LogicalOr:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::optional<OpKind> opFromName(std::string_view name) {
   for (size_t i = 0; i < kNames.size(); ++i)
     if (kNames[i] == name) return static_cast<OpKind>(i);

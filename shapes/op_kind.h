@@ -36,6 +36,9 @@ inline constexpr int kNumOps = 0
 std::string_view opName(OpKind op);
 /// The category an op belongs to.
 OpCategory opCategory(OpKind op);
+/// The comparisons and logical and/or: binary ops that give bool and compute in their operands'
+/// promoted dtype (not in the result's).
+bool isComparison(OpKind op);
 /// Looks an op up by its language-level name.
 std::optional<OpKind> opFromName(std::string_view name);
 

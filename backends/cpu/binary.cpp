@@ -8,6 +8,7 @@
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
 #include "backends/cpu/vec_rows.h"
+#include "ops/elementwise_cpu.h"
 #include "shapes/elementwise_defs.h"
 
 namespace tessel::backends::cpu {
@@ -80,13 +81,13 @@ void arithmetic(OpKind op, const Tensor& a, const Tensor& b, const Tensor& out) 
     switch (op) {
       case OpKind::FloorDiv:
         checkIntDivisors(op, b);
-        return mapBinary<T, T>(a, b, out, floorDivI);
+        return mapBinary<T, T>(a, b, out, ops::ew::ew_floordiv_i);
       case OpKind::Mod:
         checkIntDivisors(op, b);
-        return mapBinary<T, T>(a, b, out, modI);
+        return mapBinary<T, T>(a, b, out, ops::ew::ew_mod_i);
       case OpKind::Pow:
         checkIntExponent(b);
-        return mapBinary<T, T>(a, b, out, powI);
+        return mapBinary<T, T>(a, b, out, ops::ew::ew_pow_i);
       default:
         break;
     }
@@ -119,22 +120,6 @@ void compare(OpKind op, const Tensor& a, const Tensor& b, const Tensor& out) {
   }
 }
 
-bool isComparison(OpKind op) {
-  switch (op) {
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Le:
-    case OpKind::Gt:
-    case OpKind::Ge:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& sig) {
@@ -143,7 +128,7 @@ Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature&
     return runDefined(*d, in, sig);
   }
   Tensor out = emptyLike(sig);
-  if (isComparison(op)) {
+  if (shapes::isComparison(op)) {
     DType common = shapes::promote(a.dtype(), b.dtype());
     Tensor ca = castTo(a, common), cb = castTo(b, common);
     visitDType(common, [&](auto t) { compare<decltype(t)>(op, ca, cb, out); });

@@ -1,4 +1,5 @@
-// Scalar formulas of floor division, modulo and integer power, shared by the eager kernels
+// Scalar formulas of float floor division and modulo (the i32 ones, and integer power, are
+// ops/elementwise_math.h's, shared with the shaders), shared by the eager kernels
 // (binary.cpp) and the fused tile loops (backends/graph/cpu_fused.cpp), so a fused program
 // divides exactly like the eager chain it replaced. Python's semantics (language.md: `//` and
 // `%` floor like Python), which PyTorch's div(rounding_mode="floor") and remainder follow.
@@ -29,29 +30,12 @@ inline float modF(float a, float b) {
   float r = std::fmod(a, b);
   return (r != 0.0f && ((r < 0.0f) != (b < 0.0f))) ? r + b : r;
 }
-inline int32_t floorDivI(int32_t a, int32_t b) {
-  if (b == -1) return int32_t(0u - uint32_t(a));  // INT_MIN / -1 wraps instead of trapping
-  int32_t q = a / b;
-  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int32_t modI(int32_t a, int32_t b) {
-  if (b == -1) return 0;
-  int32_t r = a % b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
 /// clamp: min(max(x, lo), hi) as PyTorch, so lo > hi gives hi everywhere, and a NaN operand,
 /// the bounds' included, gives NaN (x != x is false for integers).
 template <class T>
 inline T clampValue(T x, T lo, T hi) {
   const T r = (x < lo || lo != lo) ? lo : x;
   return (r > hi || hi != hi) ? hi : r;
-}
-/// Wraps on overflow, as PyTorch's integer pow.
-inline int32_t powI(int32_t base, int32_t exp) {
-  uint32_t result = 1, b = uint32_t(base);
-  for (uint32_t e = uint32_t(exp); e; e >>= 1, b *= b)
-    if (e & 1) result *= b;
-  return int32_t(result);
 }
 
 }  // namespace tessel::backends::cpu

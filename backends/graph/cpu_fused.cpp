@@ -1,5 +1,6 @@
 // CpuFusedKernel: register allocation and the tiled evaluation loop (Note [Tiled fused
-// evaluation] in cpu_fused.h). The op loops mirror backends/cpu/unary.cpp and binary.cpp.
+// evaluation] in cpu_fused.h). The op rows are cpu_fused_ops.cpp (the table's own elementwise ops)
+// and cpu_fused_defined.cpp (those of ops/elementwise.ops).
 #include "backends/graph/cpu_fused.h"
 
 #include <algorithm>
@@ -11,9 +12,8 @@
 #include "backends/cpu/isa_clones.h"
 #include "backends/cpu/loops.h"
 #include "backends/cpu/unary_math.h"
-#include "backends/cpu/vec_math.h"
-#include "backends/cpu/vec_rows.h"
 #include "backends/graph/cpu_fused_defined.h"
+#include "backends/graph/cpu_fused_ops.h"
 #include "shapes/elementwise_defs.h"
 #include "shapes/user_error.h"
 
@@ -25,11 +25,6 @@
 namespace tessel::graph {
 
 using backends::Dims;
-using backends::cpu::floorDivF;
-using backends::cpu::floorDivI;
-using backends::cpu::modF;
-using backends::cpu::modI;
-using backends::cpu::powI;
 using backends::Tensor;
 using shapes::DType;
 using shapes::OpKind;
@@ -83,194 +78,6 @@ const int32_t* asBool(const Operand& a, int32_t* scratch, int64_t n) {
   else
     for (int64_t k = 0; k < n; ++k) scratch[k] = a.i[k] != 0;
   return scratch;
-}
-
-template <class T, class F>
-inline void map1(T* __restrict o, const T* __restrict a, int64_t n, F f) {
-  for (int64_t k = 0; k < n; ++k) o[k] = f(a[k]);
-}
-template <class O, class T, class F>
-inline void map2(O* __restrict o, const T* __restrict a, const T* __restrict b, int64_t n, F f) {
-  for (int64_t k = 0; k < n; ++k) o[k] = f(a[k], b[k]);
-}
-
-// ---- Unary ---------------------------------------------------------------------------------
-
-constexpr float kInvSqrt2 = 0.70710678118654752f;
-
-TESSEL_ISA_CLONES void floatUnary(OpKind op, const float* __restrict a, float* __restrict o,
-                                  int64_t n) {
-  using backends::cpu::vexp;
-  switch (op) {
-    case OpKind::Neg:
-      return map1(o, a, n, [](float v) { return -v; });
-    case OpKind::Exp:
-      return backends::cpu::expRow(o, a, n);
-    case OpKind::Log:
-      return backends::cpu::logRow(o, a, n);
-    case OpKind::Sigmoid:
-      return backends::cpu::sigmoidRow(o, a, n);
-    case OpKind::Sqrt:
-      return map1(o, a, n, [](float v) { return std::sqrt(v); });
-    case OpKind::Rsqrt:
-      return map1(o, a, n, [](float v) { return 1.0f / std::sqrt(v); });
-    case OpKind::Abs:
-      return map1(o, a, n, [](float v) { return std::fabs(v); });
-    case OpKind::Sin:
-      return map1(o, a, n, [](float v) { return std::sin(v); });
-    case OpKind::Cos:
-      return map1(o, a, n, [](float v) { return std::cos(v); });
-    case OpKind::Tanh:
-      return map1(o, a, n, [](float v) { return std::tanh(v); });
-    case OpKind::Relu:
-      return map1(o, a, n, [](float v) { return (v > 0.0f || v != v) ? v : 0.0f; });
-    case OpKind::Gelu:
-      return backends::cpu::geluRow(o, a, n);
-    case OpKind::Erf:
-      return backends::cpu::erfRow(o, a, n);
-    default:
-      TESSEL_ASSERT(backends::cpu::isDenseUnary(op), "fused: not a float unary op");
-      return map1(o, a, n, [op](float v) { return backends::cpu::denseUnaryF(op, v); });
-  }
-}
-
-TESSEL_ISA_CLONES void intUnary(OpKind op, const int32_t* __restrict a, int32_t* __restrict o,
-                                int64_t n) {
-  switch (op) {
-    case OpKind::Neg:
-      return map1(o, a, n, [](int32_t v) { return int32_t(0u - uint32_t(v)); });
-    case OpKind::Abs:
-      return map1(o, a, n, [](int32_t v) { return v < 0 ? int32_t(0u - uint32_t(v)) : v; });
-    case OpKind::Relu:
-      return map1(o, a, n, [](int32_t v) { return v > 0 ? v : 0; });
-    default:
-      TESSEL_ASSERT(backends::cpu::isDenseUnary(op), "fused: unary op has no integer kernel");
-      return map1(o, a, n, [op](int32_t v) { return backends::cpu::denseUnaryI(op, v); });
-  }
-}
-
-// ---- Binary --------------------------------------------------------------------------------
-
-bool isComparison(OpKind op) {
-  switch (op) {
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Le:
-    case OpKind::Gt:
-    case OpKind::Ge:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-      return true;
-    default:
-      return false;
-  }
-}
-
-template <class T>
-inline void compare(OpKind op, const T* a, const T* b, int32_t* o, int64_t n) {
-  switch (op) {
-    case OpKind::Eq:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x == y); });
-    case OpKind::Ne:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x != y); });
-    case OpKind::Lt:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x < y); });
-    case OpKind::Le:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x <= y); });
-    case OpKind::Gt:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x > y); });
-    case OpKind::Ge:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x >= y); });
-    case OpKind::LogicalAnd:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x != 0 && y != 0); });
-    case OpKind::LogicalOr:
-      return map2(o, a, b, n, [](T x, T y) { return int32_t(x != 0 || y != 0); });
-    default:
-      TESSEL_ASSERT(false, "fused: not a comparison");
-  }
-}
-
-TESSEL_ISA_CLONES void compareF(OpKind op, const float* a, const float* b, int32_t* o, int64_t n) {
-  compare(op, a, b, o, n);
-}
-TESSEL_ISA_CLONES void compareI(OpKind op, const int32_t* a, const int32_t* b, int32_t* o,
-                                int64_t n) {
-  compare(op, a, b, o, n);
-}
-
-// `bIsTwo`: the exponent is a one-element value equal to 2 (the eager kernel's x * x path).
-TESSEL_ISA_CLONES void floatArith(OpKind op, const float* a, const float* b, float* o, int64_t n,
-                                  bool bIsTwo) {
-  switch (op) {
-    case OpKind::Add:
-      return map2(o, a, b, n, [](float x, float y) { return x + y; });
-    case OpKind::Sub:
-      return map2(o, a, b, n, [](float x, float y) { return x - y; });
-    case OpKind::Mul:
-      return map2(o, a, b, n, [](float x, float y) { return x * y; });
-    case OpKind::Div:
-      return map2(o, a, b, n, [](float x, float y) { return x / y; });
-    case OpKind::GeluBackward:
-      return backends::cpu::geluBackwardRow(o, a, b, n);
-    case OpKind::Maximum:
-      return map2(o, a, b, n, [](float x, float y) { return (x != x || x > y) ? x : y; });
-    case OpKind::Minimum:
-      return map2(o, a, b, n, [](float x, float y) { return (x != x || x < y) ? x : y; });
-    case OpKind::FloorDiv:
-      return map2(o, a, b, n, floorDivF);
-    case OpKind::Mod:
-      return map2(o, a, b, n, modF);
-    case OpKind::Pow:
-      if (bIsTwo) return map1(o, a, n, [](float x) { return x * x; });
-      return map2(o, a, b, n, [](float x, float y) { return std::pow(x, y); });
-    default:
-      TESSEL_ASSERT(false, "fused: binary op has no float kernel");
-  }
-}
-
-TESSEL_ISA_CLONES void intArith(OpKind op, const int32_t* a, const int32_t* b, int32_t* o,
-                                int64_t n) {
-  using T = int32_t;
-  auto anyZero = [&] {
-    bool z = false;
-    for (int64_t k = 0; k < n; ++k) z |= b[k] == 0;
-    return z;
-  };
-  switch (op) {
-    // Two's complement wrap-around, as the eager kernels (signed overflow is undefined).
-    case OpKind::Add:
-      return map2(o, a, b, n, [](T x, T y) { return T(uint32_t(x) + uint32_t(y)); });
-    case OpKind::Sub:
-      return map2(o, a, b, n, [](T x, T y) { return T(uint32_t(x) - uint32_t(y)); });
-    case OpKind::Mul:
-      return map2(o, a, b, n, [](T x, T y) { return T(uint32_t(x) * uint32_t(y)); });
-    case OpKind::Maximum:
-      return map2(o, a, b, n, [](T x, T y) { return x > y ? x : y; });
-    case OpKind::Minimum:
-      return map2(o, a, b, n, [](T x, T y) { return x < y ? x : y; });
-    case OpKind::FloorDiv:
-    case OpKind::Mod:
-      if (anyZero())
-        throwUserError(ErrorKind::ZeroDivisionError,
-                       std::string(shapes::opName(op)) + ": integer division by zero");
-      return op == OpKind::Mod ? map2(o, a, b, n, modI) : map2(o, a, b, n, floorDivI);
-    case OpKind::Pow: {
-      bool negative = false;
-      for (int64_t k = 0; k < n; ++k) negative |= b[k] < 0;
-      if (negative)
-        throwUserError(ErrorKind::ValueError,
-                       "pow: integers to negative integer powers are not allowed (use a float "
-                       "base)");
-      return map2(o, a, b, n, powI);
-    }
-    default:
-      TESSEL_ASSERT(false, "fused: binary op has no integer kernel");
-  }
-}
-
-void toBoolInPlace(int32_t* o, int64_t n) {
-  for (int64_t k = 0; k < n; ++k) o[k] = o[k] != 0;
 }
 
 // ---- Loads and stores ----------------------------------------------------------------------
@@ -540,7 +347,7 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
           const int32_t* args[3] = {};
           for (int j = 0; j < na; ++j) args[j] = asI32(operand(ins.args[j]), fr.is + j * kTile, n);
           definedTileI(ins.op, args, oi, n);
-          if (od == DType::Bool) toBoolInPlace(oi, n);
+          if (od == DType::Bool) fusedToBool(oi, n);
         }
         continue;
       }
@@ -563,29 +370,29 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
             break;
           }
           if (od == DType::F32) {
-            floatUnary(ins.op, asF32(a, fr.fs, n), of, n);
+            fusedFloatUnary(ins.op, asF32(a, fr.fs, n), of, n);
           } else {
-            intUnary(ins.op, asI32(a, fr.is, n), oi, n);
-            if (od == DType::Bool) toBoolInPlace(oi, n);
+            fusedIntUnary(ins.op, asI32(a, fr.is, n), oi, n);
+            if (od == DType::Bool) fusedToBool(oi, n);
           }
           break;
         }
         case shapes::OpCategory::Binary: {
           const Operand b = operand(ins.args[1]);
-          if (isComparison(ins.op)) {
+          if (shapes::isComparison(ins.op)) {
             if (shapes::promote(a.dtype, b.dtype) == DType::F32)
-              compareF(ins.op, asF32(a, fr.fs, n), asF32(b, fr.fs + kTile, n), oi, n);
+              fusedCompareF(ins.op, asF32(a, fr.fs, n), asF32(b, fr.fs + kTile, n), oi, n);
             else
-              compareI(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
+              fusedCompareI(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
             break;
           }
           if (od == DType::F32) {
             const float* bf = asF32(b, fr.fs + kTile, n);
             const bool two = ins.op == OpKind::Pow && oneElement[ins.args[1]] && bf[0] == 2.0f;
-            floatArith(ins.op, asF32(a, fr.fs, n), bf, of, n, two);
+            fusedFloatArith(ins.op, asF32(a, fr.fs, n), bf, of, n, two);
           } else {
-            intArith(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
-            if (od == DType::Bool) toBoolInPlace(oi, n);
+            fusedIntArith(ins.op, asI32(a, fr.is, n), asI32(b, fr.is + kTile, n), oi, n);
+            if (od == DType::Bool) fusedToBool(oi, n);
           }
           break;
         }
@@ -617,7 +424,7 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
             const int32_t* l = asI32(b, fr.is + kTile, n);
             const int32_t* h = asI32(c, fr.is + 2 * kTile, n);
             for (int64_t k = 0; k < n; ++k) oi[k] = clamp(v[k], l[k], h[k]);
-            if (od == DType::Bool) toBoolInPlace(oi, n);
+            if (od == DType::Bool) fusedToBool(oi, n);
           }
           break;
         }

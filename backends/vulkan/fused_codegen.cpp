@@ -102,38 +102,8 @@ float reluF(float a) { return (a > 0.0 || isnan(a)) ? a : 0.0; }
 int clampI(int a, int b, int c) { int r = a < b ? b : a; return r > c ? c : r; }
 )";
 
-constexpr const char* kCheckedPrelude = R"(int floordivI(int a, int b) {
-  if (b == 0) { raiseFlag(1u); return 0; }
-  if (b == -1) return -a;
-  int q = a / b;
-  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-int modI(int a, int b) {
-  if (b == 0) { raiseFlag(1u); return 0; }
-  if (b == -1) return 0;
-  int r = a - (a / b) * b;
-  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-}
-int powI(int a, int b) {
-  if (b < 0) { raiseFlag(2u); return 0; }
-  uint result = 1u, base = uint(a);
-  for (uint e = uint(b); e != 0u; e >>= 1, base *= base)
-    if ((e & 1u) != 0u) result *= base;
-  return int(result);
-}
-)";
 
 DType arithmeticType(DType t) { return t == DType::Bool ? DType::I32 : t; }
-
-bool isComparison(OpKind op) {
-  switch (op) {
-    case OpKind::Eq: case OpKind::Ne: case OpKind::Lt: case OpKind::Le: case OpKind::Gt:
-    case OpKind::Ge: case OpKind::LogicalAnd: case OpKind::LogicalOr:
-      return true;
-    default:
-      return false;
-  }
-}
 
 std::string var(int i) { return "t" + std::to_string(i); }
 
@@ -243,9 +213,9 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
     }
   } else {
     switch (op) {
-      case OpKind::FloorDiv: checked = true; return "floordivI(" + a + ", " + b + ")";
-      case OpKind::Mod: checked = true; return "modI(" + a + ", " + b + ")";
-      case OpKind::Pow: checked = true; return "powI(" + a + ", " + b + ")";
+      case OpKind::FloorDiv: checked = true; return "ew_floordiv_i(" + a + ", " + b + ")";
+      case OpKind::Mod: checked = true; return "ew_mod_i(" + a + ", " + b + ")";
+      case OpKind::Pow: checked = true; return "ew_pow_i(" + a + ", " + b + ")";
       default: break;
     }
   }
@@ -321,7 +291,7 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
         if (ins.op == OpKind::LogicalNot || ins.op == OpKind::IsNan || ins.op == OpKind::IsInf ||
             ins.op == OpKind::IsFinite)
           compute = argT[0] == DType::F32 ? DType::F32 : DType::I32;
-        else if (na == 2 && isComparison(ins.op))
+        else if (na == 2 && shapes::isComparison(ins.op))
           compute = arithmeticType(shapes::promote(argT[0], argT[1]));
         else
           compute = arithmeticType(out);
@@ -345,7 +315,6 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
   src.checked = checked;
   src.linear = true;
   src.glsl = kPrelude;
-  if (checked) src.glsl += kCheckedPrelude;
   src.glsl += "layout(push_constant) uniform PC {\n  uint n; uint meta; uint shape[4]; uint outOff;\n";
   src.glsl += "  uint inp[" + std::to_string(std::max(1, 5 * k)) + "];\n} pc;\n";
   src.glsl += R"(void element(const uint i, const uint x0, const uint x1, const uint x2, const uint x3) {

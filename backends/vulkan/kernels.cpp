@@ -55,7 +55,7 @@ Kernels::Kernels(const VulkanContext& ctx) : ctx_(ctx) {
 VkPipeline Kernels::get(std::string_view name, uint32_t variant) {
   auto it = pipelines_.find(std::make_pair(std::string(name), variant));
   if (it != pipelines_.end()) return it->second.get();
-  if (name == "elementwise") {
+  if (name == "elementwise" || name.starts_with("elementwise_op")) {
     // Whether an elementwise op takes the strided, linear or linear vec4/vec8 path depends on
     // shapes and offsets (Note [Linear elementwise]), so all four are built together: a
     // shape change never compiles a pipeline.

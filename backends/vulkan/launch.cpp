@@ -2,6 +2,7 @@
 // error flags and read-back.
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "backends/vulkan/ops.h"
 #include "backends/vulkan/shaders/ew_ops.h"
@@ -100,6 +101,9 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
   for (size_t i = 0; i < ins.size(); ++i) types |= dtypeCode(ins[i].dtype()) << (4 * (i + 1));
   types |= dtypeCode(compute) << 16;
   uint32_t variant = op | (types << 8);
+  // A defined op has a module of its own (backends/vulkan/CMakeLists.txt).
+  const std::string shader =
+      op >= EW_FIRST_DEFINED ? "elementwise_op" + std::to_string(op) : std::string("elementwise");
   // One merged dim with every input at stride 0 or 1: the linear path, four elements a step
   // when the walking operands start on a multiple of 4 elements, eight on a multiple of 8
   // (bool operands and results too: 4 or 8 bytes, one uint or uint64_t; Note [Linear bool
@@ -126,7 +130,7 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
       // invocation loops many times (the per-invocation cost dominates on llvmpipe).
       const uint64_t perInvocation = vec8 ? 8 : vec4 ? 4 : 1;
       const uint64_t groups = std::min<uint64_t>(groupsFor(groupsFor(n, perInvocation), 256), 256);
-      launch("elementwise", bufs, pc, groups, variant | EW_LINEAR | (vec8 ? EW_VEC8 : vec4 ? EW_VEC4 : 0u), writes);
+      launch(shader, bufs, pc, groups, variant | EW_LINEAR | (vec8 ? EW_VEC8 : vec4 ? EW_VEC4 : 0u), writes);
       return;
     }
   }
@@ -157,7 +161,7 @@ void elementwise(uint32_t op, DType compute, const Tensor& out, std::span<const 
       for (int d = 0; d < lead; ++d) off += pos[d] * st[k][d];
       pc.offs[k] = u32(off, "element offset");
     }
-    launch("elementwise", bufs, pc, groupsFor(runs), variant, writes);
+    launch(shader, bufs, pc, groupsFor(runs), variant, writes);
     for (int d = lead - 1; d >= 0; --d) {
       if (++pos[d] < sz[d]) break;
       pos[d] = 0;

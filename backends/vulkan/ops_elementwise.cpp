@@ -64,16 +64,6 @@ uint32_t ewCode(OpKind op) {
   return 0;
 }
 
-bool isComparison(OpKind op) {
-  switch (op) {
-    case OpKind::Eq: case OpKind::Ne: case OpKind::Lt: case OpKind::Le: case OpKind::Gt:
-    case OpKind::Ge: case OpKind::LogicalAnd: case OpKind::LogicalOr:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Arithmetic on bool runs in i32 (true + true is 2, then stored as true), as on cpu.
 DType arithmeticType(DType t) { return t == DType::Bool ? DType::I32 : t; }
 
@@ -93,7 +83,7 @@ Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
 
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& sig) {
   Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
-  DType compute = isComparison(op) ? arithmeticType(shapes::promote(a.dtype(), b.dtype()))
+  DType compute = shapes::isComparison(op) ? arithmeticType(shapes::promote(a.dtype(), b.dtype()))
                                    : arithmeticType(sig.dtype);
   const Tensor in[] = {a, b};
   const shapes::ElementwiseDef* def = shapes::elementwiseDef(op);

@@ -442,6 +442,10 @@ TEST(ShapeRules, EveryOpHasARule) {
         in = {f32({2, 3})};
         a.stop = 2;
         break;
+      case OpCategory::Scan:
+        in = {f32({2, 3})};
+        a.dim = 1;
+        break;
     }
     try {
       auto out = inferShape(op, in, a);

@@ -9,7 +9,8 @@ layout(local_size_x = 256) in;
 
 void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
 // The ops of ops/elementwise.ops: their formulas and ewDefinedF/ewDefinedI (generated), and
-// the helpers of ops/elementwise_math.h that float_math.glsl uses too.
+// the helpers of ops/elementwise_math.h that float_math.glsl uses too. A build with
+// -DEW_ONLY_OP=code is the module of that one defined op (backends/vulkan/CMakeLists.txt).
 #include "elementwise.glsl"
 #include "float_math.glsl"
 
@@ -86,7 +87,7 @@ float opF(uint op, float a, float b, float c) {
     case EW_OR: return (a != 0.0 || b != 0.0) ? 1.0 : 0.0;
     case EW_SQDIFF: return (a - b) * (a - b);
     case EW_CLAMP: return clampF(a, b, c);
-    default: return ewDefinedF(op, a, b, c);
+    default: return ewDefinedF(a, b, c);  // the module's one defined op (EW_ONLY_OP)
   }
 }
 
@@ -105,25 +106,9 @@ int opI(uint op, int a, int b, int c) {
     case EW_ADD: return a + b;
     case EW_SUB: return a - b;
     case EW_MUL: return a * b;
-    case EW_FLOORDIV: {
-      if (b == 0) { raiseFlag(FLAG_INT_DIV_ZERO); return 0; }
-      if (b == -1) return -a;
-      int q = a / b;
-      return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
-    }
-    case EW_MOD: {
-      if (b == 0) { raiseFlag(FLAG_INT_DIV_ZERO); return 0; }
-      if (b == -1) return 0;
-      int r = a - (a / b) * b;
-      return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-    }
-    case EW_POW: {
-      if (b < 0) { raiseFlag(FLAG_NEG_EXPONENT); return 0; }
-      uint result = 1u, base = uint(a);
-      for (uint e = uint(b); e != 0u; e >>= 1, base *= base)
-        if ((e & 1u) != 0u) result *= base;
-      return int(result);
-    }
+    case EW_FLOORDIV: return ew_floordiv_i(a, b);
+    case EW_MOD: return ew_mod_i(a, b);
+    case EW_POW: return ew_pow_i(a, b);
     case EW_MAXIMUM: return a > b ? a : b;
     case EW_MINIMUM: return a < b ? a : b;
     case EW_EQ: return a == b ? 1 : 0;
@@ -139,7 +124,7 @@ int opI(uint op, int a, int b, int c) {
       int r = a < b ? b : a;
       return r > c ? c : r;
     }
-    default: return ewDefinedI(op, a, b, c);
+    default: return ewDefinedI(a, b, c);
   }
 }
 

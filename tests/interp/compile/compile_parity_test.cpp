@@ -320,7 +320,30 @@ const std::map<std::string, std::string> kCompositeSnippets = {
     {"amax", "amax(a, [0, 1], keepdim = true) + amin(a, 1).sum()"},
     // The other algorithm of multinomial (the op's own case draws without replacement).
     {"multinomial_replacement", "multinomial(sigmoid(a), 2 * a.shape[0] + 1, replacement = true)"},
+    // Shape and comparison decompositions (interp/tensors/tensor_decompositions_*.cpp).
+    // A fixed number of pieces: how many unbind gives is a specialization, as in PyTorch.
+    {"unbind", "unbind(a[:, :2], 1)[0] + unbind(b[:2])[1].sum()"},
+    {"narrow", "narrow(a, 0, 1, a.shape[0] - 1)"},
+    {"broadcast_to", "broadcast_to(b[0], a.shape)"},
+    {"movedim", "movedim(a.unsqueeze(0), 0, 2)"},
+    {"swapaxes", "swapaxes(a, 0, 1)"},
+    {"unflatten", "unflatten(a.reshape([-1]), 0, [a.shape[0], -1])"},
+    {"tile", "tile(a, [2, 1])"},
+    {"diag", "diag(a[:2, :2]) + diagonal(a[:2, :2], 0).sum() + diag(b[0]).sum()"},
+    {"meshgrid", "meshgrid(a[:, 0], b[0], indexing = \"xy\")[0]"},
+    {"take_along_dim", "take_along_dim(a, ia % a.shape[1], 1)"},
+    {"index_fill", "index_fill(a, 1, tensor([0]), -1.0)"},
+    {"glu", "glu(cat([a, b], 1), 1)"},
+    {"normalize", "normalize(a, dim = 1)"},
+    {"cosine_similarity", "cosine_similarity(a, b, dim = 1)"},
+    {"isclose", "isclose(a, a + 1e-7)"},
 };
+
+// The snippet of a composite: its own, or a decomposition of ops/elementwise.ops applied to a.
+std::string compositeSnippet(const std::string& name) {
+  if (auto it = kCompositeSnippets.find(name); it != kCompositeSnippets.end()) return it->second;
+  return name + "(a)";
+}
 
 class CompositeParity : public testing::TestWithParam<std::string> {};
 
@@ -329,7 +352,7 @@ void runComposite(const std::string& name, bool views) {
   std::ostringstream out;
   interp.setOutput(&out);
   try {
-    interp.runSource("<parity " + name + ">", program(kCompositeSnippets.at(name), false, views));
+    interp.runSource("<parity " + name + ">", program(compositeSnippet(name), false, views));
   } catch (const interp::ScriptError& e) {
     FAIL() << name << ": " << interp::formatDiagnostic(e, interp.sources());
   }
@@ -346,6 +369,7 @@ TEST_P(CompositeParity, MatchesEagerOnViews) {
 std::vector<std::string> compositeNames() {
   std::vector<std::string> names;
   for (const auto& [name, expr] : kCompositeSnippets) names.push_back(name);
+  for (const shapes::DecompositionDef& d : shapes::decompositionDefs()) names.push_back(d.name);
   return names;
 }
 
