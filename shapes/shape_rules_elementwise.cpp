@@ -53,16 +53,8 @@ Outputs binary(OpKind op, Inputs in) {
   std::string_view name = opName(op);
   SymShape shape = broadcastShapes(in[0].shape, in[1].shape, name);
   DType a = in[0].dtype, b = in[1].dtype, t = promote(a, b);
+  if (isComparison(op)) return {{shape, DType::Bool}};
   switch (op) {
-    case OpKind::Eq:
-    case OpKind::Ne:
-    case OpKind::Lt:
-    case OpKind::Le:
-    case OpKind::Gt:
-    case OpKind::Ge:
-    case OpKind::LogicalAnd:
-    case OpKind::LogicalOr:
-      return {{shape, DType::Bool}};
     case OpKind::Div:
     case OpKind::GeluBackward:
       return {{shape, DType::F32}};

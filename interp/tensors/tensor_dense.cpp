@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "interp/tensors/decomposition_util.h"
 #include "interp/tensors/op_compose.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
@@ -28,6 +29,8 @@ Value denseUnary(Interpreter&, CallArgs& raw) {
 }
 
 using compose::real;
+using decomp::arangeI32;
+using decomp::zeroOf;
 
 // softplus(x, beta = 1, threshold = 20): the op for PyTorch's defaults; otherwise
 // where(beta * x > threshold, x, softplus(beta * x) / beta).
@@ -64,21 +67,6 @@ Value nativeNanToNum(Interpreter&, CallArgs& raw) {
 
 // ---- Masks ------------------------------------------------------------------------------------
 
-// A zero of x's dtype, so that where(keep, x, zero) keeps the dtype (torch's tril of an i32
-// or bool tensor is one).
-Value zeroOf(DType t) {
-  return t == DType::F32 ? real(0.0) : t == DType::I32 ? Value::integer(0) : Value::boolean(false);
-}
-
-Value arangeI32(const shapes::SymInt& n) {
-  OpAttrs a;
-  a.start = shapes::SymInt(0);
-  a.stop = n;
-  a.step = 1;
-  a.dtype = DType::I32;
-  return emitOp(OpKind::Arange, {}, a);
-}
-
 // tril/triu(x, diagonal = 0) over the last two dims (fewer is an IndexError, as torch): keep
 // (i, j) where j - i <= diagonal (tril) or >= diagonal (triu), as where(keep, x, 0) with keep
 // [R, C] built from two aranges of the symbolic sizes, so one graph serves every size and the
@@ -100,7 +88,7 @@ Value nativeTri(Interpreter&, CallArgs& raw) {
   Value cols = arangeI32(shape.back());
   Value offset = emitOp(OpKind::Sub, {cols, rows});  // j - i, [R, C]
   Value keep = emitOp(Lower ? OpKind::Le : OpKind::Ge, {offset, Value::integer(diagonal)});
-  return emitOp(OpKind::Where, {keep, x, zeroOf(dtypeOf(x))});
+  return emitOp(OpKind::Where, {keep, x, zeroOf(dtypeOf(x))});  // keeps x's dtype, as torch
 }
 
 // masked_fill(x, mask, value): where(mask, value, x) in x's dtype. mask and x broadcast

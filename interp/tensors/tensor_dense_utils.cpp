@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "interp/tensors/device_support.h"
+#include "interp/tensors/decomposition_util.h"
 #include "interp/tensors/op_compose.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"
@@ -23,14 +24,6 @@ using shapes::SymShape;
 
 using namespace compose;
 
-Value aranged(const SymInt& n) {
-  OpAttrs a;
-  a.start = SymInt(0);
-  a.stop = n;
-  a.step = 1;
-  a.dtype = DType::I32;
-  return emitOp(OpKind::Arange, {}, a);
-}
 
 int64_t wrap(int64_t d, int64_t rank, const char* fn) {
   const int64_t r = std::max<int64_t>(rank, 1);
@@ -72,19 +65,6 @@ const Value& floatArg(const Value& v, const char* fn) {
   return x;
 }
 
-// A constant block like x (device and tpu segment included) of the given shape.
-Value fullLike(const Value& x, const SymShape& shape, double value) {
-  OpAttrs f;
-  f.shape = shape;
-  f.dtype = dtypeOf(x);
-  f.scalars = {value};
-  if (x.is(Type::Tensor) && x.as<TensorObj>()->lazy) return emitLazyOp(OpKind::Full, {}, f);
-  Value v = emitOp(OpKind::Full, {}, f);
-  if (!isFake(v) && x.is(Type::Tensor) && !isFake(x) &&
-      asTensor(v).device() != asTensor(x).device())
-    return makeTensor(onDevice(asTensor(v), asTensor(x).device()));
-  return v;
-}
 
 // log(sum(exp(x - m))) + m with m the max over dims (0 where it is infinite, so rows of -inf
 // give -inf and a row holding +inf gives +inf, as PyTorch).
@@ -103,7 +83,8 @@ Value nativeLogsumexp(Interpreter&, CallArgs& raw) {
     if (!shapeOf(x)[d].isConstant()) {
       SymShape slot = shapeOf(padded);
       slot[d] = 1;
-      padded = catOf({padded, fullLike(padded, slot, -std::numeric_limits<double>::infinity())}, d);
+      const double minusInf = -std::numeric_limits<double>::infinity();
+      padded = catOf({padded, decomp::fullLike(padded, slot, minusInf)}, d);
     }
   Value m = reduceOp(OpKind::Max, padded, dims, true);
   m = emitOp(OpKind::Where,
@@ -187,7 +168,7 @@ Value nativeProd(Interpreter&, CallArgs& raw) {
     Value cp = emitOp(OpKind::Cumprod, {x}, c);
     SymShape one = shapeOf(cp);
     one[d] = 1;
-    cp = catOf({fullLike(cp, one, 1.0), cp}, d);
+    cp = catOf({decomp::fullLike(cp, one, 1.0), cp}, d);
     x = sliceOf(cp, d, SymInt(-1), shapeOf(cp)[d]);
     if (!keepdim) {
       OpAttrs q;
@@ -302,7 +283,7 @@ Value nativePad(Interpreter&, CallArgs& raw) {
     auto block = [&](const SymInt& k) {
       SymShape sh = shapeOf(x);
       sh[dim] = k;
-      parts.push_back(fullLike(x, sh, value));
+      parts.push_back(decomp::fullLike(x, sh, value));
     };
     if (!loNeg && !shapes::evaluate(lo == SymInt(0))) block(lo);
     parts.push_back(x);
@@ -333,7 +314,7 @@ Value nativeFlip(Interpreter&, CallArgs& raw) {
   if (rank == 0) return x;
   for (int64_t d : dims) {
     const SymInt n = shapeOf(x)[d];
-    Value idx = op(OpKind::Sub, makeSymInt(n - SymInt(1)), aranged(n));
+    Value idx = op(OpKind::Sub, makeSymInt(n - SymInt(1)), decomp::arangeI32(n));
     OpAttrs a;
     a.dim = d;
     x = emitOp(OpKind::IndexSelect, {x, idx}, a);
@@ -369,7 +350,8 @@ Value nativeRoll(Interpreter&, CallArgs& raw) {
     const SymInt n = shapeOf(x)[dims[i]];
     if (n.maybeConstant() == 0) continue;
     Value idx =
-        op(OpKind::Mod, op(OpKind::Sub, aranged(n), Value::integer(shifts[i])), makeSymInt(n));
+        op(OpKind::Mod, op(OpKind::Sub, decomp::arangeI32(n), Value::integer(shifts[i])),
+           makeSymInt(n));
     OpAttrs a;
     a.dim = dims[i];
     x = emitOp(OpKind::IndexSelect, {x, idx}, a);
