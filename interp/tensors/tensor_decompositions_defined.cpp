@@ -3,7 +3,6 @@
 // definition's formula with emitOp, so the result is a chain of ordinary ops: eager on every
 // device, fused under @compile, differentiated through the ops' own rules.
 #include <array>
-#include <map>
 #include <utility>
 
 #include "interp/tensors/op_compose.h"
@@ -18,15 +17,20 @@ namespace {
 using shapes::DecompositionDef;
 using shapes::FormulaNode;
 
-Value eval(const FormulaNode& n, const std::map<std::string, Value>& env) {
+// The formula over the bound arguments: values[i] is argument d.args[i] (at most 4, so a scan
+// of the names beats building a map at every call).
+Value eval(const FormulaNode& n, const DecompositionDef& d, const std::array<Value, 4>& values) {
   switch (n.kind) {
     case FormulaNode::Kind::Number:
       return n.integer ? Value::integer(static_cast<int64_t>(n.number)) : compose::real(n.number);
     case FormulaNode::Kind::Name:
-      return env.at(n.name);
+      for (size_t i = 0; i < d.numArgs; ++i)
+        if (n.name == d.args[i]) return values[i];
+      TESSEL_ASSERT(false, std::string(d.name) + ": the formula names no argument " + n.name);
+      return Value();
     case FormulaNode::Kind::Op: {
       std::vector<Value> xs;
-      for (const FormulaNode& k : n.kids) xs.push_back(eval(k, env));
+      for (const FormulaNode& k : n.kids) xs.push_back(eval(k, d, values));
       return emitOp(n.op, xs);
     }
   }
@@ -47,14 +51,14 @@ Value callDecomposition(const DecompositionDef& d, const FormulaNode& formula, C
     }
   };
   const ArgBinder b = bind();
-  std::map<std::string, Value> env;
+  std::array<Value, 4> values;
   for (size_t i = 0; i < d.numArgs; ++i) {
     if (d.defaults[i] == shapes::kTensorArg)
-      env[n[i]] = tensorArg(b.at(i), std::string(d.name) + "(): " + n[i]);
+      values[i] = tensorArg(b.at(i), std::string(d.name) + "(): " + n[i]);
     else
-      env[n[i]] = compose::real(b.has(i) ? b.toFloat(i) : d.defaults[i]);
+      values[i] = compose::real(b.has(i) ? b.toFloat(i) : d.defaults[i]);
   }
-  return eval(formula, env);
+  return eval(formula, d, values);
 }
 
 template <size_t I>

@@ -71,12 +71,8 @@ def torch_call(op, args):
     names = tensor_args(op)
     env = dict(zip(names, args))
     env["torch"] = torch
-    if isinstance(op, opgen.Decomp):
-        expr = op.torch or f"torch.nn.functional.{op.name}({', '.join(names)})"
-    elif getattr(op, "target", None):
-        expr = f"torch.{op.name}({', '.join(names)})"
-    else:
-        expr = op.torch or f"torch.{op.name}({', '.join(names)})"
+    module = "torch.nn.functional" if isinstance(op, opgen.Decomp) else "torch"
+    expr = op.torch or f"{module}.{op.name}({', '.join(names)})"
     return eval(expr, env)
 
 
