@@ -41,6 +41,8 @@ const interp::Value& unwrap(const Value& v);
 Error toError(const interp::ScriptError& e, const interp::SourceRegistry& sources);
 /// A public error with no source location (misuse of the API, a file that cannot be opened).
 Error errorWithoutLocation(std::string_view kind, const std::string& message);
+/// The "SystemExit" error of a script that called exit(status).
+Error exitError(int status);
 
 /// The tensor inside a tensor value, synced and on its device (TypeError otherwise).
 backends::Tensor tensorOf(const interp::Value& v);

@@ -1,104 +1,13 @@
 // tessel::Interpreter: the embedding API over interp::Interpreter (spec: embedding.md).
-#include <ostream>
-#include <streambuf>
+#include <iostream>
 #include <utility>
 
-#include "api/api_internal.h"
+#include "api/interpreter_impl.h"
 #include "backends/device.h"
-#include "interp/natives/builtins.h"
-#include "interp/syntax/diagnostics.h"
 #include "interp/tensors/device_support.h"
-#include "interp/interpreter.h"
 #include "interp/values/objects.h"
-#include "shapes/user_error.h"
 
 namespace tessel {
-
-namespace {
-
-/// print() output for Options::output: handed over a line at a time, and whatever is left
-/// when control returns to the app (OutputBuffer::flushPending).
-class OutputBuffer : public std::streambuf {
- public:
-  explicit OutputBuffer(std::function<void(std::string_view)> sink) : sink_(std::move(sink)) {}
-  void flushPending() {
-    if (!pending_.empty()) {
-      std::string out = std::move(pending_);
-      pending_.clear();
-      sink_(out);
-    }
-  }
-
- protected:
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    pending_.append(s, static_cast<size_t>(n));
-    if (pending_.find('\n') != std::string::npos) {
-      size_t last = pending_.rfind('\n') + 1;
-      std::string lines = pending_.substr(0, last);
-      pending_.erase(0, last);
-      sink_(lines);
-    }
-    return n;
-  }
-  int_type overflow(int_type c) override {
-    if (c != traits_type::eof()) {
-      char ch = traits_type::to_char_type(c);
-      xsputn(&ch, 1);
-    }
-    return traits_type::not_eof(c);
-  }
-  int sync() override {
-    flushPending();
-    return 0;
-  }
-
- private:
-  std::function<void(std::string_view)> sink_;
-  std::string pending_;
-};
-
-}  // namespace
-
-struct Interpreter::Impl : std::enable_shared_from_this<Interpreter::Impl> {
-  std::unique_ptr<interp::Interpreter> vm;
-  std::unique_ptr<OutputBuffer> outputBuffer;
-  std::unique_ptr<std::ostream> output;
-  std::unique_ptr<OutputBuffer> errorBuffer;  // Options::errorOutput
-  std::unique_ptr<std::ostream> errorOutput;
-  std::vector<std::pair<std::string, HostFunction>> hosts;
-  uint32_t hostSource = 0;  // "<host>": the span of calls the app makes (Impl::hostSite)
-
-  interp::Span hostSite() const { return interp::Span{hostSource, 1, 1, 1, 10}; }
-  std::shared_ptr<void> owner() { return shared_from_this(); }
-
-  /// Runs `body` as one entry into the interpreter: internal errors become tessel::Error,
-  /// print output is handed over, and the interpreter stays usable whatever happens.
-  template <class F>
-  Value enter(F&& body) {
-    struct Flush {
-      OutputBuffer* buffer;
-      std::ostream* out;
-      ~Flush() {
-        out->flush();
-        if (buffer) buffer->flushPending();
-      }
-    } flush{outputBuffer.get(), &vm->out()};
-    try {
-      return body();
-    } catch (const interp::ScriptError& e) {
-      throw api::toError(e, vm->sources());
-    } catch (const interp::ExitRequest& e) {
-      throw api::errorWithoutLocation("SystemExit",
-                                      "the script called exit(" + std::to_string(e.status) + ")");
-    } catch (const UserError& e) {
-      throw api::errorWithoutLocation(errorKindName(e.kind()), e.what());
-    } catch (const std::bad_alloc&) {
-      throw api::errorWithoutLocation("DeviceError", "out of memory");
-    } catch (const InternalError& e) {
-      throw api::errorWithoutLocation("InternalError", e.what());
-    }
-  }
-};
 
 namespace {
 
@@ -112,16 +21,22 @@ interp::Value callHost(interp::Interpreter& vm, interp::CallArgs& args) {
   in.reserve(args.positional.size());
   std::shared_ptr<void> owner = impl->owner();
   for (interp::Value& v : args.positional) in.push_back(api::wrap(v, owner));
+  return api::guardHost(name + "()", [&] { return api::unwrap(fn(in)); });
+}
+
+// Options::device: "" leaves the choice to the interpreter (TESSEL_DEVICE, else cpu).
+std::optional<backends::Device> checkedDevice(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  std::optional<backends::Device> device = backends::deviceFromName(name);
+  if (!device)
+    throw api::errorWithoutLocation(
+        "ValueError", "Options.device names no device: '" + name + "' (cpu, vulkan, tpu)");
   try {
-    return api::unwrap(fn(in));
-  } catch (const Error& e) {
-    throwUserError(errorKindFromName(e.kind()).value_or(ErrorKind::HostError), e.message());
-  } catch (const std::exception& e) {
-    throwUserError(ErrorKind::HostError, name + "() failed: " + e.what());
-  } catch (...) {
-    throwUserError(ErrorKind::HostError, name + "() failed with an exception that is not a "
-                                                "std::exception");
+    interp::ensureDevice(*device);
+  } catch (const UserError& e) {
+    throw api::errorWithoutLocation(errorKindName(e.kind()), e.what());
   }
+  return device;
 }
 
 }  // namespace
@@ -134,28 +49,37 @@ Interpreter::Interpreter(Options options) : impl_(std::make_shared<Impl>()) {
   o.maxMemoryBytes = std::max<int64_t>(options.maxMemoryBytes, 0);
   o.files.access = static_cast<backends::io::FilePolicy::Access>(options.files.access);
   o.files.folders = std::move(options.files.folders);
-  std::optional<backends::Device> device = backends::deviceFromName(options.device);
-  if (!device)
-    throw api::errorWithoutLocation("ValueError", "Options.device names no device: '" +
-                                                      options.device + "' (cpu, vulkan, tpu)");
-  o.device = device;
-  try {
-    interp::ensureDevice(*device);
-  } catch (const UserError& e) {
-    throw api::errorWithoutLocation(errorKindName(e.kind()), e.what());
+  o.device = checkedDevice(options.device);
+  Impl& impl = *impl_;
+  impl.vm = std::make_unique<interp::Interpreter>(std::move(o));
+  impl.vm->embedder = impl_.get();
+  impl.hostSource = impl.vm->sources().add("<host>", "host call");
+  if (options.output)
+    impl.outputBuffer = std::make_unique<api::OutputBuffer>(std::move(options.output));
+  if (options.display || options.updatableDisplay) {
+    api::HostOutput::Display display;
+    if (options.display)
+      display = [&impl, fn = std::move(options.display)](const interp::Value& v) {
+        Value shown = api::wrap(v, impl.owner());
+        api::guardHost("display()", [&] { fn(shown); });
+      };
+    api::HostOutput::Updatable updatable;
+    if (options.updatableDisplay)
+      updatable = [fn = std::move(options.updatableDisplay)](std::string_view id,
+                                                             std::string_view text, bool first) {
+        api::guardHost("progress()", [&] { fn(id, text, first); });
+      };
+    std::streambuf* text = impl.outputBuffer ? impl.outputBuffer.get() : std::cout.rdbuf();
+    impl.output = std::make_unique<api::HostOutput>(text, impl.outputBuffer.get(),
+                                                    std::move(display), std::move(updatable));
+  } else if (impl.outputBuffer) {
+    impl.output = std::make_unique<std::ostream>(impl.outputBuffer.get());
   }
-  impl_->vm = std::make_unique<interp::Interpreter>(std::move(o));
-  impl_->vm->embedder = impl_.get();
-  impl_->hostSource = impl_->vm->sources().add("<host>", "host call");
-  if (options.output) {
-    impl_->outputBuffer = std::make_unique<OutputBuffer>(std::move(options.output));
-    impl_->output = std::make_unique<std::ostream>(impl_->outputBuffer.get());
-    impl_->vm->setOutput(impl_->output.get());
-  }
+  if (impl.output) impl.vm->setOutput(impl.output.get());
   if (options.errorOutput) {
-    impl_->errorBuffer = std::make_unique<OutputBuffer>(std::move(options.errorOutput));
-    impl_->errorOutput = std::make_unique<std::ostream>(impl_->errorBuffer.get());
-    impl_->vm->setErrorOutput(impl_->errorOutput.get());
+    impl.errorBuffer = std::make_unique<api::OutputBuffer>(std::move(options.errorOutput));
+    impl.errorOutput = std::make_unique<std::ostream>(impl.errorBuffer.get());
+    impl.vm->setErrorOutput(impl.errorOutput.get());
   }
 }
 
@@ -184,6 +108,21 @@ Value Interpreter::run(std::string_view source, std::string_view name) {
 Value Interpreter::runFile(const std::string& path) {
   Impl& impl = checked(impl_);
   return impl.enter([&] { return api::wrap(impl.vm->runFile(path, true), impl.owner()); });
+}
+
+void Interpreter::exec(std::string_view source, std::string_view name) {
+  Impl& impl = checked(impl_);
+  impl.enter([&] { impl.vm->runSource(std::string(name), std::string(source)); });
+}
+
+void Interpreter::execFile(const std::string& path) {
+  Impl& impl = checked(impl_);
+  impl.enter([&] { impl.vm->runFile(path); });
+}
+
+void Interpreter::reset() {
+  Impl& impl = checked(impl_);
+  impl.inspect([&] { impl.vm->resetMain(); });
 }
 
 Value Interpreter::get(std::string_view global) const {

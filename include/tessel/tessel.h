@@ -19,6 +19,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -63,10 +64,19 @@ struct Options {
   std::function<void(std::string_view)> output;
   /// Where print(..., file = stderr) and stderr.write() write; unset: standard error.
   std::function<void(std::string_view)> errorOutput;
-  /// The default device of new tensors: "cpu", "vulkan" or "tpu".
+  /// The default device of new tensors: "cpu", "vulkan" or "tpu"; "" for the TESSEL_DEVICE
+  /// environment variable, else cpu (what the `tessel` command does).
   std::string device = "cpu";
   /// What scripts may read and write; nothing by default.
   FilePolicy files;
+  /// For hosts that show more than text (a notebook): where display(v) shows a value, which
+  /// the host may render with Interpreter::mimeBundle. The text printed before the call has
+  /// reached `output` by then. Unset: display prints the value's repr on the output.
+  std::function<void(const Value&)> display;
+  /// For hosts that can show a text and later replace it in place (Jupyter's display_id):
+  /// progress bars draw there. The first call for an `id` shows `text` (`first` is true), later
+  /// ones replace it. Unset: progress bars draw on the error output.
+  std::function<void(std::string_view id, std::string_view text, bool first)> updatableDisplay;
 };
 
 /// An error raised by a script (or by the API on misuse). what() is the full diagnostic:
@@ -74,7 +84,7 @@ struct Options {
 class Error : public std::runtime_error {
  public:
   Error(std::string kind, std::string message, std::string file, int line, int column,
-        std::string diagnostic);
+        std::string diagnostic, std::string coloredDiagnostic = {}, int exitStatus = 0);
   /// "TypeError", "ShapeError", "LimitError", "Interrupted", "HostError", ...
   const std::string& kind() const { return kind_; }
   /// The message alone, without location or kind.
@@ -84,10 +94,15 @@ class Error : public std::runtime_error {
   /// 1-based; 0 when the error has no location (a file that cannot be opened, say).
   int line() const { return line_; }
   int column() const { return column_; }
+  /// what() with ANSI colors (a bold location, the kind and the caret in red), for a terminal;
+  /// what() itself for an error without a location.
+  const std::string& coloredDiagnostic() const { return coloredDiagnostic_; }
+  /// For a "SystemExit" (the script called exit(n), which does not end the app): n; else 0.
+  int exitStatus() const { return exitStatus_; }
 
  private:
-  std::string kind_, message_, file_;
-  int line_, column_;
+  std::string kind_, message_, file_, coloredDiagnostic_;
+  int line_, column_, exitStatus_;
 };
 
 /// A tensor: shape, dtype ("f32", "i32", "bool") and device. Cheap to copy (a shared handle).
@@ -178,6 +193,9 @@ class Value {
   std::string typeName() const;
   /// What the REPL would echo: `3`, `"a"`, `[1, 2]`, `tensor([...], dtype=f32)`.
   std::string repr() const;
+  /// The names `value.name` may use, as dir(value) lists them: a module's public members, the
+  /// methods and attributes of the value's type. What an editor completes after a dot.
+  std::vector<std::string> attributeNames() const;
 
   struct Impl;
   explicit Value(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -219,6 +237,15 @@ class Interpreter {
   Value run(std::string_view source, std::string_view name = "<embed>");
   /// Runs a script file in the main module; returns as run() does.
   Value runFile(const std::string& path);
+  /// Runs source text as a whole program, as `tessel -c` does: like run(), but a final
+  /// expression statement is a statement like the others (it counts as a step, its value is
+  /// dropped). For apps that run scripts rather than evaluate expressions.
+  void exec(std::string_view source, std::string_view name = "<embed>");
+  /// Runs a script file as a whole program, as `tessel script.dsl` does (see exec()).
+  void execFile(const std::string& path);
+  /// Forgets every global the main module has (the REPL's :reset): `args` is set again, and
+  /// imported modules and compiled code stay cached.
+  void reset();
 
   /// A global of the main module (NameError when there is none).
   Value get(std::string_view global) const;
@@ -242,10 +269,82 @@ class Interpreter {
   /// were freed. Collections also run by themselves as values are made (config.gc).
   int64_t collect();
 
+  // For tools: completion, help and inspection in editors, REPLs and notebooks. These look
+  // only at values already bound and never run a script's code.
+
+  /// The names in scope at the top level: the built-ins and the main module's globals.
+  std::vector<std::string> globalNames() const;
+  /// The value a dotted name ("x", "nn.linear", "t.shape") is bound to: a global, then module
+  /// members and tensor properties; nullopt when it names nothing bound. No call is made.
+  std::optional<Value> lookup(std::string_view dottedName) const;
+  /// What help(value) prints: the signature and documentation of a built-in, a module (and
+  /// its members) or a function (its comment), else those of the value's type.
+  std::string help(const Value& value) const;
+  /// One line on the global `name`: its signature and the first sentence of its
+  /// documentation; "" when it has none. What a REPL shows for a name typed in full.
+  std::string docSummary(std::string_view name) const;
+  /// The same for the attribute `name` of `object` (a method, a module member, a property).
+  std::string docSummary(const Value& object, std::string_view name) const;
+  /// Every built-in's documentation as Markdown (docs/reference.md is this text).
+  std::string referenceMarkdown() const;
+
+  /// What the compiler made of a @compile'd function, for tools that show it (the REPL's
+  /// :guards and :graphs): each compiled entry's guards, or its optimized graph. nullopt when
+  /// `function` is not a compiled function.
+  enum class CompiledView { Guards, Graphs };
+  std::optional<std::string> describeCompiled(const Value& function, CompiledView view) const;
+
+  /// The forms a notebook shows `value` in, one text per MIME type: "text/plain" (its repr)
+  /// first, then every rich form that renders it: a tensor's "text/html" table, a figure's
+  /// "image/svg+xml", ... A figure's form may run its Tessel code to draw it.
+  std::vector<std::pair<std::string, std::string>> mimeBundle(const Value& value);
+
   struct Impl;
 
  private:
   std::shared_ptr<Impl> impl_;
 };
+
+/// Whether `source` is unfinished, so that the next line continues it: an open bracket or a
+/// trailing backslash. A REPL or notebook frontend asks before it runs what was typed.
+bool isIncomplete(std::string_view source);
+
+/// Profile-guided dynamic shapes (docs/compile.md, "PGO"): what a script's compiled functions
+/// learned about their sizes in earlier runs, kept per script and read back by the next run.
+namespace pgo {
+
+/// What one compiled function (or one region of it) of a script learned.
+struct ProfileEntry {
+  std::string script;    ///< the script's absolute path
+  int line = 0;          ///< of the function's `fn`
+  std::string function;  ///< its name
+  std::string region;    ///< "" for the whole function; "5:3-7" for a region of its statements
+  /// Each source of a size or a scalar ("x.shape[0]", "n") and its one value seen, or "?" once
+  /// several values were seen (the source is dynamic), by name.
+  std::vector<std::pair<std::string, std::string>> sources;
+};
+
+/// The folder profiles are kept in: $TESSEL_CACHE_DIR/pgo, else $HOME/.cache/tessel/pgo.
+std::string profileDir();
+/// The profile file of the script at `script` (which may not exist yet); "" when `script` is
+/// not a script file.
+std::string profilePath(const std::string& script);
+/// The entries of a profile file (of any script). Throws Error("ValueError") saying why when
+/// the file cannot be read or is not a profile.
+std::vector<ProfileEntry> readProfile(const std::string& path);
+
+}  // namespace pgo
+
+/// Distributed runs (docs/distributed.md): a process started by mpirun is one rank of a world.
+/// Started alone, or built without MPI, it is a world of one, and these make no MPI call.
+///
+/// Joins the world now, rather than at the first use of `dist`: call it from the thread that
+/// will call leaveWorld(), before the interpreters start, so their logs carry the rank.
+void joinWorld();
+/// This rank stops with `status` because of `message` (the error that ended its script): the
+/// other ranks are told, then the whole job ends. Returns only in a world of one.
+void abortWorld(int status, const std::string& message);
+/// Leaves the world once the last collective is done (an app that does not is left at exit).
+void leaveWorld();
 
 }  // namespace tessel
