@@ -1,4 +1,4 @@
-// Stream and display output of the kernel.
+// Stream output of the kernel.
 #include "kernel/kernel_output.h"
 
 namespace tessel::kernel {
@@ -24,20 +24,6 @@ std::streamsize PublishingBuffer::xsputn(const char* s, std::streamsize n) {
 int PublishingBuffer::sync() {
   if (std::chrono::steady_clock::now() - lastSent_ >= kInterval) publishPending();
   return 0;
-}
-
-void KernelStdout::display(const interp::Value& value) {
-  flush();
-  publishPending();  // text printed before the value shows above it
-  showValue_(value);
-}
-
-void KernelStdout::showUpdatable(const std::string& id, const std::string& text, bool first) {
-  if (first) {  // text printed before the bar shows above it
-    flush();
-    publishPending();
-  }
-  showText_(id, text, first);
 }
 
 }  // namespace tessel::kernel

@@ -1,6 +1,7 @@
 // tessel-kernel: Tessel as a Jupyter kernel (docs/notebook.md). Jupyter starts it with
 // `-f CONNECTION_FILE`; `tessel-kernel install` writes its kernelspec.
 #include <pthread.h>
+#include <tessel/tessel.h>
 
 #include <atomic>
 #include <csignal>
@@ -11,7 +12,6 @@
 #include <xeus/xkernel_configuration.hpp>
 #include <zmq.hpp>
 
-#include "interp/interpreter.h"
 #include "kernel/checked_server.h"
 #include "kernel/kernelspec.h"
 #include "kernel/tessel_interpreter.h"
@@ -21,14 +21,14 @@ namespace {
 
 namespace nl = nlohmann;
 
-std::atomic<tessel::interp::Interpreter*> gInterp{nullptr};
+std::atomic<tessel::Interpreter*> gInterp{nullptr};
 
 const char* kUsage =
     "usage: tessel-kernel -f CONNECTION_FILE   (how Jupyter starts it)\n"
     "       tessel-kernel install [--user | --prefix DIR]   write the kernelspec\n";
 
 void onSigint(int) {
-  if (tessel::interp::Interpreter* interp = gInterp.load()) interp->interrupt();
+  if (tessel::Interpreter* interp = gInterp.load()) interp->interrupt();
 }
 
 // Jupyter interrupts a kernel with SIGINT, and may start it with SIGINT ignored (a background
@@ -66,13 +66,14 @@ int runKernel(void* arg) {
               << e.what() << "\n";
     return 1;
   }
-  tessel::interp::InterpreterOptions options;
+  tessel::Options options;
   // A notebook's cells are the user's own code, as a script given to `tessel` is.
-  options.files = tessel::backends::io::FilePolicy::all();
-  tessel::interp::Interpreter interp(options);
-  gInterp = &interp;
+  options.files = {tessel::FilePolicy::Access::All, {}};
+  options.device = "";
   int status = 0;
   try {
+    auto session = std::make_unique<tessel::kernel::TesselInterpreter>(std::move(options));
+    tessel::Interpreter& interp = session->interpreter();
     // The key and signature scheme of the connection file are in `config`: xeus signs every
     // message with them and drops those whose signature does not match. Requests whose
     // content xeus would choke on are answered with an error first (Note [Malformed requests]).
@@ -80,16 +81,19 @@ int runKernel(void* arg) {
     // the default handler one bad byte in an output makes the serializer throw and the
     // request go unanswered. `replace` sends U+FFFD for it instead.
     xeus::xkernel kernel(config, xeus::get_user_name(), xeus::make_context<zmq::context_t>(),
-                         std::make_unique<tessel::kernel::TesselInterpreter>(interp),
-                         tessel::kernel::makeCheckedServer, xeus::make_in_memory_history_manager(),
-                         nullptr, xeus::make_null_debugger, nl::json::object(),
-                         nl::json::error_handler_t::replace);
+                         std::move(session), tessel::kernel::makeCheckedServer,
+                         xeus::make_in_memory_history_manager(), nullptr, xeus::make_null_debugger,
+                         nl::json::object(), nl::json::error_handler_t::replace);
+    // The kernel owns the session: SIGINT stops finding its interpreter before it goes.
+    struct Published {
+      explicit Published(tessel::Interpreter& interp) { gInterp = &interp; }
+      ~Published() { gInterp = nullptr; }
+    } published(interp);
     kernel.start();
   } catch (const std::exception& e) {
     std::cerr << "tessel-kernel: " << e.what() << "\n";
     status = 1;
   }
-  gInterp = nullptr;
   return status;
 }
 

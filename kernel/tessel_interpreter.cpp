@@ -6,13 +6,10 @@
 #include <iostream>
 #include <sstream>
 
-#include "interp/natives/builtins.h"
-#include "interp/syntax/diagnostics.h"
-#include "kernel/rich_display.h"
+#include "repl/failure.h"
 #include "repl/repl.h"
 #include "repl/repl_commands.h"
 #include "repl/repl_completion.h"
-#include "shapes/user_error.h"
 
 namespace tessel::kernel {
 
@@ -76,47 +73,78 @@ class Redirect {
 
 }  // namespace
 
-TesselInterpreter::TesselInterpreter(interp::Interpreter& interp) : interp_(interp) {
+TesselInterpreter::TesselInterpreter(Options options)
+    : stdout_([this](const std::string& text) {
+        if (!silent_) publish_stream("stdout", text);
+      }),
+      stderr_([this](const std::string& text) {
+        if (!silent_) publish_stream("stderr", text);
+      }) {
   xeus::register_interpreter(this);
-  registerTensorHtml();
+  options.output = [this](std::string_view text) { printed(stdout_, std::cout, text); };
+  options.errorOutput = [this](std::string_view text) { printed(stderr_, std::cerr, text); };
+  options.display = [this](const Value& value) { displayed(value); };
+  options.updatableDisplay = [this](std::string_view id, std::string_view text, bool first) {
+    updated(id, text, first);
+  };
+  vm_ = std::make_unique<Interpreter>(std::move(options));
 }
 
 TesselInterpreter::~TesselInterpreter() {
-  interp_.setOutput(&std::cout);
-  interp_.setErrorOutput(&std::cerr);
+  serving_ = false;
 }
 
 void TesselInterpreter::configure_impl() {
-  stdout_ = std::make_unique<KernelStdout>(
-      [this](const std::string& text) {
-        if (!silent_) publish_stream("stdout", text);
-      },
-      [this](const interp::Value& value) {
-        if (!silent_)
-          display_data(mimeBundle(interp_, value), nl::json::object(), nl::json::object());
-      },
-      [this](const std::string& id, const std::string& text, bool first) {
-        if (silent_) return;
-        nl::json data = {{"text/plain", text}};
-        nl::json transient = {{"display_id", id}};
-        if (first)
-          display_data(std::move(data), nl::json::object(), std::move(transient));
-        else
-          update_display_data(std::move(data), nl::json::object(), std::move(transient));
-      });
-  stderrBuffer_ = std::make_unique<PublishingBuffer>([this](const std::string& text) {
-    if (!silent_) publish_stream("stderr", text);
-  });
-  stderr_ = std::make_unique<std::ostream>(stderrBuffer_.get());
-  interp_.setOutput(stdout_.get());
-  interp_.setErrorOutput(stderr_.get());
+  serving_ = true;
+}
+
+// print() hands its text over a line at a time and at each flush; the buffer decides when a
+// `stream` message goes out (PublishingBuffer::kInterval).
+void TesselInterpreter::printed(PublishingBuffer& buffer, std::ostream& fallback,
+                                std::string_view text) {
+  if (!serving_) {
+    fallback << text;
+    return;
+  }
+  buffer.sputn(text.data(), static_cast<std::streamsize>(text.size()));
+  buffer.pubsync();
+}
+
+// display(v): the text printed before it has reached stdout_ (the interpreter saw to that),
+// and goes out first so that it shows above the value.
+void TesselInterpreter::displayed(const Value& value) {
+  if (!serving_) {
+    std::cout << value.repr() << "\n";
+    return;
+  }
+  stdout_.publishPending();
+  if (!silent_) display_data(mimeBundle(value), nl::json::object(), nl::json::object());
+}
+
+// A progress bar: display_data with a display_id, then update_display_data.
+void TesselInterpreter::updated(std::string_view id, std::string_view text, bool first) {
+  if (!serving_) return;
+  if (first) stdout_.publishPending();  // text printed before the bar shows above it
+  if (silent_) return;
+  nl::json data = {{"text/plain", std::string(text)}};
+  nl::json transient = {{"display_id", std::string(id)}};
+  if (first)
+    display_data(std::move(data), nl::json::object(), std::move(transient));
+  else
+    update_display_data(std::move(data), nl::json::object(), std::move(transient));
+}
+
+// `text/plain` as the REPL echoes the value, and every rich form it has (the tensor table, a
+// figure's SVG, ...).
+nl::json TesselInterpreter::mimeBundle(const Value& value) {
+  nl::json bundle = nl::json::object();
+  for (auto& [mimeType, text] : vm_->mimeBundle(value)) bundle[mimeType] = std::move(text);
+  return bundle;
 }
 
 void TesselInterpreter::publishOutput() {
-  stdout_->flush();
-  stdout_->publishPending();
-  stderr_->flush();
-  stderrBuffer_->publishPending();
+  stdout_.publishPending();
+  stderr_.publishPending();
 }
 
 nl::json TesselInterpreter::errorReply(const std::string& ename, const std::string& evalue,
@@ -136,34 +164,37 @@ nl::json TesselInterpreter::execute_request_impl(int execution_counter, const st
                                                  nl::json /*user_expressions*/,
                                                  bool /*allow_stdin*/) {
   silent_ = silent;
-  // An interrupt that came while no cell ran must not stop this one.
-  interp_.interruptFlag().store(false);
+  // The interpreter forgets an interrupt that came while no cell ran (Interpreter::interrupt).
   std::string name = "<cell " + std::to_string(execution_counter) + ">";
-  Redirect cellStderr(std::cerr, stderrBuffer_.get());
+  Redirect cellStderr(std::cerr, &stderr_);
   try {
     if (repl::isCommand(code)) {
       // :time, :type, :load, :reset, :help as in the REPL; :quit does nothing here.
-      Redirect cellStdout(std::cout, stdout_->rdbuf());
-      repl::runCommand(interp_, code);
+      Redirect cellStdout(std::cout, &stdout_);
+      repl::runCommand(*vm_, code);
       publishOutput();
       return okReply();
     }
-    interp::Value value = interp_.runSource(name, code, true);
+    Value value = vm_->run(code, name);
     publishOutput();
-    if (!silent && !value.is(interp::Type::None) && !value.is(interp::Type::Undefined))
-      publish_execution_result(execution_counter, mimeBundle(interp_, value), nl::json::object());
-  } catch (const interp::ScriptError& e) {
-    std::string kind(errorKindName(e.kind()));
-    return errorReply(kind, e.what(), lines(interp::formatDiagnostic(e, interp_.sources(), true)));
-  } catch (const UserError& e) {
-    std::string kind(errorKindName(e.kind()));
-    return errorReply(kind, e.what(), {kind + ": " + e.what()});
-  } catch (const std::bad_alloc&) {
-    return errorReply("MemoryError", "out of memory", {"error: out of memory"});
-  } catch (const interp::ExitRequest& e) {
-    // Ending the process would look like a crash to the notebook, which restarts the kernel.
-    return errorReply("Exit", "exit(" + std::to_string(e.status) + ")",
-                      {"exit() does not end a kernel: restart it from the notebook instead"});
+    if (!silent && !value.isNone())
+      publish_execution_result(execution_counter, mimeBundle(value), nl::json::object());
+  } catch (const Error& e) {
+    switch (repl::failureOf(e)) {
+      case repl::Failure::Script:
+        return errorReply(e.kind(), e.message(), lines(e.coloredDiagnostic()));
+      case repl::Failure::User:
+        return errorReply(e.kind(), e.message(), {e.kind() + ": " + e.message()});
+      case repl::Failure::OutOfMemory:
+        return errorReply("MemoryError", "out of memory", {"error: out of memory"});
+      case repl::Failure::Exit:
+        // Ending the process would look like a crash to the notebook, which restarts the
+        // kernel.
+        return errorReply("Exit", "exit(" + std::to_string(e.exitStatus()) + ")",
+                          {"exit() does not end a kernel: restart it from the notebook instead"});
+      case repl::Failure::Internal:
+        return errorReply("InternalError", e.message(), {"internal error: " + e.message()});
+    }
   } catch (const std::exception& e) {
     // A fault of the kernel or of a native rather than of the cell; the cell still gets an
     // answer (xeus would log it and send none, and the notebook would wait for ever).
@@ -185,7 +216,7 @@ nl::json TesselInterpreter::complete_request_impl(const std::string& code, int c
   size_t cursor = byteOffset(code, cursor_pos);
   repl::Completion c;
   try {
-    c = repl::completeInput(interp_, std::string_view(code).substr(0, cursor));
+    c = repl::completeInput(*vm_, std::string_view(code).substr(0, cursor));
   } catch (const std::exception& e) {
     return failedReply(e);
   }
@@ -200,7 +231,7 @@ nl::json TesselInterpreter::inspect_request_impl(const std::string& code, int cu
                                                  int /*detail_level*/) {
   std::string help;
   try {
-    help = repl::helpAtCursor(interp_, code, byteOffset(code, cursor_pos));
+    help = repl::helpAtCursor(*vm_, code, byteOffset(code, cursor_pos));
   } catch (const std::exception& e) {
     return failedReply(e);
   }

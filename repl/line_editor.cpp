@@ -2,7 +2,7 @@
 // reader of a file descriptor for piped input.
 //
 // Ctrl-C: the terminal keeps turning ^C into SIGINT, also while a line is edited, and main.cpp's
-// handler raises the interpreter's interrupt flag. The signal may land on any thread (the
+// handler raises the REPL's interrupt flag. The signal may land on any thread (the
 // interpreter runs on its own thread, and libraries start more), so a blocked read cannot rely
 // on EINTR; instead both readers wait with poll() in short slices and look at the flag in
 // between. For libedit that is its character source (EL_GETCFN): it returns -1 when the flag

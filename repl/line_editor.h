@@ -42,7 +42,7 @@ class LineEditor {
   /// Records a line in the in-memory history (up/down arrows); no-op when not interactive.
   virtual void addHistory(const std::string& line) = 0;
   virtual void setCompleter(Completer completer) = 0;
-  /// A flag a SIGINT handler raises (Interpreter::interruptFlag()): while it is up, a blocked
+  /// A flag a SIGINT handler raises (runRepl's `interrupted`): while it is up, a blocked
   /// readLine gives up the line being typed and returns Interrupted. readLine lowers it first.
   virtual void setInterruptFlag(std::atomic<bool>* flag) = 0;
   /// Whether this editor talks to a terminal (prompts shown, editing on).

@@ -1,6 +1,8 @@
 // The `tessel` command: run a script, run -c code, or open the REPL.
+#include <tessel/tessel.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -11,9 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "backends/dist/world.h"
-#include "interp/interpreter.h"
-#include "interp/natives/help.h"
 #include "repl/pgo_command.h"
 #include "repl/repl.h"
 #include "repl/report/report.h"
@@ -21,9 +20,10 @@
 
 namespace {
 
-tessel::interp::Interpreter* gInterp = nullptr;
+tessel::Interpreter* gInterp = nullptr;
 volatile sig_atomic_t gSignal = 0;  // the signal that stopped a script, for its exit status
 bool gRepl = false;
+std::atomic<bool> gInputInterrupted{false};  // Ctrl-C at the REPL's prompt
 
 // Only the program installs signal handlers (the library never does). SIGINT and SIGTERM ask
 // the running statement to stop, so a script ends the ordinary way: output flushed, PGO
@@ -37,7 +37,10 @@ void onSignal(int sig) {
     return;
   }
   if (gInterp) gInterp->interrupt();
-  if (gRepl) return;
+  if (gRepl) {
+    gInputInterrupted.store(true);
+    return;
+  }
   gSignal = sig;
   signal(sig, SIG_DFL);
 }
@@ -74,16 +77,22 @@ struct Invocation {
   int status = 0;
 };
 
+// The interpreter of scripts given to the command: the user's own, so any file unless
+// --allow-files narrows it, and the device TESSEL_DEVICE names.
+tessel::Options interpreterOptions(const Invocation& inv) {
+  tessel::Options options;
+  options.args = inv.args;
+  options.maxMemoryBytes = inv.maxMemoryBytes;
+  options.maxSteps = inv.maxSteps;
+  options.device = "";
+  options.files = {tessel::FilePolicy::Access::All, {}};
+  if (!inv.allowedFolders.empty())
+    options.files = {tessel::FilePolicy::Access::ReadWrite, inv.allowedFolders};
+  return options;
+}
+
 int runInterpreter(Invocation* inv) {
-  tessel::interp::InterpreterOptions options;
-  options.args = inv->args;
-  options.maxMemoryBytes = inv->maxMemoryBytes;
-  options.maxSteps = inv->maxSteps;
-  // Scripts given to the command are the user's own: any file, unless --allow-files narrows it.
-  options.files = tessel::backends::io::FilePolicy::all();
-  if (!inv->allowedFolders.empty())
-    options.files = {tessel::backends::io::FilePolicy::Access::ReadWrite, inv->allowedFolders};
-  tessel::interp::Interpreter interp(options);
+  tessel::Interpreter interp(interpreterOptions(*inv));
   gInterp = &interp;
   int status;
   if (inv->hasCode)
@@ -92,7 +101,7 @@ int runInterpreter(Invocation* inv) {
     status = tessel::repl::runScript(interp, inv->script);
   else {
     gRepl = true;
-    status = tessel::repl::runRepl(interp);
+    status = tessel::repl::runRepl(interp, gInputInterrupted);
   }
   std::cout.flush();
   gInterp = nullptr;
@@ -104,15 +113,14 @@ int runInterpreter(Invocation* inv) {
 // compile trace carry the rank), and leaves it once the interpreter has saved what it saves. A
 // rank that fails tells the others and ends the job, so none waits for it (docs/distributed.md).
 int runMain(void* p) {
-  namespace dist = tessel::backends::dist;
-  if (dist::launchedByMpirun()) dist::world();
+  tessel::joinWorld();
   int status = runInterpreter(static_cast<Invocation*>(p));
-  if (status != 0 && dist::world().size > 1) {
+  if (status != 0) {  // returns at once in a world of one
     std::string error = tessel::repl::lastError();
-    dist::abortWorld(status, error.empty() ? "it stopped with status " + std::to_string(status)
-                                           : error);
+    tessel::abortWorld(status,
+                       error.empty() ? "it stopped with status " + std::to_string(status) : error);
   }
-  dist::finalize();
+  tessel::leaveWorld();
   return status;
 }
 
@@ -176,8 +184,9 @@ bool parseCount(const std::string& option, const std::string& text, bool units, 
 // source of docs]). FILE is rewritten only when its text changes, so the build step that runs
 // this leaves an unchanged file alone.
 int referenceCommand(const std::vector<std::string>& args) {
-  tessel::interp::Interpreter interp;
-  std::string text = tessel::interp::referenceMarkdown(interp) + "\n";
+  tessel::Options options;
+  options.device = "";
+  std::string text = tessel::Interpreter(options).referenceMarkdown() + "\n";
   if (args.empty()) {
     std::cout << text;
     return 0;

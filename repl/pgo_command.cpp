@@ -2,17 +2,17 @@
 // by the renderer the report's PGO section uses.
 #include "repl/pgo_command.h"
 
+#include <tessel/tessel.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
 
-#include "interp/compile/pgo.h"
 #include "repl/report/pgo.h"
 
 namespace tessel::repl {
 
 namespace fs = std::filesystem;
-using interp::PgoStore;
 
 namespace {
 
@@ -20,21 +20,19 @@ namespace {
 // script has none.
 bool profilePaths(const std::vector<std::string>& scripts, std::vector<std::string>& paths,
                   std::ostream& err) {
-  PgoStore store(PgoStore::defaultDir(), nullptr);
   std::error_code ec;
   if (scripts.empty()) {
-    for (const auto& entry : fs::directory_iterator(PgoStore::defaultDir(), ec))
+    for (const auto& entry : fs::directory_iterator(pgo::profileDir(), ec))
       if (entry.path().extension() == ".json") paths.push_back(entry.path().string());
     std::sort(paths.begin(), paths.end());
     return true;
   }
   for (const std::string& s : scripts) {
-    std::string script = interp::pgoScriptOf(s);
-    if (script.empty()) {
+    std::string path = pgo::profilePath(s);
+    if (path.empty()) {
       err << "tessel: pgo show: " << s << " is not a script file\n";
       return false;
     }
-    std::string path = store.profilePath(script);
     if (!fs::exists(path, ec)) {
       err << "tessel: pgo show: no PGO profile for " << s << " (looked for " << path << ")\n";
       return false;
@@ -50,29 +48,27 @@ int showPgo(const std::vector<std::string>& scripts, std::ostream& out, std::ost
   std::vector<std::string> paths;
   if (!profilePaths(scripts, paths, err)) return 1;
   if (paths.empty()) {
-    out << "no PGO profiles in " << PgoStore::defaultDir() << "\n";
+    out << "no PGO profiles in " << pgo::profileDir() << "\n";
     return 0;
   }
   int status = 0;
   for (const std::string& path : paths) {
-    std::map<interp::PgoKey, interp::CodeState> states;
-    std::string why;
-    if (!interp::readProfile(path, states, why)) {
-      err << "tessel: pgo show: ignoring " << path << ": " << why << "\n";
+    std::vector<pgo::ProfileEntry> entries;
+    try {
+      entries = pgo::readProfile(path);
+    } catch (const Error& e) {
+      err << "tessel: pgo show: ignoring " << path << ": " << e.message() << "\n";
       status = 1;
       continue;
     }
     std::set<std::string> dynamic;
-    for (const auto& [key, state] : states) {
-      std::vector<std::pair<std::string, std::string>> sources;
-      for (const auto& [source, v] : state.values) {
-        sources.emplace_back(source, interp::sourceValueText(v));
-        if (!v) dynamic.insert(source);
-      }
-      out << key.script << ":" << key.line << ":" << key.function;
-      if (!key.region.empty()) out << " (region " << key.region << ")";
+    for (const pgo::ProfileEntry& entry : entries) {
+      for (const auto& [source, value] : entry.sources)
+        if (value == "?") dynamic.insert(source);
+      out << entry.script << ":" << entry.line << ":" << entry.function;
+      if (!entry.region.empty()) out << " (region " << entry.region << ")";
       out << ":\n";
-      for (const std::string& line : report::renderPgoSources(sources)) out << line << "\n";
+      for (const std::string& line : report::renderPgoSources(entry.sources)) out << line << "\n";
     }
     std::string line = report::dynamicSourcesAssignment({dynamic.begin(), dynamic.end()});
     out << (line.empty() ? "no dynamic sources" : line) << "\n";

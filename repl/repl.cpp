@@ -5,9 +5,6 @@
 #include <iostream>
 #include <string>
 
-#include "interp/natives/builtins.h"
-#include "interp/interpreter.h"
-#include "interp/syntax/parser.h"
 #include "repl/line_editor.h"
 #include "repl/repl_commands.h"
 #include "repl/repl_completion.h"
@@ -34,8 +31,8 @@ constexpr size_t kHistoryEntries = 1000;
 
 class Session {
  public:
-  Session(interp::Interpreter& interp, LineEditor& editor, HistoryFile* history)
-      : interp_(interp), editor_(editor), history_(history) {}
+  Session(Interpreter& vm, LineEditor& editor, HistoryFile* history)
+      : vm_(vm), editor_(editor), history_(history) {}
 
   int run() {
     if (editor_.interactive())
@@ -46,8 +43,8 @@ class Session {
       if (!input.text.empty()) {
         try {
           if (execute(input.text) == CommandOutcome::Quit) return 0;
-        } catch (const interp::ExitRequest& e) {
-          return e.status;
+        } catch (const Error& e) {  // reportErrors lets only exit() through
+          return e.exitStatus();
         }
       }
       if (input.kind == Input::Kind::EndOfInput) return 0;
@@ -81,12 +78,12 @@ class Session {
   }
 
   CommandOutcome execute(const std::string& text) {
-    if (isCommand(text)) return runCommand(interp_, text);
-    evalAndEcho(interp_, text);
+    if (isCommand(text)) return runCommand(vm_, text);
+    evalAndEcho(vm_, text);
     return CommandOutcome::Continue;
   }
 
-  interp::Interpreter& interp_;
+  Interpreter& vm_;
   LineEditor& editor_;
   HistoryFile* history_;
   std::string lastRemembered_;
@@ -96,22 +93,20 @@ class Session {
 
 // Commands other than :type and :time are always one line.
 bool inputNeedsMore(const std::string& text) {
-  if (isCommand(text))
-    return commandTakesExpression(text) && interp::needsMoreInput(commandArgument(text));
-  return interp::needsMoreInput(text) || endsWithDecorator(text);
+  if (isCommand(text)) return commandTakesExpression(text) && isIncomplete(commandArgument(text));
+  return isIncomplete(text) || endsWithDecorator(text);
 }
 
-int runRepl(interp::Interpreter& interp) {
+int runRepl(Interpreter& vm, std::atomic<bool>& interrupted) {
   std::unique_ptr<LineEditor> editor = LineEditor::forStdin();
-  editor->setInterruptFlag(&interp.interruptFlag());
+  editor->setInterruptFlag(&interrupted);
   std::unique_ptr<HistoryFile> history;
   if (editor->interactive()) {
     history = std::make_unique<HistoryFile>(HistoryFile::defaultPath());
     for (const std::string& line : history->load(kHistoryEntries)) editor->addHistory(line);
-    editor->setCompleter(
-        [&interp](std::string_view before) { return completeInput(interp, before); });
+    editor->setCompleter([&vm](std::string_view before) { return completeInput(vm, before); });
   }
-  Session session(interp, *editor, history.get());
+  Session session(vm, *editor, history.get());
   int status = session.run();
   std::cout.flush();
   return status;

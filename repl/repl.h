@@ -2,11 +2,10 @@
 // and the `:` commands.
 #pragma once
 
-#include <string>
+#include <tessel/tessel.h>
 
-namespace tessel::interp {
-class Interpreter;
-}
+#include <atomic>
+#include <string>
 
 namespace tessel::repl {
 
@@ -15,7 +14,9 @@ namespace tessel::repl {
 /// :time). The Jupyter kernel's is_complete_request asks the same.
 bool inputNeedsMore(const std::string& text);
 
-/// Runs the REPL on stdin/stdout until EOF or :quit; returns the exit status.
-int runRepl(interp::Interpreter& interp);
+/// Runs the REPL on stdin/stdout until EOF or :quit; returns the exit status. The program's
+/// SIGINT handler raises `interrupted` as well as calling vm.interrupt(): at the prompt, Ctrl-C
+/// discards the line being typed.
+int runRepl(Interpreter& vm, std::atomic<bool>& interrupted);
 
 }  // namespace tessel::repl

@@ -5,10 +5,6 @@
 #include <cstdio>
 #include <iostream>
 
-#include "interp/compile/compiled_frame.h"
-#include "interp/interpreter.h"
-#include "interp/values/printer.h"
-#include "interp/values/value.h"
 #include "repl/repl_eval.h"
 
 namespace tessel::repl {
@@ -20,7 +16,7 @@ struct Command {
   const char* args;  // for usage lines; "" when it takes none
   const char* help;
   bool takesExpression;
-  CommandOutcome (*run)(interp::Interpreter& interp, const std::string& arg);
+  CommandOutcome (*run)(Interpreter& vm, const std::string& arg);
 };
 
 void usageError(const Command& c) {
@@ -40,42 +36,39 @@ std::string formatDuration(double seconds) {
   return buf;
 }
 
-CommandOutcome cmdHelp(interp::Interpreter&, const std::string&) {
+CommandOutcome cmdHelp(Interpreter&, const std::string&) {
   std::cout << helpText();
   return CommandOutcome::Continue;
 }
 
-CommandOutcome cmdQuit(interp::Interpreter&, const std::string&) {
+CommandOutcome cmdQuit(Interpreter&, const std::string&) {
   return CommandOutcome::Quit;
 }
 
-CommandOutcome cmdLoad(interp::Interpreter& interp, const std::string& arg) {
+CommandOutcome cmdLoad(Interpreter& vm, const std::string& arg) {
   std::string path = arg;
   if (path.size() >= 2 && (path.front() == '"' || path.front() == '\'') &&
       path.back() == path.front())
     path = path.substr(1, path.size() - 2);
-  reportErrors(interp, [&] { interp.runFile(path); });
+  reportErrors([&] { vm.execFile(path); });
   return CommandOutcome::Continue;
 }
 
-CommandOutcome cmdReset(interp::Interpreter& interp, const std::string&) {
-  interp.resetMain();
+CommandOutcome cmdReset(Interpreter& vm, const std::string&) {
+  vm.reset();
   std::cout << "session reset: all definitions forgotten\n";
   return CommandOutcome::Continue;
 }
 
-CommandOutcome cmdType(interp::Interpreter& interp, const std::string& arg) {
-  reportErrors(interp, [&] {
-    interp::Value v = interp.evalExpression(kInputName, arg);
-    std::cout << interp::typeName(v.type()) << "\n";
-  });
+CommandOutcome cmdType(Interpreter& vm, const std::string& arg) {
+  reportErrors([&] { std::cout << vm.run(arg, kInputName).typeName() << "\n"; });
   return CommandOutcome::Continue;
 }
 
-CommandOutcome cmdTime(interp::Interpreter& interp, const std::string& arg) {
+CommandOutcome cmdTime(Interpreter& vm, const std::string& arg) {
   auto start = std::chrono::steady_clock::now();
-  interp::Value v;
-  bool ok = reportErrors(interp, [&] { v = interp.runSource(kInputName, arg, true); });
+  Value v;
+  bool ok = reportErrors([&] { v = vm.run(arg, kInputName); });
   std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   if (ok) echoValue(v);
   std::cout << "time: " << formatDuration(elapsed.count()) << "\n";
@@ -83,32 +76,34 @@ CommandOutcome cmdTime(interp::Interpreter& interp, const std::string& arg) {
 }
 
 // :guards f / :graphs f: the entries of a compiled function.
-CommandOutcome showFrame(interp::Interpreter& interp, const std::string& arg,
-                         std::string (*describe)(const interp::FrameObj&)) {
-  reportErrors(interp, [&] {
-    interp::Value v = interp.evalExpression(kInputName, arg);
-    interp::FrameObj* frame = interp::frameOf(v);
-    if (!frame) throw UserError(ErrorKind::TypeError, arg + " is not a compiled function");
-    std::cout << describe(*frame);
+CommandOutcome showFrame(Interpreter& vm, const std::string& arg, Interpreter::CompiledView view) {
+  reportErrors([&] {
+    std::optional<std::string> text = vm.describeCompiled(vm.run(arg, kInputName), view);
+    if (text) {
+      std::cout << *text;
+    } else {
+      std::cout.flush();
+      std::cerr << "TypeError: " << arg << " is not a compiled function\n";
+    }
   });
   return CommandOutcome::Continue;
 }
 
-CommandOutcome cmdGuards(interp::Interpreter& interp, const std::string& arg) {
-  return showFrame(interp, arg, interp::describeGuards);
+CommandOutcome cmdGuards(Interpreter& vm, const std::string& arg) {
+  return showFrame(vm, arg, Interpreter::CompiledView::Guards);
 }
 
-CommandOutcome cmdGraphs(interp::Interpreter& interp, const std::string& arg) {
-  return showFrame(interp, arg, interp::describeGraphs);
+CommandOutcome cmdGraphs(Interpreter& vm, const std::string& arg) {
+  return showFrame(vm, arg, Interpreter::CompiledView::Graphs);
 }
 
 // :stats [f]: stats(f), or the totals of every compiled function.
-CommandOutcome cmdStats(interp::Interpreter& interp, const std::string& arg) {
-  reportErrors(interp, [&] {
+CommandOutcome cmdStats(Interpreter& vm, const std::string& arg) {
+  reportErrors([&] {
     std::string expr = arg.empty() ? "stats()" : "stats(" + arg + ")";
-    interp::Value v = interp.evalExpression(kInputName, expr);
-    for (auto& [k, item] : v.as<interp::DictObj>()->entries)
-      std::cout << k << ": " << interp::repr(item) << "\n";
+    Value v = vm.run(expr, kInputName);
+    for (const Value& k : v.keys())
+      std::cout << k.asString() << ": " << v[k.asString()].repr() << "\n";
   });
   return CommandOutcome::Continue;
 }
@@ -192,7 +187,7 @@ std::string helpText() {
   return text;
 }
 
-CommandOutcome runCommand(interp::Interpreter& interp, std::string_view input) {
+CommandOutcome runCommand(Interpreter& vm, std::string_view input) {
   std::string_view word = commandWord(input);
   std::vector<const Command*> matches;
   const Command* c = findCommand(word, &matches);
@@ -215,7 +210,7 @@ CommandOutcome runCommand(interp::Interpreter& interp, std::string_view input) {
     usageError(*c);
     return CommandOutcome::Continue;
   }
-  return c->run(interp, arg);
+  return c->run(vm, arg);
 }
 
 }  // namespace tessel::repl

@@ -1,13 +1,11 @@
 // The REPL's `:` commands: :help, :quit, :load FILE, :reset, :type EXPR, :time EXPR.
 #pragma once
 
+#include <tessel/tessel.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace tessel::interp {
-class Interpreter;
-}
 
 namespace tessel::repl {
 
@@ -25,7 +23,8 @@ std::string commandArgument(std::string_view input);
 std::string helpText();
 
 /// Runs a command. Unknown commands and usage mistakes are reported on stderr; errors from the
-/// code a command runs are reported as diagnostics. exit() passes through as ExitRequest.
-CommandOutcome runCommand(interp::Interpreter& interp, std::string_view input);
+/// code a command runs are reported as diagnostics. exit() passes through (an Error of kind
+/// "SystemExit").
+CommandOutcome runCommand(Interpreter& vm, std::string_view input);
 
 }  // namespace tessel::repl

@@ -5,17 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "interp/interpreter.h"
-#include "interp/natives/attributes.h"
-#include "interp/natives/help.h"
-#include "interp/tensors/tensor_bridge.h"
-#include "interp/values/objects.h"
 #include "repl/repl_commands.h"
 
 namespace tessel::repl {
-
-using interp::Type;
-using interp::Value;
 
 namespace {
 
@@ -59,32 +51,11 @@ bool insideString(std::string_view text) {
   return quote != 0;
 }
 
-void addDefinedGlobals(const interp::ModuleObj& m, std::vector<std::string>& out) {
-  for (size_t i = 0; i < m.globalNames.size() && i < m.globals.size(); ++i)
-    if (!m.globals[i].is(Type::Undefined)) out.push_back(m.globalNames[i]);
-}
-
 // Resolves `a.b.c` (no calls, no indexing) to a value, looking only at bound names.
-bool resolveChain(interp::Interpreter& interp, const std::vector<std::string>& chain, Value& out) {
-  Value* first = interp.mainModule().lookup(chain.front());
-  if (!first) first = interp.prelude().lookup(chain.front());
-  if (!first || first->is(Type::Undefined)) return false;
-  Value v = *first;
-  for (size_t i = 1; i < chain.size(); ++i) {
-    Value next;
-    if (v.is(Type::Module)) {
-      Value* g = v.as<interp::ModuleObj>()->lookup(chain[i]);
-      if (!g || g->is(Type::Undefined)) return false;
-      next = *g;
-    } else if (v.is(Type::Tensor) || v.is(Type::Shape)) {
-      if (!interp::tensorProperty(v, chain[i], next)) return false;
-    } else {
-      return false;
-    }
-    v = std::move(next);
-  }
-  out = std::move(v);
-  return true;
+std::optional<Value> resolveChain(const Interpreter& vm, const std::vector<std::string>& chain) {
+  std::string dotted;
+  for (const std::string& name : chain) dotted += (dotted.empty() ? "" : ".") + name;
+  return vm.lookup(dotted);
 }
 
 // The dotted names before the '.' at `dot`, outermost first; empty when the object is not a
@@ -115,56 +86,46 @@ Completion finish(size_t start, std::string_view prefix, std::vector<std::string
 
 // `d["pre` (or `d['pre`): the keys of the dict `d`, a bound chain of names, that start with
 // what is typed inside the string. False when the text does not end so.
-bool completeDictKey(interp::Interpreter& interp, std::string_view text, Completion& out) {
+bool completeDictKey(const Interpreter& vm, std::string_view text, Completion& out) {
   size_t quote = text.find_last_of("\"'");
   if (quote == std::string_view::npos || quote == 0 || text[quote - 1] != '[') return false;
   if (text.substr(quote + 1).find('\\') != std::string_view::npos) return false;
   if (!insideString(text)) return false;  // the quote closes a string instead of opening one
   std::vector<std::string> chain = chainBefore(text, quote - 1);
-  Value object;
-  if (chain.empty() || !resolveChain(interp, chain, object) || !object.is(Type::Dict))
-    return false;
+  std::optional<Value> object;
+  if (chain.empty() || !(object = resolveChain(vm, chain)) || !object->isDict()) return false;
   std::vector<std::string> keys;
-  for (const auto& [key, value] : object.as<interp::DictObj>()->entries) keys.push_back(key);
+  for (const Value& key : object->keys()) keys.push_back(key.asString());
   out = finish(quote + 1, text.substr(quote + 1), std::move(keys));
   return true;
 }
 
-Completion completeCode(interp::Interpreter& interp, std::string_view text) {
+Completion completeCode(const Interpreter& vm, std::string_view text) {
   Completion keys;
-  if (completeDictKey(interp, text, keys)) return keys;
+  if (completeDictKey(vm, text, keys)) return keys;
   if (insideString(text)) return {};
   size_t start = wordStart(text, text.size());
   std::string_view word = text.substr(start);
   if (!word.empty() && !isIdentifier(word)) return {};  // a number
   if (start > 0 && text[start - 1] == '.') {
     std::vector<std::string> chain = chainBefore(text, start - 1);
-    Value object;
-    if (chain.empty() || !resolveChain(interp, chain, object)) return {};
-    Completion c = finish(start, word, interp::attributeNames(object));
-    if (c.candidates.size() == 1 && c.candidates[0] == word)
-      c.doc = interp::docLine(interp, &object, std::string(word));
+    std::optional<Value> object;
+    if (chain.empty() || !(object = resolveChain(vm, chain))) return {};
+    Completion c = finish(start, word, object->attributeNames());
+    if (c.candidates.size() == 1 && c.candidates[0] == word) c.doc = vm.docSummary(*object, word);
     return c;
   }
   if (word.empty()) return {};
   std::vector<std::string> names(std::begin(kKeywords), std::end(kKeywords));
-  addDefinedGlobals(interp.prelude(), names);
-  addDefinedGlobals(interp.mainModule(), names);
+  for (std::string& name : vm.globalNames()) names.push_back(std::move(name));
   Completion c = finish(start, word, std::move(names));
-  if (c.candidates.size() == 1 && c.candidates[0] == word)
-    c.doc = interp::docLine(interp, nullptr, std::string(word));
+  if (c.candidates.size() == 1 && c.candidates[0] == word) c.doc = vm.docSummary(word);
   return c;
 }
 
 }  // namespace
 
-// The names help() and dir() know (Note [One source of docs]): the tables' own lists, so a
-// method added to the interpreter is offered without an edit here.
-std::vector<std::string> attributeNames(const Value& value) {
-  return interp::attributeNames(value);
-}
-
-std::string helpAtCursor(interp::Interpreter& interp, std::string_view text, size_t cursor) {
+std::string helpAtCursor(const Interpreter& vm, std::string_view text, size_t cursor) {
   cursor = std::min(cursor, text.size());
   size_t end = cursor;
   while (end < text.size() && isIdentChar(text[end])) ++end;
@@ -176,18 +137,16 @@ std::string helpAtCursor(interp::Interpreter& interp, std::string_view text, siz
   }
   std::vector<std::string> chain = chainBefore(text, end);
   if (chain.empty()) return "";
-  Value value;
-  if (resolveChain(interp, chain, value)) return interp::helpText(interp, value);
+  if (std::optional<Value> value = resolveChain(vm, chain)) return vm.help(*value);
   if (chain.size() == 1) return "";
   // A method (`x.sum`) is no bound value of its own: its doc comes from the receiver's type.
   std::string name = chain.back();
   chain.pop_back();
-  Value owner;
-  if (!resolveChain(interp, chain, owner)) return "";
-  return interp::docLine(interp, &owner, name);
+  std::optional<Value> owner = resolveChain(vm, chain);
+  return owner ? vm.docSummary(*owner, name) : "";
 }
 
-Completion completeInput(interp::Interpreter& interp, std::string_view before) {
+Completion completeInput(const Interpreter& vm, std::string_view before) {
   size_t lead = before.find_first_not_of(" \t");
   if (lead != std::string_view::npos && before[lead] == ':') {
     std::string_view rest = before.substr(lead);
@@ -199,11 +158,11 @@ Completion completeInput(interp::Interpreter& interp, std::string_view before) {
     }
     if (!commandTakesExpression(rest)) return {};
     size_t exprStart = lead + space;
-    Completion c = completeCode(interp, before.substr(exprStart));
+    Completion c = completeCode(vm, before.substr(exprStart));
     c.start += exprStart;
     return c;
   }
-  return completeCode(interp, before);
+  return completeCode(vm, before);
 }
 
 }  // namespace tessel::repl

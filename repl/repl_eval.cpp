@@ -6,39 +6,42 @@
 #include <exception>
 #include <iostream>
 
-#include "interp/syntax/diagnostics.h"
-#include "interp/interpreter.h"
-#include "interp/values/printer.h"
+#include "repl/failure.h"
 
 namespace tessel::repl {
 
-bool reportErrors(interp::Interpreter& interp, const std::function<void()>& body) {
+bool reportErrors(const std::function<void()>& body) {
   try {
     body();
     return true;
-  } catch (const interp::ScriptError& e) {
+  } catch (const Error& e) {
+    Failure failure = failureOf(e);
+    if (failure == Failure::Exit) throw;
     std::cout.flush();
-    std::cerr << interp::formatDiagnostic(e, interp.sources(), isatty(STDERR_FILENO));
-  } catch (const UserError& e) {
-    std::cout.flush();
-    std::cerr << errorKindName(e.kind()) << ": " << e.what() << "\n";
-  } catch (const std::bad_alloc&) {
-    std::cout.flush();
-    std::cerr << "error: out of memory\n";
-  } catch (const InternalError& e) {
+    if (failure == Failure::Script)
+      std::cerr << (isatty(STDERR_FILENO) ? e.coloredDiagnostic() : e.what());
+    else if (failure == Failure::OutOfMemory)
+      std::cerr << "error: out of memory\n";
+    else if (failure == Failure::Internal)
+      std::cerr << e.message() << "\n";
+    else
+      std::cerr << e.kind() << ": " << e.message() << "\n";
+  } catch (const std::exception& e) {
+    // The API lets only tessel::Error out: anything else is a bug (a failed assertion of the
+    // REPL's own code), reported as one while the session goes on.
     std::cout.flush();
     std::cerr << e.what() << "\n";
   }
   return false;
 }
 
-void echoValue(const interp::Value& value) {
-  if (value.is(interp::Type::None) || value.is(interp::Type::Undefined)) return;
-  std::cout << interp::repr(value) << "\n";
+void echoValue(const Value& value) {
+  if (value.isNone()) return;
+  std::cout << value.repr() << "\n";
 }
 
-void evalAndEcho(interp::Interpreter& interp, const std::string& text) {
-  reportErrors(interp, [&] { echoValue(interp.runSource(kInputName, text, true)); });
+void evalAndEcho(Interpreter& vm, const std::string& text) {
+  reportErrors([&] { echoValue(vm.run(text, kInputName)); });
 }
 
 }  // namespace tessel::repl

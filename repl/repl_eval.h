@@ -2,13 +2,10 @@
 // of a trailing expression statement is echoed.
 #pragma once
 
+#include <tessel/tessel.h>
+
 #include <functional>
 #include <string>
-
-namespace tessel::interp {
-class Interpreter;
-class Value;
-}  // namespace tessel::interp
 
 namespace tessel::repl {
 
@@ -17,13 +14,13 @@ inline constexpr const char* kInputName = "<stdin>";
 
 /// Runs `body`; a script or user error, or an internal error (a bug in Tessel), is printed
 /// (with color when stderr is a terminal) and false returned, and the session goes on.
-/// exit()'s ExitRequest passes through.
-bool reportErrors(interp::Interpreter& interp, const std::function<void()>& body);
+/// exit()'s Error (kind "SystemExit") passes through.
+bool reportErrors(const std::function<void()>& body);
 
 /// Prints `value` as the REPL echoes it: repr, nothing for none.
-void echoValue(const interp::Value& value);
+void echoValue(const Value& value);
 
 /// Runs `text` in the session's main module and echoes its value.
-void evalAndEcho(interp::Interpreter& interp, const std::string& text);
+void evalAndEcho(Interpreter& vm, const std::string& text);
 
 }  // namespace tessel::repl

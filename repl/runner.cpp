@@ -6,14 +6,9 @@
 
 #include <iostream>
 
-#include "interp/natives/builtins.h"
-#include "interp/syntax/diagnostics.h"
-#include "interp/interpreter.h"
+#include "repl/failure.h"
 
 namespace tessel::repl {
-
-using interp::ExitRequest;
-using interp::ScriptError;
 
 namespace {
 
@@ -24,27 +19,27 @@ void remember(const std::string& diagnostic) {
 }
 
 template <class F>
-int guarded(interp::Interpreter& interp, F&& body) {
+int guarded(F&& body) {
   try {
     body();
     return 0;
-  } catch (const ExitRequest& e) {
-    return e.status;
-  } catch (const ScriptError& e) {
+  } catch (const Error& e) {
+    Failure failure = failureOf(e);
+    if (failure == Failure::Exit) return e.exitStatus();
     std::cout.flush();
-    std::cerr << interp::formatDiagnostic(e, interp.sources(), isatty(2));
-    remember(interp::formatDiagnostic(e, interp.sources(), false));
+    if (failure == Failure::Script) {
+      std::cerr << (isatty(2) ? e.coloredDiagnostic() : e.what());
+      remember(e.what());
+      return 1;
+    }
+    if (failure == Failure::Internal) {
+      std::cerr << "tessel: " << e.message() << "\n";
+      remember(e.message());
+      return 70;  // EX_SOFTWARE: a bug of Tessel's, not of the script
+    }
+    std::cerr << "tessel: " << e.kind() << ": " << e.message() << "\n";
+    remember(e.kind() + ": " + e.message());
     return 1;
-  } catch (const UserError& e) {
-    std::cout.flush();
-    std::cerr << "tessel: " << errorKindName(e.kind()) << ": " << e.what() << "\n";
-    remember(std::string(errorKindName(e.kind())) + ": " + e.what());
-    return 1;
-  } catch (const InternalError& e) {
-    std::cout.flush();
-    std::cerr << "tessel: " << e.what() << "\n";
-    remember(e.what());
-    return 70;  // EX_SOFTWARE: a bug of Tessel's, not of the script
   }
 }
 
@@ -54,12 +49,12 @@ std::string lastError() {
   return gLastError;
 }
 
-int runScript(interp::Interpreter& interp, const std::string& path) {
-  return guarded(interp, [&] { interp.runFile(path); });
+int runScript(Interpreter& vm, const std::string& path) {
+  return guarded([&] { vm.execFile(path); });
 }
 
-int runCode(interp::Interpreter& interp, const std::string& code) {
-  return guarded(interp, [&] { interp.runSource("<string>", code); });
+int runCode(Interpreter& vm, const std::string& code) {
+  return guarded([&] { vm.exec(code, "<string>"); });
 }
 
 int runWithLargeStack(int (*body)(void*), void* arg) {

@@ -2,18 +2,16 @@
 // stderr and an exit status.
 #pragma once
 
-#include <string>
+#include <tessel/tessel.h>
 
-namespace tessel::interp {
-class Interpreter;
-}
+#include <string>
 
 namespace tessel::repl {
 
 /// Runs a script file; returns the process exit status (0, 1 on error, or exit()'s status).
-int runScript(interp::Interpreter& interp, const std::string& path);
+int runScript(Interpreter& vm, const std::string& path);
 /// Runs `code` as the main module (`tessel -c`).
-int runCode(interp::Interpreter& interp, const std::string& code);
+int runCode(Interpreter& vm, const std::string& code);
 /// The first line of the last error runScript or runCode reported ("" when none): what a
 /// failing rank tells the others (docs/distributed.md).
 std::string lastError();

@@ -2,13 +2,12 @@
 #include "repl/repl_completion.h"
 
 #include <gtest/gtest.h>
+#include <tessel/tessel.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 
-#include "interp/natives/attributes.h"
-#include "interp/interpreter.h"
 #include "repl/repl_commands.h"
 #include "repl/repl_history.h"
 #include "tests/repl/pty_session.h"
@@ -24,8 +23,8 @@ bool has(const Completion& c, const std::string& name) {
 
 class CompletionTest : public ::testing::Test {
  protected:
-  tessel::interp::Interpreter interp_;
-  void run(const std::string& code) { interp_.runSource("<test>", code); }
+  tessel::Interpreter interp_;
+  void run(const std::string& code) { interp_.run(code, "<test>"); }
 };
 
 TEST_F(CompletionTest, GlobalsPreludeAndKeywords) {
@@ -49,7 +48,7 @@ TEST_F(CompletionTest, MethodsAfterDot) {
   EXPECT_TRUE(has(completeInput(interp_, "d."), "keys"));
   // Only methods the interpreter really has are offered.
   for (const std::string& name : completeInput(interp_, "xs.").candidates)
-    EXPECT_TRUE(tessel::interp::findMethod(tessel::interp::Type::List, name)) << name;
+    EXPECT_NO_THROW(interp_.run("xs." + name)) << name;
 }
 
 TEST_F(CompletionTest, DictKeysInsideTheBrackets) {
@@ -109,7 +108,7 @@ TEST_F(CompletionTest, CommandsAndTheirExpressions) {
 TEST_F(CompletionTest, ResetForgetsCompletions) {
   run("let zeta_value = 3");
   EXPECT_TRUE(has(completeInput(interp_, "zeta_"), "zeta_value"));
-  interp_.resetMain();
+  interp_.reset();
   EXPECT_FALSE(has(completeInput(interp_, "zeta_"), "zeta_value"));
 }
 

@@ -1,8 +1,8 @@
 // Errors at the REPL: whatever a line raises, the session reports it and goes on, an internal
 // error (a failed TESSEL_ASSERT: a bug in Tessel) included.
 #include <gtest/gtest.h>
+#include <tessel/tessel.h>
 
-#include "interp/interpreter.h"
 #include "repl/repl_eval.h"
 #include "shapes/user_error.h"
 
@@ -10,10 +10,10 @@ namespace tessel::repl {
 namespace {
 
 TEST(ReplErrors, AnInternalErrorIsReportedAndTheSessionGoesOn) {
-  interp::Interpreter interp;
+  Interpreter vm;
   ::testing::internal::CaptureStderr();
-  const bool ok = reportErrors(interp, [&] {
-    interp.runSource(kInputName, "let kept = 41");
+  const bool ok = reportErrors([&] {
+    vm.run("let kept = 41", kInputName);
     TESSEL_ASSERT(false, "a test of the internal-error channel");
   });
   const std::string err = ::testing::internal::GetCapturedStderr();
@@ -22,7 +22,7 @@ TEST(ReplErrors, AnInternalErrorIsReportedAndTheSessionGoesOn) {
   EXPECT_NE(err.find("a test of the internal-error channel"), std::string::npos) << err;
   // The session is intact: what ran before the error is still there.
   ::testing::internal::CaptureStdout();
-  EXPECT_TRUE(reportErrors(interp, [&] { interp.runSource(kInputName, "print(kept + 1)"); }));
+  EXPECT_TRUE(reportErrors([&] { vm.run("print(kept + 1)", kInputName); }));
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "42\n");
 }
 
