@@ -17,7 +17,7 @@
 #include "interp/compile/compile_log.h"
 #include "interp/compile/compiled_frame.h"
 #include "interp/eval/evaluator.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/tensors/op_sink.h"
 #include "interp/tensors/tensor_value.h"
 #include "shapes/source_loc.h"
@@ -26,7 +26,7 @@ namespace tessel::interp {
 
 class Interpreter;
 
-/// A graph break found while tracing (interp/eval/graph_break.h): the statements that were running,
+/// A graph break found while tracing (interp/values/graph_break.h): the statements that were running,
 /// outermost first (the traced code's own statement, then into loops, branches and callees,
 /// down to the one that broke), and why.
 class TracedBreak : public GraphBreak {

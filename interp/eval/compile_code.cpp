@@ -86,11 +86,18 @@ CBlock* ClosureCompiler::block(const Block& b) {
   return out;
 }
 
+namespace {
+void deleteClosureCode(ClosureCode* code) {
+  delete code;
+}
+}  // namespace
+
 ClosureCode& closureCode(FnProto& proto, CodeForm form) {
   auto& slot = form == CodeForm::Eager ? proto.code : proto.tracedCode;
   if (slot) [[likely]]
     return *slot;
-  std::unique_ptr<ClosureCode, ClosureCodeDeleter> code(new ClosureCode);
+  std::unique_ptr<ClosureCode, ClosureCodeDeleter> code(new ClosureCode,
+                                                        ClosureCodeDeleter{&deleteClosureCode});
   code->form = form;
   ClosureCompiler compiler(*code);
   code->body.src = &proto.body;
@@ -109,10 +116,6 @@ ClosureCode& closureCode(FnProto& proto, CodeForm form) {
   }
   slot = std::move(code);
   return *slot;
-}
-
-void ClosureCodeDeleter::operator()(ClosureCode* code) const {
-  delete code;
 }
 
 const Block& sourceOf(const CBlock& block) {

@@ -1,7 +1,7 @@
 // try/except/finally and raise in closure code (language.md, "Errors you can catch"): their
 // handlers and compile functions.
 #include "interp/eval/engine.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 
 namespace tessel::interp {
 namespace {

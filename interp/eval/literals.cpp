@@ -171,7 +171,7 @@ CExpr* ClosureCompiler::compileFloatLit(FloatLit* e) {
   return node<CConst>(e, Value::real(e->value));
 }
 CExpr* ClosureCompiler::compileStrLit(StrLit* e) {
-  return node<CConst>(e, e->cached);
+  return node<CConst>(e, makeStr(e->value));  // made once, when compiled
 }
 CExpr* ClosureCompiler::compileBoolLit(BoolLit* e) {
   return node<CConst>(e, Value::boolean(e->value));

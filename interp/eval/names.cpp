@@ -128,7 +128,7 @@ COperand operandOf(ClosureCompiler& cc, Expr* e, Opnd& kind) {
       return o;
     case ExprKind::StrLit:
       kind = Opnd::Const;
-      o.value = static_cast<StrLit*>(e)->cached;
+      o.value = makeStr(static_cast<StrLit*>(e)->value);  // made once, when compiled
       return o;
     default:
       break;

@@ -8,7 +8,7 @@
 #include <ostream>
 
 #include "interp/eval/evaluator.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/natives/errors.h"
 #include "interp/natives/help.h"

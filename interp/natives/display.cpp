@@ -3,7 +3,7 @@
 
 #include <mutex>
 
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/native_args.h"

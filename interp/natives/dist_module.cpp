@@ -8,7 +8,7 @@
 #include "backends/dist/world.h"
 #include "interp/natives/builtins.h"
 #include "interp/tensors/device_support.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/natives/native_args.h"
 #include "interp/values/printer.h"
 #include "interp/tensors/tensor_value.h"

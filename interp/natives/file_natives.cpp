@@ -6,7 +6,7 @@
 #include "interp/natives/builtins.h"
 #include "interp/tensors/device_support.h"
 #include "interp/natives/file_values.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/natives/native_args.h"
 #include "interp/tensors/tensor_value.h"

@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/natives/attributes.h"
 #include "interp/natives/builtins.h"

@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "backends/io/file_access.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/display.h"
 #include "interp/natives/file_natives.h"

@@ -13,7 +13,7 @@
 #include <iostream>
 #include <limits>
 
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/interpreter.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/display.h"

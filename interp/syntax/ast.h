@@ -10,16 +10,22 @@
 #include <vector>
 
 #include "interp/syntax/source.h"
-#include "interp/values/value.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
 
+// Values live in values/, the layer above this one (interp/README.md, "Layers"): the AST names
+// them only through declarations, for the inline method cache of Call.
 struct CallArgs;
 class Interpreter;
+class Value;
+enum class Type : uint8_t;  // interp/values/value.h
 struct ClosureCode;  // interp/eval/code.h
+/// Frees a FnProto's closure code. eval/, which makes the code, hands in the function that
+/// frees it: syntax/ sits below eval/ and cannot name ClosureCode's destructor.
 struct ClosureCodeDeleter {
-  void operator()(ClosureCode* code) const;
+  void (*destroy)(ClosureCode* code) = nullptr;
+  void operator()(ClosureCode* code) const { destroy(code); }
 };
 
 // Every expression kind, written once (style.md rule 4).
@@ -109,9 +115,8 @@ struct FloatLit : Expr {
   double value;
 };
 struct StrLit : Expr {
-  StrLit(Span s, std::string v);
+  StrLit(Span s, std::string v) : Expr(s, ExprKind::StrLit), value(std::move(v)) {}
   std::string value;
-  Value cached;  // the str value itself, made once: strings are immutable
 };
 struct BoolLit : Expr {
   BoolLit(Span s, bool v) : Expr(s, ExprKind::BoolLit), value(v) {}
@@ -187,7 +192,7 @@ struct Call : Expr {
   size_t numPositional() const { return args.size() - kwNames.size(); }
   /// Inline cache of `obj.method(...)`: the native found for the receiver type last seen.
   /// A cache in the tree, not a change of meaning: the lookup is a pure function of the type.
-  Type cachedType = Type::Undefined;
+  Type cachedType{};  // Type::Undefined, the first kind (value.h asserts it): nothing cached
   Value (*cachedMethod)(Interpreter&, CallArgs&) = nullptr;
 };
 

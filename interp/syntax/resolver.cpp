@@ -30,7 +30,8 @@ struct FnScope {
 
 class Resolver {
  public:
-  explicit Resolver(ModuleObj& module) : module_(module) {}
+  explicit Resolver(const std::function<uint32_t(const std::string&)>& globalSlot)
+      : globalSlot_(globalSlot) {}
 
   void resolveModule(FnProto* proto) {
     FnScope scope{proto, nullptr, true, {}, {}, {}, {}};
@@ -56,7 +57,7 @@ class Resolver {
   void declare(const std::string& name, VarRef& ref) {
     if (atModuleTop()) {
       ref.kind = VarRef::Kind::Global;
-      ref.index = module_.slotOf(name);
+      ref.index = globalSlot_(name);
       return;
     }
     current_->fixups.emplace_back(&ref, declareLocal(name));
@@ -102,7 +103,7 @@ class Resolver {
       return;
     }
     ref.kind = VarRef::Kind::Global;
-    ref.index = module_.slotOf(name);
+    ref.index = globalSlot_(name);
   }
 
   static void finish(FnScope& f) {
@@ -372,14 +373,15 @@ class Resolver {
     }
   }
 
-  ModuleObj& module_;
+  const std::function<uint32_t(const std::string&)>& globalSlot_;
   FnScope* current_ = nullptr;
 };
 
 }  // namespace
 
-void resolveProgram(Program& program, ModuleObj& module) {
-  Resolver(module).resolveModule(program.proto);
+void resolveProgram(Program& program,
+                    const std::function<uint32_t(const std::string&)>& globalSlot) {
+  Resolver(globalSlot).resolveModule(program.proto);
 }
 
 }  // namespace tessel::interp

@@ -6,7 +6,7 @@
 #include "backends/tpu/lazy.h"
 #include "interp/tensors/device_support.h"
 #include "interp/eval/evaluator.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/values/sym_value.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/trace_tape.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/tensors/tensor_bridge.h"
 #include "interp/values/objects.h"
 #include "interp/values/printer.h"

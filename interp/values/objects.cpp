@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "interp/values/dict_keys.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {

@@ -27,7 +27,7 @@ inline uint64_t currentTraceEpoch() {
   return traceContext().epoch;
 }
 /// A mutation of `what` (made in trace epoch `epoch`) while another trace runs is a graph
-/// break: the statement runs eagerly at every call instead (interp/eval/graph_break.h).
+/// break: the statement runs eagerly at every call instead (interp/values/graph_break.h).
 void checkMutableWhileTracing(uint64_t epoch, const char* what);
 
 struct StrObj : Object {

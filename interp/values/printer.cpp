@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "interp/syntax/ast.h"
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 #include "interp/values/native_object.h"
 #include "interp/values/objects.h"
 #include "interp/values/sym_value.h"
@@ -215,19 +215,6 @@ std::string_view typeName(Type t) {
 #undef TESSEL_X
   }
   return "?";
-}
-
-StrLit::StrLit(Span s, std::string v)
-    : Expr(s, ExprKind::StrLit), value(std::move(v)), cached(makeStr(value)) {}
-
-const char* binaryOpSymbol(BinaryOp op) {
-  static const char* names[] = {"+", "-", "*", "/", "//", "%", "**", "@"};
-  return names[static_cast<int>(op)];
-}
-
-const char* compareOpSymbol(CompareOp op) {
-  static const char* names[] = {"==", "!=", "<", "<=", ">", ">=", "in", "not in"};
-  return names[static_cast<int>(op)];
 }
 
 }  // namespace tessel::interp

@@ -8,7 +8,7 @@ namespace tessel::interp {
 
 class BlockRunner;  // interp/eval/evaluator.h
 class OpSink;       // interp/tensors/op_sink.h
-class TraceHooks;   // interp/eval/evaluator.h
+class TraceHooks;   // interp/values/trace_hooks.h
 class TraceTape;    // interp/tensors/trace_tape.h
 
 // Note [Trace context]

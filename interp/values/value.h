@@ -39,6 +39,9 @@ enum class Type : uint8_t {
   TESSEL_VALUE_TYPES(TESSEL_X)
 #undef TESSEL_X
 };
+// The AST's method cache starts value-initialized (`Type cachedType{}` in syntax/ast.h, which
+// only declares Type) and reads that as "nothing cached".
+static_assert(Type{} == Type::Undefined);
 
 /// The name `type(v)` returns.
 std::string_view typeName(Type t);

@@ -1,7 +1,7 @@
 // The core's side of graph breaks: reporting a break to the trace that is running.
-#include "interp/eval/graph_break.h"
+#include "interp/values/graph_break.h"
 
-#include "interp/eval/evaluator.h"
+#include "interp/values/trace_hooks.h"
 
 namespace tessel::interp {
 
