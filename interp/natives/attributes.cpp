@@ -80,7 +80,13 @@ Value listReverse(Interpreter&, CallArgs& a) {
 Value listSort(Interpreter& interp, CallArgs& a) {
   ArgBinder b("sort", a, {"key", "reverse"}, 0);
   Value key = b.has(0) ? b.at(0) : Value::none();
-  sortValues(interp, mutable_list(a)->items, key, b.has(1) && b.toBool(1), a.site);
+  SortKey by;  // empty: sort by the items themselves
+  if (!key.is(Type::None))
+    by = [&](const Value& v) {
+      Value arg[] = {v};
+      return interp.call(key, arg, a.site);
+    };
+  sortValues(mutable_list(a)->items, by, b.has(1) && b.toBool(1));
   return Value::none();
 }
 Value listCopy(Interpreter&, CallArgs& a) {

@@ -449,7 +449,14 @@ Value builtinDict(Interpreter&, CallArgs& a) {
 Value builtinSorted(Interpreter& interp, CallArgs& a) {
   ArgBinder b("sorted", a, {"items", "key", "reverse"}, 1);
   std::vector<Value> items = iterate(b.at(0), "sorted()");
-  sortValues(interp, items, b.has(1) ? b.at(1) : Value::none(), b.has(2) && b.toBool(2), a.site);
+  Value key = b.has(1) ? b.at(1) : Value::none();
+  SortKey by;  // empty: sort by the items themselves
+  if (!key.is(Type::None))
+    by = [&](const Value& v) {
+      Value arg[] = {v};
+      return interp.call(key, arg, a.site);
+    };
+  sortValues(items, by, b.has(2) && b.toBool(2));
   return makeList(std::move(items));
 }
 

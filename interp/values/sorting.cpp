@@ -3,23 +3,14 @@
 
 #include <algorithm>
 
-#include "interp/interpreter.h"
 #include "interp/values/operators.h"
 
 namespace tessel::interp {
 
-void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse,
-                Span site) {
+void sortValues(std::vector<Value>& items, const SortKey& key, bool reverse) {
   std::vector<Value> keys;
   keys.reserve(items.size());
-  for (Value& v : items) {
-    if (key.is(Type::None)) {
-      keys.push_back(v);
-    } else {
-      Value arg[] = {v};
-      keys.push_back(interp.call(key, arg, site));
-    }
-  }
+  for (Value& v : items) keys.push_back(key ? key(v) : v);
   std::vector<size_t> order(items.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   // compareValues throws TypeError for unordered pairs; the exception leaves items untouched.

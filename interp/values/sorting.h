@@ -1,17 +1,20 @@
 // Stable sorting of Values with an optional key function, shared by sorted() and list.sort().
 #pragma once
 
+#include <functional>
 #include <vector>
 
-#include "interp/syntax/source.h"
 #include "interp/values/value.h"
 
 namespace tessel::interp {
 
-class Interpreter;
-/// Sorts `items` like Python's sorted(); `site` is the call that asked, where errors raised
-/// by the key function show their traceback.
-void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse,
-                Span site);
+/// The key an item sorts by (`sorted(xs, key = f)`); an empty function sorts by the items
+/// themselves. A callback because calling a Tessel function is the engine's work, a layer
+/// above this one: the natives that sort make it from the interpreter.
+using SortKey = std::function<Value(const Value&)>;
+
+/// Sorts `items` like Python's sorted(): stable, by `key`, descending with `reverse`. Errors of
+/// the key function and of comparing keys leave `items` untouched.
+void sortValues(std::vector<Value>& items, const SortKey& key, bool reverse);
 
 }  // namespace tessel::interp

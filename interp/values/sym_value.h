@@ -4,11 +4,16 @@
 // guard through the shape engine. Outside tracing these values never exist.
 #pragma once
 
+#include <memory>
+
 #include "interp/syntax/ast.h"
-#include "interp/tensors/tensor_value.h"
 #include "interp/values/objects.h"
 #include "shapes/sym_float.h"
 #include "shapes/sym_int.h"
+
+namespace tessel::backends::tpu {
+class Segment;  // backends/tpu/lazy.h: the program a bounded size belongs to
+}  // namespace tessel::backends::tpu
 
 namespace tessel::interp {
 
