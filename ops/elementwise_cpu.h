@@ -1,7 +1,7 @@
 // The elementwise formulas of ops/elementwise.ops as C++ functions, tessel::ops::ew::ew_op_NAME
 // (an f32 overload, and an i32 one for ops whose result keeps integers), for the cpu eager
 // kernels (backends/cpu/elementwise_defined.cpp) and the fused tile loops
-// (backends/graph/cpu_fused_defined.cpp). The vulkan shaders compile the same text as GLSL.
+// (backends/cpu/defined_rows.cpp). The vulkan shaders compile the same text as GLSL.
 #pragma once
 
 #include "ops/glsl_compat.h"

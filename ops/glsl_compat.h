@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "backends/cpu/vec_math.h"
+
 // Marks the formula functions: `inline` here, nothing in GLSL.
 #define EW_FN inline
 
@@ -19,13 +21,16 @@ using std::acos;
 using std::asin;
 using std::ceil;
 using std::cos;
-using std::exp;
 using std::floor;
-using std::log;
 using std::sin;
 using std::sqrt;
 using std::tan;
 using std::trunc;
+// exp and log are the branch-free ones of vec_math.h (Note [Vectorizable math]), so that a
+// row loop over a formula vectorizes, as the cpu's own exp and log kernels do.
+inline float exp(float x) { return backends::cpu::vexp(x); }
+inline float log(float x) { return backends::cpu::vlog(x); }
+inline float roundEven(float x) { return std::nearbyint(x); }  // ties to even, as torch.round
 inline float atan(float y) { return std::atan(y); }
 inline float atan(float y, float x) { return std::atan2(y, x); }  // GLSL's two-argument atan
 inline bool isnan(float v) { return v != v; }
@@ -35,6 +40,7 @@ inline uint floatBitsToUint(float f) { return std::bit_cast<uint>(f); }
 
 // The C library functions elementwise_math.h gives GLSL its own versions of.
 inline float ew_log1p(float x) { return std::log1p(x); }
+inline float ew_expm1(float x) { return std::expm1(x); }
 inline float ew_fmod(float a, float b) { return std::fmod(a, b); }
 // The cpu checks i32 divisors and exponents before it runs a formula
 // (backends/cpu/elementwise_defined.cpp, binary.cpp), so these branches only have to be defined.

@@ -27,6 +27,10 @@ const std::array<const ElementwiseDef*, kNumOps>& byKind() {
 
 }  // namespace
 
+DType computeDType(const ElementwiseDef& d, DType args) {
+  return d.result == EwResult::Float || args == DType::F32 ? DType::F32 : DType::I32;
+}
+
 std::span<const DecompositionDef> decompositionDefs() {
   return kDecompositions;
 }

@@ -4,15 +4,18 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
+#include "shapes/dtype.h"
 #include "shapes/op_kind.h"
 
 namespace tessel::shapes {
 
 /// The result dtype of a defined op: Float computes in f32 whatever the arguments (PyTorch's
-/// float ops); Same keeps the arguments' promoted dtype (bool computes in i32).
-enum class EwResult : uint8_t { Float, Same };
+/// float ops); Same keeps the arguments' promoted dtype (bool computes in i32); Bool is a test
+/// (isnan), computed in the arguments' dtype (i32 for bool) and stored as bool.
+enum class EwResult : uint8_t { Float, Same, Bool };
 
 struct ElementwiseDef {
   OpKind op;
@@ -21,6 +24,7 @@ struct ElementwiseDef {
   EwResult result;
   bool hasInt;       // an i32 formula exists (Same ops)
   bool boolToI32;    // bool arguments give i32 (square), not bool
+  bool rejectBool;   // bool arguments are a TypeError (floor, as torch)
   bool intDivisor;   // an i32 zero in argument b is a ZeroDivisionError
   bool differentiable;
   uint8_t code;             // the op code of the vulkan elementwise shader
@@ -45,8 +49,15 @@ struct DecompositionDef {
   const char* torch;    // PyTorch's spelling, over the tensor arguments
   const char* help;
   const char* example;
+  /// The op of the same name (softplus), which the built-in calls when every number argument
+  /// has its default: one kernel instead of the formula's chain.
+  std::optional<OpKind> op;
 };
 std::span<const DecompositionDef> decompositionDefs();
+
+/// The dtype op's formula runs in for arguments whose promoted dtype is `args`: f32 for Float
+/// ops and f32 arguments, i32 otherwise (bool as 0/1). Every backend asks this.
+DType computeDType(const ElementwiseDef& d, DType args);
 
 /// Every defined op, in definition order.
 std::span<const ElementwiseDef> elementwiseDefs();

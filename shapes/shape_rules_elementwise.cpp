@@ -6,8 +6,8 @@ namespace tessel::shapes::rules {
 
 namespace {
 
-// An op of ops/elementwise.ops: its arguments broadcast together; the result is f32 (Float) or
-// their promoted dtype (Same; bool gives i32 where the definition says so).
+// An op of ops/elementwise.ops: its arguments broadcast together; the result is f32 (Float),
+// bool (a test) or their promoted dtype (Same; bool gives i32 where the definition says so).
 Outputs defined(const ElementwiseDef& d, Inputs in) {
   const OpKind op = d.op;
   arity(op, in, d.arity, d.arity);
@@ -17,7 +17,10 @@ Outputs defined(const ElementwiseDef& d, Inputs in) {
     shape = broadcastShapes(shape, in[i].shape, opName(op));
     t = promote(t, in[i].dtype);
   }
+  if (t == DType::Bool && d.rejectBool)
+    fail(ErrorKind::TypeError, opName(op), "not supported for bool tensors");
   if (d.result == EwResult::Float) return {{shape, DType::F32}};
+  if (d.result == EwResult::Bool) return {{shape, DType::Bool}};
   return {{shape, t == DType::Bool && d.boolToI32 ? DType::I32 : t}};
 }
 
@@ -27,16 +30,6 @@ Outputs unary(OpKind op, Inputs in) {
   switch (op) {
     case OpKind::LogicalNot:
       return {{x.shape, DType::Bool}};
-    case OpKind::IsNan:  // bool tests of any dtype, as torch
-    case OpKind::IsInf:
-    case OpKind::IsFinite:
-      return {{x.shape, DType::Bool}};
-    case OpKind::Sign:  // of bool is the bool itself, as torch
-      return {{x.shape, x.dtype}};
-    case OpKind::Floor:  // of an integer is the integer; torch rejects bool
-    case OpKind::Ceil:
-    case OpKind::Round:
-    case OpKind::Trunc:
     case OpKind::Neg:
     case OpKind::Abs:
     case OpKind::Relu:

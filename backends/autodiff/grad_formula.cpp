@@ -68,7 +68,11 @@ std::vector<Var> gradDefined(const GradEntry& e, const Var& g) {
   const Env env{e, g, *def};
   std::vector<Var> out(def->arity);
   for (int i = 0; i < def->arity; ++i)
-    if (formulas[i] && e.inputs[i].dtype() == DType::F32) out[i] = eval(*formulas[i], env);
+    if (formulas[i] && e.inputs[i].dtype() == DType::F32) {
+      // A constant gradient (floor's 0) has g's shape, not a scalar's.
+      const FormulaNode& f = *formulas[i];
+      out[i] = f.kind == FormulaNode::Kind::Number ? full(g, g.shape(), f.number) : eval(f, env);
+    }
   return out;
 }
 

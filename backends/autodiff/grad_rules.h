@@ -25,7 +25,6 @@ namespace tessel::backends::autodiff {
   X(Matmul) X(Softmax) X(LogSoftmax) X(LayerNorm) X(Linear) X(MseLoss) X(CrossEntropy)        \
   X(Dropout) X(Cast) X(Contiguous)                                                             \
   X(RepeatInterleave) X(SegmentReduce)                                                        \
-  X(Erf) X(Floor) X(Ceil) X(Round) X(Trunc) X(Sign) X(Log1p) X(Expm1) X(Silu) X(Softplus)      \
   X(Conv2d) X(Conv2dBackwardInput) X(Conv2dBackwardWeight) X(Attention)                      \
   X(MaxPool2d) X(AvgPool2d) X(AdaptiveAvgPool2d) X(Interpolate)                              \
   X(AvgPool2dBackward) X(AdaptiveAvgPool2dBackward) X(InterpolateBackward) X(GeluBackward)   \

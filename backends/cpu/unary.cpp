@@ -4,9 +4,9 @@
 
 #include "backends/cpu/kernels.h"
 #include "backends/cpu/map.h"
-#include "backends/cpu/unary_math.h"
 #include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
+#include "ops/elementwise_cpu.h"
 #include "shapes/elementwise_defs.h"
 
 namespace tessel::backends::cpu {
@@ -67,7 +67,6 @@ Tensor floatUnary(OpKind op, const Tensor& x, const Tensor& out) {
                : op == OpKind::Log     ? logRow
                : op == OpKind::Sigmoid ? sigmoidRow
                : op == OpKind::Gelu    ? geluRow
-               : op == OpKind::Erf     ? erfRow
                                        : nullptr;
     if (row) {
       row(out.data<float>(), x.data<float>(), x.numel());
@@ -112,12 +111,10 @@ Tensor floatUnary(OpKind op, const Tensor& x, const Tensor& out) {
     case OpKind::Gelu:
       // The exact (erf) form, PyTorch's default: x * Phi(x).
       mapUnary<float, float>(x, out,
-                             [](float v) { return 0.5f * v * (1.0f + verf(v * kInvSqrt2)); });
+                             [](float v) { return 0.5f * v * (1.0f + ops::ew::ew_erf(v * kInvSqrt2)); });
       break;
     default:
-      TESSEL_ASSERT(isDenseUnary(op), "not a float unary op");
-      mapUnary<float, float>(x, out, [op](float v) { return denseUnaryF(op, v); });
-      break;
+      TESSEL_ASSERT(false, "not a float unary op");
   }
   return out;
 }
@@ -136,9 +133,7 @@ Tensor intUnary(OpKind op, const Tensor& x, const Tensor& out) {
       mapUnary<int32_t, int32_t>(x, out, [](int32_t v) { return v > 0 ? v : 0; });
       break;
     default:
-      TESSEL_ASSERT(isDenseUnary(op), "unary op has no integer kernel");
-      mapUnary<int32_t, int32_t>(x, out, [op](int32_t v) { return denseUnaryI(op, v); });
-      break;
+      TESSEL_ASSERT(false, "unary op has no integer kernel");
   }
   return out;
 }
@@ -152,16 +147,6 @@ Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
     visitDType(x.dtype(), [&](auto in) {
       using In = decltype(in);
       mapUnary<uint8_t, In>(x, out, [](In v) { return uint8_t(v == 0); });
-    });
-    return out;
-  }
-  if (isFloatTest(op)) {  // isnan/isinf/isfinite test the input in its own dtype
-    visitDType(x.dtype(), [&](auto in) {
-      using In = decltype(in);
-      if constexpr (std::is_same_v<In, float>)
-        mapUnary<uint8_t, float>(x, out, [op](float v) { return uint8_t(denseUnaryF(op, v)); });
-      else
-        mapUnary<uint8_t, In>(x, out, [op](In v) { return uint8_t(denseUnaryI(op, v)); });
     });
     return out;
   }

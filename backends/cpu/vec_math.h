@@ -1,4 +1,5 @@
 // Branch-free float exp and log that GCC can vectorize (glibc's expf/logf are scalar calls).
+// erf is ops/elementwise_math.h's ew_erf (Note [One erf]), built on this exp.
 #pragma once
 
 #include <bit>
@@ -74,38 +75,6 @@ inline float vlog(float x) {
   r = x == 0.0f ? -inf : r;
   r = (x < 0.0f || x != x) ? std::bit_cast<float>(0x7fc00000) : r;
   return r;
-}
-
-/// erf for float x, branch-free (glibc's erff is a scalar call: it was 14% of a transformer
-/// training step through gelu). |x| <= 1: Cephes' erff polynomial x * P(x^2); beyond:
-/// Abramowitz & Stegun 7.1.26, 1 - t * R(t) * e^(-x^2) with t = 1 / (1 + p|x|), whose absolute
-/// error of 1.5e-7 is relative there since erf(x) >= 0.84. Within 3 ulp of the correctly
-/// rounded result everywhere (tests/backends/elementwise_test.cpp); NaN stays NaN.
-inline float verfGivenExp(float x, float expNegXSquared);
-inline float verf(float x) {
-  return verfGivenExp(x, vexp(-(x * x)));
-}
-/// verf(x) given e^(-x^2), for callers that need that exponential too (gelu's gradient).
-inline float verfGivenExp(float x, float expNegXSquared) {
-  const float a = x < 0.0f ? -x : x;
-  const float z = x * x;
-  float p = 7.853861353153693e-5f;
-  p = p * z - 8.010193625184903e-4f;
-  p = p * z + 5.188327685732524e-3f;
-  p = p * z - 2.685381193529856e-2f;
-  p = p * z + 1.128358514861418e-1f;
-  p = p * z - 3.761262582423300e-1f;
-  p = p * z + 1.128379165726710e+0f;
-  const float small = x * p;
-  const float t = 1.0f / (0.3275911f * a + 1.0f);
-  float r = 1.061405429f;
-  r = r * t - 1.453152027f;
-  r = r * t + 1.421413741f;
-  r = r * t - 0.284496736f;
-  r = r * t + 0.254829592f;
-  float big = 1.0f - r * t * expNegXSquared;
-  big = x < 0.0f ? -big : big;
-  return a <= 1.0f || x != x ? small : big;
 }
 
 }  // namespace tessel::backends::cpu

@@ -3,6 +3,7 @@
 
 #include "backends/cpu/isa_clones.h"
 #include "backends/cpu/vec_math.h"
+#include "ops/elementwise_cpu.h"
 
 namespace tessel::backends::cpu {
 
@@ -29,7 +30,7 @@ TESSEL_ISA_CLONES void sigmoidRow(float* __restrict out, const float* __restrict
 }
 
 TESSEL_ISA_CLONES void geluRow(float* __restrict out, const float* __restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = 0.5f * in[i] * (1.0f + verf(in[i] * 0.70710678118654752f));
+  for (int64_t i = 0; i < n; ++i) out[i] = 0.5f * in[i] * (1.0f + ops::ew::ew_erf(in[i] * 0.70710678118654752f));
 }
 
 // Note [gelu backward in one pass]
@@ -43,17 +44,13 @@ inline float geluSlope(float x) {
   constexpr float kBeta = 0.3989422804014327f;  // 1 / sqrt(2 pi)
   const float t = x * 0.70710678118654752f;
   const float e = vexp(-(t * t));
-  const float cdf = 0.5f * (1.0f + verfGivenExp(t, e));
+  const float cdf = 0.5f * (1.0f + ops::ew::ew_erf_given_exp(t, e));
   return cdf + x * (kBeta * e);
 }
 
 TESSEL_ISA_CLONES void geluBackwardRow(float* __restrict out, const float* __restrict g,
                                        const float* __restrict x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = g[i] * geluSlope(x[i]);
-}
-
-TESSEL_ISA_CLONES void erfRow(float* __restrict out, const float* __restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = verf(in[i]);
 }
 
 TESSEL_ISA_CLONES void accumulateRows(float* __restrict acc, const float* __restrict x,

@@ -13,9 +13,8 @@ void expRow(float* __restrict out, const float* __restrict in, int64_t n);
 void expShiftedRow(float* __restrict out, const float* __restrict in, float shift, int64_t n);
 void logRow(float* __restrict out, const float* __restrict in, int64_t n);
 void sigmoidRow(float* __restrict out, const float* __restrict in, int64_t n);
-/// gelu's exact form x * Phi(x) and erf (vec_math.h's verf).
+/// gelu's exact form x * Phi(x), with ops/elementwise_math.h's erf.
 void geluRow(float* __restrict out, const float* __restrict in, int64_t n);
-void erfRow(float* __restrict out, const float* __restrict in, int64_t n);
 /// out[i] = g[i] * gelu'(x[i]): gelu's gradient (Note [gelu backward in one pass]).
 void geluBackwardRow(float* __restrict out, const float* __restrict g,
                      const float* __restrict x, int64_t n);

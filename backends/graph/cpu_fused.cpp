@@ -1,6 +1,6 @@
 // CpuFusedKernel: register allocation and the tiled evaluation loop (Note [Tiled fused
 // evaluation] in cpu_fused.h). The op rows are cpu_fused_ops.cpp (the table's own elementwise ops)
-// and cpu_fused_defined.cpp (those of ops/elementwise.ops).
+// and backends/cpu/defined_rows.cpp (those of ops/elementwise.ops).
 #include "backends/graph/cpu_fused.h"
 
 #include <algorithm>
@@ -11,8 +11,7 @@
 #include "backends/cpu/binary_math.h"
 #include "backends/cpu/isa_clones.h"
 #include "backends/cpu/loops.h"
-#include "backends/cpu/unary_math.h"
-#include "backends/graph/cpu_fused_defined.h"
+#include "backends/cpu/defined_rows.h"
 #include "backends/graph/cpu_fused_ops.h"
 #include "shapes/elementwise_defs.h"
 #include "shapes/user_error.h"
@@ -51,7 +50,7 @@ inline int32_t floatToI32(float v) {
 struct Frame {
   float* f;     // float file: numRegs[0] tiles
   int32_t* i;   // int file: numRegs[1] tiles
-  float* fs;    // 3 float scratch tiles
+  float* fs;    // 4 float scratch tiles (arguments, then a result computed in f32 for a bool)
   int32_t* is;  // 3 int scratch tiles
 };
 
@@ -256,7 +255,7 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
 
   thread_local std::vector<float> fbuf;
   thread_local std::vector<int32_t> ibuf;
-  fbuf.resize(size_t(numRegs_[0] + 3) * kTile);
+  fbuf.resize(size_t(numRegs_[0] + 4) * kTile);
   ibuf.resize(size_t(numRegs_[1] + 3) * kTile);
   Frame fr{fbuf.data(), ibuf.data(), fbuf.data() + numRegs_[0] * kTile,
            ibuf.data() + numRegs_[1] * kTile};
@@ -337,16 +336,22 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
           oi = out.data<int32_t>() + t0;
       }
       const Operand a = operand(ins.args[0]);
-      if (shapes::elementwiseDef(ins.op)) {  // an op of ops/elementwise.ops
+      if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(ins.op)) {
+        // An op of ops/elementwise.ops, in the dtype its definition computes in.
         const int na = ins.numArgs();
-        if (od == DType::F32) {
+        DType promoted = operand(ins.args[0]).dtype;
+        for (int j = 1; j < na; ++j) promoted = shapes::promote(promoted, operand(ins.args[j]).dtype);
+        if (shapes::computeDType(*d, promoted) == DType::F32) {
           const float* args[3] = {};
           for (int j = 0; j < na; ++j) args[j] = asF32(operand(ins.args[j]), fr.fs + j * kTile, n);
-          definedTileF(ins.op, args, of, n);
+          float* res = od == DType::F32 ? of : fr.fs + 3 * kTile;
+          backends::cpu::definedRowF(ins.op, args, res, n);
+          if (od != DType::F32)  // a test (isnan) of f32 values
+            for (int64_t k = 0; k < n; ++k) oi[k] = res[k] != 0.0f;
         } else {
           const int32_t* args[3] = {};
           for (int j = 0; j < na; ++j) args[j] = asI32(operand(ins.args[j]), fr.is + j * kTile, n);
-          definedTileI(ins.op, args, oi, n);
+          backends::cpu::definedRowI(ins.op, args, oi, n);
           if (od == DType::Bool) fusedToBool(oi, n);
         }
         continue;
@@ -358,15 +363,6 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
               for (int64_t k = 0; k < n; ++k) oi[k] = a.f[k] == 0.0f;
             else
               for (int64_t k = 0; k < n; ++k) oi[k] = a.i[k] == 0;
-            break;
-          }
-          if (backends::cpu::isFloatTest(ins.op)) {  // isnan/isinf/isfinite: in a's dtype
-            using backends::cpu::denseUnaryF, backends::cpu::denseUnaryI;
-            const OpKind op = ins.op;
-            if (a.dtype == DType::F32)
-              for (int64_t k = 0; k < n; ++k) oi[k] = int32_t(denseUnaryF(op, a.f[k]));
-            else
-              for (int64_t k = 0; k < n; ++k) oi[k] = denseUnaryI(op, a.i[k]);
             break;
           }
           if (od == DType::F32) {

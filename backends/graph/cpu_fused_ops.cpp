@@ -1,5 +1,5 @@
 // The fused tile loops' op rows of the ops of shapes/op_list.def's own elementwise ops (the
-// defined ones are cpu_fused_defined.cpp's): one loop per op over a tile of registers, each
+// defined ones are backends/cpu/defined_rows.cpp's): one loop per op over a tile of registers, each
 // computing exactly as that op's eager kernel (backends/cpu/unary.cpp, binary.cpp), compiled for
 // several ISA levels like the tile loop itself (cpu_fused.cpp).
 #include "backends/graph/cpu_fused_ops.h"
@@ -8,7 +8,6 @@
 
 #include "backends/cpu/binary_math.h"
 #include "backends/cpu/isa_clones.h"
-#include "backends/cpu/unary_math.h"
 #include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
 #include "ops/elementwise_cpu.h"
@@ -86,11 +85,8 @@ TESSEL_ISA_CLONES void fusedFloatUnary(OpKind op, const float* __restrict a, flo
       return map1(o, a, n, [](float v) { return (v > 0.0f || v != v) ? v : 0.0f; });
     case OpKind::Gelu:
       return backends::cpu::geluRow(o, a, n);
-    case OpKind::Erf:
-      return backends::cpu::erfRow(o, a, n);
     default:
-      TESSEL_ASSERT(backends::cpu::isDenseUnary(op), "fused: not a float unary op");
-      return map1(o, a, n, [op](float v) { return backends::cpu::denseUnaryF(op, v); });
+      TESSEL_ASSERT(false, "fused: not a float unary op");
   }
 }
 
@@ -104,8 +100,7 @@ TESSEL_ISA_CLONES void fusedIntUnary(OpKind op, const int32_t* __restrict a, int
     case OpKind::Relu:
       return map1(o, a, n, [](int32_t v) { return v > 0 ? v : 0; });
     default:
-      TESSEL_ASSERT(backends::cpu::isDenseUnary(op), "fused: unary op has no integer kernel");
-      return map1(o, a, n, [op](int32_t v) { return backends::cpu::denseUnaryI(op, v); });
+      TESSEL_ASSERT(false, "fused: unary op has no integer kernel");
   }
 }
 

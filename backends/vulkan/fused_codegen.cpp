@@ -176,16 +176,6 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       return "((" + a + " != " + zero + " || " + b + " != " + zero + ") ? " + (f ? "1.0" : "1") +
              " : " + zero + ")";
     case OpKind::Clamp: return (f ? "clampF(" : "clampI(") + a + ", " + b + ", " + c + ")";
-    // The dense-model unary ops that also take integers (as elementwise.comp's opI).
-    case OpKind::Floor: return f ? "floor(" + a + ")" : a;
-    case OpKind::Ceil: return f ? "ceil(" + a + ")" : a;
-    case OpKind::Round: return f ? "roundEven(" + a + ")" : a;
-    case OpKind::Trunc: return f ? "trunc(" + a + ")" : a;
-    case OpKind::Sign: return f ? "signF(" + a + ")" : "sign(" + a + ")";
-    case OpKind::IsNan: return f ? "(isnan(" + a + ") ? 1.0 : 0.0)" : "0";
-    case OpKind::IsInf: return f ? "(isinf(" + a + ") ? 1.0 : 0.0)" : "0";
-    case OpKind::IsFinite:
-      return f ? "((isnan(" + a + ") || isinf(" + a + ")) ? 0.0 : 1.0)" : "1";
     default: break;
   }
   if (f) {
@@ -198,12 +188,7 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
       case OpKind::Cos: return "cos(" + a + ")";
       case OpKind::Tanh: return "tanhF(" + a + ")";
       case OpKind::Sigmoid: return "(1.0 / (1.0 + exp(-" + a + ")))";
-      case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + erfApprox(" + a + " * 0.70710678118654752)))";
-      case OpKind::Erf: return "erfF(" + a + ")";
-      case OpKind::Log1p: return "ew_log1p(" + a + ")";
-      case OpKind::Expm1: return "expm1F(" + a + ")";
-      case OpKind::Silu: return "(" + a + " / (1.0 + exp(-" + a + ")))";
-      case OpKind::Softplus: return "(" + a + " > 20.0 ? " + a + " : ew_log1p(exp(" + a + ")))";
+      case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + ew_erf(" + a + " * 0.70710678118654752)))";
       case OpKind::Div: return "(" + a + " / " + b + ")";
       case OpKind::GeluBackward: return "geluBackwardF(" + a + ", " + b + ")";
       case OpKind::FloorDiv: return "floorDivF(" + a + ", " + b + ")";
@@ -288,8 +273,11 @@ FusedKernelSource generateFusedKernel(const graph::FusedProgram& p,
           break;
         }
         DType compute;
-        if (ins.op == OpKind::LogicalNot || ins.op == OpKind::IsNan || ins.op == OpKind::IsInf ||
-            ins.op == OpKind::IsFinite)
+        DType promoted = argT[0];
+        for (int j = 1; j < na; ++j) promoted = shapes::promote(promoted, argT[j]);
+        if (const shapes::ElementwiseDef* d = shapes::elementwiseDef(ins.op))
+          compute = shapes::computeDType(*d, promoted);
+        else if (ins.op == OpKind::LogicalNot)
           compute = argT[0] == DType::F32 ? DType::F32 : DType::I32;
         else if (na == 2 && shapes::isComparison(ins.op))
           compute = arithmeticType(shapes::promote(argT[0], argT[1]));

@@ -24,19 +24,6 @@ uint32_t ewCode(OpKind op) {
     case OpKind::Relu: return EW_RELU;
     case OpKind::Gelu: return EW_GELU;
     case OpKind::LogicalNot: return EW_LOGICAL_NOT;
-    case OpKind::Erf: return EW_ERF;
-    case OpKind::Floor: return EW_FLOOR;
-    case OpKind::Ceil: return EW_CEIL;
-    case OpKind::Round: return EW_ROUND;
-    case OpKind::Trunc: return EW_TRUNC;
-    case OpKind::Sign: return EW_SIGN;
-    case OpKind::Log1p: return EW_LOG1P;
-    case OpKind::Expm1: return EW_EXPM1;
-    case OpKind::Silu: return EW_SILU;
-    case OpKind::Softplus: return EW_SOFTPLUS;
-    case OpKind::IsNan: return EW_ISNAN;
-    case OpKind::IsInf: return EW_ISINF;
-    case OpKind::IsFinite: return EW_ISFINITE;
     case OpKind::Add: return EW_ADD;
     case OpKind::Sub: return EW_SUB;
     case OpKind::Mul: return EW_MUL;
@@ -71,11 +58,11 @@ DType arithmeticType(DType t) { return t == DType::Bool ? DType::I32 : t; }
 
 Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
   Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
-  // logical_not and the isnan/isinf/isfinite tests look at x in its own dtype.
-  const bool test = op == OpKind::LogicalNot || op == OpKind::IsNan || op == OpKind::IsInf ||
-                    op == OpKind::IsFinite;
-  DType compute = test ? (x.dtype() == DType::F32 ? DType::F32 : DType::I32)
-                       : arithmeticType(sig.dtype);
+  // logical_not looks at x in its own dtype; a defined op computes as its definition says.
+  const shapes::ElementwiseDef* def = shapes::elementwiseDef(op);
+  DType compute = def ? shapes::computeDType(*def, x.dtype())
+                  : op == OpKind::LogicalNot ? arithmeticType(x.dtype())
+                                             : arithmeticType(sig.dtype);
   const Tensor in[] = {x};
   elementwise(ewCode(op), compute, out, in);
   return out;
@@ -83,10 +70,12 @@ Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
 
 Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature& sig) {
   Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
-  DType compute = shapes::isComparison(op) ? arithmeticType(shapes::promote(a.dtype(), b.dtype()))
-                                   : arithmeticType(sig.dtype);
-  const Tensor in[] = {a, b};
   const shapes::ElementwiseDef* def = shapes::elementwiseDef(op);
+  const DType promoted = shapes::promote(a.dtype(), b.dtype());
+  DType compute = def                        ? shapes::computeDType(*def, promoted)
+                  : shapes::isComparison(op) ? arithmeticType(promoted)
+                                             : arithmeticType(sig.dtype);
+  const Tensor in[] = {a, b};
   const bool checked = compute == DType::I32 && (op == OpKind::FloorDiv || op == OpKind::Mod ||
                                                  op == OpKind::Pow || (def && def->intDivisor));
   if (!checked) {
@@ -115,7 +104,12 @@ Tensor runBinary(OpKind op, const Tensor& a, const Tensor& b, const OpSignature&
 
 Tensor runTernary(OpKind op, std::span<const Tensor> in, const OpSignature& sig) {
   Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
-  elementwise(ewCode(op), arithmeticType(sig.dtype), out, in);
+  const shapes::ElementwiseDef* def = shapes::elementwiseDef(op);
+  DType compute = arithmeticType(sig.dtype);
+  if (def)
+    compute = shapes::computeDType(
+        *def, shapes::promote(shapes::promote(in[0].dtype(), in[1].dtype()), in[2].dtype()));
+  elementwise(ewCode(op), compute, out, in);
   return out;
 }
 

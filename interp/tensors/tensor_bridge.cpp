@@ -226,6 +226,13 @@ const std::vector<std::span<const TensorNative>>& tensorNativeTables() {
 
 }  // namespace
 
+Value tensorReduceBuiltin(Interpreter& interp, const char* name, CallArgs& args) {
+  for (std::span<const TensorNative> table : tensorNativeTables())
+    for (const TensorNative& n : table)
+      if (std::string_view(n.name) == name) return n.fn(interp, args);
+  TESSEL_ASSERT(false, std::string("no tensor built-in named ") + name);
+}
+
 NativeFn findTensorMethod(const std::string& name) {
   for (std::span<const TensorNative> table : tensorNativeTables())
     for (const TensorNative& n : table)
@@ -298,13 +305,6 @@ Value tensorItem(const Value& t, bool asInt) {
   return Value::real(v.is(Type::Float)
                          ? v.asFloat()
                          : static_cast<double>(v.is(Type::Bool) ? v.asBool() : v.asInt()));
-}
-
-Value tensorReduceBuiltin(Interpreter& interp, const char* name, CallArgs& args) {
-  for (auto table : {tensorOpNatives(), tensorDenseNatives()})
-    for (const TensorNative& n : table)
-      if (std::string_view(n.name) == name) return n.fn(interp, args);
-  TESSEL_ASSERT(false, std::string("no tensor built-in named ") + name);
 }
 
 namespace {

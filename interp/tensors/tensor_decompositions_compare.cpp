@@ -229,13 +229,13 @@ Value isClose(const ArgBinder& b, const char* fn) {
   const bool floating = dtypeOf(x) == DType::F32;
   if (equalNan && floating)
     close = op(OpKind::LogicalOr, close,
-               op(OpKind::LogicalAnd, op(OpKind::IsNan, x), op(OpKind::IsNan, y)));
+               op(OpKind::LogicalAnd, op(OpKind::Isnan, x), op(OpKind::Isnan, y)));
   if (rtol == 0 && atol == 0) return close;
   Value fx = castTo(x, DType::F32), fy = castTo(y, DType::F32);
   Value allowed = op(OpKind::Add, op(OpKind::Mul, op(OpKind::Abs, fy), real(rtol)), real(atol));
   Value actual = op(OpKind::Abs, op(OpKind::Sub, fx, fy));
   return op(OpKind::LogicalOr, close,
-            op(OpKind::LogicalAnd, op(OpKind::IsFinite, actual), op(OpKind::Le, actual, allowed)));
+            op(OpKind::LogicalAnd, op(OpKind::Isfinite, actual), op(OpKind::Le, actual, allowed)));
 }
 
 Value nativeIsclose(Interpreter&, CallArgs& raw) {

@@ -52,12 +52,19 @@ Value callDecomposition(const DecompositionDef& d, const FormulaNode& formula, C
   };
   const ArgBinder b = bind();
   std::array<Value, 4> values;
+  std::vector<Value> tensors;
+  bool defaults = true;
   for (size_t i = 0; i < d.numArgs; ++i) {
-    if (d.defaults[i] == shapes::kTensorArg)
+    if (d.defaults[i] == shapes::kTensorArg) {
       values[i] = tensorArg(b.at(i), std::string(d.name) + "(): " + n[i]);
-    else
-      values[i] = compose::real(b.has(i) ? b.toFloat(i) : d.defaults[i]);
+      tensors.push_back(values[i]);
+    } else {
+      const double v = b.has(i) ? b.toFloat(i) : d.defaults[i];
+      defaults = defaults && v == d.defaults[i];
+      values[i] = compose::real(v);
+    }
   }
+  if (d.op && defaults) return emitOp(*d.op, tensors);
   return eval(formula, d, values);
 }
 

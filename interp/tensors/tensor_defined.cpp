@@ -52,7 +52,18 @@ const TensorNative kDefined[] = {
 }  // namespace
 
 std::span<const TensorNative> tensorDefinedNatives() {
-  return kDefined;
+  // An op whose decomposition shares its name (softplus) is bound by the decomposition.
+  static const std::vector<TensorNative> bound = [] {
+    std::vector<TensorNative> v;
+    for (const TensorNative& n : kDefined) {
+      bool shadowed = false;
+      for (const shapes::DecompositionDef& d : shapes::decompositionDefs())
+        shadowed = shadowed || std::string_view(d.name) == n.name;
+      if (!shadowed) v.push_back(n);
+    }
+    return v;
+  }();
+  return bound;
 }
 
 }  // namespace tessel::interp

@@ -1,9 +1,7 @@
-// Built-ins of the dense-model ops (PyTorch names, argument order and semantics). The
-// elementwise ones are single ops of the op table (erf ... isfinite) or, where PyTorch gives
-// them parameters (nan_to_num, softplus's beta and threshold; elu and leaky_relu are
-// decompositions of ops/elementwise.ops), compositions
-// of elementwise ops: those fuse into one generated kernel under @compile like any chain, and
-// take their gradient from the ops they are made of. Every one is also a method.
+// Built-ins of the dense-model ops that ops/elementwise.ops cannot define (PyTorch names,
+// argument order and semantics): nan_to_num's optional bounds, masks, detach, embedding. The
+// elementwise ones are compositions of elementwise ops: those fuse into one generated kernel
+// under @compile like any chain, and take their gradient from the ops they are made of.
 #include <cmath>
 #include <limits>
 
@@ -20,32 +18,9 @@ namespace tessel::interp {
 
 namespace {
 
-template <OpKind K>
-Value denseUnary(Interpreter&, CallArgs& raw) {
-  SelfArgs s(raw);
-  const char* fn = shapes::opName(K).data();
-  ArgBinder b(fn, s.args(), {"x"}, 1);
-  return emitOp(K, {tensorArg(b.at(0), std::string(fn) + "(): x")});
-}
-
 using compose::real;
 using decomp::arangeI32;
 using decomp::zeroOf;
-
-// softplus(x, beta = 1, threshold = 20): the op for PyTorch's defaults; otherwise
-// where(beta * x > threshold, x, softplus(beta * x) / beta).
-Value nativeSoftplus(Interpreter&, CallArgs& raw) {
-  SelfArgs s(raw);
-  ArgBinder b("softplus", s.args(), {"x", "beta", "threshold"}, 1);
-  const Value& x = tensorArg(b.at(0), "softplus(): x");
-  const double beta = b.has(1) ? b.toFloat(1) : 1.0;
-  const double threshold = b.has(2) ? b.toFloat(2) : 20.0;
-  if (beta == 0.0) throwUserError(ErrorKind::ValueError, "softplus(): beta must not be 0");
-  if (beta == 1.0 && threshold == 20.0) return emitOp(OpKind::Softplus, {x});
-  Value bx = emitOp(OpKind::Mul, {x, real(beta)});
-  Value soft = emitOp(OpKind::Div, {emitOp(OpKind::Softplus, {bx}), real(beta)});
-  return emitOp(OpKind::Where, {emitOp(OpKind::Gt, {bx, real(threshold)}), x, soft});
-}
 
 // nan_to_num(x, nan = 0.0, posinf = none, neginf = none): infinities become the f32 extremes
 // unless given. Integer and bool tensors have neither, and come back unchanged (as torch).
@@ -62,7 +37,7 @@ Value nativeNanToNum(Interpreter&, CallArgs& raw) {
   const double inf = std::numeric_limits<double>::infinity();
   Value y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, real(-inf)}), real(neginf), x});
   y = emitOp(OpKind::Where, {emitOp(OpKind::Eq, {x, real(inf)}), real(posinf), y});
-  return emitOp(OpKind::Where, {emitOp(OpKind::IsNan, {x}), real(nan), y});
+  return emitOp(OpKind::Where, {emitOp(OpKind::Isnan, {x}), real(nan), y});
 }
 
 // ---- Masks ------------------------------------------------------------------------------------
@@ -170,19 +145,6 @@ Value nativeEmbedding(Interpreter&, CallArgs& raw) {
 }
 
 const TensorNative kDense[] = {
-    {"erf", denseUnary<OpKind::Erf>, true},
-    {"floor", denseUnary<OpKind::Floor>, true},
-    {"ceil", denseUnary<OpKind::Ceil>, true},
-    {"round", denseUnary<OpKind::Round>, true},
-    {"trunc", denseUnary<OpKind::Trunc>, true},
-    {"sign", denseUnary<OpKind::Sign>, true},
-    {"log1p", denseUnary<OpKind::Log1p>, true},
-    {"expm1", denseUnary<OpKind::Expm1>, true},
-    {"silu", denseUnary<OpKind::Silu>, true},
-    {"softplus", nativeSoftplus, true},
-    {"isnan", denseUnary<OpKind::IsNan>, true},
-    {"isinf", denseUnary<OpKind::IsInf>, true},
-    {"isfinite", denseUnary<OpKind::IsFinite>, true},
     {"nan_to_num", nativeNanToNum, true},
     {"tril", nativeTri<true>, true},
     {"triu", nativeTri<false>, true},

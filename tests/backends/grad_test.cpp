@@ -110,7 +110,7 @@ TEST(Grad, DenseUnary) {
   }
   checkGrad(unaryFn(OpKind::Log1p), {positive({2, 3})});
   checkGrad(unaryFn(OpKind::Softplus), {F({19.5f, 21.f, 40.f, -40.f})});
-  for (OpKind op : {OpKind::IsNan, OpKind::IsInf, OpKind::IsFinite, OpKind::Detach})
+  for (OpKind op : {OpKind::Isnan, OpKind::Isinf, OpKind::Isfinite, OpKind::Detach})
     EXPECT_FALSE(autodiff::isDifferentiable(op)) << shapes::opName(op);
 }
 

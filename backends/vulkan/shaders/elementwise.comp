@@ -16,10 +16,10 @@ void raiseFlag(uint bit) { atomicOr(buf[3].d[0], bit); }
 
 // Whether op reads operand b (c): by the ranges of ew_ops.h.
 bool ewBinary(uint op) {
-  return (op >= EW_FIRST_BINARY && op < EW_FIRST_UNARY2) || op >= EW_FIRST_DEFINED_BINARY;
+  return (op >= EW_FIRST_BINARY && op < EW_FIRST_DEFINED) || op >= EW_FIRST_DEFINED_BINARY;
 }
 bool ewTernary(uint op) {
-  return (op >= EW_FIRST_TERNARY && op < EW_FIRST_UNARY2) || op >= EW_FIRST_DEFINED_TERNARY;
+  return (op >= EW_FIRST_TERNARY && op < EW_FIRST_DEFINED) || op >= EW_FIRST_DEFINED_TERNARY;
 }
 
 // The op and dtypes are a specialization constant (one pipeline per combination in use, none
@@ -50,21 +50,8 @@ float opF(uint op, float a, float b, float c) {
     case EW_TANH: return isnan(a) ? a : tanhSafe(a);
     case EW_SIGMOID: return 1.0 / (1.0 + exp(-a));
     case EW_RELU: return (a > 0.0 || isnan(a)) ? a : 0.0;
-    case EW_GELU: return 0.5 * a * (1.0 + erfApprox(a * 0.70710678118654752));
+    case EW_GELU: return 0.5 * a * (1.0 + ew_erf(a * 0.70710678118654752));
     case EW_LOGICAL_NOT: return a == 0.0 ? 1.0 : 0.0;
-    case EW_ERF: return erfF(a);
-    case EW_FLOOR: return floor(a);
-    case EW_CEIL: return ceil(a);
-    case EW_ROUND: return roundEven(a);
-    case EW_TRUNC: return trunc(a);
-    case EW_SIGN: return signF(a);
-    case EW_LOG1P: return ew_log1p(a);
-    case EW_EXPM1: return expm1F(a);
-    case EW_SILU: return a / (1.0 + exp(-a));
-    case EW_SOFTPLUS: return a > 20.0 ? a : ew_log1p(exp(a));
-    case EW_ISNAN: return isnan(a) ? 1.0 : 0.0;
-    case EW_ISINF: return isinf(a) ? 1.0 : 0.0;
-    case EW_ISFINITE: return (isnan(a) || isinf(a)) ? 0.0 : 1.0;
     case EW_COPY: return a;
     case EW_NONZERO: return a != 0.0 ? 1.0 : 0.0;
     case EW_ADD: return a + b;
@@ -97,10 +84,6 @@ int opI(uint op, int a, int b, int c) {
     case EW_ABS: return a < 0 ? -a : a;
     case EW_RELU: return a > 0 ? a : 0;
     case EW_LOGICAL_NOT: return a == 0 ? 1 : 0;
-    case EW_FLOOR: case EW_CEIL: case EW_ROUND: case EW_TRUNC: return a;
-    case EW_SIGN: return sign(a);
-    case EW_ISNAN: case EW_ISINF: return 0;
-    case EW_ISFINITE: return 1;
     case EW_COPY: return a;
     case EW_NONZERO: return a != 0 ? 1 : 0;
     case EW_ADD: return a + b;

@@ -47,23 +47,6 @@
 #define EW_WHERE 40u
 #define EW_CLAMP 41u
 #define EW_FIRST_TERNARY 40u
-// Dense-model unary ops (operand a), numbered above the ternary ones: an op is binary or
-// ternary only below EW_FIRST_UNARY2 (ewArity in elementwise.comp).
-#define EW_FIRST_UNARY2 50u
-#define EW_ERF 50u
-#define EW_FLOOR 51u
-#define EW_CEIL 52u
-#define EW_ROUND 53u
-#define EW_TRUNC 54u
-#define EW_SIGN 55u
-#define EW_LOG1P 56u
-#define EW_EXPM1 57u
-#define EW_SILU 58u
-#define EW_SOFTPLUS 59u
-#define EW_ISNAN 60u
-#define EW_ISINF 61u
-#define EW_ISFINITE 62u
-
 // The ops of ops/elementwise.ops take codes from 64 on (tools/opgen.py): unary from 64, binary
 // from 128, ternary from 192; the generated ewDefinedF/ewDefinedI run them.
 #define EW_FIRST_DEFINED 64u

@@ -2,15 +2,6 @@
 // and the fused kernels' generated GLSL embeds it (fused_codegen.cpp), so a fused program
 // computes exactly as the eager kernels it replaced. The includer defines kNaN and kInf.
 
-float erfApprox(float x) {
-  // Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
-  float s = sign(x), a = abs(x);
-  float t = 1.0 / (1.0 + 0.3275911 * a);
-  float y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t +
-                   0.254829592) * t * exp(-a * a);
-  return s * y;
-}
-
 float tanhSafe(float v) {
   float a = abs(v);
   if (a < 0.1) {
@@ -22,47 +13,13 @@ float tanhSafe(float v) {
   return (e - 1.0) / (e + 1.0);
 }
 
-// gelu's gradient g * (Phi(x) + x * phi(x)), as the cpu's geluBackwardRow.
+// gelu's gradient g * (Phi(x) + x * phi(x)), as the cpu's geluBackwardRow: one exp serves
+// the density and erf (ops/elementwise_math.h, which the includer has included first).
 float geluBackwardF(float g, float x) {
-  return g * (0.5 * (1.0 + erfApprox(x * 0.70710678118654752)) +
-              x * (0.3989422804014327 * exp(-0.5 * x * x)));
+  const float t = x * 0.70710678118654752;
+  const float e = exp(-(t * t));
+  return g * (0.5 * (1.0 + ew_erf_given_exp(t, e)) + x * (0.3989422804014327 * e));
 }
-// erf: erfApprox's 1.5e-7 absolute error is all of erf(x) for tiny x, so |x| < 0.5 takes
-// the Maclaurin series (relative error < 3e-8 there).
-float erfF(float x) {
-  if (abs(x) >= 0.5) return erfApprox(x);
-  float x2 = x * x;
-  float p = -1.0 / 1320.0;
-  p = p * x2 + 1.0 / 216.0;
-  p = p * x2 - 1.0 / 42.0;
-  p = p * x2 + 0.1;
-  p = p * x2 - 1.0 / 3.0;
-  p = p * x2 + 1.0;
-  return 1.1283791670955126 * x * p;
-}
-// expm1 without cancellation near 0 (a series for small |x|); the edges as C's. (log1p is
-// ops/elementwise_math.h's ew_log1p, which the includer has included first.)
-float expm1F(float x) {
-  if (isnan(x)) return x;
-  if (x > 88.8) return kInf;
-  if (x < -17.0) return -1.0;
-  // Kahan's exp(x) - 1 times x / log(exp(x)) would be folded to exp(x) - 1 by the shader
-  // compiler (log(exp(x)) = x), so small |x| takes the Taylor series (error < 3e-10 at 0.5).
-  if (abs(x) < 0.5) {
-    float p = 1.0 / 362880.0;
-    p = p * x + 1.0 / 40320.0;
-    p = p * x + 1.0 / 5040.0;
-    p = p * x + 1.0 / 720.0;
-    p = p * x + 1.0 / 120.0;
-    p = p * x + 1.0 / 24.0;
-    p = p * x + 1.0 / 6.0;
-    p = p * x + 0.5;
-    return x + x * x * p;
-  }
-  return exp(x) - 1.0;
-}
-float signF(float a) { return a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0); }  // NaN -> 0 as torch
-
 float powF(float x, float y) {
   if (y == 0.0 || x == 1.0) return 1.0;
   if (isnan(x) || isnan(y)) return kNaN;

@@ -102,7 +102,7 @@ TEST_F(VulkanTest, DenseUnarySpecialValues) {
                     {16});
   for (OpKind op : {OpKind::Erf, OpKind::Floor, OpKind::Ceil, OpKind::Round, OpKind::Trunc,
                     OpKind::Sign, OpKind::Log1p, OpKind::Expm1, OpKind::Silu, OpKind::Softplus,
-                    OpKind::IsNan, OpKind::IsInf, OpKind::IsFinite}) {
+                    OpKind::Isnan, OpKind::Isinf, OpKind::Isfinite}) {
     SCOPED_TRACE(std::string(shapes::opName(op)));
     Case c{{x}, {}};
     Outcome cpu = runOn(Device::Cpu, op, c), vk = runOn(Device::Vulkan, op, c);

@@ -1,14 +1,14 @@
-// The fused tile loops of the ops of ops/elementwise.ops: the formulas of the eager kernels
-// (backends/cpu/elementwise_defined.cpp) over tiles of registers, compiled for several ISA
-// levels like the rest of the tile loop (cpu_fused.cpp), so fused results equal eager ones.
-#include "backends/graph/cpu_fused_defined.h"
+// The row loops of the ops of ops/elementwise.ops over contiguous operands, compiled for several
+// ISA levels: the eager kernels' path for contiguous data (elementwise_defined.cpp) and the
+// fused programs' tile loop (backends/graph/cpu_fused.cpp), so fused results equal eager ones.
+#include "backends/cpu/defined_rows.h"
 
 #include "backends/cpu/isa_clones.h"
 #include "ops/elementwise_cpu.h"
 #include "shapes/elementwise_defs.h"
 #include "shapes/user_error.h"
 
-namespace tessel::graph {
+namespace tessel::backends::cpu {
 
 namespace {
 
@@ -36,7 +36,7 @@ inline void tile3(const T* const* a, T* __restrict o, int64_t n, F f) {
 
 }  // namespace
 
-TESSEL_ISA_CLONES void definedTileF(OpKind op, const float* const* a, float* o, int64_t n) {
+TESSEL_ISA_CLONES void definedRowF(OpKind op, const float* const* a, float* o, int64_t n) {
   using T = float;
   switch (op) {
 #define TESSEL_EW_F1(E, fn) \
@@ -52,10 +52,10 @@ TESSEL_ISA_CLONES void definedTileF(OpKind op, const float* const* a, float* o, 
     default:
       break;
   }
-  TESSEL_ASSERT(false, "fused: a defined op has no f32 formula");
+  TESSEL_ASSERT(false, "a defined op has no f32 formula");
 }
 
-TESSEL_ISA_CLONES void definedTileI(OpKind op, const int32_t* const* a, int32_t* o, int64_t n) {
+TESSEL_ISA_CLONES void definedRowI(OpKind op, const int32_t* const* a, int32_t* o, int64_t n) {
   using T = int32_t;
   const shapes::ElementwiseDef* d = shapes::elementwiseDef(op);
   if (d && d->intDivisor) {
@@ -79,7 +79,7 @@ TESSEL_ISA_CLONES void definedTileI(OpKind op, const int32_t* const* a, int32_t*
     default:
       break;
   }
-  TESSEL_ASSERT(false, "fused: a defined op has no i32 formula");
+  TESSEL_ASSERT(false, "a defined op has no i32 formula");
 }
 
-}  // namespace tessel::graph
+}  // namespace tessel::backends::cpu
