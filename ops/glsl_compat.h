@@ -39,8 +39,6 @@ inline float uintBitsToFloat(uint u) { return std::bit_cast<float>(u); }
 inline uint floatBitsToUint(float f) { return std::bit_cast<uint>(f); }
 
 // The C library functions elementwise_math.h gives GLSL its own versions of.
-inline float ew_log1p(float x) { return std::log1p(x); }
-inline float ew_expm1(float x) { return std::expm1(x); }
 inline float ew_fmod(float a, float b) { return std::fmod(a, b); }
 // The cpu checks i32 divisors and exponents before it runs a formula
 // (backends/cpu/elementwise_defined.cpp, binary.cpp), so these branches only have to be defined.
