@@ -27,14 +27,15 @@ std::string_view builtinDocText();
 
 // Note [One source of docs]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
-// Every built-in name is documented once, in interp/natives/docs/*.txt, which the build embeds
-// in the library. help() prints an entry, dir() and the REPL's completion list the names the
+// Every built-in name is documented once, in interp/natives/docs/*.txt or, for a tensor function,
+// beside its definition in ops/ (ops/tensor_functions.txt, and the entries opgen generates from
+// ops/*.ops); the build embeds them in the library. help() prints an entry, dir() and the REPL's completion list the names the
 // interpreter's own tables have (prelude, modules, method tables), and `tessel --reference`
 // writes docs/reference.md from the entries and the tables together; the build rewrites that
 // file when it changes. Functions written in Tessel (the stdlib's and the user's) are
 // documented by the comment block above their `fn`, as Python's are by their docstring.
 // tests/interp/docs_test.cpp fails when a name of the tables has no doc (a new op needs its
-// signature line and a paragraph in docs/tensors.txt), when an entry names nothing, and when
+// signature line and a paragraph in ops/tensor_functions.txt), when an entry names nothing, and when
 // docs/reference.md is stale.
 //
 // The entry format: `## Section` starts a section (its indented lines are its paragraph); a
