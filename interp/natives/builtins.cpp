@@ -350,10 +350,35 @@ Value builtinAbs(Interpreter& interp, CallArgs& a) {
                  "bad operand type for abs(): '" + std::string(typeName(v.type())) + "'");
 }
 
+// torch.round(x, decimals = n): x scaled by 10^n, rounded half to even and scaled back, as
+// PyTorch computes it (dividing by 10^-n for negative n, so round(1250.0, -2) is exactly 1200).
+// Integer tensors with decimals are a TypeError, as in PyTorch.
+Value roundTensor(Interpreter& interp, const Value& x, const ArgBinder& b) {
+  Value only[] = {x};
+  CallArgs one{only, {}, {}, Value(), {}};
+  const int64_t decimals = b.has(1) && !b.at(1).is(Type::None) ? b.toInt(1) : 0;
+  if (decimals == 0) return tensorReduceBuiltin(interp, "round", one);
+  std::string dtype;
+  shapes::SymShape dims;
+  tensorSignature(x, dtype, dims);
+  if (dtype != "f32")
+    throwUserError(ErrorKind::TypeError,
+                   "round(): decimals need a float tensor, got " + dtype + " (as torch.round)");
+  // Past f32's exponent range the scale would be inf: every f32 already has fewer decimals,
+  // and every f32 rounds to 0 at a negative power that large.
+  if (decimals > 38) return tensorBinary(BinaryOp::Mul, x, Value::real(1.0));
+  if (decimals < -38) return tensorBinary(BinaryOp::Mul, x, Value::real(0.0));
+  const Value scale = Value::real(std::pow(10.0, static_cast<double>(std::abs(decimals))));
+  const bool up = decimals > 0;
+  only[0] = tensorBinary(up ? BinaryOp::Mul : BinaryOp::Div, x, scale);
+  return tensorBinary(up ? BinaryOp::Div : BinaryOp::Mul, tensorReduceBuiltin(interp, "round", one),
+                      scale);
+}
+
 Value builtinRound(Interpreter& interp, CallArgs& a) {
   ArgBinder b("round", a, {"value", "ndigits"}, 1);
   const Value& v = b.at(0);
-  if (v.is(Type::Tensor)) return tensorReduceBuiltin(interp, "round", a);  // torch.round
+  if (v.is(Type::Tensor)) return roundTensor(interp, v, b);
   if (v.is(Type::Int) || v.is(Type::Bool)) return Value::integer(b.toInt(0));
   // round(n) of a size is the size (no guard); round of a symbolic float needs its value.
   if (v.is(Type::SymInt) && !v.as<SymIntObj>()->segment &&

@@ -70,6 +70,34 @@ TEST(Docs, EveryExampleRuns) {
   EXPECT_GT(ran, 20);
 }
 
+// Every tensor function's entry carries a runnable example (run by EveryExampleRuns): the
+// hand-written ones' in ops/tensor_functions.txt, the elementwise ones' from ops/*.ops.
+TEST(Docs, EveryTensorFunctionHasAnExample) {
+  std::ifstream in(std::string(TESSEL_SOURCE_DIR) + "/ops/tensor_functions.txt");
+  ASSERT_TRUE(in);
+  std::string line, key;
+  bool hasExample = true;
+  int entries = 0;
+  auto finish = [&] {
+    EXPECT_TRUE(key.empty() || hasExample)
+        << key << " in ops/tensor_functions.txt has no \"Example: `...`\" line";
+  };
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == ' ') {
+      if (line.find("Example: `") != std::string::npos) hasExample = true;
+      continue;
+    }
+    finish();
+    key.clear();
+    if (line[0] == '#') continue;  // a comment or a section heading
+    key = line;
+    hasExample = false;
+    ++entries;
+  }
+  finish();
+  EXPECT_GT(entries, 100);
+}
+
 TEST(Docs, ReferenceIsGeneratedFromTheDocs) {
   Interpreter interp;
   std::ifstream in(std::string(TESSEL_SOURCE_DIR) + "/docs/reference.md", std::ios::binary);
