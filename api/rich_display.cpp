@@ -9,8 +9,6 @@
 
 namespace tessel {
 
-namespace {
-
 std::string escapeHtml(std::string_view text) {
   std::string s;
   s.reserve(text.size());
@@ -37,6 +35,8 @@ std::string escapeHtml(std::string_view text) {
   }
   return s;
 }
+
+namespace {
 
 // "[4, <=8]" from the repr of x.shape ("shape([4, <=8])").
 std::string shapeText(const interp::Value& tensor) {

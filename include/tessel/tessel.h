@@ -305,6 +305,10 @@ class Interpreter {
   std::shared_ptr<Impl> impl_;
 };
 
+/// `text` for HTML element content and quoted attribute values: & < > " ' escaped. The
+/// notebook's rich forms use it, and so can a frontend that writes HTML (`tessel report`).
+std::string escapeHtml(std::string_view text);
+
 /// Whether `source` is unfinished, so that the next line continues it: an open bracket or a
 /// trailing backslash. A REPL or notebook frontend asks before it runs what was typed.
 bool isIncomplete(std::string_view source);

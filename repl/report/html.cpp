@@ -122,33 +122,6 @@ void writeHeader(const Trace& trace, const std::vector<FrameView>& frames, std::
 
 }  // namespace
 
-std::string escapeHtml(std::string_view text) {
-  std::string s;
-  s.reserve(text.size());
-  for (char ch : text) {
-    switch (ch) {
-      case '&':
-        s += "&amp;";
-        break;
-      case '<':
-        s += "&lt;";
-        break;
-      case '>':
-        s += "&gt;";
-        break;
-      case '"':
-        s += "&quot;";
-        break;
-      case '\'':
-        s += "&#39;";
-        break;
-      default:
-        s += ch;
-    }
-  }
-  return s;
-}
-
 std::string formatMs(double ms) {
   char buf[32];
   double mag = ms < 0 ? -ms : ms;

@@ -7,14 +7,16 @@
 #include <string_view>
 #include <vector>
 
+#include <tessel/tessel.h>
+
 #include "repl/report/frames.h"
 #include "repl/report/trace.h"
 
 namespace tessel::repl::report {
 
-/// Text for HTML element content and quoted attribute values: & < > " ' escaped. Every
-/// string that comes from a trace goes through this (graphs and reasons hold `<` and `&`).
-std::string escapeHtml(std::string_view text);
+// Every string that comes from a trace goes through tessel::escapeHtml (graphs and reasons
+// hold `<` and `&`).
+using tessel::escapeHtml;
 /// "12.3", "0.042": milliseconds with the digits that matter at that size.
 std::string formatMs(double ms);
 /// The fragment id of a compile's table row, unique across processes: "c-0-0-1".
