@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates every layer's view of the elementwise op definitions (ops/elementwise.ops).
 
-Usage: opgen.py OPS_FILE MATH_HEADER OUT_DIR
+Usage: opgen.py OPS_FILE MATH_HEADER OUT_DIR [TENSOR_FUNCTIONS]
 
 Run by CMake at configure time (the top-level CMakeLists.txt; a change to either input
 re-runs it). Each output is rewritten only when its text changes, so an edit rebuilds only what
@@ -25,10 +25,15 @@ reads it. Outputs (docs/internals.md, "Adding an op"):
                             interp/tensors/tensor_decompositions_defined.cpp
   decompositions_count.inc  how many rows that is (a constant for the binding's templates)
   elementwise_docs.txt      help() entries (interp/natives/docs format)
+  tensor_signatures.h       from TENSOR_FUNCTIONS (ops/tensor_functions.txt): one
+                            NativeSignature per entry, the argument binding of the
+                            hand-written tensor natives (tools/signatures.py)
 """
 import os
 import re
 import sys
+
+import signatures
 
 ARITY_CATEGORY = {1: "Unary", 2: "Binary", 3: "Ternary"}
 # Op codes of elementwise.comp (backends/vulkan/shaders/ew_ops.h): the hand-written ops use
@@ -339,6 +344,11 @@ def main():
     decomp_names = {d.name for d in decomps}
     documented = [op for op in ops if op.name not in decomp_names and not op.core_doc]
     write(os.path.join(out_dir, "elementwise_docs.txt"), docs(documented + aliases + decomps))
+    if len(sys.argv) > 4:
+        functions = sys.argv[4]
+        sigs = signatures.parse_file(functions, fail)
+        source = "ops/" + os.path.basename(functions)
+        write(os.path.join(out_dir, "tensor_signatures.h"), signatures.header(sigs, source))
 
 
 if __name__ == "__main__":

@@ -17,19 +17,37 @@ namespace tessel::interp {
 void ArgBinder::bindSlow(CallArgs& args, size_t required) {
   const char* fn = fn_;
   std::fill_n(bound_, count_, nullptr);
-  if (args.positional.size() > count_)
+  const size_t n = args.positional.size();
+  if (n > positional_ && !variadic_)
     throwUserError(ErrorKind::TypeError, std::string(fn) + "() takes at most " +
-                                             std::to_string(count_) + " arguments (" +
-                                             std::to_string(args.positional.size()) + " given)");
-  for (size_t i = 0; i < args.positional.size(); ++i) bound_[i] = &args.positional[i];
+                                             std::to_string(positional_) +
+                                             (positional_ == count_ ? "" : " positional") +
+                                             " arguments (" + std::to_string(n) + " given)");
+  for (size_t i = 0; i < std::min(n, positional_); ++i) bound_[i] = &args.positional[i];
+  if (variadic_ && n > positional_) {
+    rest_ = &args.positional[positional_];
+    restCount_ = n - positional_;
+  }
+  // The names a keyword may take: all but a `*rest` parameter's.
+  auto keywordable = [&](size_t i) { return !(variadic_ && i == positional_); };
   for (size_t k = 0; k < args.kwNames.size(); ++k) {
     size_t i = 0;
-    while (i < count_ && args.kwNames[k] != names_[i]) ++i;
-    if (i == count_)
-      throwUserError(ErrorKind::TypeError,
-                     std::string(fn) + "() got an unexpected keyword argument '" +
-                         args.kwNames[k] + "'" +
-                         didYouMean(args.kwNames[k], std::vector<std::string>(names_, names_ + count_)));
+    while (i < count_ && (args.kwNames[k] != names_[i] || !keywordable(i))) ++i;
+    if (i == count_) {
+      std::vector<std::string> names;
+      for (size_t j = 0; j < count_; ++j)
+        if (keywordable(j)) names.push_back(names_[j]);
+      std::string hint = didYouMean(args.kwNames[k], names);
+      // Without a near name, the ones it takes: the error then says how to call it.
+      if (hint.empty()) {
+        hint = names.empty() ? " (it takes no keyword arguments)" : " (its keywords: ";
+        for (size_t j = 0; j < names.size(); ++j) hint += (j ? ", " : "") + names[j];
+        if (!names.empty()) hint += ")";
+      }
+      throwUserError(ErrorKind::TypeError, std::string(fn) +
+                                               "() got an unexpected keyword argument '" +
+                                               args.kwNames[k] + "'" + hint);
+    }
     if (bound_[i])
       throwUserError(ErrorKind::TypeError,
                      std::string(fn) + "() got multiple values for argument '" + names_[i] + "'");
