@@ -10,8 +10,7 @@ namespace tessel::interp {
 namespace {
 
 Value nativeScaledDotProductAttention(Interpreter&, CallArgs& raw) {
-  ArgBinder b("scaled_dot_product_attention", raw,
-              {"q", "k", "v", "attn_mask", "is_causal", "scale"}, 3);
+  ArgBinder b(sig::scaled_dot_product_attention, raw);
   std::vector<Value> inputs = {tensorArg(b.at(0), "scaled_dot_product_attention(): q"),
                                tensorArg(b.at(1), "scaled_dot_product_attention(): k"),
                                tensorArg(b.at(2), "scaled_dot_product_attention(): v")};

@@ -310,7 +310,7 @@ Value tensorItem(const Value& t, bool asInt) {
 namespace {
 
 Value nativeDevice(Interpreter&, CallArgs& a) {
-  ArgBinder b("device", a, {}, 0);
+  ArgBinder b(sig::device, a);
   if (const char* env = std::getenv("TESSEL_DEVICE"); env && *env && !backends::deviceFromName(env))
     throwUserError(ErrorKind::ValueError,
                    std::string("TESSEL_DEVICE names no device: '") + env + "' (cpu, vulkan, tpu)");
@@ -318,7 +318,7 @@ Value nativeDevice(Interpreter&, CallArgs& a) {
 }
 
 Value nativeDevices(Interpreter&, CallArgs& a) {
-  ArgBinder b("devices", a, {}, 0);
+  ArgBinder b(sig::devices, a);
   return listDevices();
 }
 

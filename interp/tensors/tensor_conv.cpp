@@ -69,12 +69,11 @@ ConvParams convParams(const ArgBinder& b, size_t dims, const shapes::SymShape& w
   return c;
 }
 
-// conv{dims}d(x, w, b = none, stride = 1, padding = 0, dilation = 1, groups = 1).
+// conv{dims}d(input, weight, bias = none, stride = 1, padding = 0, dilation = 1, groups = 1).
 template <size_t Dims>
 Value nativeConv(Interpreter&, CallArgs& raw) {
   const std::string fn = Dims == 2 ? "conv2d" : "conv1d";
-  ArgBinder b(fn.c_str(), raw,
-              {"input", "weight", "bias", "stride", "padding", "dilation", "groups"}, 2);
+  ArgBinder b(Dims == 2 ? sig::conv2d : sig::conv1d, raw);
   Value x = tensorArg(b.at(0), fn + "(): input");
   Value w = tensorArg(b.at(1), fn + "(): weight");
   const shapes::SymShape xs = shapeOf(x), ws = shapeOf(w);

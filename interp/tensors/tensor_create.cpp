@@ -35,7 +35,7 @@ Value onDefaultDevice(const Tensor& t) {
 }
 
 Value nativeTensor(Interpreter&, CallArgs& a) {
-  ArgBinder b("tensor", a, {"data", "dtype"}, 1);
+  ArgBinder b(sig::tensor, a);
   std::optional<DType> dtype = dtypeArg(b, 1, "tensor");
   const Value& data = b.at(0);
   if (data.is(Type::Tensor))
@@ -57,19 +57,19 @@ Value nativeTensor(Interpreter&, CallArgs& a) {
 }
 
 Value nativeZeros(Interpreter&, CallArgs& a) {
-  ArgBinder b("zeros", a, {"shape", "dtype"}, 1);
+  ArgBinder b(sig::zeros, a);
   return fullOf(toSymDims(b.at(0), "zeros(): shape"), 0.0,
                 dtypeArg(b, 1, "zeros").value_or(DType::F32));
 }
 
 Value nativeOnes(Interpreter&, CallArgs& a) {
-  ArgBinder b("ones", a, {"shape", "dtype"}, 1);
+  ArgBinder b(sig::ones, a);
   return fullOf(toSymDims(b.at(0), "ones(): shape"), 1.0,
                 dtypeArg(b, 1, "ones").value_or(DType::F32));
 }
 
 Value nativeFull(Interpreter&, CallArgs& a) {
-  ArgBinder b("full", a, {"shape", "value", "dtype"}, 2);
+  ArgBinder b(sig::full, a);
   const Value& v = b.at(1);
   DType inferred = v.is(Type::Float) ? DType::F32 : v.is(Type::Bool) ? DType::Bool : DType::I32;
   const DType dtype = dtypeArg(b, 2, "full").value_or(inferred);
@@ -80,7 +80,7 @@ Value nativeFull(Interpreter&, CallArgs& a) {
 // arange(n), arange(a, b[, step]): ints give i32; any float gives f32 (computed as
 // start + i * step in f32, like NumPy).
 Value nativeArange(Interpreter&, CallArgs& a) {
-  ArgBinder b("arange", a, {"start", "stop", "step", "dtype"}, 1);
+  ArgBinder b(sig::arange, a);
   bool anyFloat = false;
   for (size_t i = 0; i < 3; ++i)
     if (b.has(i) && b.at(i).is(Type::Float)) anyFloat = true;
@@ -144,7 +144,7 @@ Value nativeArange(Interpreter&, CallArgs& a) {
 }
 
 Value nativeEye(Interpreter&, CallArgs& a) {
-  ArgBinder b("eye", a, {"n", "m", "dtype"}, 1);
+  ArgBinder b(sig::eye, a);
   OpAttrs attrs;
   if (!isIntLike(b.at(0))) b.toInt(0);
   attrs.shape = {toSymInt(b.at(0))};
@@ -157,21 +157,21 @@ Value nativeEye(Interpreter&, CallArgs& a) {
 }
 
 Value nativeRand(Interpreter&, CallArgs& a) {
-  ArgBinder b("rand", a, {"shape"}, 1);
+  ArgBinder b(sig::rand, a);
   OpAttrs attrs;
   attrs.shape = toSymDims(b.at(0), "rand(): shape");
   return emitOp(OpKind::Rand, {}, attrs);
 }
 
 Value nativeRandn(Interpreter&, CallArgs& a) {
-  ArgBinder b("randn", a, {"shape"}, 1);
+  ArgBinder b(sig::randn, a);
   OpAttrs attrs;
   attrs.shape = toSymDims(b.at(0), "randn(): shape");
   return emitOp(OpKind::Randn, {}, attrs);
 }
 
 Value nativeRandint(Interpreter&, CallArgs& a) {
-  ArgBinder b("randint", a, {"low", "high", "shape"}, 3);
+  ArgBinder b(sig::randint, a);
   int64_t lo = b.toInt(0), hi = b.toInt(1);
   if (hi <= lo)
     throwUserError(ErrorKind::ValueError, "randint(): high (" + std::to_string(hi) +
@@ -187,7 +187,7 @@ Value nativeRandint(Interpreter&, CallArgs& a) {
 }
 
 Value nativeSeed(Interpreter&, CallArgs& a) {
-  ArgBinder b("seed", a, {"n"}, 1);
+  ArgBinder b(sig::seed, a);
   backends::seed(static_cast<uint64_t>(b.toInt(0)));
   return Value::none();
 }

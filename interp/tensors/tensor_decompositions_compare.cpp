@@ -43,7 +43,7 @@ void requireIndexDtype(const Value& index, const char* fn, const char* what) {
 // without dim both are flattened.
 Value nativeTakeAlongDim(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("take_along_dim", s.args(), {"input", "indices", "dim"}, 2);
+  ArgBinder b(sig::take_along_dim, s.args());
   Value x = tensorArg(b.at(0), "take_along_dim(): input");
   Value idx = tensorArg(b.at(1), "take_along_dim(): indices");
   requireIndexDtype(idx, "take_along_dim", "indices");
@@ -81,7 +81,7 @@ Value nativeTakeAlongDim(Interpreter&, CallArgs& raw) {
 // range are an IndexError, read back eagerly and a runtime assert under @compile.
 Value nativeIndexFill(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("index_fill", s.args(), {"input", "dim", "index", "value"}, 4);
+  ArgBinder b(sig::index_fill, s.args());
   const Value& x = tensorArg(b.at(0), "index_fill(): input");
   const int64_t rank = rankOf(x);
   const int64_t dim = wrapDim(b.toInt(1), rank, "index_fill", true);
@@ -126,7 +126,7 @@ Value nativeIndexFill(Interpreter&, CallArgs& raw) {
 // glu(input, dim = -1) = a * sigmoid(b), a and b the halves of input along dim.
 Value nativeGlu(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("glu", s.args(), {"input", "dim"}, 1);
+  ArgBinder b(sig::glu, s.args());
   const Value& x = floatInput(b.at(0), "glu", "input");
   if (rankOf(x) == 0) throwUserError(ErrorKind::ShapeError, "glu(): cannot halve a 0-d tensor");
   const int64_t dim = wrapDim(b.intOr(1, -1), rankOf(x), "glu", false);
@@ -145,7 +145,7 @@ Value nativeGlu(Interpreter&, CallArgs& raw) {
 // a zero vector's gradient is 1 / eps as PyTorch's, not the NaN of sqrt's slope at 0.
 Value nativeNormalize(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("normalize", s.args(), {"input", "p", "dim", "eps"}, 1);
+  ArgBinder b(sig::normalize, s.args());
   const Value& x = floatInput(b.at(0), "normalize", "input");
   const double p = b.has(1) ? b.toFloat(1) : 2.0;
   const double eps = b.has(3) ? b.toFloat(3) : 1e-12;
@@ -186,7 +186,7 @@ Value nativeNormalize(Interpreter&, CallArgs& raw) {
 // clamps under no_grad in place, so the gradient flows as if the clamps were not there: each
 // clamped square norm is s + detach(max(s, eps^2) - s).
 Value nativeCosineSimilarity(Interpreter&, CallArgs& raw) {
-  ArgBinder b("cosine_similarity", raw, {"x1", "x2", "dim", "eps"}, 2);
+  ArgBinder b(sig::cosine_similarity, raw);
   Value x1 = floatInput(b.at(0), "cosine_similarity", "x1");
   Value x2 = floatInput(b.at(1), "cosine_similarity", "x2");
   const double eps = b.has(3) ? b.toFloat(3) : 1e-8;
@@ -240,14 +240,14 @@ Value isClose(const ArgBinder& b, const char* fn) {
 
 Value nativeIsclose(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("isclose", s.args(), {"input", "other", "rtol", "atol", "equal_nan"}, 2);
+  ArgBinder b(sig::isclose, s.args());
   return isClose(b, "isclose");
 }
 
 // allclose: all of isclose as a bool, read as item() reads it (a graph break when traced).
 Value nativeAllclose(Interpreter& in, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("allclose", s.args(), {"input", "other", "rtol", "atol", "equal_nan"}, 2);
+  ArgBinder b(sig::allclose, s.args());
   return callNative(tensorOpNatives(), "item", in, {emitOp(OpKind::All, {isClose(b, "allclose")})});
 }
 

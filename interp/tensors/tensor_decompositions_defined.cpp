@@ -42,15 +42,8 @@ Value callDecomposition(const DecompositionDef& d, const FormulaNode& formula, C
   size_t required = 0;
   while (required < d.numArgs && d.defaults[required] == shapes::kTensorArg) ++required;
   const char* const* n = d.args;
-  auto bind = [&]() -> ArgBinder {
-    switch (d.numArgs) {
-      case 1: return ArgBinder(d.name, s.args(), {n[0]}, required);
-      case 2: return ArgBinder(d.name, s.args(), {n[0], n[1]}, required);
-      case 3: return ArgBinder(d.name, s.args(), {n[0], n[1], n[2]}, required);
-      default: return ArgBinder(d.name, s.args(), {n[0], n[1], n[2], n[3]}, required);
-    }
-  };
-  const ArgBinder b = bind();
+  const ArgBinder b(NativeSignature{d.name, n, d.numArgs, required, d.numArgs, false, nullptr},
+                    s.args());
   std::array<Value, 4> values;
   std::vector<Value> tensors;
   bool defaults = true;

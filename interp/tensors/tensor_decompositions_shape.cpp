@@ -26,7 +26,7 @@ namespace {
 // count of pieces needs the dim's concrete size, as split's.
 Value nativeUnbind(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("unbind", s.args(), {"input", "dim"}, 1);
+  ArgBinder b(sig::unbind, s.args());
   const Value& x = tensorArg(b.at(0), "unbind(): input");
   const int64_t dim = wrapDim(b.intOr(1, 0), rankOf(x), "unbind", false);
   std::vector<Value> out;
@@ -44,7 +44,7 @@ Value nativeUnbind(Interpreter&, CallArgs& raw) {
 // start == size is allowed (an empty slice), as torch 1.13.
 Value nativeNarrow(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("narrow", s.args(), {"input", "dim", "start", "length"}, 4);
+  ArgBinder b(sig::narrow, s.args());
   const Value& x = tensorArg(b.at(0), "narrow(): input");
   const int64_t dim = wrapDim(b.toInt(1), rankOf(x), "narrow", false);
   const SymInt n = shapeOf(x)[dim];
@@ -73,7 +73,7 @@ Value nativeNarrow(Interpreter&, CallArgs& raw) {
 // broadcast_to(input, size): expand, checked here so that errors name broadcast_to.
 Value nativeBroadcastTo(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("broadcast_to", s.args(), {"input", "size"}, 2);
+  ArgBinder b(sig::broadcast_to, s.args());
   const Value& x = tensorArg(b.at(0), "broadcast_to(): input");
   const SymShape target = toSymDims(b.at(1), "broadcast_to(): size");
   const SymShape xs = shapeOf(x);
@@ -102,7 +102,7 @@ Value nativeBroadcastTo(Interpreter&, CallArgs& raw) {
 // the other dims, in order, in the places left.
 Value nativeMovedim(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("movedim", s.args(), {"input", "source", "destination"}, 3);
+  ArgBinder b(sig::movedim, s.args());
   const Value& x = tensorArg(b.at(0), "movedim(): input");
   const int64_t rank = rankOf(x);
   std::vector<int64_t> src = toDimList(b.at(1), "movedim(): source");
@@ -136,7 +136,7 @@ Value nativeMovedim(Interpreter&, CallArgs& raw) {
 // swapaxes(input, axis0, axis1): NumPy's name for transpose.
 Value nativeSwapaxes(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("swapaxes", s.args(), {"input", "axis0", "axis1"}, 3);
+  ArgBinder b(sig::swapaxes, s.args());
   const Value& x = tensorArg(b.at(0), "swapaxes(): input");
   const int64_t rank = rankOf(x);
   OpAttrs a;
@@ -149,7 +149,7 @@ Value nativeSwapaxes(Interpreter&, CallArgs& raw) {
 // unflatten(input, dim, sizes): dim split into sizes (one may be -1, inferred from the rest).
 Value nativeUnflatten(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("unflatten", s.args(), {"input", "dim", "sizes"}, 3);
+  ArgBinder b(sig::unflatten, s.args());
   const Value& x = tensorArg(b.at(0), "unflatten(): input");
   const int64_t dim = wrapDim(b.toInt(1), rankOf(x), "unflatten", false);
   SymShape sizes = toSymDims(b.at(2), "unflatten(): sizes");
@@ -192,19 +192,13 @@ Value nativeUnflatten(Interpreter&, CallArgs& raw) {
 // least the rank; more dims prepend new ones in both).
 Value nativeTile(Interpreter& in, CallArgs& raw) {
   SelfArgs s(raw);
-  CallArgs& a = s.args();
-  const bool kw = a.kwNames.size() == 1 && a.kwNames[0] == "dims" && a.positional.size() == 1;
-  if (!kw && (a.positional.size() < 2 || !a.kwNames.empty()))
-    throwUserError(ErrorKind::TypeError, "tile(input, dims) takes a tensor and a list of dims");
-  const Value& x = tensorArg(a.positional[0], "tile(): input");
+  SizesArgs a = bindSizes(s.args(), sig::tile);
+  const Value& x = tensorArg(a.x, "tile(): input");
   std::vector<Value> reps;
-  if (kw)
-    reps = iterate(a.kwValues[0], "tile(): dims");
-  else if (a.positional.size() == 2 && !a.positional[1].is(Type::Int) &&
-           !a.positional[1].is(Type::SymInt))
-    reps = iterate(a.positional[1], "tile(): dims");
+  if (a.sizes.size() == 1 && !a.sizes[0].is(Type::Int) && !a.sizes[0].is(Type::SymInt))
+    reps = iterate(a.sizes[0], "tile(): dims");
   else
-    reps.assign(a.positional.begin() + 1, a.positional.end());
+    reps = std::move(a.sizes);
   for (const Value& r : reps)
     if (auto c = intArg(r, "tile(): dims").maybeConstant(); c && *c < 0)
       throwUserError(ErrorKind::ValueError,
@@ -253,7 +247,7 @@ Value diagonalOf(const Value& x, int64_t offset, int64_t dim1, int64_t dim2, con
 
 Value nativeDiagonal(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("diagonal", s.args(), {"input", "offset", "dim1", "dim2"}, 1);
+  ArgBinder b(sig::diagonal, s.args());
   const Value& x = tensorArg(b.at(0), "diagonal(): input");
   return diagonalOf(x, b.intOr(1, 0), b.intOr(2, 0), b.intOr(3, 1), "diagonal");
 }
@@ -264,7 +258,7 @@ Value nativeDiagonal(Interpreter&, CallArgs& raw) {
 // or columns (below).
 Value nativeDiag(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("diag", s.args(), {"input", "diagonal"}, 1);
+  ArgBinder b(sig::diag, s.args());
   const Value& x = tensorArg(b.at(0), "diag(): input");
   const int64_t k = b.intOr(1, 0);
   const int64_t rank = rankOf(x);
@@ -285,22 +279,17 @@ Value nativeDiag(Interpreter&, CallArgs& raw) {
 // meshgrid(*tensors, indexing = "ij"): each 0-D or 1-D tensor viewed along its own dim and
 // expanded to the grid; "xy" swaps the first two dims of the grid (NumPy's Cartesian order).
 Value nativeMeshgrid(Interpreter&, CallArgs& raw) {
-  CallArgs& a = raw;
-  std::string indexing = "ij";
-  for (size_t i = 0; i < a.kwNames.size(); ++i) {
-    if (a.kwNames[i] != "indexing")
-      throwUserError(ErrorKind::TypeError,
-                     "meshgrid() got an unexpected keyword argument '" + a.kwNames[i] + "'");
-    if (!a.kwValues[i].is(Type::None)) indexing = expectStr(a.kwValues[i], "meshgrid(): indexing");
-  }
+  ArgBinder b(sig::meshgrid, raw);
+  const std::span<const Value> tensors = b.rest();
+  const std::string indexing = b.has(1) && !b.at(1).is(Type::None) ? b.toStr(1) : "ij";
   if (indexing != "ij" && indexing != "xy")
     throwUserError(ErrorKind::ValueError,
                    "meshgrid(): indexing must be \"ij\" or \"xy\", got \"" + indexing + "\"");
   std::vector<Value> ts;
-  if (a.positional.size() == 1 && !a.positional[0].is(Type::Tensor))
-    for (const Value& v : iterate(a.positional[0], "meshgrid(): tensors")) ts.push_back(v);
+  if (tensors.size() == 1 && !tensors[0].is(Type::Tensor))
+    for (const Value& v : iterate(tensors[0], "meshgrid(): tensors")) ts.push_back(v);
   else
-    ts.assign(a.positional.begin(), a.positional.end());
+    ts.assign(tensors.begin(), tensors.end());
   if (ts.empty()) throwUserError(ErrorKind::ValueError, "meshgrid(): needs at least one tensor");
   SymShape grid;
   for (Value& t : ts) {

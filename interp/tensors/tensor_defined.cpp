@@ -10,15 +10,9 @@ namespace {
 
 Value callDefined(const char* fn, OpKind op, const char* const* names, int arity, CallArgs& raw) {
   SelfArgs s(raw);
-  // ArgBinder takes its names as a list: one per arity.
-  auto bind = [&]() -> ArgBinder {
-    switch (arity) {
-      case 1: return ArgBinder(fn, s.args(), {names[0]}, 1);
-      case 2: return ArgBinder(fn, s.args(), {names[0], names[1]}, 2);
-      default: return ArgBinder(fn, s.args(), {names[0], names[1], names[2]}, 3);
-    }
-  };
-  const ArgBinder b = bind();
+  // The definition's names are static, as the binder needs: every argument is required.
+  const size_t n = static_cast<size_t>(arity);
+  const ArgBinder b(NativeSignature{fn, names, n, n, n, false, nullptr}, s.args());
   std::vector<Value> xs;
   for (int i = 0; i < arity; ++i)
     xs.push_back(tensorArg(b.at(i), std::string(fn) + "(): " + names[i]));

@@ -26,7 +26,7 @@ using decomp::zeroOf;
 // unless given. Integer and bool tensors have neither, and come back unchanged (as torch).
 Value nativeNanToNum(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("nan_to_num", s.args(), {"x", "nan", "posinf", "neginf"}, 1);
+  ArgBinder b(sig::nan_to_num, s.args());
   const Value& x = tensorArg(b.at(0), "nan_to_num(): x");
   auto opt = [&](size_t i, double dflt) {
     return b.has(i) && !b.at(i).is(Type::None) ? b.toFloat(i) : dflt;
@@ -50,7 +50,7 @@ template <bool Lower>
 Value nativeTri(Interpreter&, CallArgs& raw) {
   const char* fn = Lower ? "tril" : "triu";
   SelfArgs s(raw);
-  ArgBinder b(fn, s.args(), {"x", "diagonal"}, 1);
+  ArgBinder b(Lower ? sig::tril : sig::triu, s.args());
   const Value& x = tensorArg(b.at(0), std::string(fn) + "(): x");
   const int64_t diagonal = b.has(1) ? b.toInt(1) : 0;
   const shapes::SymShape shape = shapeOf(x);
@@ -71,7 +71,7 @@ Value nativeTri(Interpreter&, CallArgs& raw) {
 // naming masked_fill and both shapes.
 Value nativeMaskedFill(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("masked_fill", s.args(), {"x", "mask", "value"}, 3);
+  ArgBinder b(sig::masked_fill, s.args());
   const Value& x = tensorArg(b.at(0), "masked_fill(): x");
   const Value& mask = tensorArg(b.at(1), "masked_fill(): mask");
   const Value& value = tensorArg(b.at(2), "masked_fill(): value");
@@ -97,7 +97,7 @@ Value nativeMaskedFill(Interpreter&, CallArgs& raw) {
 
 Value nativeDetach(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("detach", s.args(), {"x"}, 1);
+  ArgBinder b(sig::detach, s.args());
   return emitOp(OpKind::Detach, {tensorArg(b.at(0), "detach(): x")});
 }
 
@@ -107,7 +107,7 @@ Value nativeDetach(Interpreter&, CallArgs& raw) {
 // gradient while its value is returned unchanged (F.embedding's semantics).
 Value nativeEmbedding(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("embedding", s.args(), {"idx", "weight", "padding_idx"}, 2);
+  ArgBinder b(sig::embedding, s.args());
   const Value& idx = tensorArg(b.at(0), "embedding(): idx");
   const Value& weight = tensorArg(b.at(1), "embedding(): weight");
   if (dtypeOf(idx) != DType::I32)

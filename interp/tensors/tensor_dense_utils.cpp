@@ -70,7 +70,7 @@ const Value& floatArg(const Value& v, const char* fn) {
 // give -inf and a row holding +inf gives +inf, as PyTorch).
 Value nativeLogsumexp(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("logsumexp", s.args(), {"x", "dim", "keepdim"}, 2);
+  ArgBinder b(sig::logsumexp, s.args());
   const Value& x = floatArg(b.at(0), "logsumexp");
   const std::vector<int64_t> dims = reduceDims(b, 1, rankOf(x), "logsumexp");
   const bool keepdim = b.has(2) && b.toBool(2);
@@ -108,19 +108,19 @@ Value variance(const ArgBinder& b, const char* fn) {
 }
 Value nativeVar(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("var", s.args(), {"x", "dim", "correction", "keepdim"}, 1);
+  ArgBinder b(sig::var, s.args());
   return variance(b, "var");
 }
 Value nativeStd(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("std", s.args(), {"x", "dim", "correction", "keepdim"}, 1);
+  ArgBinder b(sig::std_, s.args());
   return op(OpKind::Sqrt, variance(b, "std"));
 }
 
 // Vector norms over dims: p = 2 (or "fro"), 1, inf, -inf, 0 (count of non-zeros) or any p.
 Value nativeNorm(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("norm", s.args(), {"x", "p", "dim", "keepdim"}, 1);
+  ArgBinder b(sig::norm, s.args());
   const Value& x = floatArg(b.at(0), "norm");
   double p = 2;
   if (b.has(1) && b.at(1).is(Type::Str)) {
@@ -150,7 +150,7 @@ Value nativeNorm(Interpreter&, CallArgs& raw) {
 // PyTorch, whatever its size at run time); cumprod's gradient is exact through zeros.
 Value nativeProd(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("prod", s.args(), {"x", "dim", "keepdim"}, 1);
+  ArgBinder b(sig::prod, s.args());
   Value x = tensorArg(b.at(0), "prod(): x");
   const bool all = !b.has(1) || b.at(1).is(Type::None);
   const bool keepdim = b.has(2) && b.toBool(2);
@@ -207,7 +207,7 @@ std::vector<SymInt> piecesOf(const Value& x, int64_t dim, int64_t size, const ch
 
 Value nativeSplit(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("split", s.args(), {"x", "split_size_or_sections", "dim"}, 2);
+  ArgBinder b(sig::split, s.args());
   const Value& x = tensorArg(b.at(0), "split(): x");
   const int64_t dim = wrap(b.intOr(2, 0), rankOf(x), "split");
   if (rankOf(x) == 0)
@@ -233,7 +233,7 @@ Value nativeSplit(Interpreter&, CallArgs& raw) {
 
 Value nativeChunk(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("chunk", s.args(), {"x", "chunks", "dim"}, 2);
+  ArgBinder b(sig::chunk, s.args());
   const Value& x = tensorArg(b.at(0), "chunk(): x");
   if (rankOf(x) == 0)
     throwUserError(ErrorKind::IndexError, "chunk(): cannot chunk a zero-dimensional tensor");
@@ -253,7 +253,7 @@ Value nativeChunk(Interpreter&, CallArgs& raw) {
 // amounts crop. Each padded dim is a cat of constant blocks around (a slice of) x.
 Value nativePad(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("pad", s.args(), {"x", "pad", "value"}, 2);
+  ArgBinder b(sig::pad, s.args());
   Value x = tensorArg(b.at(0), "pad(): x");
   std::vector<SymInt> pad;
   for (const Value& v : iterate(b.at(1), "pad(): pad")) pad.push_back(toSymInt(v));
@@ -303,7 +303,7 @@ std::vector<int64_t> dimsArg(const Value& v, int64_t rank, const char* fn) {
 // index_select with (n - 1) - arange(n): sizes stay symbolic, the gradient is index_add's.
 Value nativeFlip(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("flip", s.args(), {"x", "dims"}, 2);
+  ArgBinder b(sig::flip, s.args());
   Value x = tensorArg(b.at(0), "flip(): x");
   const int64_t rank = rankOf(x);
   std::vector<int64_t> dims = dimsArg(b.at(1), rank, "flip");
@@ -326,7 +326,7 @@ Value nativeFlip(Interpreter&, CallArgs& raw) {
 // the flattened tensor.
 Value nativeRoll(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("roll", s.args(), {"x", "shifts", "dims"}, 2);
+  ArgBinder b(sig::roll, s.args());
   Value x = tensorArg(b.at(0), "roll(): x");
   std::vector<int64_t> shifts = toDimList(b.at(1), "roll(): shifts");
   const SymShape shape = shapeOf(x);
@@ -363,16 +363,13 @@ Value nativeRoll(Interpreter&, CallArgs& raw) {
 // [r0 * s0, r1 * s1, ...]; leading repeats beyond x's rank add dims, as PyTorch.
 Value nativeRepeat(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  CallArgs& a = s.args();
-  if (a.positional.size() < 2 || !a.kwNames.empty())
-    throwUserError(ErrorKind::TypeError, "repeat(x, sizes) takes a tensor and a list of sizes");
-  const Value& x = tensorArg(a.positional[0], "repeat(): x");
+  const SizesArgs a = bindSizes(s.args(), sig::repeat);
+  const Value& x = tensorArg(a.x, "repeat(): x");
   SymShape reps;
-  if (a.positional.size() == 2 && !a.positional[1].is(Type::Int) &&
-      !a.positional[1].is(Type::SymInt))
-    reps = toSymDims(a.positional[1], "repeat(): sizes");
+  if (a.sizes.size() == 1 && !a.sizes[0].is(Type::Int) && !a.sizes[0].is(Type::SymInt))
+    reps = toSymDims(a.sizes[0], "repeat(): sizes");
   else
-    for (size_t i = 1; i < a.positional.size(); ++i) reps.push_back(toSymInt(a.positional[i]));
+    for (const Value& r : a.sizes) reps.push_back(toSymInt(r));
   SymShape xs = shapeOf(x);
   if (reps.size() < xs.size())
     throwUserError(ErrorKind::ValueError, "repeat(): sizes " + shapes::errorText(reps) +
@@ -396,7 +393,7 @@ Value nativeRepeat(Interpreter&, CallArgs& raw) {
 
 Value nativeOuter(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("outer", s.args(), {"a", "b"}, 2);
+  ArgBinder b(sig::outer, s.args());
   const Value& x = tensorArg(b.at(0), "outer(): a");
   const Value& y = tensorArg(b.at(1), "outer(): b");
   if (rankOf(x) != 1 || rankOf(y) != 1)

@@ -277,13 +277,9 @@ struct Einsum {
 };
 
 Value nativeEinsum(Interpreter&, CallArgs& raw) {
-  if (!raw.kwNames.empty())
-    throwUserError(ErrorKind::TypeError, "einsum(equation, *operands) takes no keywords");
-  if (raw.positional.empty() || !raw.positional[0].is(Type::Str))
-    throwUserError(ErrorKind::TypeError,
-                   "einsum(equation, *operands): the first argument must be the equation string");
-  const std::string eq = raw.positional[0].as<StrObj>()->str;
-  std::vector<Value> operands(raw.positional.begin() + 1, raw.positional.end());
+  ArgBinder b(sig::einsum, raw);
+  const std::string eq = b.toStr(0);
+  std::vector<Value> operands(b.rest().begin(), b.rest().end());
   // einsum(eq, [a, b]) as PyTorch also accepts: the operands as one list.
   if (operands.size() == 1 && (operands[0].is(Type::List) || operands[0].is(Type::Tuple)))
     operands = iterate(operands[0], "einsum(): operands");

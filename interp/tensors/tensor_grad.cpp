@@ -184,8 +184,9 @@ Value callGrad(Interpreter& interp, CallArgs& a) {
   return withValue ? makeTuple({d.result, g}) : g;
 }
 
-Value makeGrad(CallArgs& a, const char* name, bool withValue) {
-  ArgBinder b(name, a, {"f", "argnums"}, 1);
+Value makeGrad(CallArgs& a, const NativeSignature& signature, bool withValue) {
+  const char* name = signature.name;
+  ArgBinder b(signature, a);
   Value argnums = b.has(1) ? b.at(1) : Value::integer(0);
   if (!argnums.is(Type::Int)) {
     std::vector<Value> nums;
@@ -201,10 +202,10 @@ Value makeGrad(CallArgs& a, const char* name, bool withValue) {
 }
 
 Value nativeGrad(Interpreter&, CallArgs& a) {
-  return makeGrad(a, "grad", false);
+  return makeGrad(a, sig::grad, false);
 }
 Value nativeValueAndGrad(Interpreter&, CallArgs& a) {
-  return makeGrad(a, "value_and_grad", true);
+  return makeGrad(a, sig::value_and_grad, true);
 }
 
 const TensorNative kGrad[] = {

@@ -51,7 +51,7 @@ Value repeatEach(const Value& x, int64_t dim, int64_t r) {
 // is repeat_interleave(arange(len(repeats)), repeats). dim = none flattens x first.
 Value nativeRepeatInterleave(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("repeat_interleave", s.args(), {"x", "repeats", "dim", "output_size"}, 1);
+  ArgBinder b(sig::repeat_interleave, s.args());
   Value x = tensorArg(b.at(0), "repeat_interleave(): x");
   Value repeats;
   if (!b.has(1) || b.at(1).is(Type::None)) {
@@ -107,7 +107,7 @@ Value nativeRepeatInterleave(Interpreter&, CallArgs& raw) {
 // bincount(x, weights = none, minlength = 0).
 Value nativeBincount(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("bincount", s.args(), {"x", "weights", "minlength"}, 1);
+  ArgBinder b(sig::bincount, s.args());
   OpAttrs attrs;
   attrs.scalars = {double(b.intOr(2, 0))};
   const Value& x = tensorArg(b.at(0), "bincount(): x");
@@ -121,8 +121,7 @@ Value nativeBincount(Interpreter&, CallArgs& raw) {
 // lengths = diff(offsets). Unlike PyTorch 1.13, any axis works with 1-D lengths.
 Value nativeSegmentReduce(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("segment_reduce", s.args(),
-              {"data", "reduce", "lengths", "offsets", "axis", "initial"}, 2);
+  ArgBinder b(sig::segment_reduce, s.args());
   OpAttrs attrs;
   attrs.dim = b.intOr(4, 0);
   const std::string& r = b.toStr(1);
@@ -181,7 +180,7 @@ SymInt countArg(ArgBinder& b, size_t i, const char* what) {
 
 // randperm(n): a random permutation of 0 .. n-1 (i32), from seed()'s generator.
 Value nativeRandperm(Interpreter&, CallArgs& a) {
-  ArgBinder b("randperm", a, {"n"}, 1);
+  ArgBinder b(sig::randperm, a);
   OpAttrs attrs;
   attrs.shape = {countArg(b, 0, "randperm(): n")};
   return emitOp(OpKind::Randperm, {}, attrs);
@@ -191,7 +190,7 @@ Value nativeRandperm(Interpreter&, CallArgs& a) {
 // 2-D, unnormalized non-negative weights), as torch.multinomial.
 Value nativeMultinomial(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("multinomial", s.args(), {"probs", "n", "replacement"}, 2);
+  ArgBinder b(sig::multinomial, s.args());
   OpAttrs attrs;
   attrs.shape = {countArg(b, 1, "multinomial(): n")};
   attrs.scalars = {b.has(2) && b.toBool(2) ? 1.0 : 0.0};
@@ -201,7 +200,7 @@ Value nativeMultinomial(Interpreter&, CallArgs& raw) {
 // bernoulli(p): 1.0 with probability p[i], else 0.0, in p's shape.
 Value nativeBernoulli(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("bernoulli", s.args(), {"p"}, 1);
+  ArgBinder b(sig::bernoulli, s.args());
   return emitOp(OpKind::Bernoulli, {tensorArg(b.at(0), "bernoulli(): p")}, {});
 }
 

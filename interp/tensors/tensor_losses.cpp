@@ -116,7 +116,7 @@ Pair bindPair(Interpreter& interp, CallArgs& a, const ArgBinder& b, const char* 
 }
 
 Value nativeMseLoss(Interpreter& interp, CallArgs& a) {
-  ArgBinder b("mse_loss", a, {"input", "target", "reduction"}, 2);
+  ArgBinder b(sig::mse_loss, a);
   Pair p = bindPair(interp, a, b, "mse_loss", 2);
   if (p.reduction == Reduction::Mean) return emitOp(OpKind::MseLoss, {p.x, p.y});
   Value d = op(OpKind::Sub, p.x, p.y);
@@ -124,7 +124,7 @@ Value nativeMseLoss(Interpreter& interp, CallArgs& a) {
 }
 
 Value nativeL1Loss(Interpreter& interp, CallArgs& a) {
-  ArgBinder b("l1_loss", a, {"input", "target", "reduction"}, 2);
+  ArgBinder b(sig::l1_loss, a);
   Pair p = bindPair(interp, a, b, "l1_loss", 2);
   return reduce(op(OpKind::Abs, op(OpKind::Sub, p.x, p.y)), p.reduction);
 }
@@ -145,7 +145,7 @@ Value quadraticPart(const Value& near, const Value& d) {
 
 // |d| < beta: 0.5 d^2 / beta, else |d| - 0.5 beta (beta = 0 is l1_loss, as PyTorch).
 Value nativeSmoothL1Loss(Interpreter& interp, CallArgs& a) {
-  ArgBinder b("smooth_l1_loss", a, {"input", "target", "beta", "reduction"}, 2);
+  ArgBinder b(sig::smooth_l1_loss, a);
   Pair p = bindPair(interp, a, b, "smooth_l1_loss", 3);
   const double beta = b.has(2) ? b.toFloat(2) : 1.0;
   if (!(beta >= 0))
@@ -162,7 +162,7 @@ Value nativeSmoothL1Loss(Interpreter& interp, CallArgs& a) {
 
 // |d| <= delta: 0.5 d^2, else delta (|d| - 0.5 delta).
 Value nativeHuberLoss(Interpreter& interp, CallArgs& a) {
-  ArgBinder b("huber_loss", a, {"input", "target", "delta", "reduction"}, 2);
+  ArgBinder b(sig::huber_loss, a);
   Pair p = bindPair(interp, a, b, "huber_loss", 3);
   const double delta = b.has(2) ? b.toFloat(2) : 1.0;
   if (!(delta > 0))
@@ -178,7 +178,7 @@ Value nativeHuberLoss(Interpreter& interp, CallArgs& a) {
 
 // -(y log x + (1 - y) log(1 - x)), each log clamped at -100 as PyTorch does.
 Value nativeBinaryCrossEntropy(Interpreter& interp, CallArgs& a) {
-  ArgBinder b("binary_cross_entropy", a, {"input", "target", "reduction"}, 2);
+  ArgBinder b(sig::binary_cross_entropy, a);
   Pair p = bindPair(interp, a, b, "binary_cross_entropy", 2, true);
   Value logx = op(OpKind::Maximum, op(OpKind::Log, p.x), real(-100.0));
   Value log1mx =
@@ -190,8 +190,7 @@ Value nativeBinaryCrossEntropy(Interpreter& interp, CallArgs& a) {
 
 // PyTorch's stable form: (1 - y) x + w (log(1 + exp(-|x|)) + max(-x, 0)), w = 1 + (pw - 1) y.
 Value nativeBceWithLogits(Interpreter& interp, CallArgs& a) {
-  ArgBinder b("binary_cross_entropy_with_logits", a, {"input", "target", "pos_weight", "reduction"},
-              2);
+  ArgBinder b(sig::binary_cross_entropy_with_logits, a);
   Pair p = bindPair(interp, a, b, "binary_cross_entropy_with_logits", 3, true);
   const Value& x = p.x;
   Value softplusNeg = op(OpKind::Add,
@@ -253,7 +252,7 @@ Value classLoss(const char* fn, const Value& logp, const Value& target, int64_t 
 }
 
 Value nativeNllLoss(Interpreter&, CallArgs& a) {
-  ArgBinder b("nll_loss", a, {"input", "target", "ignore_index", "reduction"}, 2);
+  ArgBinder b(sig::nll_loss, a);
   Value logp = toF32(tensorArg(b.at(0), "nll_loss(): input"));
   return classLoss("nll_loss", logp, tensorArg(b.at(1), "nll_loss(): target"), b.intOr(2, -100),
                    0.0, reductionArg(b, 3, "nll_loss"));
@@ -262,8 +261,7 @@ Value nativeNllLoss(Interpreter&, CallArgs& a) {
 // Class-index targets go through classLoss; a floating target of the input's shape holds class
 // probabilities: -sum_c y_c log softmax(x)_c per row ("mean" over rows), as PyTorch.
 Value nativeCrossEntropy(Interpreter&, CallArgs& a) {
-  ArgBinder b("cross_entropy", a,
-              {"input", "target", "ignore_index", "label_smoothing", "reduction"}, 2);
+  ArgBinder b(sig::cross_entropy, a);
   const Value& x = tensorArg(b.at(0), "cross_entropy(): input");
   const Value& y = tensorArg(b.at(1), "cross_entropy(): target");
   const double smoothing = b.has(3) ? b.toFloat(3) : 0.0;

@@ -8,6 +8,7 @@
 #include "interp/natives/native_args.h"
 #include "interp/tensors/op_sink.h"
 #include "interp/tensors/tensor_value.h"
+#include "ops_gen/tensor_signatures.h"
 
 namespace tessel::interp {
 
@@ -30,6 +31,16 @@ class SelfArgs {
 const Value& tensorArg(const Value& v, const std::string& what);
 /// `dim` arguments: an int, or a list/tuple of ints.
 std::vector<int64_t> toDimList(const Value& v, const std::string& what);
+
+/// The arguments of reshape(x, shape) and its kin (expand, permute, repeat, tile), bound by
+/// their signature, except PyTorch's method spelling with the sizes as further positionals
+/// (`x.reshape(2, 3)`), which a signature of two parameters cannot take. `sizes` holds the one
+/// sizes argument (a list, or an int) or those positionals.
+struct SizesArgs {
+  Value x;
+  std::vector<Value> sizes;
+};
+SizesArgs bindSizes(CallArgs& a, const NativeSignature& signature);
 
 /// A table row: a built-in function name and its native. Methods reuse the same natives.
 struct TensorNative {

@@ -81,7 +81,7 @@ void requireShape(const Value& p, const SymShape& want, const std::string& what)
 // layer_norm op over the last dim of x viewed as [N, G, C/G * spatial].
 Value nativeGroupNorm(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("group_norm", s.args(), {"x", "groups", "w", "b", "eps"}, 2);
+  ArgBinder b(sig::group_norm, s.args());
   const Value& x = floatTensor(b.at(0), "group_norm(): x");
   const int64_t g = b.toInt(1);
   const double eps = given(b, 4) ? b.toFloat(4) : 1e-5;
@@ -122,7 +122,7 @@ Value nativeGroupNorm(Interpreter&, CallArgs& raw) {
 // eps none is f32's machine epsilon (torch.finfo(float32).eps), as PyTorch.
 Value nativeRmsNorm(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("rms_norm", s.args(), {"x", "normalized_shape", "w", "eps"}, 2);
+  ArgBinder b(sig::rms_norm, s.args());
   const Value& x = floatTensor(b.at(0), "rms_norm(): x");
   const SymShape ns = isIntLike(b.at(1)) ? SymShape{toSymInt(b.at(1))}
                                          : toSymDims(b.at(1), "rms_norm(): normalized_shape");
@@ -156,8 +156,7 @@ Value nativeRmsNorm(Interpreter&, CallArgs& raw) {
 // none for both running statistics, training mode returns y alone.
 Value nativeBatchNorm(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("batch_norm", s.args(),
-              {"x", "running_mean", "running_var", "w", "b", "training", "momentum", "eps"}, 3);
+  ArgBinder b(sig::batch_norm, s.args());
   const Value& x = floatTensor(b.at(0), "batch_norm(): x");
   const bool training = b.has(5) && b.toBool(5);
   const double momentum = given(b, 6) ? b.toFloat(6) : 0.1;
@@ -250,7 +249,7 @@ SymInt countWhere(const Value& cond) {
 // ValueError on every device (PyTorch's RuntimeError), checked at run time under @compile.
 Value nativeOneHot(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("one_hot", s.args(), {"x", "num_classes"}, 1);
+  ArgBinder b(sig::one_hot, s.args());
   const Value& x = tensorArg(b.at(0), "one_hot(): x");
   if (!x.is(Type::Tensor) || dtypeOf(x) != DType::I32)
     throwUserError(ErrorKind::TypeError,
@@ -321,7 +320,7 @@ std::optional<DType> dtypeKw(const ArgBinder& b, size_t i, const char* fn) {
 // computed in f32 as PyTorch's kernel does (start + i * step for the first half, end - (steps
 // - 1 - i) * step for the second, so both ends are exact). steps may be a symbolic size.
 Value nativeLinspace(Interpreter&, CallArgs& raw) {
-  ArgBinder b("linspace", raw, {"start", "end", "steps", "dtype"}, 3);
+  ArgBinder b(sig::linspace, raw);
   const double start = b.toFloat(0), end = b.toFloat(1);
   if (!isIntLike(b.at(2))) b.toInt(2);  // the TypeError naming steps
   const SymInt steps = toSymInt(b.at(2));
@@ -367,7 +366,7 @@ Value nativeLinspace(Interpreter&, CallArgs& raw) {
 // on x's device.
 Value nativeFullLike(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("full_like", s.args(), {"x", "value", "dtype"}, 2);
+  ArgBinder b(sig::full_like, s.args());
   const Value& x = tensorArg(b.at(0), "full_like(): x");
   if (!x.is(Type::Tensor)) throwUserError(ErrorKind::TypeError, "full_like(): x must be a tensor");
   return fullShaped(x, shapeOf(x), b.toFloat(1), dtypeKw(b, 2, "full_like").value_or(dtypeOf(x)));
@@ -377,7 +376,7 @@ template <int V>
 Value nativeConstLike(Interpreter&, CallArgs& raw) {
   const char* fn = V == 0 ? "zeros_like" : "ones_like";
   SelfArgs s(raw);
-  ArgBinder b(fn, s.args(), {"x", "dtype"}, 1);
+  ArgBinder b(V == 0 ? sig::zeros_like : sig::ones_like, s.args());
   const Value& x = tensorArg(b.at(0), std::string(fn) + "(): x");
   if (!x.is(Type::Tensor))
     throwUserError(ErrorKind::TypeError, std::string(fn) + "(): x must be a tensor");
@@ -388,7 +387,7 @@ Value nativeConstLike(Interpreter&, CallArgs& raw) {
 // Only floating dtypes have them (PyTorch raises for an integer x or dtype too).
 Value nativeRandnLike(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("randn_like", s.args(), {"x", "dtype"}, 1);
+  ArgBinder b(sig::randn_like, s.args());
   const Value& x = tensorArg(b.at(0), "randn_like(): x");
   if (!x.is(Type::Tensor)) throwUserError(ErrorKind::TypeError, "randn_like(): x must be a tensor");
   const DType t = dtypeKw(b, 1, "randn_like").value_or(dtypeOf(x));
@@ -408,7 +407,7 @@ template <OpKind K>
 Value nativeAmaxLike(Interpreter&, CallArgs& raw) {
   const char* fn = K == OpKind::Max ? "amax" : "amin";
   SelfArgs s(raw);
-  ArgBinder b(fn, s.args(), {"x", "dim", "keepdim"}, 1);
+  ArgBinder b(K == OpKind::Max ? sig::amax : sig::amin, s.args());
   const Value& x = tensorArg(b.at(0), std::string(fn) + "(): x");
   OpAttrs a;
   if (given(b, 1)) a.dims = toDimList(b.at(1), std::string(fn) + "(): dim");

@@ -39,31 +39,49 @@ std::vector<int64_t> toDimList(const Value& v, const std::string& what) {
   return toDims(v, what);
 }
 
+SizesArgs bindSizes(CallArgs& a, const NativeSignature& signature) {
+  if (a.kwNames.empty() && a.positional.size() > signature.count)
+    return {a.positional[0], std::vector<Value>(a.positional.begin() + 1, a.positional.end())};
+  ArgBinder b(signature, a);
+  return {b.at(0), {b.at(1)}};
+}
+
 namespace {
 
 std::string argName(const char* fn, const char* arg) {
   return std::string(fn) + "(): " + arg;
 }
 
-template <OpKind K>
+// The tensor forms of built-ins documented in interp/natives/docs/core.txt (abs, sum, all,
+// any, max, min) have no entry of their own in ops/tensor_functions.txt: each binds by the
+// signature of its family (neg's, mean's, argmax's) under its own name, and its core.txt
+// entry describes that form.
+constexpr NativeSignature kTensorAbs = sig::neg.named("abs");
+constexpr NativeSignature kTensorSum = sig::mean.named("sum");
+constexpr NativeSignature kTensorAll = sig::mean.named("all");
+constexpr NativeSignature kTensorAny = sig::mean.named("any");
+constexpr NativeSignature kTensorMax = sig::argmax.named("max");
+constexpr NativeSignature kTensorMin = sig::argmax.named("min");
+
+template <OpKind K, const NativeSignature& S>
 Value unaryNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  const char* fn = shapes::opName(K).data();
-  ArgBinder b(fn, s.args(), {"x"}, 1);
+  const char* fn = S.name;
+  ArgBinder b(S, s.args());
   return emitOp(K, {tensorArg(b.at(0), argName(fn, "x"))});
 }
 
-template <OpKind K>
+template <OpKind K, const NativeSignature& S>
 Value binaryNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  const char* fn = shapes::opName(K).data();
-  ArgBinder b(fn, s.args(), {"a", "b"}, 2);
+  const char* fn = S.name;
+  ArgBinder b(S, s.args());
   return emitOp(K, {tensorArg(b.at(0), argName(fn, "a")), tensorArg(b.at(1), argName(fn, "b"))});
 }
 
 Value nativeWhere(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("where", s.args(), {"cond", "a", "b"}, 3);
+  ArgBinder b(sig::where, s.args());
   return emitOp(OpKind::Where,
                 {tensorArg(b.at(0), "where(): cond"), tensorArg(b.at(1), "where(): a"),
                  tensorArg(b.at(2), "where(): b")});
@@ -72,7 +90,7 @@ Value nativeWhere(Interpreter&, CallArgs& raw) {
 // clamp(x, lo, hi): a missing bound is the dtype's extreme, so one ternary op serves all.
 Value nativeClamp(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("clamp", s.args(), {"x", "lo", "hi"}, 1);
+  ArgBinder b(sig::clamp, s.args());
   const Value& x = tensorArg(b.at(0), "clamp(): x");
   auto bound = [&](size_t i, bool upper) -> Value {
     if (b.has(i) && !b.at(i).is(Type::None))
@@ -86,11 +104,11 @@ Value nativeClamp(Interpreter&, CallArgs& raw) {
   return emitOp(OpKind::Clamp, {x, bound(1, false), bound(2, true)});
 }
 
-template <OpKind K>
+template <OpKind K, const NativeSignature& S>
 Value reduceNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  const char* fn = shapes::opName(K).data();
-  ArgBinder b(fn, s.args(), {"x", "dim", "keepdim"}, 1);
+  const char* fn = S.name;
+  ArgBinder b(S, s.args());
   OpAttrs attrs;
   if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), argName(fn, "dim"));
   // An index into several dims has no meaning of its own (PyTorch takes one int).
@@ -104,11 +122,11 @@ Value reduceNative(Interpreter&, CallArgs& raw) {
 // max/min of a tensor: its extremum, or with `dim` a (values, indices) tuple, as torch.max and
 // torch.min (the indices of the first extremum, like argmax); amax/amin keep the plain
 // reduction over several dims.
-template <OpKind K, OpKind ArgK>
+template <OpKind K, OpKind ArgK, const NativeSignature& S>
 Value extremumNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  const char* fn = shapes::opName(K).data();
-  ArgBinder b(fn, s.args(), {"x", "dim", "keepdim"}, 1);
+  const char* fn = S.name;
+  ArgBinder b(S, s.args());
   OpAttrs attrs;
   attrs.keepdim = b.has(2) && b.toBool(2);
   const Value x = tensorArg(b.at(0), argName(fn, "x"));
@@ -122,14 +140,13 @@ Value extremumNative(Interpreter&, CallArgs& raw) {
 }
 
 // Shape arguments may be one list or several ints: x.reshape([2, 3]) or x.reshape(2, 3).
-shapes::SymShape shapeArgs(CallArgs& a, size_t first, const char* fn) {
-  const Value& v = a.positional[first];
-  if (a.positional.size() == first + 1 && !v.is(Type::Int) && !v.is(Type::SymInt))
-    return toSymDims(v, argName(fn, "shape"));
+shapes::SymShape shapeArgs(const SizesArgs& a, const NativeSignature& signature) {
+  const std::string what = argName(signature.name, signature.params[1]);
+  const Value& v = a.sizes[0];
+  if (a.sizes.size() == 1 && !v.is(Type::Int) && !v.is(Type::SymInt)) return toSymDims(v, what);
   shapes::SymShape dims;
-  for (size_t i = first; i < a.positional.size(); ++i) {
-    const Value& d = a.positional[i];
-    if (!d.is(Type::Int) && !d.is(Type::SymInt)) expectInt(d, argName(fn, "shape"));
+  for (const Value& d : a.sizes) {
+    if (!d.is(Type::Int) && !d.is(Type::SymInt)) expectInt(d, what);
     dims.push_back(toSymInt(d));
   }
   return dims;
@@ -144,37 +161,31 @@ std::vector<int64_t> concreteDims(const shapes::SymShape& dims) {
 
 Value nativeReshape(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  CallArgs& a = s.args();
-  if (a.positional.size() < 2 || !a.kwNames.empty())
-    throwUserError(ErrorKind::TypeError, "reshape(x, shape) takes a tensor and a shape");
+  const SizesArgs a = bindSizes(s.args(), sig::reshape);
   OpAttrs attrs;
-  attrs.shape = shapeArgs(a, 1, "reshape");
-  return emitOp(OpKind::Reshape, {tensorArg(a.positional[0], "reshape(): x")}, attrs);
+  attrs.shape = shapeArgs(a, sig::reshape);
+  return emitOp(OpKind::Reshape, {tensorArg(a.x, "reshape(): x")}, attrs);
 }
 
 Value nativeExpand(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  CallArgs& a = s.args();
-  if (a.positional.size() < 2 || !a.kwNames.empty())
-    throwUserError(ErrorKind::TypeError, "expand(x, shape) takes a tensor and a shape");
+  const SizesArgs a = bindSizes(s.args(), sig::expand);
   OpAttrs attrs;
-  attrs.shape = shapeArgs(a, 1, "expand");
-  return emitOp(OpKind::Expand, {tensorArg(a.positional[0], "expand(): x")}, attrs);
+  attrs.shape = shapeArgs(a, sig::expand);
+  return emitOp(OpKind::Expand, {tensorArg(a.x, "expand(): x")}, attrs);
 }
 
 Value nativePermute(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  CallArgs& a = s.args();
-  if (a.positional.size() < 2 || !a.kwNames.empty())
-    throwUserError(ErrorKind::TypeError, "permute(x, dims) takes a tensor and a list of dims");
+  const SizesArgs a = bindSizes(s.args(), sig::permute);
   OpAttrs attrs;
-  attrs.dims = concreteDims(shapeArgs(a, 1, "permute"));
-  return emitOp(OpKind::Permute, {tensorArg(a.positional[0], "permute(): x")}, attrs);
+  attrs.dims = concreteDims(shapeArgs(a, sig::permute));
+  return emitOp(OpKind::Permute, {tensorArg(a.x, "permute(): x")}, attrs);
 }
 
 Value nativeTranspose(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("transpose", s.args(), {"x", "a", "b"}, 1);
+  ArgBinder b(sig::transpose, s.args());
   const Value& x = tensorArg(b.at(0), "transpose(): x");
   OpAttrs attrs;
   attrs.dims = {b.intOr(1, 0), b.intOr(2, 1)};
@@ -183,7 +194,7 @@ Value nativeTranspose(Interpreter&, CallArgs& raw) {
 
 Value nativeUnsqueeze(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("unsqueeze", s.args(), {"x", "dim"}, 2);
+  ArgBinder b(sig::unsqueeze, s.args());
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   return emitOp(OpKind::Unsqueeze, {tensorArg(b.at(0), "unsqueeze(): x")}, attrs);
@@ -191,7 +202,7 @@ Value nativeUnsqueeze(Interpreter&, CallArgs& raw) {
 
 Value nativeSqueeze(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("squeeze", s.args(), {"x", "dim"}, 1);
+  ArgBinder b(sig::squeeze, s.args());
   OpAttrs attrs;
   if (b.has(1) && !b.at(1).is(Type::None)) attrs.dims = toDimList(b.at(1), "squeeze(): dim");
   return emitOp(OpKind::Squeeze, {tensorArg(b.at(0), "squeeze(): x")}, attrs);
@@ -199,17 +210,17 @@ Value nativeSqueeze(Interpreter&, CallArgs& raw) {
 
 Value nativeFlatten(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("flatten", s.args(), {"x", "start", "end"}, 1);
+  ArgBinder b(sig::flatten, s.args());
   OpAttrs attrs;
   attrs.dim = b.intOr(1, 0);
   attrs.endDim = b.intOr(2, -1);
   return emitOp(OpKind::Flatten, {tensorArg(b.at(0), "flatten(): x")}, attrs);
 }
 
-template <OpKind K>
+template <OpKind K, const NativeSignature& S>
 Value joinNative(Interpreter&, CallArgs& a) {
-  const char* fn = shapes::opName(K).data();
-  ArgBinder b(fn, a, {"tensors", "dim"}, 1);
+  const char* fn = S.name;
+  ArgBinder b(S, a);
   std::vector<Value> inputs;
   for (const Value& v : iterate(b.at(0), argName(fn, "tensors")))
     inputs.push_back(tensorArg(v, argName(fn, "tensors")));
@@ -222,7 +233,7 @@ Value joinNative(Interpreter&, CallArgs& a) {
 
 Value nativeIndexSelect(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("index_select", s.args(), {"x", "dim", "index"}, 3);
+  ArgBinder b(sig::index_select, s.args());
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   return emitOp(
@@ -233,7 +244,7 @@ Value nativeIndexSelect(Interpreter&, CallArgs& raw) {
 
 Value nativeGather(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("gather", s.args(), {"x", "dim", "index"}, 3);
+  ArgBinder b(sig::gather, s.args());
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   return emitOp(OpKind::Gather,
@@ -242,14 +253,14 @@ Value nativeGather(Interpreter&, CallArgs& raw) {
 
 Value nativeMaskedSelect(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("masked_select", s.args(), {"x", "mask"}, 2);
+  ArgBinder b(sig::masked_select, s.args());
   return emitOp(OpKind::MaskedSelect, {tensorArg(b.at(0), "masked_select(): x"),
                                        tensorArg(b.at(1), "masked_select(): mask")});
 }
 
 Value nativeMaskedScatter(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("masked_scatter", s.args(), {"x", "mask", "source"}, 3);
+  ArgBinder b(sig::masked_scatter, s.args());
   Value x = tensorArg(b.at(0), "masked_scatter(): x");
   const Value& mask = tensorArg(b.at(1), "masked_scatter(): mask");
   // x and the mask broadcast against each other (PyTorch): x is expanded to the common shape
@@ -264,23 +275,24 @@ Value nativeMaskedScatter(Interpreter&, CallArgs& raw) {
   return emitOp(OpKind::MaskedScatter, {x, mask, tensorArg(b.at(2), "masked_scatter(): source")});
 }
 
-Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const char* fn) {
+Value nativeSoftmaxLike(CallArgs& raw, OpKind op, const NativeSignature& signature) {
+  const char* fn = signature.name;
   SelfArgs s(raw);
-  ArgBinder b(fn, s.args(), {"x", "dim"}, 1);
+  ArgBinder b(signature, s.args());
   OpAttrs attrs;
   attrs.dim = b.intOr(1, -1);
   return emitOp(op, {tensorArg(b.at(0), argName(fn, "x"))}, attrs);
 }
 Value nativeSoftmax(Interpreter&, CallArgs& a) {
-  return nativeSoftmaxLike(a, OpKind::Softmax, "softmax");
+  return nativeSoftmaxLike(a, OpKind::Softmax, sig::softmax);
 }
 Value nativeLogSoftmax(Interpreter&, CallArgs& a) {
-  return nativeSoftmaxLike(a, OpKind::LogSoftmax, "log_softmax");
+  return nativeSoftmaxLike(a, OpKind::LogSoftmax, sig::log_softmax);
 }
 
 Value nativeLayerNorm(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("layer_norm", s.args(), {"x", "shape", "weight", "bias", "eps"}, 2);
+  ArgBinder b(sig::layer_norm, s.args());
   OpAttrs attrs;
   attrs.shape = toSymDims(b.at(1), "layer_norm(): shape");
   if (b.has(4)) attrs.eps = b.toFloat(4);
@@ -294,7 +306,7 @@ Value nativeLayerNorm(Interpreter&, CallArgs& raw) {
 
 Value nativeLinear(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("linear", s.args(), {"x", "weight", "bias"}, 2);
+  ArgBinder b(sig::linear, s.args());
   std::vector<Value> inputs{tensorArg(b.at(0), "linear(): x"),
                             tensorArg(b.at(1), "linear(): weight")};
   if (b.has(2) && !b.at(2).is(Type::None)) inputs.push_back(tensorArg(b.at(2), "linear(): bias"));
@@ -319,7 +331,7 @@ Value traceableDropout(const Value& x, double p) {
 
 Value nativeDropout(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("dropout", s.args(), {"x", "p"}, 1);
+  ArgBinder b(sig::dropout, s.args());
   OpAttrs attrs;
   attrs.p = b.has(1) ? b.toFloat(1) : 0.5;
   if (attrs.p < 0 || attrs.p > 1)
@@ -333,7 +345,7 @@ Value nativeDropout(Interpreter&, CallArgs& raw) {
 // Methods that are not ops.
 Value methodNumel(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("numel", s.args(), {"x"}, 1);
+  ArgBinder b(sig::numel, s.args());
   const Value shape = shapeValue(tensorArg(b.at(0), "numel(): x"));
   const ShapeObj& dims = *shape.as<ShapeObj>();
   if (dims.segment) {
@@ -351,7 +363,7 @@ void requireData(const Value& v, const char* what) {
 
 Value methodItem(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("item", s.args(), {"x"}, 1);
+  ArgBinder b(sig::item, s.args());
   if (TraceHooks* hooks = activeTraceHooks(); hooks && isFake(b.at(0)))
     if (Value kept = hooks->captureItem(b.at(0)); !kept.is(Type::None)) return kept;
   requireData(b.at(0), "x.item()");
@@ -359,19 +371,19 @@ Value methodItem(Interpreter&, CallArgs& raw) {
 }
 Value methodTolist(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("tolist", s.args(), {"x"}, 1);
+  ArgBinder b(sig::tolist, s.args());
   requireData(b.at(0), "x.tolist()");
   return tensorToList(toTensor(b.at(0), "tolist(): x"));
 }
 Value methodContiguous(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("contiguous", s.args(), {"x"}, 1);
+  ArgBinder b(sig::contiguous, s.args());
   return emitOp(OpKind::Contiguous, {tensorArg(b.at(0), "contiguous(): x")});
 }
 // x.to("cpu") moves between devices; x.to(i32) converts the dtype.
 Value methodTo(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("to", s.args(), {"x", "target"}, 2);
+  ArgBinder b(sig::to, s.args());
   const Value& xv = tensorArg(b.at(0), "to(): x");
   const Value& target = b.at(1);
   if (target.is(Type::DType) || target.is(Type::Builtin) ||
@@ -392,39 +404,39 @@ Value methodTo(Interpreter&, CallArgs& raw) {
 }
 
 const TensorNative kOps[] = {
-    {"neg", unaryNative<OpKind::Neg>, true},
-    {"exp", unaryNative<OpKind::Exp>, true},
-    {"log", unaryNative<OpKind::Log>, true},
-    {"sqrt", unaryNative<OpKind::Sqrt>, true},
-    {"rsqrt", unaryNative<OpKind::Rsqrt>, true},
-    {"abs", unaryNative<OpKind::Abs>, true},
-    {"sin", unaryNative<OpKind::Sin>, true},
-    {"cos", unaryNative<OpKind::Cos>, true},
-    {"tanh", unaryNative<OpKind::Tanh>, true},
-    {"sigmoid", unaryNative<OpKind::Sigmoid>, true},
-    {"relu", unaryNative<OpKind::Relu>, true},
-    {"gelu", unaryNative<OpKind::Gelu>, true},
-    {"logical_not", unaryNative<OpKind::LogicalNot>, true},
-    {"add", binaryNative<OpKind::Add>, true},
-    {"sub", binaryNative<OpKind::Sub>, true},
-    {"mul", binaryNative<OpKind::Mul>, true},
-    {"div", binaryNative<OpKind::Div>, true},
-    {"pow", binaryNative<OpKind::Pow>, true},
-    {"maximum", binaryNative<OpKind::Maximum>, true},
-    {"minimum", binaryNative<OpKind::Minimum>, true},
-    {"logical_and", binaryNative<OpKind::LogicalAnd>, true},
-    {"logical_or", binaryNative<OpKind::LogicalOr>, true},
-    {"matmul", binaryNative<OpKind::Matmul>, true},
+    {"neg", unaryNative<OpKind::Neg, sig::neg>, true},
+    {"exp", unaryNative<OpKind::Exp, sig::exp>, true},
+    {"log", unaryNative<OpKind::Log, sig::log>, true},
+    {"sqrt", unaryNative<OpKind::Sqrt, sig::sqrt>, true},
+    {"rsqrt", unaryNative<OpKind::Rsqrt, sig::rsqrt>, true},
+    {"abs", unaryNative<OpKind::Abs, kTensorAbs>, true},
+    {"sin", unaryNative<OpKind::Sin, sig::sin>, true},
+    {"cos", unaryNative<OpKind::Cos, sig::cos>, true},
+    {"tanh", unaryNative<OpKind::Tanh, sig::tanh>, true},
+    {"sigmoid", unaryNative<OpKind::Sigmoid, sig::sigmoid>, true},
+    {"relu", unaryNative<OpKind::Relu, sig::relu>, true},
+    {"gelu", unaryNative<OpKind::Gelu, sig::gelu>, true},
+    {"logical_not", unaryNative<OpKind::LogicalNot, sig::logical_not>, true},
+    {"add", binaryNative<OpKind::Add, sig::add>, true},
+    {"sub", binaryNative<OpKind::Sub, sig::sub>, true},
+    {"mul", binaryNative<OpKind::Mul, sig::mul>, true},
+    {"div", binaryNative<OpKind::Div, sig::div>, true},
+    {"pow", binaryNative<OpKind::Pow, sig::pow>, true},
+    {"maximum", binaryNative<OpKind::Maximum, sig::maximum>, true},
+    {"minimum", binaryNative<OpKind::Minimum, sig::minimum>, true},
+    {"logical_and", binaryNative<OpKind::LogicalAnd, sig::logical_and>, true},
+    {"logical_or", binaryNative<OpKind::LogicalOr, sig::logical_or>, true},
+    {"matmul", binaryNative<OpKind::Matmul, sig::matmul>, true},
     {"where", nativeWhere, false},
     {"clamp", nativeClamp, true},
-    {"sum", reduceNative<OpKind::Sum>, true},
-    {"mean", reduceNative<OpKind::Mean>, true},
-    {"max", extremumNative<OpKind::Max, OpKind::Argmax>, true},
-    {"min", extremumNative<OpKind::Min, OpKind::Argmin>, true},
-    {"argmax", reduceNative<OpKind::Argmax>, true},
-    {"argmin", reduceNative<OpKind::Argmin>, true},
-    {"all", reduceNative<OpKind::All>, true},
-    {"any", reduceNative<OpKind::Any>, true},
+    {"sum", reduceNative<OpKind::Sum, kTensorSum>, true},
+    {"mean", reduceNative<OpKind::Mean, sig::mean>, true},
+    {"max", extremumNative<OpKind::Max, OpKind::Argmax, kTensorMax>, true},
+    {"min", extremumNative<OpKind::Min, OpKind::Argmin, kTensorMin>, true},
+    {"argmax", reduceNative<OpKind::Argmax, sig::argmax>, true},
+    {"argmin", reduceNative<OpKind::Argmin, sig::argmin>, true},
+    {"all", reduceNative<OpKind::All, kTensorAll>, true},
+    {"any", reduceNative<OpKind::Any, kTensorAny>, true},
     {"reshape", nativeReshape, true},
     {"expand", nativeExpand, true},
     {"permute", nativePermute, true},
@@ -432,14 +444,14 @@ const TensorNative kOps[] = {
     {"unsqueeze", nativeUnsqueeze, true},
     {"squeeze", nativeSqueeze, true},
     {"flatten", nativeFlatten, true},
-    {"cat", joinNative<OpKind::Cat>, false},
-    {"stack", joinNative<OpKind::Stack>, false},
+    {"cat", joinNative<OpKind::Cat, sig::cat>, false},
+    {"stack", joinNative<OpKind::Stack, sig::stack>, false},
     {"index_select", nativeIndexSelect, true},
     {"gather", nativeGather, true},
-    {"nonzero", unaryNative<OpKind::Nonzero>, true},
+    {"nonzero", unaryNative<OpKind::Nonzero, sig::nonzero>, true},
     {"masked_select", nativeMaskedSelect, true},
     {"masked_scatter", nativeMaskedScatter, true},
-    {"unique", unaryNative<OpKind::Unique>, true},
+    {"unique", unaryNative<OpKind::Unique, sig::unique>, true},
     {"softmax", nativeSoftmax, true},
     {"log_softmax", nativeLogSoftmax, true},
     {"layer_norm", nativeLayerNorm, false},

@@ -55,9 +55,7 @@ void unsupportedFlag(const ArgBinder& b, size_t i, const std::string& fn, const 
 // return_indices = false)
 Value nativeMaxPool2d(Interpreter&, CallArgs& raw) {
   const std::string fn = "max_pool2d";
-  ArgBinder b(
-      "max_pool2d", raw,
-      {"input", "kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"}, 2);
+  ArgBinder b(sig::max_pool2d, raw);
   OpAttrs a;
   shapes::PoolAttrs& p = a.pool;
   intPair(b.at(1), fn, "kernel_size", p.kernel);
@@ -76,10 +74,7 @@ Value nativeMaxPool2d(Interpreter&, CallArgs& raw) {
 // count_include_pad = true, divisor_override = none)
 Value nativeAvgPool2d(Interpreter&, CallArgs& raw) {
   const std::string fn = "avg_pool2d";
-  ArgBinder b("avg_pool2d", raw,
-              {"input", "kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
-               "divisor_override"},
-              2);
+  ArgBinder b(sig::avg_pool2d, raw);
   OpAttrs a;
   shapes::PoolAttrs& p = a.pool;
   intPair(b.at(1), fn, "kernel_size", p.kernel);
@@ -101,7 +96,7 @@ Value nativeAvgPool2d(Interpreter&, CallArgs& raw) {
 // input's size.
 Value nativeAdaptiveAvgPool2d(Interpreter&, CallArgs& raw) {
   const std::string fn = "adaptive_avg_pool2d";
-  ArgBinder b("adaptive_avg_pool2d", raw, {"input", "output_size"}, 2);
+  ArgBinder b(sig::adaptive_avg_pool2d, raw);
   const Value x = inputArg(b, fn);
   const SymShape xs = shapeOf(x);
   const Value& s = b.at(1);
@@ -165,10 +160,7 @@ std::vector<double> floatList(const Value& v, const std::string& fn) {
 // linear), a 4-D one [N, C, H, W] (nearest, bilinear), as PyTorch; 3-D runs as a height of 1.
 Value nativeInterpolate(Interpreter&, CallArgs& raw) {
   const std::string fn = "interpolate";
-  ArgBinder b("interpolate", raw,
-              {"input", "size", "scale_factor", "mode", "align_corners", "recompute_scale_factor",
-               "antialias"},
-              1);
+  ArgBinder b(sig::interpolate, raw);
   Value x = inputArg(b, fn);
   const SymShape xs = shapeOf(x);
   const size_t spatial = xs.size() >= 2 ? xs.size() - 2 : 0;

@@ -13,11 +13,11 @@ namespace tessel::interp {
 
 namespace {
 
-template <OpKind K>
+template <OpKind K, const NativeSignature& S>
 Value scanNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  const char* fn = shapes::opName(K).data();
-  ArgBinder b(fn, s.args(), {"x", "dim"}, 2);
+  const char* fn = S.name;
+  ArgBinder b(S, s.args());
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   return emitOp(K, {tensorArg(b.at(0), std::string(fn) + "(): x")}, attrs);
@@ -36,7 +36,7 @@ Value sliceAlong(const Value& x, int64_t dim, int64_t start, std::optional<int64
 // those already carry symbolic sizes, gradients and kernels on every backend.
 Value nativeDiff(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("diff", s.args(), {"x", "n", "dim", "prepend", "append"}, 1);
+  ArgBinder b(sig::diff, s.args());
   Value x = tensorArg(b.at(0), "diff(): x");
   const int64_t n = b.intOr(1, 1);
   const int64_t dim = b.intOr(2, -1);
@@ -86,13 +86,13 @@ Value sourceArg(const Value& x, const Value& src, const std::string& what) {
 
 // index_add(x, dim, index, src, alpha = 1), index_copy(x, dim, index, src), scatter(x, dim,
 // index, src), scatter_add(x, dim, index, src).
-template <OpKind K>
+// Only index_add's signature has `alpha`: the others' binders have 4 parameters.
+template <OpKind K, const NativeSignature& S>
 Value writeNative(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  const std::string fn(shapes::opName(K));
+  const std::string fn(S.name);
   const bool alpha = K == OpKind::IndexAdd;
-  ArgBinder b(fn.c_str(), s.args(), {"x", "dim", "index", "src", "alpha"}, 4);
-  if (!alpha && b.has(4)) throwUserError(ErrorKind::TypeError, fn + "() takes no argument 'alpha'");
+  ArgBinder b(S, s.args());
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   if (alpha && b.has(4)) attrs.scalars = {b.toFloat(4)};
@@ -103,8 +103,7 @@ Value writeNative(Interpreter&, CallArgs& raw) {
 
 Value nativeScatterReduce(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("scatter_reduce", s.args(), {"x", "dim", "index", "src", "reduce", "include_self"},
-              5);
+  ArgBinder b(sig::scatter_reduce, s.args());
   OpAttrs attrs;
   attrs.dim = b.toInt(1);
   const std::string& r = b.toStr(4);
@@ -153,7 +152,7 @@ Value sortedTensor(const Value& v, const char* what) {
 // input order), which is one of the orders PyTorch allows when stable is false.
 Value nativeArgsort(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("argsort", s.args(), {"x", "dim", "descending", "stable"}, 1);
+  ArgBinder b(sig::argsort, s.args());
   OpAttrs attrs;
   attrs.dim = b.intOr(1, -1);
   attrs.descending = b.has(2) && b.toBool(2);
@@ -164,7 +163,7 @@ Value nativeArgsort(Interpreter&, CallArgs& raw) {
 // sort(x, dim = -1, descending = false, stable = false) -> (values, indices).
 Value nativeSort(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("sort", s.args(), {"x", "dim", "descending", "stable"}, 1);
+  ArgBinder b(sig::sort, s.args());
   OpAttrs attrs;
   attrs.dim = b.intOr(1, -1);
   attrs.descending = b.has(2) && b.toBool(2);
@@ -180,7 +179,7 @@ Value nativeSort(Interpreter&, CallArgs& raw) {
 // which sorted = false allows.
 Value nativeTopk(Interpreter&, CallArgs& raw) {
   SelfArgs s(raw);
-  ArgBinder b("topk", s.args(), {"x", "k", "dim", "largest", "sorted"}, 2);
+  ArgBinder b(sig::topk, s.args());
   const Value& kv = b.at(1);
   if (!kv.is(Type::Int) && !kv.is(Type::SymInt))
     throwUserError(ErrorKind::TypeError, "topk(): k must be an int, not '" +
@@ -197,7 +196,7 @@ Value nativeTopk(Interpreter&, CallArgs& raw) {
 
 // searchsorted(sorted_sequence, values, right = false, side = none): torch.searchsorted.
 Value nativeSearchsorted(Interpreter&, CallArgs& raw) {
-  ArgBinder b("searchsorted", raw, {"sorted_sequence", "values", "right", "side"}, 2);
+  ArgBinder b(sig::searchsorted, raw);
   OpAttrs attrs;
   attrs.right = b.has(2) && b.toBool(2);
   if (b.has(3) && !b.at(3).is(Type::None)) {
@@ -219,7 +218,7 @@ Value nativeSearchsorted(Interpreter&, CallArgs& raw) {
 
 // nms(boxes, scores, iou_threshold): torchvision.ops.nms; i32 indices in decreasing score.
 Value nativeNms(Interpreter&, CallArgs& raw) {
-  ArgBinder b("nms", raw, {"boxes", "scores", "iou_threshold"}, 3);
+  ArgBinder b(sig::nms, raw);
   OpAttrs attrs;
   attrs.scalars = {b.toFloat(2)};
   return emitOp(OpKind::Nms,
@@ -233,13 +232,13 @@ const TensorNative kSparse[] = {
     {"topk", nativeTopk, true},
     {"searchsorted", nativeSearchsorted, false},
     {"nms", nativeNms, false},
-    {"index_add", writeNative<OpKind::IndexAdd>, true},
-    {"index_copy", writeNative<OpKind::IndexCopy>, true},
-    {"scatter", writeNative<OpKind::Scatter>, true},
-    {"scatter_add", writeNative<OpKind::ScatterAdd>, true},
+    {"index_add", writeNative<OpKind::IndexAdd, sig::index_add>, true},
+    {"index_copy", writeNative<OpKind::IndexCopy, sig::index_copy>, true},
+    {"scatter", writeNative<OpKind::Scatter, sig::scatter>, true},
+    {"scatter_add", writeNative<OpKind::ScatterAdd, sig::scatter_add>, true},
     {"scatter_reduce", nativeScatterReduce, true},
-    {"cumsum", scanNative<OpKind::Cumsum>, true},
-    {"cumprod", scanNative<OpKind::Cumprod>, true},
+    {"cumsum", scanNative<OpKind::Cumsum, sig::cumsum>, true},
+    {"cumprod", scanNative<OpKind::Cumprod, sig::cumprod>, true},
     {"diff", nativeDiff, true},
 };
 
