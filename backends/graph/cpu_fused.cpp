@@ -31,8 +31,6 @@ using Kind = FusedInstr::Kind;
 
 namespace {
 
-constexpr int64_t kTile = CpuFusedKernel::kTile;
-
 int fileOf(DType t) {
   return t == DType::F32 ? 0 : 1;
 }

@@ -169,7 +169,9 @@ TEST(DistLarge, PayloadsThroughMpiCollectives) {
   std::vector<Tensor> parts = d::allGather(part);
   for (int r = 0; r < N(); ++r) {
     ASSERT_EQ(parts[r].numel(), r * 3000);
-    if (r) EXPECT_EQ(parts[r].toInts().back(), r);
+    if (r) {
+      EXPECT_EQ(parts[r].toInts().back(), r);
+    }
   }
   std::vector<std::string> texts = d::allGatherText(std::string(R() * 5000, 'a' + R()), "test");
   for (int r = 0; r < N(); ++r) EXPECT_EQ(texts[r], std::string(r * 5000, 'a' + r));
