@@ -40,7 +40,10 @@ std::string_view builtinDocText();
 //
 // The entry format: `## Section` starts a section (its indented lines are its paragraph); a
 // line at column 0 is an entry's signature (its key is the text before `(` or `:`); the
-// indented lines after it are its description; `#` at column 0 is a comment.
+// indented lines after it are its description; `#` at column 0 is a comment. In
+// ops/tensor_functions.txt a signature line is also the function's argument binding: the build
+// generates `sig::NAME` from it (tools/signatures.py) and the native binds with
+// ArgBinder(sig::NAME, args), so help() prints exactly what the native accepts.
 
 namespace {
 
