@@ -4,6 +4,7 @@
 #include "api/api_internal.h"
 #include "interp/values/objects.h"
 #include "interp/values/printer.h"
+#include "interp/tensors/tensor_bridge.h"
 #include "interp/tensors/tensor_value.h"
 
 namespace tessel {
@@ -51,7 +52,11 @@ Value::Value(FromInt, int64_t i) : Value(api::wrap(interp::Value::integer(i))) {
 Value::Value(double f) : Value(api::wrap(interp::Value::real(f))) {}
 Value::Value(bool b) : Value(api::wrap(interp::Value::boolean(b))) {}
 Value::Value(std::string s) : Value(api::wrap(interp::makeStr(std::move(s)))) {}
-Value::Value(Tensor t) : Value(api::wrap(interp::makeTensor(t.impl().tensor))) {}
+// A tensor value may be made before any Interpreter is: its printing and operators reach
+// tensors/ through the hooks each Interpreter installs, so install them here as well.
+Value::Value(Tensor t) : Value(api::wrap(interp::makeTensor(t.impl().tensor))) {
+  interp::installTensorHooks();
+}
 
 Value Value::list(std::vector<Value> items) {
   std::vector<interp::Value> values;

@@ -6,9 +6,11 @@
 #include <iostream>
 #include <sstream>
 
+#include "interp/natives/attributes.h"
 #include "interp/natives/builtins.h"
 #include "interp/syntax/diagnostics.h"
 #include "interp/tensors/device_support.h"
+#include "interp/tensors/tensor_bridge.h"
 #include "interp/eval/evaluator.h"
 #include "interp/natives/native_modules.h"
 #include "interp/syntax/parser.h"
@@ -50,6 +52,11 @@ Interpreter::Interpreter(InterpreterOptions options)
                         : nullptr),
       out_(&std::cout),
       err_(&std::cerr) {
+  // The layers below call up through tables that the higher ones fill in (interp/README.md,
+  // "Layers"): installed here, before the first value is made, rather than from static
+  // initializers, which the linker may drop from a static library nothing else references.
+  installTensorHooks();
+  installAttributeHooks();
   Entry entry(*this);  // the compiler's state registers its tpu log in this interpreter's
   compiler_ = compilerPlugin() ? compilerPlugin()->createState() : nullptr;
   evaluator_ = Evaluator::create(*this);

@@ -1,10 +1,10 @@
 // Subscripts and attributes in closure code: `xs[i]`, `d[k]`, tensor indexing with slices and
 // ellipses, `x.name`.
-#include "interp/natives/attributes.h"
+#include "interp/eval/attribute_hooks.h"
 #include "interp/eval/operands.h"
 #include "interp/values/operators.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/tensor_hooks.h"
 
 namespace tessel::interp {
 namespace {
@@ -24,7 +24,7 @@ struct CIndex : CExpr {
     std::vector<IndexItem> items(1);
     items[0].kind = Subscript::Kind::Single;
     items[0].index = index;
-    return tensorIndex(ev.interpreter(), object, items);
+    return tensorHooks().index(object, items);
   }
   return getIndex(object, index);
 }
@@ -99,7 +99,7 @@ Value runSubscripts(const CExpr& self, Frame& f, Engine& ev) {
       items.push_back(std::move(item));
     }
     ev.at(self.src->span);
-    return tensorIndex(ev.interpreter(), object, items);
+    return tensorHooks().index(object, items);
   }
   if (x.subs.size() != 1 || src->hasTuple)
     raise(ErrorKind::TypeError,
@@ -129,7 +129,7 @@ Value runAttr(const CExpr& self, Frame& f, Engine& ev) {
   auto& a = static_cast<const CPair&>(self);
   Value object = a.a->run(*a.a, f, ev);
   ev.at(self.src->span);
-  return getAttribute(ev.interpreter(), object, static_cast<Attr*>(self.src)->name);
+  return attributeHooks().get(ev.interpreter(), object, static_cast<Attr*>(self.src)->name);
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 // What statements share in the engine: binding names and patterns, stores into names,
 // subscripts and attributes, augmented assignment, for loops over every iterable, and making
 // closures.
-#include "interp/natives/attributes.h"
+#include "interp/eval/attribute_hooks.h"
 #include "interp/eval/engine.h"
 #include "interp/eval/iteration.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
-#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/tensor_hooks.h"
 
 namespace tessel::interp {
 
@@ -49,7 +49,7 @@ void Engine::bind(Pattern* p, Value v, Frame& f) {
     items = v.as<TupleObj>()->items;
   else if (v.is(Type::Tensor) || v.is(Type::Shape)) {
     atStatement();  // its errors are the let's or the for's
-    items = iterateTensorLike(v);
+    items = tensorHooks().iterate(v);
   }
   else
     raise(ErrorKind::TypeError,
@@ -127,10 +127,10 @@ void Engine::storeAttr(Assign* s, const Value& object, Value rhs) {
   auto* a = static_cast<Attr*>(s->target);
   at(s->target->span);
   if (s->op != AssignOp::Set) {
-    rhs = augmented(s, getAttribute(interp_, object, a->name), std::move(rhs));
+    rhs = augmented(s, attributeHooks().get(interp_, object, a->name), std::move(rhs));
     at(s->target->span);
   }
-  setAttribute(interp_, object, a->name, std::move(rhs));
+  attributeHooks().set(interp_, object, a->name, std::move(rhs));
 }
 
 Flow Engine::forEach(For* s, Value iterable, const CBlock& code, Frame& f) {

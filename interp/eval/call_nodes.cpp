@@ -1,7 +1,7 @@
 // Calls in closure code: `f(args)` of a global fn (the common call, with its plain and
 // step-argument fast paths), of any other value, and `object.method(args)`.
 #include "interp/eval/operands.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 
 namespace tessel::interp {
 namespace {

@@ -1,7 +1,7 @@
 // Calls: argument binding, frames on the value stack, method calls, tracebacks.
-#include "interp/natives/attributes.h"
+#include "interp/eval/attribute_hooks.h"
 #include "interp/eval/engine.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/values/native_object.h"
 #include "interp/values/printer.h"
 #include "interp/eval/signature.h"
@@ -209,7 +209,7 @@ inline Value Engine::methodCall(Call* c, Value object, EvalArg&& evalArg) {
     // Not cached: native objects of every kind share their type (Note [Native objects]).
     method = object.as<NativeObj>()->method(attr->name);
   } else if (!object.is(Type::Module)) {
-    method = findMethod(object.type(), attr->name);
+    method = attributeHooks().findMethod(object.type(), attr->name);
     if (method) {
       c->cachedType = object.type();
       c->cachedMethod = method;
@@ -218,7 +218,7 @@ inline Value Engine::methodCall(Call* c, Value object, EvalArg&& evalArg) {
   Value callee;
   if (!method) {
     at(attr->span);
-    callee = getAttribute(interp_, object, attr->name);
+    callee = attributeHooks().get(interp_, object, attr->name);
   }
   size_t n = c->args.size();
   ArgBuffer buffer(n);

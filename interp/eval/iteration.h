@@ -3,9 +3,9 @@
 #pragma once
 
 #include "interp/eval/engine.h"
-#include "interp/tensors/tensor_bridge.h"
 #include "interp/values/native_object.h"
 #include "interp/values/printer.h"
+#include "interp/values/tensor_hooks.h"
 
 namespace tessel::interp {
 
@@ -71,7 +71,7 @@ Flow Engine::eachItem(const Value& iterable, const Span& iterableSpan, Body&& bo
     case Type::Tensor:
     case Type::Shape:
       at(iterableSpan);
-      items = iterateTensorLike(iterable);
+      items = tensorHooks().iterate(iterable);
       break;
     default:
       raise(ErrorKind::TypeError, "'" + kindName(iterable) + "' is not iterable", iterableSpan);

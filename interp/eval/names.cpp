@@ -1,7 +1,7 @@
 // Names in closure code: locals, captured variables (cells and upvalues), globals and the
 // built-ins a module does not shadow; the traced form reports global reads to the tracer.
 #include "interp/eval/operands.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/syntax/suggest.h"
 
 #include <algorithm>

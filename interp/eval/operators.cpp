@@ -4,7 +4,7 @@
 #include "interp/eval/operands.h"
 #include "interp/values/operators.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/tensor_hooks.h"
 
 namespace tessel::interp {
 namespace {
@@ -95,7 +95,7 @@ Value compareChain(Expr* src, Frame& f, Engine& ev, Value lhs, Value rhs,
       // Tensor comparisons are elementwise and give a bool tensor; they do not chain.
       if (c->ops.size() > 1)
         raise(ErrorKind::TypeError, "chained comparisons are not supported on tensors", c->span);
-      return tensorCompare(c->ops[i], lhs, rhs);
+      return tensorHooks().compare(c->ops[i], lhs, rhs);
     } else {
       holds = compareValues(c->ops[i], lhs, rhs);
     }

@@ -4,12 +4,11 @@
 #include <unordered_map>
 
 #include "interp/syntax/diagnostics.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
-#include "interp/tensors/tensor_value.h"
+#include "interp/values/tensor_hooks.h"
 #include "shapes/shape_env.h"
 #include "shapes/source_loc.h"
 
@@ -51,7 +50,7 @@ std::string matchAnn(const TypeAnn& t, const Value& v, const std::string& what, 
   }
   std::string dtype;
   shapes::SymShape shape;
-  if (!tensorSignature(v, dtype, shape))
+  if (!tensorHooks().signature(v, dtype, shape))
     return what + " must be a tensor (" + describeAnn(t) + "), got " +
            std::string(typeName(v.type()));
   if (t.base != "tensor" && dtype != t.base)
@@ -152,14 +151,17 @@ void checkResult(Interpreter& interp, FunctionObj& fn, Frame& frame, const Value
     Value v = slotValue(frame.slots[dv.ref.index]);
     if (isIntLike(v)) dims.emplace(dv.name, toSymInt(v));
   }
-  bool tracing = shapes::currentShapeEnv() != nullptr && result.is(Type::Tensor) &&
-                 result.as<TensorObj>()->fake != nullptr;
+  bool tracing = shapes::currentShapeEnv() != nullptr && tensorHooks().isFake(result);
   std::string err =
       matchAnn(*proto.result, result, "result of " + proto.name + "()", dims, tracing);
-  if (!err.empty() && tracing)
+  if (!err.empty() && tracing) {
+    std::string dtype;
+    shapes::SymShape shape;
+    tensorHooks().signature(result, dtype, shape);
     err = "the declared result " + describeAnn(*proto.result) + " of " + proto.name +
-          "() could not be proven for the traced result " +
-          std::string(shapes::name(dtypeOf(result))) + shapes::errorText(shapeOf(result)) + ": " + err;
+          "() could not be proven for the traced result " + dtype + shapes::errorText(shape) +
+          ": " + err;
+  }
   if (!err.empty())
     raise(
         err.find("dtype") != std::string::npos || err.find("must be a tensor") != std::string::npos

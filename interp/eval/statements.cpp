@@ -2,7 +2,7 @@
 // assignments (plain and augmented, to names, subscripts and attributes), assert, import and
 // fn declarations; their handlers and the compile function of each kind.
 #include "interp/eval/engine.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
 

@@ -3,7 +3,8 @@
 #include <cctype>
 
 #include "interp/natives/attributes.h"
-#include "interp/interpreter.h"
+#include "interp/eval/attribute_hooks.h"
+#include "interp/eval/session.h"
 #include "interp/natives/errors.h"
 #include "interp/values/format.h"
 #include "interp/values/native_object.h"
@@ -348,6 +349,14 @@ Value getAttribute(Interpreter& interp, const Value& object, const std::string& 
   throwUserError(ErrorKind::TypeError, "'" + std::string(typeName(object.type())) +
                                            "' has no attribute '" + name + "'" +
                                            didYouMean(name, methods));
+}
+
+void installAttributeHooks() {
+  static const bool installed = [] {
+    setAttributeHooks(AttributeHooks{findMethod, getAttribute, setAttribute});
+    return true;
+  }();
+  (void)installed;
 }
 
 void setAttribute(Interpreter& interp, const Value& object, const std::string& name, Value v) {

@@ -16,5 +16,8 @@ std::vector<std::string> methodNames(Type type);
 Value getAttribute(Interpreter& interp, const Value& object, const std::string& name);
 /// `object.name = v`: module fields (including the built-in `config`).
 void setAttribute(Interpreter& interp, const Value& object, const std::string& name, Value v);
+/// Hands the three above to the engine (eval/attribute_hooks.h); the Interpreter's constructor
+/// calls it. Idempotent and thread-safe.
+void installAttributeHooks();
 
 }  // namespace tessel::interp

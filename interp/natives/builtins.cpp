@@ -9,7 +9,7 @@
 
 #include "interp/eval/evaluator.h"
 #include "interp/values/graph_break.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/natives/errors.h"
 #include "interp/natives/help.h"
 #include "interp/natives/iterables.h"
@@ -546,10 +546,6 @@ Value builtinRepr(Interpreter&, CallArgs& a) {
 }
 
 }  // namespace
-
-void defineNative(ModuleObj& module, const char* name, NativeFn fn) {
-  module.define(name, Value::object(new BuiltinObj(name, fn)));
-}
 
 void registerCoreBuiltins(ModuleObj& prelude) {
   static const std::pair<const char*, NativeFn> kBuiltins[] = {

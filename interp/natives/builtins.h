@@ -12,7 +12,5 @@ struct ExitRequest {
 
 /// Adds the core built-ins (print, len, range, ...) to `prelude`.
 void registerCoreBuiltins(ModuleObj& prelude);
-/// Adds a native function to a module.
-void defineNative(ModuleObj& module, const char* name, NativeFn fn);
 
 }  // namespace tessel::interp

@@ -4,7 +4,7 @@
 #include <mutex>
 
 #include "interp/values/graph_break.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/native_args.h"
 #include "interp/values/printer.h"

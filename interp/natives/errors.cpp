@@ -2,7 +2,7 @@
 // and friends, one per error kind, and the attributes of an error value.
 #include "interp/natives/errors.h"
 
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/native_args.h"
 

@@ -7,7 +7,7 @@
 
 #include <cstdio>
 
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/native_args.h"
 #include "shapes/user_error.h"

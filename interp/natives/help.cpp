@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "interp/values/graph_break.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/natives/attributes.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/errors.h"

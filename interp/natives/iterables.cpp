@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/natives/native_args.h"
 #include "interp/tensors/tensor_bridge.h"
 #include "interp/values/operators.h"

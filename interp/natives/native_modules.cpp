@@ -10,7 +10,7 @@
 #include "interp/natives/gc_natives.h"
 #include "interp/natives/plot_module.h"
 #include "interp/natives/progress.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/tensors/tensor_bridge.h"
 
 namespace tessel::interp {

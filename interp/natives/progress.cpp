@@ -14,7 +14,7 @@
 #include <limits>
 
 #include "interp/values/graph_break.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/display.h"
 #include "interp/natives/native_args.h"

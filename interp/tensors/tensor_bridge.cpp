@@ -4,7 +4,6 @@
 
 #include "backends/backend.h"
 #include "backends/format.h"
-#include "interp/natives/builtins.h"
 #include "interp/tensors/device_support.h"
 #include "interp/eval/graph_break.h"
 #include "interp/values/operators.h"
@@ -285,6 +284,17 @@ bool tensorProperty(const Value& object, const std::string& name, Value& out) {
     return false;
   }
   return true;
+}
+
+void installTensorHooks() {
+  static const bool installed = [] {
+    setTensorHooks(TensorHooks{
+        tensorBinary, tensorCompare, tensorUnary, tensorTruthy, tensorIndex, tensorRepr,
+        objectsEqual, shapeLength, shapeIndex, shapeSlice, shapeContains, tensorSignature,
+        isFake, tensorItem, iterateTensorLike});
+    return true;
+  }();
+  (void)installed;
 }
 
 bool tensorSignature(const Value& v, std::string& dtype, shapes::SymShape& dims) {

@@ -1,5 +1,7 @@
-// The seam between generic value operators and tensor/shape values: ops.cpp and printer.cpp
-// call these when an operand is a tensor, a shape or a dtype, and never see backends/ types.
+// The seam between generic value operators and tensor/shape values: values/ and eval/ reach
+// these through the TensorHooks (values/tensor_hooks.h) that installTensorHooks fills in, when
+// an operand is a tensor, a shape or a dtype, and never see backends/ types; natives/ calls
+// them directly.
 #pragma once
 
 #include <cstdint>
@@ -9,21 +11,18 @@
 
 #include "interp/syntax/ast.h"
 #include "interp/values/objects.h"
+#include "interp/values/tensor_hooks.h"
 #include "shapes/sym_int.h"
 
 namespace tessel::interp {
 
 class Interpreter;
 
-/// One subscript of a tensor index expression, evaluated: x[1, 2:5, ..., mask].
-struct IndexItem {
-  Subscript::Kind kind = Subscript::Kind::Single;
-  Value index;                           // Single: an int, a bool/int tensor, or none (a new axis)
-  std::optional<shapes::SymInt> lo, hi;  // sizes stay symbolic while tracing: x[:n]
-  std::optional<int64_t> step;
-};
+/// Fills in the TensorHooks (values/tensor_hooks.h) with the functions below; the Interpreter's
+/// constructor calls it. Idempotent and thread-safe.
+void installTensorHooks();
 
-Value tensorIndex(Interpreter& interp, const Value& tensor, const std::vector<IndexItem>& items);
+Value tensorIndex(const Value& tensor, const std::vector<IndexItem>& items);
 /// Elementwise comparison with at least one tensor operand.
 Value tensorCompare(CompareOp op, const Value& a, const Value& b);
 Value tensorBinary(BinaryOp op, const Value& a, const Value& b);

@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "backends/autodiff/tape.h"
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/tensors/op_sink.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"

@@ -53,7 +53,7 @@ Value intTensorIndex(const Value& x, int64_t dim, const Value& idx) {
 
 }  // namespace
 
-Value tensorIndex(Interpreter&, const Value& object, const std::vector<IndexItem>& items) {
+Value tensorIndex(const Value& object, const std::vector<IndexItem>& items) {
   Value x = object;
   int64_t rank = rankOf(x);
   int64_t consumed = 0, ellipses = 0, tensors = 0;

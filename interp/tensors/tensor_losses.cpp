@@ -10,7 +10,7 @@
 #include <set>
 #include <tuple>
 
-#include "interp/interpreter.h"
+#include "interp/eval/session.h"
 #include "interp/tensors/op_compose.h"
 #include "interp/tensors/tensor_natives.h"
 #include "interp/tensors/tensor_value.h"

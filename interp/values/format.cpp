@@ -6,10 +6,10 @@
 #include <cstdio>
 
 #include "interp/values/graph_break.h"
-#include "interp/tensors/tensor_bridge.h"
 #include "interp/values/objects.h"
 #include "interp/values/printer.h"
 #include "interp/values/sym_value.h"
+#include "interp/values/tensor_hooks.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -180,7 +180,7 @@ std::string formatValue(const Value& v, std::string_view spec) {
   if (spec.empty()) return str(v);
   Spec p = parseSpec(spec);
   bool intType = p.type && std::string_view("dboxXc").find(p.type) != std::string_view::npos;
-  Value x = v.is(Type::Tensor) ? tensorItem(v, intType) : v;
+  Value x = v.is(Type::Tensor) ? tensorHooks().item(v, intType) : v;
   auto unknown = [&](const char* what) -> std::string {
     throwUserError(ErrorKind::ValueError, std::string("unknown format code '") + p.type +
                                               "' for " + what);

@@ -170,6 +170,10 @@ inline Value makeList(std::vector<Value> v = {}) {
 inline Value makeTuple(std::vector<Value> v) {
   return Value::object(new TupleObj(std::move(v)));
 }
+/// Adds a native function to a module (the prelude, a native module).
+inline void defineNative(ModuleObj& module, const char* name, NativeFn fn) {
+  module.define(name, Value::object(new BuiltinObj(name, fn)));
+}
 
 /// An error as a value (language.md, "Errors you can catch"): what `except ... as e` binds,
 /// what `ValueError("...")` makes and `raise` throws. It keeps the ScriptError itself, so a

@@ -8,7 +8,7 @@
 #include "interp/values/objects.h"
 #include "interp/values/printer.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/tensor_hooks.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -193,7 +193,7 @@ int64_t floorMod(int64_t a, int64_t b) {
 }
 
 Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
-  if (a.is(Type::Tensor) || b.is(Type::Tensor)) return tensorBinary(op, a, b);
+  if (a.is(Type::Tensor) || b.is(Type::Tensor)) return tensorHooks().binary(op, a, b);
   if (a.is(Type::SymInt) || b.is(Type::SymInt) || a.is(Type::SymFloat) || b.is(Type::SymFloat))
     return symBinary(op, a, b);
   if (a.is(Type::SymBool) || b.is(Type::SymBool))
@@ -224,7 +224,7 @@ Value binaryOp(BinaryOp op, const Value& a, const Value& b) {
 }
 
 Value unaryOp(UnaryOp op, const Value& a) {
-  if (a.is(Type::Tensor)) return tensorUnary(op, a);
+  if (a.is(Type::Tensor)) return tensorHooks().unary(op, a);
   // -n is 0 - n, so a bounded size stays bounded.
   if (a.is(Type::SymInt))
     return op == UnaryOp::Neg ? symBinary(BinaryOp::Sub, Value::integer(0), a) : a;
@@ -299,7 +299,7 @@ bool valuesEqual(const Value& a, const Value& b) {
     }
     case Type::Shape:
     case Type::DType:
-      return objectsEqual(a, b);
+      return tensorHooks().objectsEqual(a, b);
     default:
       return a.asObject() == b.asObject();
   }
@@ -351,9 +351,9 @@ bool truthy(const Value& v) {
     case Type::Range:
       return v.as<RangeObj>()->size() > 0;
     case Type::Tensor:
-      return tensorTruthy(v);
+      return tensorHooks().truthy(v);
     case Type::Shape:
-      return shapeLength(v) > 0;
+      return tensorHooks().shapeLength(v) > 0;
     case Type::SymBool:
       return concreteBool(v);
     case Type::SymFloat:
@@ -391,7 +391,7 @@ bool contains(const Value& c, const Value& item) {
       return (x - r->start) % r->step == 0;
     }
     case Type::Shape:
-      return shapeContains(c, item);
+      return tensorHooks().shapeContains(c, item);
     default:
       throwUserError(ErrorKind::TypeError, "argument of type '" + std::string(typeName(c.type())) +
                                                "' does not support 'in'");
@@ -462,7 +462,7 @@ Value getIndex(const Value& object, const Value& index) {
       return Value::integer(r->start + i * r->step);
     }
     case Type::Shape:
-      return shapeIndex(object, index);
+      return tensorHooks().shapeIndex(object, index);
     default:
       throwUserError(ErrorKind::TypeError,
                      "'" + std::string(typeName(object.type())) + "' is not subscriptable");
@@ -487,7 +487,7 @@ Value getSlice(const Value& object, std::optional<int64_t> lo, std::optional<int
     for (int64_t i = 0, k = b.start; i < b.length; ++i, k += b.step) out.push_back(items[k]);
     return object.is(Type::List) ? makeList(std::move(out)) : makeTuple(std::move(out));
   }
-  if (object.is(Type::Shape)) return shapeSlice(object, lo, hi, step);
+  if (object.is(Type::Shape)) return tensorHooks().shapeSlice(object, lo, hi, step);
   throwUserError(ErrorKind::TypeError,
                  "'" + std::string(typeName(object.type())) + "' cannot be sliced");
 }

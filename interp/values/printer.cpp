@@ -11,7 +11,7 @@
 #include "interp/values/native_object.h"
 #include "interp/values/objects.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/tensor_hooks.h"
 #include "shapes/float_repr.h"
 
 namespace tessel::interp {
@@ -187,7 +187,7 @@ void appendRepr(std::string& out, const Value& v, int depth) {
     case Type::Tensor:
     case Type::Shape:
     case Type::DType:
-      out += tensorRepr(v);
+      out += tensorHooks().repr(v);
       break;
   }
 }
