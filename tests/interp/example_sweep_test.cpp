@@ -75,6 +75,8 @@ struct Variant {
   bool compiled;
 };
 
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
+
 class ExampleSweep : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(ExampleSweep, MatchesEagerCpu) {
