@@ -24,7 +24,7 @@ CXX_RESERVED = {"and", "or", "not", "xor", "bool", "char", "class", "default", "
                 "mutable", "private", "protected", "public", "typedef", "typename", "virtual",
                 "volatile", "case", "catch", "continue", "break", "else", "export", "false",
                 "true", "namespace", "nullptr"}
-MAX_PARAMS = 16  # ArgBinder's kMaxParams (interp/natives/native_args.h)
+MAX_PARAMS = 16  # ArgBinder's kMaxParams (interp/values/native_args.h)
 
 
 class SignatureError(Exception):

@@ -12,7 +12,7 @@
 #include "interp/compile/pgo.h"
 #include "interp/compile/regions.h"
 #include "interp/interpreter.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"
 #include "interp/values/sym_value.h"

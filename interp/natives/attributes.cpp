@@ -8,7 +8,7 @@
 #include "interp/natives/errors.h"
 #include "interp/values/format.h"
 #include "interp/values/native_object.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/syntax/suggest.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"

@@ -13,7 +13,7 @@
 #include "interp/natives/errors.h"
 #include "interp/natives/help.h"
 #include "interp/natives/iterables.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/syntax/suggest.h"
 #include "interp/tensors/tensor_bridge.h"
 #include "interp/values/format.h"

@@ -6,7 +6,7 @@
 #include "interp/values/graph_break.h"
 #include "interp/eval/session.h"
 #include "interp/natives/builtins.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/values/printer.h"
 
 namespace tessel::interp {

@@ -9,7 +9,7 @@
 #include "interp/natives/builtins.h"
 #include "interp/tensors/device_support.h"
 #include "interp/values/graph_break.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/values/printer.h"
 #include "interp/tensors/tensor_value.h"
 #include "shapes/user_error.h"

@@ -8,7 +8,7 @@
 #include "interp/natives/file_values.h"
 #include "interp/values/graph_break.h"
 #include "interp/eval/session.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/tensors/tensor_value.h"
 #include "shapes/user_error.h"
 

@@ -9,7 +9,7 @@
 
 #include "interp/eval/session.h"
 #include "interp/natives/builtins.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {

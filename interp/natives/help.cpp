@@ -11,7 +11,7 @@
 #include "interp/natives/attributes.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/errors.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/natives/native_modules.h"
 #include "interp/syntax/ast.h"
 #include "interp/syntax/suggest.h"

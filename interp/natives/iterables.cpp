@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "interp/eval/session.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/tensors/tensor_bridge.h"
 #include "interp/values/operators.h"
 #include "interp/values/printer.h"

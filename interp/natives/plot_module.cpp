@@ -12,7 +12,7 @@
 #include "interp/natives/builtins.h"
 #include "interp/natives/display.h"
 #include "interp/natives/file_natives.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/plot/braille.h"
 #include "interp/plot/png.h"
 #include "interp/plot/svg.h"

@@ -17,7 +17,7 @@
 #include "interp/eval/session.h"
 #include "interp/natives/builtins.h"
 #include "interp/natives/display.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/plot/figure.h"
 #include "interp/tensors/device_support.h"
 #include "interp/tensors/tensor_value.h"

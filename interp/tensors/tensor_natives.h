@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "backends/dispatch.h"
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 #include "interp/tensors/op_sink.h"
 #include "interp/tensors/tensor_value.h"
 #include "ops_gen/tensor_signatures.h"

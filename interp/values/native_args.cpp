@@ -1,5 +1,5 @@
 // ArgBinder and value-type expectations for natives.
-#include "interp/natives/native_args.h"
+#include "interp/values/native_args.h"
 
 #include "interp/syntax/suggest.h"
 
@@ -9,7 +9,7 @@
 #include "interp/values/native_object.h"
 #include "interp/values/printer.h"
 #include "interp/values/sym_value.h"
-#include "interp/tensors/tensor_bridge.h"
+#include "interp/values/tensor_hooks.h"
 #include "shapes/user_error.h"
 
 namespace tessel::interp {
@@ -144,7 +144,7 @@ std::vector<Value> iterate(const Value& v, const std::string& what) {
     }
     case Type::Tensor:
     case Type::Shape:
-      return iterateTensorLike(v);
+      return tensorHooks().iterate(v);
     case Type::Native:
       if (v.as<NativeObj>()->iterable()) return nativeItems(*v.as<NativeObj>());
       [[fallthrough]];
