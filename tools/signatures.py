@@ -172,3 +172,13 @@ def header(sigs, source):
     out.append("")
     out.append("}  // namespace tessel::interp::sig")
     return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    # `signatures.py FILE`: checks a docs file's signature lines as the build does.
+    import sys
+
+    def _fail(path, line, msg):
+        sys.exit(f"{path}:{line}: {msg}")
+
+    print(f"{len(parse_file(sys.argv[1], _fail))} signatures")

@@ -12,6 +12,7 @@
 
 #include "interp/interpreter.h"
 #include "interp/natives/help.h"
+#include "interp/values/native_args.h"
 #include "ops_gen/tensor_signatures.h"
 
 using namespace tessel::interp;
@@ -165,4 +166,26 @@ TEST(Signatures, VariadicParametersTakeTheFurtherPositionals) {
             std::string::npos);
   EXPECT_NE(errorOf(interp, "einsum()").find("einsum() missing argument 'equation'"),
             std::string::npos);
+}
+
+// `*` in a line makes the parameters after it keyword-only (tools/signatures.py counts them out
+// of `positional`); no line of the file uses it yet, so the binder is tested on its own.
+TEST(Signatures, KeywordOnlyParametersAreNotTakenByPosition) {
+  static const char* const params[] = {"x", "dim", "keepdim"};
+  const NativeSignature s{"f", params, 3, 1, 2, false, "f(x, dim = none, *, keepdim = false)"};
+  std::vector<Value> positional = {Value::integer(1), Value::integer(2)};
+  const std::vector<std::string> names = {"keepdim"};
+  std::vector<Value> values = {Value::boolean(true)};
+  CallArgs ok{positional, names, values, Value(), {}};
+  ArgBinder b(s, ok);
+  EXPECT_EQ(b.toInt(1), 2);
+  EXPECT_TRUE(b.toBool(2));
+  std::vector<Value> three = {Value::integer(1), Value::integer(2), Value::boolean(true)};
+  CallArgs tooMany{three, {}, {}, Value(), {}};
+  try {
+    ArgBinder bad(s, tooMany);
+    ADD_FAILURE() << "a keyword-only parameter was bound by position";
+  } catch (const tessel::UserError& e) {
+    EXPECT_STREQ(e.what(), "f() takes at most 2 positional arguments (3 given)");
+  }
 }
