@@ -34,24 +34,11 @@ std::vector<Var> gradExp(const GradEntry& e, const Var& g) {
 std::vector<Var> gradLog(const GradEntry& e, const Var& g) {
   return {div(g, x0(e))};
 }
-std::vector<Var> gradSqrt(const GradEntry& e, const Var& g) {
-  return {div(mul(g, lit(g, 0.5)), y0(e))};
-}
-std::vector<Var> gradRsqrt(const GradEntry& e, const Var& g) {
-  const Var& y = y0(e);  // d/dx x^-1/2 = -1/2 x^-3/2 = -1/2 y^3
-  return {mul(mul(g, lit(g, -0.5)), mul(y, mul(y, y)))};
-}
 std::vector<Var> gradAbs(const GradEntry& e, const Var& g) {
   const Var& x = x0(e);  // sign(x), 0 at 0 like PyTorch
   Var sign =
       sub(asFloat(binary(OpKind::Gt, x, lit(g, 0))), asFloat(binary(OpKind::Lt, x, lit(g, 0))));
   return {mul(g, sign)};
-}
-std::vector<Var> gradSin(const GradEntry& e, const Var& g) {
-  return {mul(g, unary(OpKind::Cos, x0(e)))};
-}
-std::vector<Var> gradCos(const GradEntry& e, const Var& g) {
-  return {neg(mul(g, unary(OpKind::Sin, x0(e))))};
 }
 std::vector<Var> gradTanh(const GradEntry& e, const Var& g) {
   const Var& y = y0(e);

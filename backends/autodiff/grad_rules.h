@@ -13,7 +13,7 @@ namespace tessel::backends::autodiff {
 /// The ops with a gradient rule. Every other op in op_list.def is non-differentiable.
 // clang-format off
 #define TESSEL_DIFFERENTIABLE_OPS(X)                                                          \
-  X(Neg) X(Exp) X(Log) X(Sqrt) X(Rsqrt) X(Abs) X(Sin) X(Cos) X(Tanh) X(Sigmoid) X(Relu)      \
+  X(Neg) X(Exp) X(Log) X(Abs) X(Tanh) X(Sigmoid) X(Relu)                                   \
   X(Gelu)                                                                                     \
   X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(Pow) X(Maximum) X(Minimum)                             \
   X(Where) X(Clamp)                                                                           \

@@ -83,20 +83,8 @@ Tensor floatUnary(OpKind op, const Tensor& x, const Tensor& out) {
     case OpKind::Log:
       mapUnary<float, float>(x, out, [](float v) { return vlog(v); });
       break;
-    case OpKind::Sqrt:
-      mapUnary<float, float>(x, out, [](float v) { return std::sqrt(v); });
-      break;
-    case OpKind::Rsqrt:
-      mapUnary<float, float>(x, out, [](float v) { return 1.0f / std::sqrt(v); });
-      break;
     case OpKind::Abs:
       mapUnary<float, float>(x, out, [](float v) { return std::fabs(v); });
-      break;
-    case OpKind::Sin:
-      mapUnary<float, float>(x, out, [](float v) { return std::sin(v); });
-      break;
-    case OpKind::Cos:
-      mapUnary<float, float>(x, out, [](float v) { return std::cos(v); });
       break;
     case OpKind::Tanh:
       mapUnary<float, float>(x, out, [](float v) { return std::tanh(v); });

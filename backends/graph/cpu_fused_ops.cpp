@@ -69,16 +69,8 @@ TESSEL_ISA_CLONES void fusedFloatUnary(OpKind op, const float* __restrict a, flo
       return backends::cpu::logRow(o, a, n);
     case OpKind::Sigmoid:
       return backends::cpu::sigmoidRow(o, a, n);
-    case OpKind::Sqrt:
-      return map1(o, a, n, [](float v) { return std::sqrt(v); });
-    case OpKind::Rsqrt:
-      return map1(o, a, n, [](float v) { return 1.0f / std::sqrt(v); });
     case OpKind::Abs:
       return map1(o, a, n, [](float v) { return std::fabs(v); });
-    case OpKind::Sin:
-      return map1(o, a, n, [](float v) { return std::sin(v); });
-    case OpKind::Cos:
-      return map1(o, a, n, [](float v) { return std::cos(v); });
     case OpKind::Tanh:
       return map1(o, a, n, [](float v) { return std::tanh(v); });
     case OpKind::Relu:

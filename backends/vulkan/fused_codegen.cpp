@@ -182,10 +182,6 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
     switch (op) {
       case OpKind::Exp: return "exp(" + a + ")";
       case OpKind::Log: return "logF(" + a + ")";
-      case OpKind::Sqrt: return "sqrtF(" + a + ")";
-      case OpKind::Rsqrt: return "rsqrtF(" + a + ")";
-      case OpKind::Sin: return "sin(" + a + ")";
-      case OpKind::Cos: return "cos(" + a + ")";
       case OpKind::Tanh: return "tanhF(" + a + ")";
       case OpKind::Sigmoid: return "(1.0 / (1.0 + exp(-" + a + ")))";
       case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + ew_erf(" + a + " * 0.70710678118654752)))";

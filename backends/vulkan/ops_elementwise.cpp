@@ -14,11 +14,7 @@ uint32_t ewCode(OpKind op) {
     case OpKind::Neg: return EW_NEG;
     case OpKind::Exp: return EW_EXP;
     case OpKind::Log: return EW_LOG;
-    case OpKind::Sqrt: return EW_SQRT;
-    case OpKind::Rsqrt: return EW_RSQRT;
     case OpKind::Abs: return EW_ABS;
-    case OpKind::Sin: return EW_SIN;
-    case OpKind::Cos: return EW_COS;
     case OpKind::Tanh: return EW_TANH;
     case OpKind::Sigmoid: return EW_SIGMOID;
     case OpKind::Relu: return EW_RELU;

@@ -42,11 +42,7 @@ float opF(uint op, float a, float b, float c) {
     case EW_NEG: return -a;
     case EW_EXP: return exp(a);
     case EW_LOG: return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a));
-    case EW_SQRT: return a < 0.0 ? kNaN : sqrt(a);
-    case EW_RSQRT: return a < 0.0 ? kNaN : 1.0 / sqrt(a);
     case EW_ABS: return abs(a);
-    case EW_SIN: return sin(a);
-    case EW_COS: return cos(a);
     case EW_TANH: return isnan(a) ? a : tanhSafe(a);
     case EW_SIGMOID: return 1.0 / (1.0 + exp(-a));
     case EW_RELU: return (a > 0.0 || isnan(a)) ? a : 0.0;

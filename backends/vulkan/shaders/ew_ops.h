@@ -10,11 +10,7 @@
 #define EW_NEG 1u
 #define EW_EXP 2u
 #define EW_LOG 3u
-#define EW_SQRT 4u
-#define EW_RSQRT 5u
 #define EW_ABS 6u
-#define EW_SIN 7u
-#define EW_COS 8u
 #define EW_TANH 9u
 #define EW_SIGMOID 10u
 #define EW_RELU 11u
