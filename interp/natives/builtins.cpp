@@ -16,6 +16,7 @@
 #include "interp/values/native_args.h"
 #include "interp/syntax/suggest.h"
 #include "interp/tensors/tensor_bridge.h"
+#include "interp/tensors/tensor_value.h"
 #include "interp/values/format.h"
 #include "interp/values/native_object.h"
 #include "interp/values/operators.h"
@@ -358,15 +359,14 @@ Value roundTensor(Interpreter& interp, const Value& x, const ArgBinder& b) {
   CallArgs one{only, {}, {}, Value(), {}};
   const int64_t decimals = b.has(1) && !b.at(1).is(Type::None) ? b.toInt(1) : 0;
   if (decimals == 0) return tensorReduceBuiltin(interp, "round", one);
-  std::string dtype;
-  shapes::SymShape dims;
-  tensorSignature(x, dtype, dims);
-  if (dtype != "f32")
-    throwUserError(ErrorKind::TypeError,
-                   "round(): decimals need a float tensor, got " + dtype + " (as torch.round)");
-  // Past f32's exponent range the scale would be inf: every f32 already has fewer decimals,
-  // and every f32 rounds to 0 at a negative power that large.
-  if (decimals > 38) return tensorBinary(BinaryOp::Mul, x, Value::real(1.0));
+  if (const DType dtype = dtypeOf(x); dtype != DType::F32)
+    throwUserError(ErrorKind::TypeError, "round(): decimals need a float tensor, got " +
+                                             std::string(shapes::name(dtype)) +
+                                             " (as torch.round)");
+  // Past f32's exponent range the scale would be inf: every f32 already has fewer decimals
+  // (tensors are immutable, so x itself is the result), and every f32 rounds to 0 at a
+  // negative power that large.
+  if (decimals > 38) return x;
   if (decimals < -38) return tensorBinary(BinaryOp::Mul, x, Value::real(0.0));
   const Value scale = Value::real(std::pow(10.0, static_cast<double>(std::abs(decimals))));
   const bool up = decimals > 0;
