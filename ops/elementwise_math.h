@@ -56,8 +56,11 @@ EW_FN int ew_pow_i(int base, int exponent) {
 EW_FN float ew_nan() { return uintBitsToFloat(0x7fc00000u); }
 EW_FN float ew_inf() { return uintBitsToFloat(0x7f800000u); }
 EW_FN bool ew_signbit(float x) { return (floatBitsToUint(x) & 0x80000000u) != 0u; }
-// log with C's edges, which GLSL leaves undefined: NaN below 0, -inf at 0.
+#ifdef TESSEL_GLSL
+// log with C's edges, which GLSL leaves undefined: NaN below 0, -inf at 0. (C++'s is
+// vec_math.h's vlog, which has them already: glsl_compat.h.)
 EW_FN float ew_log(float x) { return x < 0.0f ? ew_nan() : (x == 0.0f ? -ew_inf() : log(x)); }
+#endif
 
 // log1p and expm1, the same on every backend and branch-free, so that a cpu row over them
 // vectorizes (libm's are scalar calls, 8x slower than PyTorch's). Small |x| takes a series,
@@ -153,6 +156,24 @@ EW_FN float ew_cosh(float x) {
   if (a > 9.0f) return exp(a - 0.693147180559945f);
   const float e = exp(a);
   return 0.5f * (e + 1.0f / e);
+}
+// tanh as Cephes' tanhf, written with selects so that a cpu loop over it vectorizes (glibc's
+// tanhf is a scalar call, and GLSL's tanh is NaN past |x| ~ 44 on some drivers, where e^2x
+// overflows): x + x^3 P(x^2) below 0.625, where 1 - 2 / (e^2|x| + 1) would cancel; beyond,
+// that with |x| capped at 20, past which tanh rounds to 1 in f32 anyway. Within 2 ulp.
+EW_FN float ew_tanh(float x) {
+  const float ax = abs(x);
+  const float z = x * x;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  const float small = x + x * z * p;
+  const float e = exp(2.0f * (ax < 20.0f ? ax : 20.0f));
+  const float big = 1.0f - 2.0f / (e + 1.0f);
+  const float r = ax < 0.625f ? small : (x < 0.0f ? -big : big);
+  return isnan(x) ? x : r;
 }
 
 // The inverse hyperbolic functions through log1p, exact near 0 (the textbook log(x + sqrt(...))

@@ -30,6 +30,8 @@ using std::trunc;
 // row loop over a formula vectorizes, as the cpu's own exp and log kernels do.
 inline float exp(float x) { return backends::cpu::vexp(x); }
 inline float log(float x) { return backends::cpu::vlog(x); }
+// log with C's edges (elementwise_math.h's GLSL one adds them): vlog has them.
+inline float ew_log(float x) { return backends::cpu::vlog(x); }
 inline float roundEven(float x) { return std::nearbyint(x); }  // ties to even, as torch.round
 inline float atan(float y) { return std::atan(y); }
 inline float atan(float y, float x) { return std::atan2(y, x); }  // GLSL's two-argument atan

@@ -24,23 +24,6 @@ Outputs defined(const ElementwiseDef& d, Inputs in) {
   return {{shape, t == DType::Bool && d.boolToI32 ? DType::I32 : t}};
 }
 
-Outputs unary(OpKind op, Inputs in) {
-  arity(op, in, 1, 1);
-  const OpSignature& x = in[0];
-  switch (op) {
-    case OpKind::LogicalNot:
-      return {{x.shape, DType::Bool}};
-    case OpKind::Neg:
-    case OpKind::Abs:
-    case OpKind::Relu:
-      if (x.dtype == DType::Bool)
-        fail(ErrorKind::TypeError, opName(op), "not supported for bool tensors");
-      return {{x.shape, x.dtype}};
-    default:  // transcendental ops compute in floating point, like torch on int inputs
-      return {{x.shape, DType::F32}};
-  }
-}
-
 Outputs binary(OpKind op, Inputs in) {
   arity(op, in, 2, 2);
   std::string_view name = opName(op);
@@ -95,8 +78,6 @@ Outputs ternary(OpKind op, Inputs in) {
 Outputs elementwise(OpKind op, Inputs in, const OpAttrs& a) {
   if (const ElementwiseDef* d = elementwiseDef(op)) return defined(*d, in);
   switch (opCategory(op)) {
-    case OpCategory::Unary:
-      return unary(op, in);
     case OpCategory::Binary:
       return binary(op, in);
     case OpCategory::Ternary:

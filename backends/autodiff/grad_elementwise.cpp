@@ -1,4 +1,5 @@
-// Gradient rules of elementwise ops (unary, binary, where, clamp) and conversions.
+// Gradient rules of the elementwise ops written by hand (binary, where, clamp) and conversions;
+// the ops of ops/elementwise.ops have formulas there.
 #include <cmath>
 
 #include "backends/autodiff/grad_ops.h"
@@ -13,9 +14,6 @@ const Var& x0(const GradEntry& e) {
 const Var& y0(const GradEntry& e) {
   return e.outputs[0];
 }
-Var asFloat(const Var& b) {
-  return cast(b, DType::F32);
-}
 bool isFloat(const Var& t) {
   return t.dtype() == DType::F32;
 }
@@ -25,39 +23,6 @@ Var forInput(const Var& in, Var g) {
 }
 }  // namespace
 
-std::vector<Var> gradNeg(const GradEntry& e, const Var& g) {
-  return {neg(g)};
-}
-std::vector<Var> gradExp(const GradEntry& e, const Var& g) {
-  return {mul(g, y0(e))};
-}
-std::vector<Var> gradLog(const GradEntry& e, const Var& g) {
-  return {div(g, x0(e))};
-}
-std::vector<Var> gradAbs(const GradEntry& e, const Var& g) {
-  const Var& x = x0(e);  // sign(x), 0 at 0 like PyTorch
-  Var sign =
-      sub(asFloat(binary(OpKind::Gt, x, lit(g, 0))), asFloat(binary(OpKind::Lt, x, lit(g, 0))));
-  return {mul(g, sign)};
-}
-std::vector<Var> gradTanh(const GradEntry& e, const Var& g) {
-  const Var& y = y0(e);
-  return {mul(g, sub(lit(g, 1), mul(y, y)))};
-}
-std::vector<Var> gradSigmoid(const GradEntry& e, const Var& g) {
-  const Var& y = y0(e);
-  return {mul(g, mul(y, sub(lit(g, 1), y)))};
-}
-// A selected gradient is where(), not a product with a 0/1 mask: an infinite g from a later
-// op (sqrt at 0) times 0 would be NaN where PyTorch's threshold_backward gives 0.
-std::vector<Var> gradRelu(const GradEntry& e, const Var& g) {
-  return {where(binary(OpKind::Gt, x0(e), lit(g, 0)), g, lit(g, 0))};
-}
-// gelu(x) = x * Phi(x), so gelu'(x) = Phi(x) + x * phi(x): one op (Note [gelu backward in one
-// pass] in backends/cpu/vec_rows.cpp).
-std::vector<Var> gradGelu(const GradEntry& e, const Var& g) {
-  return {binary(OpKind::GeluBackward, g, x0(e))};
-}
 // d/dg g * gelu'(x) = gelu'(x); d/dx = g * gelu''(x), gelu''(x) = phi(x) * (2 - x^2).
 std::vector<Var> gradGeluBackward(const GradEntry& e, const Var& gy) {
   const Var &g = e.inputs[0], &x = e.inputs[1];

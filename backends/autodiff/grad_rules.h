@@ -10,11 +10,10 @@
 
 namespace tessel::backends::autodiff {
 
-/// The ops with a gradient rule. Every other op in op_list.def is non-differentiable.
+/// The ops with a hand-written gradient rule; those of ops/elementwise.ops have formulas
+/// (grad_formula.cpp). Every other op is non-differentiable.
 // clang-format off
 #define TESSEL_DIFFERENTIABLE_OPS(X)                                                          \
-  X(Neg) X(Exp) X(Log) X(Abs) X(Tanh) X(Sigmoid) X(Relu)                                   \
-  X(Gelu)                                                                                     \
   X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(Pow) X(Maximum) X(Minimum)                             \
   X(Where) X(Clamp)                                                                           \
   X(Sum) X(Mean) X(Max) X(Min) X(Cumsum) X(Cumprod)                                          \

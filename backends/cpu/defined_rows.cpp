@@ -40,7 +40,7 @@ TESSEL_ISA_CLONES void definedRowF(OpKind op, const float* const* a, float* o, i
   using T = float;
   switch (op) {
 #define TESSEL_EW_F1(E, fn) \
-  case OpKind::E: return tile1(a, o, n, [](T x) { return ew::fn(x); });
+  case OpKind::E: return definedUnaryRowF(op, a[0], o, n);
 #define TESSEL_EW_F2(E, fn) \
   case OpKind::E: return tile2(a, o, n, [](T x, T y) { return ew::fn(x, y); });
 #define TESSEL_EW_F3(E, fn) \

@@ -99,6 +99,13 @@ Tensor runDefined(const shapes::ElementwiseDef& d, std::span<const Tensor> in,
                   const OpSignature& sig) {
   // The formula runs in the dtype the definition says (f32, else i32 with bool as 0/1); the
   // result is converted to the op's dtype (a test's bool, a bool op's bool) after.
+  if (d.arity == 1 && d.result == shapes::EwResult::Bool) {
+    // A unary test writes bool bytes straight from its operand (defined_rows_unary.cpp).
+    const Tensor x = in[0].contiguous();
+    Tensor out = emptyLike(sig);
+    definedUnaryTestRow(d.op, x.dtype(), x.bytes(), out.data<uint8_t>(), out.numel());
+    return out;
+  }
   DType promoted = in[0].dtype();
   for (const Tensor& t : in.subspan(1)) promoted = shapes::promote(promoted, t.dtype());
   const DType compute = shapes::computeDType(d, promoted);

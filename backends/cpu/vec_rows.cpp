@@ -1,4 +1,6 @@
-// ISA-cloned row loops for exp, log and sigmoid (Note [ISA clones] in isa_clones.h).
+// ISA-cloned row loops (Note [ISA clones] in isa_clones.h): softmax's shifted exp, gelu's
+// gradient and the leading-dim sums. The elementwise ops' own rows come from their formulas
+// (defined_rows.cpp).
 #include "backends/cpu/vec_rows.h"
 
 #include "backends/cpu/isa_clones.h"
@@ -6,10 +8,6 @@
 #include "ops/elementwise_cpu.h"
 
 namespace tessel::backends::cpu {
-
-TESSEL_ISA_CLONES void expRow(float* __restrict out, const float* __restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = vexp(in[i]);
-}
 
 // Note [Softmax rows in every ISA]
 // softmax, log_softmax and cross_entropy (nn.cpp) had their exp(x - max) loop inline, so it
@@ -19,18 +17,6 @@ TESSEL_ISA_CLONES void expRow(float* __restrict out, const float* __restrict in,
 TESSEL_ISA_CLONES void expShiftedRow(float* __restrict out, const float* __restrict in,
                                      float shift, int64_t n) {
   for (int64_t i = 0; i < n; ++i) out[i] = vexp(in[i] - shift);
-}
-
-TESSEL_ISA_CLONES void logRow(float* __restrict out, const float* __restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = vlog(in[i]);
-}
-
-TESSEL_ISA_CLONES void sigmoidRow(float* __restrict out, const float* __restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = 1.0f / (1.0f + vexp(-in[i]));
-}
-
-TESSEL_ISA_CLONES void geluRow(float* __restrict out, const float* __restrict in, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = 0.5f * in[i] * (1.0f + ops::ew::ew_erf(in[i] * 0.70710678118654752f));
 }
 
 // Note [gelu backward in one pass]

@@ -1,4 +1,5 @@
-// Contiguous rows of the transcendental unary ops, compiled for several x86 ISA levels.
+// Row loops the kernels share that their ops' formulas do not give (softmax's shifted exp,
+// gelu's gradient, sums over a leading dim), compiled for several x86 ISA levels.
 #pragma once
 
 #include <cstdint>
@@ -7,14 +8,9 @@ namespace tessel::backends::cpu {
 
 // Row loops compiled for several ISA levels (Note [ISA clones] in isa_clones.h).
 
-void expRow(float* __restrict out, const float* __restrict in, int64_t n);
 /// out[i] = e^(in[i] - shift): the exp row of softmax, log_softmax and cross_entropy (Note
 /// [Softmax rows in every ISA] in vec_rows.cpp).
 void expShiftedRow(float* __restrict out, const float* __restrict in, float shift, int64_t n);
-void logRow(float* __restrict out, const float* __restrict in, int64_t n);
-void sigmoidRow(float* __restrict out, const float* __restrict in, int64_t n);
-/// gelu's exact form x * Phi(x), with ops/elementwise_math.h's erf.
-void geluRow(float* __restrict out, const float* __restrict in, int64_t n);
 /// out[i] = g[i] * gelu'(x[i]): gelu's gradient (Note [gelu backward in one pass]).
 void geluBackwardRow(float* __restrict out, const float* __restrict g,
                      const float* __restrict x, int64_t n);

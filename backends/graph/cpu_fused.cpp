@@ -355,22 +355,6 @@ TESSEL_ISA_CLONES void CpuFusedKernel::runPrepared(const Launch& launch,
         continue;
       }
       switch (shapes::opCategory(ins.op)) {
-        case shapes::OpCategory::Unary: {
-          if (ins.op == OpKind::LogicalNot) {
-            if (a.dtype == DType::F32)
-              for (int64_t k = 0; k < n; ++k) oi[k] = a.f[k] == 0.0f;
-            else
-              for (int64_t k = 0; k < n; ++k) oi[k] = a.i[k] == 0;
-            break;
-          }
-          if (od == DType::F32) {
-            fusedFloatUnary(ins.op, asF32(a, fr.fs, n), of, n);
-          } else {
-            fusedIntUnary(ins.op, asI32(a, fr.is, n), oi, n);
-            if (od == DType::Bool) fusedToBool(oi, n);
-          }
-          break;
-        }
         case shapes::OpCategory::Binary: {
           const Operand b = operand(ins.args[1]);
           if (shapes::isComparison(ins.op)) {

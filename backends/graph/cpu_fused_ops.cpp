@@ -8,7 +8,6 @@
 
 #include "backends/cpu/binary_math.h"
 #include "backends/cpu/isa_clones.h"
-#include "backends/cpu/vec_math.h"
 #include "backends/cpu/vec_rows.h"
 #include "ops/elementwise_cpu.h"
 #include "shapes/user_error.h"
@@ -55,46 +54,6 @@ inline void compare(OpKind op, const T* a, const T* b, int32_t* o, int64_t n) {
 }
 
 }  // namespace
-
-// ---- Unary ---------------------------------------------------------------------------------
-
-TESSEL_ISA_CLONES void fusedFloatUnary(OpKind op, const float* __restrict a, float* __restrict o,
-                                  int64_t n) {
-  switch (op) {
-    case OpKind::Neg:
-      return map1(o, a, n, [](float v) { return -v; });
-    case OpKind::Exp:
-      return backends::cpu::expRow(o, a, n);
-    case OpKind::Log:
-      return backends::cpu::logRow(o, a, n);
-    case OpKind::Sigmoid:
-      return backends::cpu::sigmoidRow(o, a, n);
-    case OpKind::Abs:
-      return map1(o, a, n, [](float v) { return std::fabs(v); });
-    case OpKind::Tanh:
-      return map1(o, a, n, [](float v) { return std::tanh(v); });
-    case OpKind::Relu:
-      return map1(o, a, n, [](float v) { return (v > 0.0f || v != v) ? v : 0.0f; });
-    case OpKind::Gelu:
-      return backends::cpu::geluRow(o, a, n);
-    default:
-      TESSEL_ASSERT(false, "fused: not a float unary op");
-  }
-}
-
-TESSEL_ISA_CLONES void fusedIntUnary(OpKind op, const int32_t* __restrict a, int32_t* __restrict o,
-                                int64_t n) {
-  switch (op) {
-    case OpKind::Neg:
-      return map1(o, a, n, [](int32_t v) { return int32_t(0u - uint32_t(v)); });
-    case OpKind::Abs:
-      return map1(o, a, n, [](int32_t v) { return v < 0 ? int32_t(0u - uint32_t(v)) : v; });
-    case OpKind::Relu:
-      return map1(o, a, n, [](int32_t v) { return v > 0 ? v : 0; });
-    default:
-      TESSEL_ASSERT(false, "fused: unary op has no integer kernel");
-  }
-}
 
 // ---- Binary --------------------------------------------------------------------------------
 

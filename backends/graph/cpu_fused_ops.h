@@ -8,8 +8,6 @@
 
 namespace tessel::graph {
 
-void fusedFloatUnary(shapes::OpKind op, const float* a, float* o, int64_t n);
-void fusedIntUnary(shapes::OpKind op, const int32_t* a, int32_t* o, int64_t n);
 /// Comparisons and logical and/or: 0/1 in o.
 void fusedCompareF(shapes::OpKind op, const float* a, const float* b, int32_t* o, int64_t n);
 void fusedCompareI(shapes::OpKind op, const int32_t* a, const int32_t* b, int32_t* o, int64_t n);

@@ -94,12 +94,7 @@ void storeB(uint k, uint e, bool v) {
 )"
 #include "ops_gen/elementwise_glsl.inc"
 #include "float_math_glsl.inc"
-    R"(float logF(float a) { return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a)); }
-float sqrtF(float a) { return a < 0.0 ? kNaN : sqrt(a); }
-float rsqrtF(float a) { return a < 0.0 ? kNaN : 1.0 / sqrt(a); }
-float tanhF(float a) { return isnan(a) ? a : tanhSafe(a); }
-float reluF(float a) { return (a > 0.0 || isnan(a)) ? a : 0.0; }
-int clampI(int a, int b, int c) { int r = a < b ? b : a; return r > c ? c : r; }
+    R"(int clampI(int a, int b, int c) { int r = a < b ? b : a; return r > c ? c : r; }
 )";
 
 
@@ -151,11 +146,6 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
     return call + ")";
   }
   switch (op) {
-    case OpKind::Neg: return "(-" + a + ")";
-    case OpKind::Abs: return f ? "abs(" + a + ")" : "(" + a + " < 0 ? -" + a + " : " + a + ")";
-    case OpKind::Relu: return f ? "reluF(" + a + ")" : "(" + a + " > 0 ? " + a + " : 0)";
-    case OpKind::LogicalNot:
-      return "((" + a + " == " + zero + ") ? " + (f ? "1.0" : "1") + " : " + zero + ")";
     case OpKind::Add: return "(" + a + " + " + b + ")";
     case OpKind::Sub: return "(" + a + " - " + b + ")";
     case OpKind::Mul: return "(" + a + " * " + b + ")";
@@ -180,11 +170,6 @@ std::string opExpr(OpKind op, DType compute, const std::string& a, const std::st
   }
   if (f) {
     switch (op) {
-      case OpKind::Exp: return "exp(" + a + ")";
-      case OpKind::Log: return "logF(" + a + ")";
-      case OpKind::Tanh: return "tanhF(" + a + ")";
-      case OpKind::Sigmoid: return "(1.0 / (1.0 + exp(-" + a + ")))";
-      case OpKind::Gelu: return "(0.5 * " + a + " * (1.0 + ew_erf(" + a + " * 0.70710678118654752)))";
       case OpKind::Div: return "(" + a + " / " + b + ")";
       case OpKind::GeluBackward: return "geluBackwardF(" + a + ", " + b + ")";
       case OpKind::FloorDiv: return "floorDivF(" + a + ", " + b + ")";

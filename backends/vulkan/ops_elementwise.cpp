@@ -11,15 +11,6 @@ namespace {
 
 uint32_t ewCode(OpKind op) {
   switch (op) {
-    case OpKind::Neg: return EW_NEG;
-    case OpKind::Exp: return EW_EXP;
-    case OpKind::Log: return EW_LOG;
-    case OpKind::Abs: return EW_ABS;
-    case OpKind::Tanh: return EW_TANH;
-    case OpKind::Sigmoid: return EW_SIGMOID;
-    case OpKind::Relu: return EW_RELU;
-    case OpKind::Gelu: return EW_GELU;
-    case OpKind::LogicalNot: return EW_LOGICAL_NOT;
     case OpKind::Add: return EW_ADD;
     case OpKind::Sub: return EW_SUB;
     case OpKind::Mul: return EW_MUL;
@@ -54,11 +45,10 @@ DType arithmeticType(DType t) { return t == DType::Bool ? DType::I32 : t; }
 
 Tensor runUnary(OpKind op, const Tensor& x, const OpSignature& sig) {
   Tensor out = emptyDevice(concreteShape(sig.shape), sig.dtype);
-  // logical_not looks at x in its own dtype; a defined op computes as its definition says.
+  // Every unary op is a defined one: it computes in the dtype its definition says.
   const shapes::ElementwiseDef* def = shapes::elementwiseDef(op);
-  DType compute = def ? shapes::computeDType(*def, x.dtype())
-                  : op == OpKind::LogicalNot ? arithmeticType(x.dtype())
-                                             : arithmeticType(sig.dtype);
+  TESSEL_ASSERT(def != nullptr, "unary op without a definition");
+  const DType compute = shapes::computeDType(*def, x.dtype());
   const Tensor in[] = {x};
   elementwise(ewCode(op), compute, out, in);
   return out;

@@ -52,11 +52,9 @@ std::string argName(const char* fn, const char* arg) {
   return std::string(fn) + "(): " + arg;
 }
 
-// The tensor forms of built-ins documented in interp/natives/docs/core.txt (abs, sum, all,
-// any, max, min) have no entry of their own in ops/tensor_functions.txt: each binds by the
-// signature of its family (neg's, mean's, argmax's) under its own name, and its core.txt
-// entry describes that form.
-constexpr NativeSignature kTensorAbs = sig::neg.named("abs");
+// The tensor forms of built-ins documented in interp/natives/docs/core.txt (sum, all, any, max,
+// min) have no entry of their own in ops/tensor_functions.txt: each binds by the signature of
+// its family (mean's, argmax's) under its own name, and its core.txt entry describes that form.
 constexpr NativeSignature kTensorSum = sig::mean.named("sum");
 constexpr NativeSignature kTensorAll = sig::mean.named("all");
 constexpr NativeSignature kTensorAny = sig::mean.named("any");
@@ -404,15 +402,6 @@ Value methodTo(Interpreter&, CallArgs& raw) {
 }
 
 const TensorNative kOps[] = {
-    {"neg", unaryNative<OpKind::Neg, sig::neg>, true},
-    {"exp", unaryNative<OpKind::Exp, sig::exp>, true},
-    {"log", unaryNative<OpKind::Log, sig::log>, true},
-    {"abs", unaryNative<OpKind::Abs, kTensorAbs>, true},
-    {"tanh", unaryNative<OpKind::Tanh, sig::tanh>, true},
-    {"sigmoid", unaryNative<OpKind::Sigmoid, sig::sigmoid>, true},
-    {"relu", unaryNative<OpKind::Relu, sig::relu>, true},
-    {"gelu", unaryNative<OpKind::Gelu, sig::gelu>, true},
-    {"logical_not", unaryNative<OpKind::LogicalNot, sig::logical_not>, true},
     {"add", binaryNative<OpKind::Add, sig::add>, true},
     {"sub", binaryNative<OpKind::Sub, sig::sub>, true},
     {"mul", binaryNative<OpKind::Mul, sig::mul>, true},

@@ -39,15 +39,6 @@ layout(push_constant) uniform PC {
 
 float opF(uint op, float a, float b, float c) {
   switch (op) {
-    case EW_NEG: return -a;
-    case EW_EXP: return exp(a);
-    case EW_LOG: return a < 0.0 ? kNaN : (a == 0.0 ? -kInf : log(a));
-    case EW_ABS: return abs(a);
-    case EW_TANH: return isnan(a) ? a : tanhSafe(a);
-    case EW_SIGMOID: return 1.0 / (1.0 + exp(-a));
-    case EW_RELU: return (a > 0.0 || isnan(a)) ? a : 0.0;
-    case EW_GELU: return 0.5 * a * (1.0 + ew_erf(a * 0.70710678118654752));
-    case EW_LOGICAL_NOT: return a == 0.0 ? 1.0 : 0.0;
     case EW_COPY: return a;
     case EW_NONZERO: return a != 0.0 ? 1.0 : 0.0;
     case EW_ADD: return a + b;
@@ -76,10 +67,6 @@ float opF(uint op, float a, float b, float c) {
 
 int opI(uint op, int a, int b, int c) {
   switch (op) {
-    case EW_NEG: return -a;
-    case EW_ABS: return a < 0 ? -a : a;
-    case EW_RELU: return a > 0 ? a : 0;
-    case EW_LOGICAL_NOT: return a == 0 ? 1 : 0;
     case EW_COPY: return a;
     case EW_NONZERO: return a != 0 ? 1 : 0;
     case EW_ADD: return a + b;

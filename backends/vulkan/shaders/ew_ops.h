@@ -6,16 +6,7 @@
 #define DT_I32 1u
 #define DT_F32 2u
 
-// Unary (operand a).
-#define EW_NEG 1u
-#define EW_EXP 2u
-#define EW_LOG 3u
-#define EW_ABS 6u
-#define EW_TANH 9u
-#define EW_SIGMOID 10u
-#define EW_RELU 11u
-#define EW_GELU 12u
-#define EW_LOGICAL_NOT 13u
+// Unary (operand a); the elementwise unary ops are all defined ones (codes from 64).
 #define EW_COPY 14u
 #define EW_NONZERO 15u
 // Binary (a, b); operand 3 is the error flag word for integer floordiv/mod/pow.

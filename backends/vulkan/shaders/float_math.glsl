@@ -2,17 +2,6 @@
 // and the fused kernels' generated GLSL embeds it (fused_codegen.cpp), so a fused program
 // computes exactly as the eager kernels it replaced. The includer defines kNaN and kInf.
 
-float tanhSafe(float v) {
-  float a = abs(v);
-  if (a < 0.1) {
-    float v2 = v * v;
-    return v * (1.0 + v2 * (-1.0 / 3.0 + v2 * (2.0 / 15.0 + v2 * (-17.0 / 315.0))));
-  }
-  if (a > 15.0) return sign(v);
-  float e = exp(2.0 * v);
-  return (e - 1.0) / (e + 1.0);
-}
-
 // gelu's gradient g * (Phi(x) + x * phi(x)), as the cpu's geluBackwardRow: one exp serves
 // the density and erf (ops/elementwise_math.h, which the includer has included first).
 float geluBackwardF(float g, float x) {
