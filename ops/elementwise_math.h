@@ -117,8 +117,10 @@ EW_FN float ew_atan2(float y, float x) {
   return atan(y, x);
 }
 
+#ifdef TESSEL_GLSL
 // asin and acos through the two-argument atan: lavapipe's asin is off by 4e-4 relative (its
-// own polynomial), its atan by ulps; (1 - x)(1 + x) keeps the digits near +-1.
+// own polynomial), its atan by ulps; (1 - x)(1 + x) keeps the digits near +-1. (C++ calls
+// libm's asinf and acosf, which have these edges and vectorize: glsl_compat.h.)
 EW_FN float ew_asin(float x) {
   if (isnan(x) || abs(x) > 1.0f) return ew_nan();
   return ew_atan2(x, sqrt((1.0f - x) * (1.0f + x)));
@@ -127,6 +129,7 @@ EW_FN float ew_acos(float x) {
   if (isnan(x) || abs(x) > 1.0f) return ew_nan();
   return ew_atan2(sqrt((1.0f - x) * (1.0f + x)), x);
 }
+#endif
 
 // sinh and cosh from exp: a series near 0, where e^x - e^-x cancels; e^(|x| - ln 2) beyond 9,
 // where e^-x no longer counts and e^x alone would overflow 89 too early.
@@ -177,26 +180,27 @@ EW_FN float ew_tanh(float x) {
 }
 
 // The inverse hyperbolic functions through log1p, exact near 0 (the textbook log(x + sqrt(...))
-// loses every digit there); log(x) + ln 2 beyond 1e9, where x * x would overflow.
+// loses every digit there); log(x) + ln 2 beyond 1e9, where x * x would overflow. Both sides
+// are computed and selected (no early return), so that a cpu loop over them vectorizes; the
+// side not taken may be inf or NaN (the kernels do not trap).
 EW_FN float ew_asinh(float x) {
   const float a = abs(x);
-  if (isnan(x)) return x;
   const float r = a > 1e9f ? log(a) + 0.693147180559945f
                            : ew_log1p(a + a * a / (1.0f + sqrt(1.0f + a * a)));
-  return x < 0.0f ? -r : r;
+  const float s = x < 0.0f ? -r : r;
+  return isnan(x) ? x : s;
 }
 EW_FN float ew_acosh(float x) {
-  if (isnan(x) || x < 1.0f) return ew_nan();
-  if (x > 1e9f) return log(x) + 0.693147180559945f;
   const float t = x - 1.0f;
-  return ew_log1p(t + sqrt(t * (x + 1.0f)));
+  const float r = x > 1e9f ? log(x) + 0.693147180559945f : ew_log1p(t + sqrt(t * (x + 1.0f)));
+  return (isnan(x) || x < 1.0f) ? ew_nan() : r;
 }
 EW_FN float ew_atanh(float x) {
   const float a = abs(x);
-  if (isnan(x)) return x;
-  if (a > 1.0f) return ew_nan();
-  if (a == 1.0f) return x < 0.0f ? -ew_inf() : ew_inf();
-  return 0.5f * ew_log1p(2.0f * x / (1.0f - x));
+  float r = 0.5f * ew_log1p(2.0f * x / (1.0f - x));
+  r = a == 1.0f ? (x < 0.0f ? -ew_inf() : ew_inf()) : r;
+  r = a > 1.0f ? ew_nan() : r;
+  return isnan(x) ? x : r;
 }
 
 // hypot scaled by the larger magnitude, so neither square overflows or underflows; an infinite

@@ -32,6 +32,10 @@ inline float exp(float x) { return backends::cpu::vexp(x); }
 inline float log(float x) { return backends::cpu::vlog(x); }
 // log with C's edges (elementwise_math.h's GLSL one adds them): vlog has them.
 inline float ew_log(float x) { return backends::cpu::vlog(x); }
+// asin and acos with C's edges (NaN outside [-1, 1]): libm's, which the unary rows call in
+// their vector form (Note [Vector libm in the unary rows] in defined_rows_unary.cpp).
+inline float ew_asin(float x) { return std::asin(x); }
+inline float ew_acos(float x) { return std::acos(x); }
 inline float roundEven(float x) { return std::nearbyint(x); }  // ties to even, as torch.round
 inline float atan(float y) { return std::atan(y); }
 inline float atan(float y, float x) { return std::atan2(y, x); }  // GLSL's two-argument atan

@@ -6,6 +6,26 @@
 #include "ops/elementwise_cpu.h"
 #include "shapes/user_error.h"
 
+// Note [Vector libm in the unary rows]
+// The formulas' sin, cos, tan, atan, asin and acos are libm's (GLSL has them built in; a vectorizable
+// formula of our own would need Payne-Hanek reduction for huge arguments). A loop calling
+// scalar sinf runs one call per element, 0.55x of PyTorch; glibc's libmvec has vector versions
+// of each (within 4 ulp, huge arguments included), which GCC calls from a vectorized loop when
+// the declaration carries the simd attribute. glibc's headers add it under -ffast-math only;
+// here it is added for this file, whose unary rows are the only cpu path of those ops (the
+// binary atan2's rows and map loops keep the scalar call, so that they agree).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+extern "C" {
+__attribute__((simd("notinbranch"))) float sinf(float);
+__attribute__((simd("notinbranch"))) float cosf(float);
+__attribute__((simd("notinbranch"))) float tanf(float);
+__attribute__((simd("notinbranch"))) float atanf(float);
+__attribute__((simd("notinbranch"))) float asinf(float);
+__attribute__((simd("notinbranch"))) float acosf(float);
+__attribute__((simd("notinbranch"))) float atan2f(float, float);
+}
+#endif
+
 namespace tessel::backends::cpu {
 
 // Note [Unary rows contract]
